@@ -1,0 +1,162 @@
+"""The command line: a thin argparse front over report, compare, gate and history.
+
+``main(argv)`` returns the exit code: 0 success (gate: no case slower), 1 gate found
+a slower case, 2 bad input or usage (one line on stderr naming the file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison, gate_exit_code
+from .errors import AnalyzeError
+from .loader import load_results
+from .render import FORMATS, RENDERERS
+
+PROG = "analyze"
+EXIT_OK = 0
+EXIT_SLOWER = 1
+EXIT_BAD_INPUT = 2
+
+EXIT_CODES_HELP = """\
+exit codes:
+  0  success; for gate: no case is slower
+  1  gate only: at least one case is slower (listed first)
+  2  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
+     no case in common, bad option (one line on stderr names the file and line)
+  3  scripts/analyze could not set up its Python environment (.venv)
+"""
+
+DESCRIPTION = "Analyse DispatchBench results CSVs (one row per sample; metric ns_per_op, lower is better)."
+
+
+def _threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value < 1000:
+        raise argparse.ArgumentTypeError(f"must be a percentage in [0, 1000): {text!r}")
+    return value
+
+
+def _alpha(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
+    return value
+
+
+def _pattern(text: str | None):
+    if text is None:
+        return None
+    try:
+        return re.compile(text)
+    except re.error as error:
+        raise AnalyzeError(f"--filter: invalid regular expression {text!r}: {error}") from None
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD_PERCENT,
+                        metavar="PERCENT",
+                        help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})")
+    parser.add_argument("--alpha", type=_alpha, default=DEFAULT_ALPHA,
+                        help=f"significance level of the Mann-Whitney U test (default {DEFAULT_ALPHA:g})")
+    parser.add_argument("--filter", metavar="REGEX",
+                        help="only cases whose suite/benchmark/variant matches (re.search)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (usage errors exit 2, as argparse does by default)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=DESCRIPTION, epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    report = commands.add_parser(
+        "report", help="charts, a which-one-to-use table and the environment of one run",
+        description="Write DIR/report.md, a self-contained DIR/report.html and PNG charts.",
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("results", metavar="RESULTS.csv")
+    report.add_argument("--out", metavar="DIR", help="output directory (default Results/report-<csv stem>/)")
+    report.add_argument("--filter", metavar="REGEX",
+                        help="only cases whose suite/benchmark/variant matches (re.search)")
+
+    for name, summary in (("compare", "compare two runs case by case"),
+                          ("gate", "compare, then exit 1 if any case is slower")):
+        sub = commands.add_parser(
+            name, help=summary,
+            description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
+                         "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
+                         "p-value and a verdict. A case is slower or faster only when "
+                         "p < alpha and the change is at least the threshold."),
+            epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.add_argument("base", metavar="BASE.csv")
+        sub.add_argument("head", metavar="HEAD.csv")
+        _add_rule_options(sub)
+        sub.add_argument("--format", choices=FORMATS, default="text" if name == "compare" else "md",
+                         help="output format (default: %(default)s)")
+
+    history = commands.add_parser(
+        "history", help="trend charts and steps over many runs",
+        description=("Order runs by started_at, chart each benchmark's medians over them and "
+                     "list the steps: consecutive runs whose comparison is significant."),
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
+                         help="results CSVs, or directories whose *.csv are all used")
+    _add_rule_options(history)
+    history.add_argument("--out", metavar="DIR", help="output directory (default Results/history/)")
+    return parser
+
+
+def _compare(args, gate: bool) -> int:
+    pattern = _pattern(args.filter)
+    comparison = build_comparison(load_results(args.base), load_results(args.head),
+                                  args.threshold, args.alpha, pattern)
+    sys.stdout.write(RENDERERS[args.format](comparison, gate=gate))
+    return gate_exit_code(comparison) if gate else EXIT_OK
+
+
+def _report(args) -> int:
+    from .report import default_report_dir, write_report
+
+    pattern = _pattern(args.filter)
+    results = load_results(args.results)
+    out = Path(args.out) if args.out else default_report_dir(args.results)
+    written = write_report(results, out, pattern)
+    print(f"wrote {written}")
+    return EXIT_OK
+
+
+def _history(args) -> int:
+    from .history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
+
+    pattern = _pattern(args.filter)
+    paths = collect_inputs(args.inputs)
+    runs = [load_results(p) for p in paths]
+    out = Path(args.out) if args.out else Path(DEFAULT_HISTORY_DIR)
+    written = write_history(runs, out, args.threshold, args.alpha, pattern)
+    print(f"wrote {written}")
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (see EXIT_CODES_HELP)."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "compare":
+            return _compare(args, gate=False)
+        if args.command == "gate":
+            return _compare(args, gate=True)
+        if args.command == "report":
+            return _report(args)
+        return _history(args)
+    except AnalyzeError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT

@@ -1,0 +1,238 @@
+"""The comparison of two runs: per case, ratio of medians, CI, p-value and verdict.
+
+``compare()`` is the pure core (samples in, rows out) that the gate, history and
+scripts/simulate_gate.py all use; ``build_comparison()`` adds what a report of two
+files needs: filtering, one-sided cases, per-suite geometric means and warnings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+import numpy as np
+
+from .errors import AnalyzeError
+from .loader import Case, CaseKey, ResultsFile, filter_cases
+from .stats import (
+    bootstrap_ratio_of_medians,
+    geometric_mean,
+    mann_whitney_p,
+    median,
+    smallest_p,
+)
+
+DEFAULT_THRESHOLD_PERCENT = 10.0
+DEFAULT_ALPHA = 0.01
+
+SLOWER = "slower"
+FASTER = "faster"
+UNCHANGED = "unchanged"
+VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
+
+# Tolerance so a change of exactly the threshold (2.2 / 2.0 = 1.1000000000000001) counts.
+_RATIO_EPSILON = 1e-9
+
+# Run metadata that must match for timings to be comparable, with a reader's name.
+COMPARABLE_RUN_FIELDS = (
+    ("host", "host"),
+    ("cpu_model", "CPU model"),
+    ("logical_cpus", "logical CPU count"),
+    ("swift_version", "Swift version"),
+    ("build", "build"),
+    ("allocator", "allocator"),
+    ("schema_version", "schema version"),
+)
+
+Samples = Union[Case, np.ndarray]
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One case compared: head/base ratio of medians (> 1 means head is slower).
+
+    ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
+    threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
+    impossible, so the case can only ever be UNCHANGED.
+    """
+
+    key: CaseKey
+    base_n: int
+    head_n: int
+    base_median: float
+    head_median: float
+    ratio: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    verdict: str
+    alpha_reachable: bool
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict in words: ``1.32× slower``, ``1.10× faster`` or ``no change``."""
+        return verdict_text(self.ratio, self.verdict)
+
+
+def verdict_text(ratio: float, verdict: str) -> str:
+    """``1.32× slower`` / ``1.10× faster`` / ``no change`` for a head/base ratio."""
+    if verdict == SLOWER:
+        return f"{ratio:.2f}× slower"
+    if verdict == FASTER:
+        return f"{1 / ratio:.2f}× faster"
+    return "no change"
+
+
+def _samples(value: Samples) -> np.ndarray:
+    return value.ns_per_op if isinstance(value, Case) else np.asarray(value, dtype=float)
+
+
+def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
+    """SLOWER/FASTER when p < alpha and the change factor is at least 1 + threshold/100.
+
+    The factor is symmetric: 1.10× slower (ratio 1.1) and 1.10× faster (ratio 1/1.1)
+    are equally large changes.
+    """
+    if not p_value < alpha:
+        return UNCHANGED
+    minimum_factor = 1 + threshold / 100
+    if ratio >= minimum_factor - _RATIO_EPSILON:
+        return SLOWER
+    if 1 / ratio >= minimum_factor - _RATIO_EPSILON:
+        return FASTER
+    return UNCHANGED
+
+
+def compare_samples(key: CaseKey, base: Samples, head: Samples,
+                    threshold: float = DEFAULT_THRESHOLD_PERCENT,
+                    alpha: float = DEFAULT_ALPHA) -> CompareRow:
+    """Compare one case's base and head samples (ns/op, lower is better)."""
+    a, b = _samples(base), _samples(head)
+    estimate = bootstrap_ratio_of_medians(b, a)
+    p_value = mann_whitney_p(a, b)
+    return CompareRow(
+        key=key,
+        base_n=int(a.size),
+        head_n=int(b.size),
+        base_median=median(a),
+        head_median=median(b),
+        ratio=estimate.ratio,
+        ci_low=estimate.low,
+        ci_high=estimate.high,
+        p_value=p_value,
+        verdict=judge(estimate.ratio, p_value, threshold, alpha),
+        alpha_reachable=smallest_p(a.size, b.size) < alpha,
+    )
+
+
+def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
+            threshold: float = DEFAULT_THRESHOLD_PERCENT,
+            alpha: float = DEFAULT_ALPHA) -> list[CompareRow]:
+    """Compare every case present on both sides; rows in case order.
+
+    Pure and deterministic: the same samples always give the same rows.
+    """
+    common = sorted(set(base) & set(head), key=CaseKey.sort_key)
+    return [compare_samples(k, base[k], head[k], threshold, alpha) for k in common]
+
+
+@dataclass
+class Comparison:
+    """Two files compared: rows (slower first, worst first), one-sided cases, warnings."""
+
+    base: ResultsFile
+    head: ResultsFile
+    threshold: float
+    alpha: float
+    rows: list[CompareRow]
+    base_only: list[CaseKey] = field(default_factory=list)
+    head_only: list[CaseKey] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Number of rows per verdict, every verdict present (possibly 0)."""
+        counted = Counter(row.verdict for row in self.rows)
+        return {verdict: counted.get(verdict, 0) for verdict in VERDICT_ORDER}
+
+    @property
+    def slower(self) -> list[CompareRow]:
+        """The rows whose verdict is SLOWER."""
+        return [row for row in self.rows if row.verdict == SLOWER]
+
+    @property
+    def suite_geomeans(self) -> dict[str, tuple[float, int]]:
+        """Per suite: geometric mean of the head/base ratios and the number of cases."""
+        by_suite: dict[str, list[float]] = {}
+        for row in self.rows:
+            by_suite.setdefault(row.key.suite, []).append(row.ratio)
+        return {s: (geometric_mean(r), len(r)) for s, r in sorted(by_suite.items())}
+
+
+def _row_order(row: CompareRow) -> tuple:
+    rank = VERDICT_ORDER.index(row.verdict)
+    severity = -row.ratio if row.verdict == SLOWER else row.ratio if row.verdict == FASTER else 0
+    return (rank, severity, row.key.sort_key())
+
+
+def run_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
+    """Warnings about runs whose timings are not comparable (machine, build, ...)."""
+    warnings = []
+    for name, label in COMPARABLE_RUN_FIELDS:
+        if base.run[name] != head.run[name]:
+            warnings.append(
+                f"different {label}: base {base.run[name]!r}, head {head.run[name]!r}; "
+                "timings may not be comparable")
+    for side, results in (("base", base), ("head", head)):
+        if results.run["build"] != "release":
+            warnings.append(
+                f"{side} is a {results.run['build']!r} build: timings are not representative")
+    return warnings
+
+
+def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
+    unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable)
+    return [
+        f"{count} case(s) have {n_base} base and {n_head} head samples: the smallest "
+        f"possible p is {smallest_p(n_base, n_head):.3g}, not below alpha {alpha:g}, "
+        "so they can never be called slower or faster (run more samples)"
+        for (n_base, n_head), count in sorted(unreachable.items())
+    ]
+
+
+def build_comparison(base: ResultsFile, head: ResultsFile,
+                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
+                     alpha: float = DEFAULT_ALPHA, pattern=None) -> Comparison:
+    """Compare two loaded files, keeping only cases whose name matches ``pattern``.
+
+    Raises AnalyzeError (naming both files) when no case is on both sides.
+    """
+    base_cases = filter_cases(base.cases, pattern)
+    head_cases = filter_cases(head.cases, pattern)
+    rows = compare(base_cases, head_cases, threshold, alpha)
+    if not rows:
+        what = "no case matching --filter" if pattern is not None else "no case"
+        raise AnalyzeError(f"{base.path}, {head.path}: {what} in common")
+    rows.sort(key=_row_order)
+    return Comparison(
+        base=base,
+        head=head,
+        threshold=threshold,
+        alpha=alpha,
+        rows=rows,
+        base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
+        head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
+        warnings=run_warnings(base, head) + _sample_warnings(rows, alpha),
+    )
+
+
+def gate_exit_code(comparison: Comparison) -> int:
+    """0 when no case is slower, 1 when any is."""
+    return 1 if comparison.slower else 0
+
+
+def finite_or_none(value: float) -> float | None:
+    """``value`` for JSON: None in place of NaN or infinity."""
+    return value if math.isfinite(value) else None

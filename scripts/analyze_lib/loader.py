@@ -1,0 +1,341 @@
+"""Loading results CSVs into cases: validation with messages that name file and line.
+
+``load_results(path)`` either returns a fully typed ``ResultsFile`` or raises
+``AnalyzeError``; it never returns a partially loaded file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import AnalyzeError
+from .schema import (
+    CASE_COLUMNS,
+    COLUMN_TYPES,
+    COLUMNS_BY_VERSION,
+    KNOWN_VERSIONS,
+    METRIC,
+    RUN_COLUMNS,
+    SAMPLE_NUMERIC_COLUMNS,
+)
+
+PARAM_SEPARATOR = ";"
+PARAM_ASSIGN = "="
+SHORT_COMMIT_LENGTH = 7
+
+
+def parse_param_value(text: str) -> int | float | str:
+    """Return ``text`` as an int or float when it is numeric, else unchanged."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) else text
+
+
+def parse_params(text: str) -> tuple[tuple[str, int | float | str], ...]:
+    """Parse ``k=v;k=v`` into sorted (key, value) pairs; values numeric where possible.
+
+    Raises ValueError naming the malformed entry.
+    """
+    if text == "":
+        return ()
+    pairs = []
+    for entry in text.split(PARAM_SEPARATOR):
+        key, sep, value = entry.partition(PARAM_ASSIGN)
+        if not sep or not key:
+            raise ValueError(f"params entry {entry!r} is not key=value")
+        pairs.append((key, parse_param_value(value)))
+    return tuple(sorted(pairs, key=lambda kv: kv[0]))
+
+
+def format_params(pairs) -> str:
+    """The canonical ``k=v;k=v`` text of (key, value) pairs (inverse of parse_params)."""
+    return PARAM_SEPARATOR.join(f"{k}{PARAM_ASSIGN}{_format_value(v)}" for k, v in pairs)
+
+
+def _format_value(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _value_sort_key(value) -> tuple:
+    # Numbers sort numerically and before strings, so tokens=2 comes before tokens=10.
+    if isinstance(value, (int, float)):
+        return (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
+@dataclass(frozen=True)
+class CaseKey:
+    """What identifies a case: (suite, benchmark, variant, threads, params).
+
+    ``params`` holds sorted (key, value) pairs with numeric values parsed, so two files
+    that spell ``tokens=10`` and ``tokens=10.0`` differently still match.
+    """
+
+    suite: str
+    benchmark: str
+    variant: str
+    threads: int
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def params_text(self) -> str:
+        """Params as ``k=v;k=v`` (empty when none)."""
+        return format_params(self.params)
+
+    @property
+    def params_dict(self) -> dict[str, Any]:
+        """Params as a dict of parsed values."""
+        return dict(self.params)
+
+    @property
+    def filter_name(self) -> str:
+        """``suite/benchmark/variant``: the string --filter is matched against."""
+        return f"{self.suite}/{self.benchmark}/{self.variant}"
+
+    @property
+    def label(self) -> str:
+        """Human label, e.g. ``once/hit/dispatch-once threads:8 tokens=1000``."""
+        text = f"{self.filter_name} threads:{self.threads}"
+        return f"{text} {self.params_text}" if self.params else text
+
+    def sort_key(self) -> tuple:
+        """Order by suite, benchmark, params (numerically), threads, variant."""
+        params = tuple((k, _value_sort_key(v)) for k, v in self.params)
+        return (self.suite, self.benchmark, params, self.threads, self.variant)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the key's fields."""
+        return {
+            "suite": self.suite,
+            "benchmark": self.benchmark,
+            "variant": self.variant,
+            "threads": self.threads,
+            "params": self.params_text,
+        }
+
+
+@dataclass
+class Case:
+    """One case's samples: ``columns[name]`` is a float array, one entry per CSV row.
+
+    Empty optional cells (mallocs, latency percentiles) are NaN.
+    """
+
+    key: CaseKey
+    columns: dict[str, np.ndarray]
+
+    @property
+    def ns_per_op(self) -> np.ndarray:
+        """The metric's samples (lower is better)."""
+        return self.columns[METRIC]
+
+    @property
+    def n(self) -> int:
+        """Number of samples."""
+        return int(self.ns_per_op.size)
+
+
+@dataclass
+class ResultsFile:
+    """A loaded results file: its run metadata and its cases (key -> Case)."""
+
+    path: str
+    schema_version: int
+    run: dict[str, Any]
+    cases: dict[CaseKey, Case] = field(default_factory=dict)
+
+    @property
+    def started_at(self) -> datetime:
+        """When the run started (UTC)."""
+        return self.run["started_at"]
+
+    @property
+    def logical_cpus(self) -> int:
+        """The machine's logical CPU count; more threads than this is oversubscribed."""
+        return self.run["logical_cpus"]
+
+    @property
+    def commit_label(self) -> str:
+        """Short commit, with ``+dirty`` when the tree had uncommitted changes."""
+        commit = self.run["commit"]
+        short = commit[:SHORT_COMMIT_LENGTH] if commit != "unknown" else commit
+        return f"{short}+dirty" if self.run["dirty"] else short
+
+
+def _parse_int(raw: str, column: str) -> int:
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ValueError(f"{column} is not an integer: {raw!r}") from None
+
+
+def _parse_float(raw: str, column: str) -> float:
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ValueError(f"{column} is not a number: {raw!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{column} is not a finite number: {raw!r}")
+    return value
+
+
+def _parse_cell(raw: str, column: str) -> Any:
+    kind = COLUMN_TYPES[column]
+    if kind == "str":
+        return raw
+    if kind == "int":
+        return _parse_int(raw, column)
+    if kind == "float":
+        return _parse_float(raw, column)
+    if kind in ("opt_int", "opt_float"):
+        if raw.strip() == "":
+            return math.nan
+        return float(_parse_int(raw, column)) if kind == "opt_int" else _parse_float(raw, column)
+    if kind == "bool":
+        if raw not in ("true", "false"):
+            raise ValueError(f"{column} must be 'true' or 'false': {raw!r}")
+        return raw == "true"
+    if kind == "timestamp":
+        try:
+            stamp = datetime.fromisoformat(raw.strip())
+        except ValueError:
+            raise ValueError(f"{column} is not an ISO 8601 time: {raw!r}") from None
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        return stamp
+    if kind == "params":
+        return parse_params(raw)
+    raise AssertionError(f"unknown column type {kind!r} for {column}")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise AnalyzeError("no such file", path) from None
+    except IsADirectoryError:
+        raise AnalyzeError("is a directory, not a results CSV", path) from None
+    except OSError as error:
+        raise AnalyzeError(f"cannot read: {error.strerror or error}", path) from None
+    if not data.strip():
+        raise AnalyzeError("empty file: no header and no samples", path)
+    if b"\x00" in data:
+        raise AnalyzeError("not a CSV file (binary content)", path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise AnalyzeError("not a CSV file (not UTF-8 text)", path) from None
+
+
+def _check_header(header: list[str], version: int, path: Path) -> None:
+    expected = COLUMNS_BY_VERSION[version]
+    missing = [c for c in expected if c not in header]
+    if missing:
+        raise AnalyzeError(
+            f"missing column(s) for schema_version {version}: {', '.join(missing)}", path, 1)
+    extra = [c for c in header if c not in expected]
+    if extra:
+        raise AnalyzeError(
+            f"unexpected column(s) for schema_version {version}: {', '.join(extra)}", path, 1)
+    duplicated = sorted({c for c in header if header.count(c) > 1})
+    if duplicated:
+        raise AnalyzeError(f"duplicated column(s): {', '.join(duplicated)}", path, 1)
+
+
+def load_results(path: str | Path) -> ResultsFile:
+    """Load and validate one results CSV (schema version 1 or 2).
+
+    Raises AnalyzeError, naming the file and line, for anything that is not a
+    well-formed results file: unreadable, binary, empty, header only, unknown
+    schema_version, missing columns, bad values, or rows from different runs.
+    """
+    path = Path(path)
+    reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
+    try:
+        header = [name.strip() for name in next(reader)]
+        if "schema_version" not in header:
+            raise AnalyzeError(
+                "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
+        version_index = header.index("schema_version")
+        results: ResultsFile | None = None
+        first_run_raw: dict[str, str] = {}
+        values: dict[CaseKey, dict[str, list[float]]] = {}
+        for row in reader:
+            line = reader.line_num
+            if not row or all(cell.strip() == "" for cell in row):
+                continue
+            if results is None:
+                raw_version = row[version_index] if version_index < len(row) else ""
+                try:
+                    version = _parse_int(raw_version, "schema_version")
+                except ValueError as error:
+                    raise AnalyzeError(str(error), path, line) from None
+                if version not in COLUMNS_BY_VERSION:
+                    known = ", ".join(str(v) for v in KNOWN_VERSIONS)
+                    raise AnalyzeError(
+                        f"unknown schema_version {version} (this analyze reads {known}); "
+                        "update scripts/analyze", path, line)
+                _check_header(header, version, path)
+                results = ResultsFile(str(path), version, {})
+            if len(row) != len(header):
+                raise AnalyzeError(
+                    f"expected {len(header)} fields, found {len(row)}", path, line)
+            cells = dict(zip(header, row))
+            try:
+                parsed = {column: _parse_cell(cells[column], column) for column in header}
+            except ValueError as error:
+                raise AnalyzeError(str(error), path, line) from None
+            if not results.run:
+                results.run = {c: parsed[c] for c in RUN_COLUMNS}
+                first_run_raw = {c: cells[c] for c in RUN_COLUMNS}
+                if results.run["logical_cpus"] < 1:
+                    raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", path, line)
+            else:
+                for column in RUN_COLUMNS:
+                    if cells[column] != first_run_raw[column]:
+                        raise AnalyzeError(
+                            f"{column} {cells[column]!r} differs from the first row's "
+                            f"{first_run_raw[column]!r}: one file must hold one run", path, line)
+            if parsed["threads"] < 1:
+                raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
+            if parsed[METRIC] <= 0:
+                raise AnalyzeError(f"{METRIC} must be positive: {cells[METRIC]!r}", path, line)
+            key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+            columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
+            for column in SAMPLE_NUMERIC_COLUMNS:
+                columns[column].append(float(parsed.get(column, math.nan)))
+    except csv.Error as error:
+        raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
+    if results is None:
+        raise AnalyzeError("no samples: the file has a header but no rows", path)
+    results.cases = {
+        key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
+        for key, cols in values.items()
+    }
+    return results
+
+
+def filter_cases(cases: dict[CaseKey, Case], pattern) -> dict[CaseKey, Case]:
+    """The cases whose ``suite/benchmark/variant`` matches ``pattern`` (re.search).
+
+    ``pattern`` is a compiled regex or None (keep everything), like the Swift CLI's --filter.
+    """
+    if pattern is None:
+        return dict(cases)
+    return {k: v for k, v in cases.items() if pattern.search(k.filter_name)}

@@ -1,0 +1,211 @@
+"""Renderers of a Comparison: Markdown (pull requests, $GITHUB_STEP_SUMMARY), text, JSON.
+
+Each returns the complete output as one string ending in a newline; none computes
+anything beyond formatting.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .compare import FASTER, SLOWER, UNCHANGED, Comparison, CompareRow, finite_or_none
+from .loader import ResultsFile
+from .stats import BOOTSTRAP_RESAMPLES
+
+FORMATS = ("md", "text", "json")
+JSON_FORMAT_VERSION = 1
+TITLE = "DispatchBench comparison"
+
+
+def fmt_ns(value: float) -> str:
+    """A duration in ns with about three significant digits: 1,234 / 12.3 / 1.23 / 0.123."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    if value >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def fmt_ratio(value: float) -> str:
+    """A ratio with two decimals."""
+    return f"{value:.2f}"
+
+
+def fmt_ci(row: CompareRow) -> str:
+    """The ratio's CI as ``[low, high]``."""
+    return f"[{fmt_ratio(row.ci_low)}, {fmt_ratio(row.ci_high)}]"
+
+
+def fmt_p(value: float) -> str:
+    """A p-value with two significant digits."""
+    return f"{value:.2g}"
+
+
+def run_line(results: ResultsFile) -> str:
+    """One line describing where a run came from."""
+    run = results.run
+    return (f"{results.commit_label} on {run['host']} ({run['cpu_model']}, "
+            f"{run['logical_cpus']} CPUs), {run['build']}, Swift {run['swift_version']}, "
+            f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}")
+
+
+def rule_sentence(comparison: Comparison) -> str:
+    """How verdicts are decided, in one sentence."""
+    return (f"A case is slower or faster when p < {comparison.alpha:g} (two-sided Mann-Whitney U) "
+            f"and the change is at least {comparison.threshold:g}%; ratio = head/base median "
+            f"ns/op with a 95% bootstrap CI ({BOOTSTRAP_RESAMPLES} resamples).")
+
+
+def counts_sentence(comparison: Comparison) -> str:
+    """``2 slower, 1 faster, 10 unchanged``."""
+    counts = comparison.counts
+    return f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+
+
+def gate_sentence(comparison: Comparison) -> str:
+    """The gate's outcome in words."""
+    slower = len(comparison.slower)
+    if slower:
+        return f"Gate: FAILED, {slower} case{'s' if slower != 1 else ''} slower"
+    return "Gate: passed, no case slower"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(headers) + " |",
+             "| " + " | ".join("---:" if a == "r" else "---" for a in aligns) + " |"]
+    lines += ["| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "95% CI", "p", "Verdict"]
+COMPARE_ALIGNS = "lrrrlrl"
+
+
+def _compare_cells(row: CompareRow, code: bool) -> list[str]:
+    label = f"`{row.key.label}`" if code else row.key.label
+    verdict = row.verdict_text
+    if code and row.verdict != UNCHANGED:
+        verdict = f"**{verdict}**"
+    return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), fmt_ratio(row.ratio),
+            fmt_ci(row), fmt_p(row.p_value), verdict]
+
+
+def render_markdown(comparison: Comparison, gate: bool = False) -> str:
+    """The comparison as Markdown for a pull-request comment or step summary.
+
+    Changed cases (slower first) in the main table, unchanged ones folded in <details>.
+    """
+    lines = [f"## {TITLE}", ""]
+    if gate:
+        lines += [f"**{gate_sentence(comparison)}**", ""]
+    lines += [f"- Base: `{run_line(comparison.base)}`",
+              f"- Head: `{run_line(comparison.head)}`", "",
+              f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}", ""]
+    for warning in comparison.warnings:
+        lines += [f"> **Warning:** {warning}", ""]
+    changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
+    unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
+    if changed:
+        lines += _md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+                           [_compare_cells(r, True) for r in changed]) + [""]
+    else:
+        lines += ["No case changed significantly.", ""]
+    if unchanged:
+        lines += [f"<details><summary>{len(unchanged)} unchanged case"
+                  f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
+        lines += _md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+                           [_compare_cells(r, True) for r in unchanged])
+        lines += ["", "</details>", ""]
+    lines += ["Geometric-mean ratio (head/base) per suite:", ""]
+    lines += _md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
+                       [[s, str(n), fmt_ratio(g)] for s, (g, n) in comparison.suite_geomeans.items()])
+    lines.append("")
+    for side, keys in (("base", comparison.base_only), ("head", comparison.head_only)):
+        if keys:
+            lines += [f"Only in {side} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def text_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
+    """Rows padded into columns; ``aligns`` has one ``l`` or ``r`` per column."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows)]
+
+    def line(cells):
+        padded = [c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(cells, widths, aligns)]
+        return "  ".join(padded).rstrip()
+
+    return [line(headers)] + [line(row) for row in rows]
+
+
+def render_text(comparison: Comparison, gate: bool = False) -> str:
+    """The comparison as aligned plain text for a terminal, slower cases first."""
+    lines = [TITLE,
+             f"base: {run_line(comparison.base)}",
+             f"head: {run_line(comparison.head)}", ""]
+    lines += text_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+                        [_compare_cells(r, False) for r in comparison.rows])
+    lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}"]
+    geomeans = ", ".join(f"{s} {fmt_ratio(g)} ({n} case{'s' if n != 1 else ''})"
+                         for s, (g, n) in comparison.suite_geomeans.items())
+    lines.append(f"Geometric-mean ratio per suite: {geomeans}")
+    for side, keys in (("base", comparison.base_only), ("head", comparison.head_only)):
+        if keys:
+            lines.append(f"Only in {side} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += [f"warning: {w}" for w in comparison.warnings]
+    if gate:
+        lines.append(gate_sentence(comparison))
+    return "\n".join(lines) + "\n"
+
+
+def _run_json(results: ResultsFile) -> dict:
+    run = dict(results.run)
+    run["started_at"] = f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"
+    return {"path": results.path, **run}
+
+
+def _row_json(row: CompareRow) -> dict:
+    return {
+        **row.key.to_json(),
+        "base_n": row.base_n,
+        "head_n": row.head_n,
+        "base_median_ns": finite_or_none(row.base_median),
+        "head_median_ns": finite_or_none(row.head_median),
+        "ratio": finite_or_none(row.ratio),
+        "ci_low": finite_or_none(row.ci_low),
+        "ci_high": finite_or_none(row.ci_high),
+        "p_value": finite_or_none(row.p_value),
+        "verdict": row.verdict,
+        "verdict_text": row.verdict_text,
+        "alpha_reachable": row.alpha_reachable,
+    }
+
+
+def render_json(comparison: Comparison, gate: bool = False) -> str:
+    """The comparison as JSON (format version JSON_FORMAT_VERSION) for tools."""
+    document = {
+        "format_version": JSON_FORMAT_VERSION,
+        "threshold_percent": comparison.threshold,
+        "alpha": comparison.alpha,
+        "bootstrap_resamples": BOOTSTRAP_RESAMPLES,
+        "base": _run_json(comparison.base),
+        "head": _run_json(comparison.head),
+        "counts": comparison.counts,
+        "suite_geomean_ratio": {s: {"ratio": finite_or_none(g), "cases": n}
+                                for s, (g, n) in comparison.suite_geomeans.items()},
+        "cases": [_row_json(r) for r in comparison.rows],
+        "base_only": [k.to_json() for k in comparison.base_only],
+        "head_only": [k.to_json() for k in comparison.head_only],
+        "warnings": comparison.warnings,
+    }
+    if gate:
+        document["gate"] = {"passed": not comparison.slower, "slower": len(comparison.slower)}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERERS = {"md": render_markdown, "text": render_text, "json": render_json}
