@@ -1,0 +1,70 @@
+"""Writes valid results CSVs (schema 1 or 2) from seeded distributions, for the tests."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+from analyze_lib.schema import COLUMNS_BY_VERSION
+
+DEFAULT_SEED = 7
+DEFAULT_SAMPLES = 15
+DEFAULT_CV = 0.05
+
+RUN = {
+    "run_id": "4f1c2a9e-0000-4000-8000-000000000001",
+    "started_at": "2026-11-21T23:45:01Z",
+    "commit": "0123456789abcdef0123456789abcdef01234567",
+    "dirty": "false",
+    "host": "bench-1",
+    "os": "Debian GNU/Linux 12",
+    "kernel": "6.1.0",
+    "cpu_model": "Test CPU @ 3.0GHz",
+    "logical_cpus": "4",
+    "swift_version": "6.0.3",
+    "build": "release",
+    "allocator": "system",
+}
+
+
+def lognormal(median: float, cv: float, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n log-normal samples with the given median and coefficient of variation."""
+    sigma = np.sqrt(np.log1p(cv * cv))
+    return median * np.exp(rng.normal(0.0, sigma, n))
+
+
+def case(suite="once", benchmark="hit", variant="dispatch-once", threads=1, params=""):
+    """A case key as the tuple write_results takes."""
+    return (suite, benchmark, variant, threads, params)
+
+
+def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = None,
+                  seed: int = DEFAULT_SEED) -> Path:
+    """Write a results CSV: ``cases`` maps case tuple -> samples (array of ns/op), or
+    -> a median, from which DEFAULT_SAMPLES log-normal samples with DEFAULT_CV are drawn
+    (seeded, so the file is the same every time)."""
+    rng = np.random.default_rng(seed)
+    meta = {**RUN, **(run or {})}
+    columns = COLUMNS_BY_VERSION[version]
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for (suite, benchmark, variant, threads, params), samples in cases.items():
+            if np.isscalar(samples):
+                samples = lognormal(float(samples), DEFAULT_CV, DEFAULT_SAMPLES, rng)
+            for index, ns in enumerate(samples):
+                ops = 100000
+                row = {
+                    **meta, "schema_version": str(version),
+                    "suite": suite, "benchmark": benchmark, "variant": variant,
+                    "threads": str(threads), "params": params, "sample": str(index),
+                    "ops": str(ops), "elapsed_ns": str(int(ns * ops)), "ns_per_op": repr(float(ns)),
+                    "ops_per_sec": repr(1e9 / float(ns)), "cpu_user_ns": "1000", "cpu_sys_ns": "10",
+                    "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
+                    "thread_ops_min": str(ops // threads), "thread_ops_max": str(ops // threads),
+                    "p50_ns": "", "p90_ns": "", "p99_ns": "",
+                }
+                writer.writerow([row[c] for c in columns])
+    return path

@@ -1,0 +1,45 @@
+"""Exact output of the renderers on a tiny deterministic input."""
+
+from __future__ import annotations
+
+from analyze_lib.cli import main
+from csvgen import case, write_results
+
+BASE = {case(variant="lock"): [10.0, 10.1, 10.2, 10.3, 10.4, 10.5],
+        case(variant="once"): [5.0, 5.1, 5.2, 5.3, 5.4, 5.5]}
+HEAD = {case(variant="lock"): [20.0, 20.2, 20.4, 20.6, 20.8, 21.0],
+        case(variant="once"): [5.05, 5.15, 5.25, 5.35, 5.45, 5.55]}
+
+
+def _run(tmp_path, capsys, fmt):
+    write_results(tmp_path / "base.csv", BASE)
+    write_results(tmp_path / "head.csv", HEAD, run={"commit": "f" * 40, "dirty": "true"})
+    code = main(["compare", str(tmp_path / "base.csv"), str(tmp_path / "head.csv"), "--format", fmt])
+    return code, capsys.readouterr().out
+
+
+def test_markdown_table_and_verdict(tmp_path, capsys):
+    code, out = _run(tmp_path, capsys, "md")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "## DispatchBench comparison"
+    assert "- Head: `fffffff+dirty on bench-1 (Test CPU @ 3.0GHz, 4 CPUs), release, Swift 6.0.3, " \
+           "2026-11-21T23:45:01Z`" in lines
+    assert "| Case | Base ns/op | Head ns/op | Ratio | 95% CI | p | Verdict |" in lines
+    assert "| --- | ---: | ---: | ---: | --- | ---: | --- |" in lines
+    assert ("| `once/hit/lock threads:1` | 10.2 | 20.5 | 2.00 | [1.95, 2.05] | 0.0022 "
+            "| **2.00× slower** |") in lines
+    assert "| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.96, 1.06] | 0.7 | no change |" in lines
+    assert "**1 slower, 0 faster, 1 unchanged.**" in out
+    assert "<details><summary>1 unchanged case</summary>" in lines
+    assert "| once | 2 | 1.42 |" in lines
+
+
+def test_text_output_exact(tmp_path, capsys):
+    code, out = _run(tmp_path, capsys, "text")
+    assert code == 0
+    assert out.splitlines()[4:7] == [
+        "Case                     Base ns/op  Head ns/op  Ratio  95% CI             p  Verdict",
+        "once/hit/lock threads:1        10.2        20.5   2.00  [1.95, 2.05]  0.0022  2.00× slower",
+        "once/hit/once threads:1        5.25        5.30   1.01  [0.96, 1.06]     0.7  no change",
+    ]
