@@ -1,0 +1,10 @@
+import BenchCore
+
+extension BenchmarkRegistry {
+    /// Every benchmark family, in the order a run measures them. The one list of families.
+    public static func all() -> BenchmarkRegistry {
+        var registry = BenchmarkRegistry()
+        registry.addHarnessBenchmarks()
+        return registry
+    }
+}

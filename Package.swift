@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// DispatchBench: what Grand Central Dispatch patterns really cost, measured on real threads.
+///
+/// The rooms, from the inside out:
+/// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
+/// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
+/// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
+/// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
+/// - `bench`: the command-line tool.
+let package = Package(
+    name: "DispatchBench",
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+        .library(name: "SyncVariants", targets: ["SyncVariants"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        .target(name: "CBenchSupport"),
+        .target(
+            name: "BenchCore",
+            dependencies: [
+                "CBenchSupport",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .target(name: "SyncVariants"),
+        .target(
+            name: "BenchSuites",
+            dependencies: ["BenchCore", "SyncVariants"],
+            path: "Benchmarks"
+        ),
+        .target(name: "BenchResults", dependencies: ["BenchCore"]),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "BenchCore",
+                "BenchSuites",
+                "BenchResults",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
+        .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
+        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+/// A benchmark declaration: a suite, a name, the variants it compares and the grid of parameters it sweeps.
+///
+/// The grid expands to one `BenchmarkCase` per variant × thread count × parameter combination (minus those
+/// `includes` rejects). For each case the harness calls `setup`, which builds the state (outside the timed
+/// region) and returns the `Workload` to time.
+public struct Benchmark: Sendable {
+    /// Where a benchmark's thread counts come from.
+    public enum ThreadCounts: Sendable {
+        /// The run's `--threads` list.
+        case swept
+        /// Always these counts, whatever `--threads` says (a handoff between two threads).
+        case fixed([Int])
+    }
+
+    public let suite: String
+    public let name: String
+    public let variants: [String]
+    /// Each parameter's name and the values it takes.
+    public let parameters: KeyValuePairs<String, [Int]>
+    public let threadCounts: ThreadCounts
+    /// Keeps only the combinations that make sense (a variant without a token table runs with `tokens=1` only).
+    public let includes: @Sendable (BenchmarkCase) -> Bool
+    public let setup: @Sendable (BenchmarkCase) -> Workload
+
+    public init(
+        suite: String,
+        name: String,
+        variants: [String],
+        parameters: KeyValuePairs<String, [Int]> = [:],
+        threadCounts: ThreadCounts = .swept,
+        includes: @escaping @Sendable (BenchmarkCase) -> Bool = { _ in true },
+        setup: @escaping @Sendable (BenchmarkCase) -> Workload
+    ) {
+        self.suite = suite
+        self.name = name
+        self.variants = variants
+        self.parameters = parameters
+        self.threadCounts = threadCounts
+        self.includes = includes
+        self.setup = setup
+    }
+
+    /// Every case of this benchmark for the given swept thread counts, in declaration order.
+    public func cases(sweptThreads: [Int]) -> [BenchmarkCase] {
+        let threadList: [Int]
+        switch threadCounts {
+        case .swept: threadList = sweptThreads
+        case .fixed(let counts): threadList = counts
+        }
+        var grid: [[String: Int]] = [[:]]
+        for (name, values) in parameters {
+            grid = grid.flatMap { partial in values.map { partial.merging([name: $0]) { $1 } } }
+        }
+        return variants.flatMap { variant in
+            threadList.flatMap { threads in
+                grid.map { BenchmarkCase(suite: suite, benchmark: name, variant: variant, threads: threads, parameters: $0) }
+            }
+        }.filter(includes)
+    }
+}

@@ -1,0 +1,38 @@
+/// One point of a benchmark's grid: a variant, a thread count and a value for each named parameter.
+/// This is what a results row identifies, and what `--filter` and `--list` see.
+public struct BenchmarkCase: Sendable, Hashable, CustomStringConvertible {
+    public let suite: String
+    public let benchmark: String
+    public let variant: String
+    public let threads: Int
+    /// Named parameters such as `tokens` or `read_pct`.
+    public let parameters: [String: Int]
+
+    public init(suite: String, benchmark: String, variant: String, threads: Int, parameters: [String: Int] = [:]) {
+        self.suite = suite
+        self.benchmark = benchmark
+        self.variant = variant
+        self.threads = threads
+        self.parameters = parameters
+    }
+
+    /// `suite/benchmark/variant`: the string `--filter` matches.
+    public var path: String { "\(suite)/\(benchmark)/\(variant)" }
+
+    /// The parameters as `key=value` pairs sorted by key, joined by `;` (empty when none): the CSV `params`.
+    public var parameterString: String {
+        parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ";")
+    }
+
+    /// `once/hit/array-tracker threads:4 tokens:100`.
+    public var description: String {
+        ([path, "threads:\(threads)"] + parameters.keys.sorted().map { "\($0):\(parameters[$0]!)" })
+            .joined(separator: " ")
+    }
+
+    /// The value of a parameter the benchmark declared. Traps on an undeclared name: that is a bug in the suite.
+    public subscript(parameter name: String) -> Int {
+        guard let value = parameters[name] else { preconditionFailure("\(path) has no parameter '\(name)'") }
+        return value
+    }
+}

@@ -1,0 +1,174 @@
+import Synchronization
+
+/// Thrown when a measurement stops because its caller asked it to (Ctrl-C): the case has no result.
+public struct MeasurementInterrupted: Error {
+    public init() {}
+}
+
+/// Measures one case: starts its thread team, calibrates, discards warm-up samples and keeps the rest.
+///
+/// The clock runs from the moment the coordinator releases the start barrier until every worker has passed
+/// the end barrier and the workload's drain (if any) has returned. Thread creation, setup and calibration
+/// stay outside it.
+public struct CaseRunner: Sendable {
+    public let settings: MeasurementSettings
+
+    /// A timed-pacing batch lasts about this fraction of a sample, so the stop flag is seen promptly and
+    /// checking it costs nothing measurable.
+    static let batchesPerSample: UInt64 = 50
+    /// Calibration never grows an iteration count by more than this factor in one step.
+    static let maximumGrowth = 100
+
+    public init(settings: MeasurementSettings) {
+        self.settings = settings
+    }
+
+    /// Measures `workload` as `benchmarkCase` on `benchmarkCase.threads` real threads.
+    ///
+    /// - Parameter shouldContinue: asked between samples; when it returns false the case is abandoned and
+    ///   `MeasurementInterrupted` is thrown.
+    /// - Returns: one result, or one per role when the workload assigns roles to threads.
+    public func measure(
+        _ benchmarkCase: BenchmarkCase,
+        workload: Workload,
+        shouldContinue: () -> Bool = { true }
+    ) throws -> [CaseResult] {
+        let session = Session(workload: workload, threads: benchmarkCase.threads)
+        defer { session.finish() }
+
+        let iterations = calibrate(session)
+        var samples: [RawSample] = []
+        for index in 0..<(settings.warmupSamples + settings.samples) {
+            guard shouldContinue() else { throw MeasurementInterrupted() }
+            let sample = session.sample(iterations: iterations, duration: settings.sampleNanoseconds)
+            if index >= settings.warmupSamples { samples.append(sample) }
+        }
+        return results(for: benchmarkCase, workload: workload, samples: samples)
+    }
+
+    /// The iteration count for one lockstep sample, or for one batch of a timed sample.
+    func calibrate(_ session: Session) -> Int {
+        let target = session.workload.pacing == .lockstep
+            ? settings.sampleNanoseconds
+            : max(settings.sampleNanoseconds / Self.batchesPerSample, 1)
+        var iterations = 1
+        while true {
+            let elapsed = session.lockstep(iterations: iterations).elapsedNanoseconds
+            if elapsed >= target { return iterations }
+            // Aim 20% past the target so that the next try usually lands, and never grow wildly from a
+            // single fast run.
+            let estimate = Double(iterations) * Double(target) * 1.2 / Double(max(elapsed, 1))
+            iterations = min(max(Int(estimate.rounded(.up)), iterations * 2), iterations * Self.maximumGrowth)
+        }
+    }
+
+    private func results(for benchmarkCase: BenchmarkCase, workload: Workload, samples: [RawSample]) -> [CaseResult] {
+        guard let role = workload.role else {
+            return [CaseResult(benchmarkCase: benchmarkCase, samples: samples.map { $0.sample(threads: nil) })]
+        }
+        var roles: [String: [Int]] = [:]
+        for thread in 0..<benchmarkCase.threads { roles[role(thread), default: []].append(thread) }
+        return roles.keys.sorted().map { name in
+            CaseResult(benchmarkCase: benchmarkCase, role: name,
+                       samples: samples.map { $0.sample(threads: roles[name]) })
+        }
+    }
+}
+
+/// A sample before it is split by role.
+struct RawSample {
+    var elapsedNanoseconds: UInt64
+    var threadOperations: [Int]
+    var usage: ResourceUsage
+    var latency: LatencyPercentiles?
+
+    /// The sample as seen from the given threads (all when nil).
+    func sample(threads: [Int]?) -> Sample {
+        let counted = threads.map { $0.map { threadOperations[$0] } } ?? threadOperations
+        return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
+                      threadOperations: counted, usage: usage, latency: latency)
+    }
+}
+
+/// The live state of one case being measured: its workload, thread team and per-thread contexts.
+final class Session: @unchecked Sendable {
+    let workload: Workload
+    let team: ThreadTeam
+    let workers: [WorkerContext]
+    private let stop = Atomic<Bool>(false)
+
+    init(workload: Workload, threads: Int) {
+        self.workload = workload
+        team = ThreadTeam(count: threads)
+        workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
+    }
+
+    /// One sample: lockstep for lockstep workloads, else batches of `iterations` until `duration` has passed.
+    func sample(iterations: Int, duration: UInt64) -> RawSample {
+        switch workload.pacing {
+        case .lockstep: return lockstep(iterations: iterations)
+        case .timed: return timed(batch: iterations, duration: duration)
+        }
+    }
+
+    /// Every thread runs exactly `iterations`; ends when the last one is done.
+    func lockstep(iterations: Int) -> RawSample {
+        let workers = self.workers, body = workload.body
+        return measured { _ in
+            team.run { index in
+                body(workers[index], iterations)
+                workers[index].completedIterations = iterations
+            }
+        }
+    }
+
+    /// Every thread runs batches until the stop flag rises after `duration`; each counts its own iterations.
+    func timed(batch: Int, duration: UInt64) -> RawSample {
+        let workers = self.workers, body = workload.body
+        stop.store(false, ordering: .relaxed)
+        return measured { started in
+            team.start { [self] index in
+                var completed = 0
+                repeat {
+                    body(workers[index], batch)
+                    completed += batch
+                } while !self.stop.load(ordering: .relaxed)
+                workers[index].completedIterations = completed
+            }
+            MonotonicClock.sleep(until: started + duration)
+            stop.store(true, ordering: .relaxed)
+            team.join()
+        }
+    }
+
+    /// Times `run` (given the start time) plus the drain, with resource usage around it.
+    private func measured(_ run: (_ started: UInt64) -> Void) -> RawSample {
+        let usageBefore = ResourceUsage.current()
+        let started = MonotonicClock.now()
+        run(started)
+        workload.drain?()
+        let elapsed = MonotonicClock.now() - started
+        let usage = ResourceUsage.current().since(usageBefore)
+        return RawSample(
+            elapsedNanoseconds: elapsed,
+            threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
+            usage: usage,
+            latency: collectLatencies()
+        )
+    }
+
+    /// Merges and clears the workers' latency histograms; nil when none was recorded.
+    private func collectLatencies() -> LatencyPercentiles? {
+        var merged = workers[0].latencies
+        for worker in workers.dropFirst() { merged.add(worker.latencies) }
+        for worker in workers { worker.latencies.reset() }
+        guard merged.totalCount > 0 else { return nil }
+        return LatencyPercentiles(p50: merged.valueAtPercentile(50), p90: merged.valueAtPercentile(90),
+                                  p99: merged.valueAtPercentile(99))
+    }
+
+    func finish() {
+        team.shutdown()
+        workload.teardown?()
+    }
+}

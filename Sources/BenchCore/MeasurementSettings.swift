@@ -1,0 +1,21 @@
+/// How long and how often each case is sampled.
+public struct MeasurementSettings: Sendable, Equatable {
+    /// The least wall time one sample lasts, in nanoseconds: long enough that two clock reads vanish in it.
+    public var sampleNanoseconds: UInt64
+    /// Samples kept per case.
+    public var samples: Int
+    /// Samples run and discarded before the kept ones (caches, branch predictors, lazily built state).
+    public var warmupSamples: Int
+
+    public init(sampleNanoseconds: UInt64, samples: Int, warmupSamples: Int) {
+        precondition(sampleNanoseconds > 0 && samples > 0 && warmupSamples >= 0, "invalid measurement settings")
+        self.sampleNanoseconds = sampleNanoseconds
+        self.samples = samples
+        self.warmupSamples = warmupSamples
+    }
+
+    /// 15 samples of at least 10 ms after 2 warm-up samples.
+    public static let standard = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: 15, warmupSamples: 2)
+    /// A smoke run: 5 samples of at least 2 ms after 1 warm-up sample.
+    public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 5, warmupSamples: 1)
+}

@@ -1,0 +1,53 @@
+/// What a benchmark case's setup returns: the operation to time, and how to time it.
+///
+/// Setup (building stores, registering tokens, creating queues) happens before the `Workload` exists, outside
+/// the timed region. The harness then calls `body` on every worker thread with an iteration count; `body` runs
+/// that many operations in a loop it owns, so the loop costs nothing beyond the operation and the harness adds
+/// no call per operation. Results must be handed to `blackHole` so the optimizer cannot delete them.
+public struct Workload: Sendable {
+    /// How the harness decides when a sample ends.
+    public enum Pacing: Sendable {
+        /// Every thread runs batches until a stop flag is raised after the sample time (the default).
+        ///
+        /// Fixed duration keeps all threads contending for the whole sample: with fixed work per thread, a thread
+        /// that an unfair lock favours finishes early and the rest of the sample runs uncontended, which flatters
+        /// the lock. Threads then complete different numbers of operations, which is recorded per thread so that
+        /// unfairness shows.
+        case timed
+        /// Every thread runs the same number of iterations and the sample ends when the last one finishes.
+        /// For operations in which threads wait for each other each iteration (a race round, a handoff), where a
+        /// thread that stopped early would leave the others waiting for ever.
+        case lockstep
+    }
+
+    /// Runs `iterations` operations on the calling worker thread.
+    public var body: @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
+    public var pacing: Pacing
+    /// How many reported operations one iteration performs: a fan-out iteration of 256 tasks reports 256, so
+    /// that `ns_per_op` is nanoseconds per task.
+    public var operationsPerIteration: Int
+    /// Runs on the coordinator after every worker has stopped and before the clock stops: for work the
+    /// iterations started but did not wait for (asynchronous writes), so that it cannot look free.
+    public var drain: (@Sendable () -> Void)?
+    /// Splits the threads into roles reported on separate rows (`role=read`, `role=write`), or nil for one row.
+    public var role: (@Sendable (_ threadIndex: Int) -> String)?
+    /// Runs once after the last sample, outside the timed region.
+    public var teardown: (@Sendable () -> Void)?
+
+    public init(
+        pacing: Pacing = .timed,
+        operationsPerIteration: Int = 1,
+        role: (@Sendable (_ threadIndex: Int) -> String)? = nil,
+        drain: (@Sendable () -> Void)? = nil,
+        teardown: (@Sendable () -> Void)? = nil,
+        body: @escaping @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
+    ) {
+        precondition(operationsPerIteration >= 1, "an iteration performs at least one operation")
+        self.body = body
+        self.pacing = pacing
+        self.operationsPerIteration = operationsPerIteration
+        self.drain = drain
+        self.role = role
+        self.teardown = teardown
+    }
+}

@@ -1,0 +1,81 @@
+import BenchCore
+
+/// The results CSV, defined once: its version and its columns, in order, each with how it is filled.
+///
+/// One row per kept sample (per role, for cases whose threads play roles). Changing a column's meaning,
+/// removing or reordering columns means a new `version`; the Python loader refuses versions it does not know.
+public enum ResultsSchema {
+    /// The value of every row's `schema_version`.
+    public static let version = 1
+
+    /// What one row is made from.
+    public struct RowSource {
+        public var environment: RunEnvironment
+        public var result: CaseResult
+        public var sampleIndex: Int
+        public var sample: Sample { result.samples[sampleIndex] }
+    }
+
+    /// A column: its header name and how a row fills it.
+    public struct Column: Sendable {
+        public let name: String
+        let value: @Sendable (RowSource) -> String
+    }
+
+    /// The columns, in file order.
+    public static let columns: [Column] = [
+        Column(name: "schema_version") { _ in String(version) },
+        Column(name: "run_id") { $0.environment.runID },
+        Column(name: "started_at") { $0.environment.startedAt },
+        Column(name: "commit") { $0.environment.commit },
+        Column(name: "dirty") { String($0.environment.dirty) },
+        Column(name: "host") { $0.environment.host },
+        Column(name: "os") { $0.environment.os },
+        Column(name: "kernel") { $0.environment.kernel },
+        Column(name: "cpu_model") { $0.environment.cpuModel },
+        Column(name: "logical_cpus") { String($0.environment.logicalCPUs) },
+        Column(name: "swift_version") { $0.environment.swiftVersion },
+        Column(name: "build") { $0.environment.build },
+        Column(name: "allocator") { $0.environment.allocator },
+        Column(name: "suite") { $0.result.benchmarkCase.suite },
+        Column(name: "benchmark") { $0.result.benchmarkCase.benchmark },
+        Column(name: "variant") { $0.result.benchmarkCase.variant },
+        Column(name: "threads") { String($0.result.benchmarkCase.threads) },
+        Column(name: "params") { parameterString($0.result) },
+        Column(name: "sample") { String($0.sampleIndex) },
+        Column(name: "ops") { String($0.sample.operations) },
+        Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
+        Column(name: "ns_per_op") { decimal($0.sample.nanosecondsPerOperation) },
+        Column(name: "ops_per_sec") { decimal($0.sample.operationsPerSecond) },
+        Column(name: "cpu_user_ns") { String($0.sample.usage.userNanoseconds) },
+        Column(name: "cpu_sys_ns") { String($0.sample.usage.systemNanoseconds) },
+        Column(name: "ctx_voluntary") { String($0.sample.usage.voluntaryContextSwitches) },
+        Column(name: "ctx_involuntary") { String($0.sample.usage.involuntaryContextSwitches) },
+        // Empty until allocation counting exists.
+        Column(name: "mallocs") { _ in "" },
+    ]
+
+    /// The header record's fields.
+    public static var header: [String] { columns.map(\.name) }
+
+    /// Every row of one case result, in sample order.
+    public static func rows(environment: RunEnvironment, result: CaseResult) -> [[String]] {
+        result.samples.indices.map { index in
+            let source = RowSource(environment: environment, result: result, sampleIndex: index)
+            return columns.map { $0.value(source) }
+        }
+    }
+
+    /// The case's parameters plus its role, `key=value` sorted by key and joined by `;`.
+    static func parameterString(_ result: CaseResult) -> String {
+        var parameters = result.benchmarkCase.parameters.mapValues(String.init)
+        if let role = result.role { parameters["role"] = role }
+        return parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ";")
+    }
+
+    /// A number with enough digits for sub-nanosecond costs and no exponent notation.
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "" }
+        return String(format: "%.4f", value)
+    }
+}

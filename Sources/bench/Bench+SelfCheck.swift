@@ -1,0 +1,71 @@
+import ArgumentParser
+import BenchCore
+import BenchResults
+import BenchSuites
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Bench {
+    /// Checks the harness against what it should reproduce: a hand-written loop, and its own floor.
+    struct SelfCheck: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "self-check",
+            abstract: "Compare the harness with hand-written timing loops on this machine (nothing is written).",
+            discussion: """
+            Times an uncontended pthread_mutex_lock/unlock pair two ways: a hand-written loop of 10 million pairs \
+            with one clock read at each end, and the harness's harness/mutex-pair case on one thread. Then \
+            prints the harness floor (empty loop, opaque call, static let read). Use a release build.
+            """
+        )
+
+        static let handWrittenPairs = 10_000_000
+        static let repetitions = 7
+
+        @Option(name: .long, help: "Repetitions of each measurement; the median is reported.")
+        var repetitions = SelfCheck.repetitions
+
+        func run() throws {
+            if RunEnvironment.buildIsDebug { warn("WARNING: debug build; use swift run -c release bench self-check") }
+            // The harness runs on worker threads, and glibc's mutex drops its `lock` prefix while a process has
+            // only one thread: measure the harness first, so that the hand-written loop runs in a process that
+            // has threads, as every benchmark does.
+            let harness = try harnessMedian("harness/mutex-pair/")
+            let handWritten = Statistics((0..<repetitions).map { _ in Self.handWrittenMutexPair() })!
+            print(String(format: "pthread mutex pair, hand-written loop of %d: %.2f ns (median of %d)",
+                         Self.handWrittenPairs, handWritten.median, repetitions))
+            print(String(format: "pthread mutex pair, through the harness:        %.2f ns (%+.1f%%)",
+                         harness, (harness / handWritten.median - 1) * 100))
+            for path in ["harness/empty/", "harness/opaque-call/", "harness/lazy-static/"] {
+                print(String(format: "%-34@ %.3f ns/op", path as NSString, try harnessMedian(path)))
+            }
+        }
+
+        /// ns per pair of a plain loop, one clock read before and one after.
+        static func handWrittenMutexPair() -> Double {
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+            defer {
+                pthread_mutex_destroy(mutex)
+                mutex.deallocate()
+            }
+            let started = MonotonicClock.now()
+            for _ in 0..<handWrittenPairs {
+                pthread_mutex_lock(mutex)
+                pthread_mutex_unlock(mutex)
+            }
+            return Double(MonotonicClock.now() - started) / Double(handWrittenPairs)
+        }
+
+        /// The median ns/op of the one-thread case whose path starts with `prefix`, with standard settings.
+        func harnessMedian(_ prefix: String) throws -> Double {
+            guard let (benchmarkCase, benchmark) = BenchmarkRegistry.all()
+                .cases(threads: [1], matching: { $0.hasPrefix(prefix) }).first
+            else { throw BenchError("no harness case \(prefix)") }
+            let settings = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: repetitions * 2, warmupSamples: 2)
+            let results = try CaseRunner(settings: settings).measure(benchmarkCase, workload: benchmark.setup(benchmarkCase))
+            return results[0].nanosecondsPerOperation!.median
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import BenchCore
+import BenchSuites
+import Foundation
+
+/// `bench`: times synchronization patterns on real threads and writes one CSV row per kept sample.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure what Grand Central Dispatch patterns cost, on real threads, into a CSV of raw samples.",
+        discussion: """
+        Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
+        calibrated so that each sample lasts at least --sample-time, and keeps --samples samples after warm-up. \
+        Rows are written as each case completes: Ctrl-C stops at the next sample and leaves a valid CSV of the \
+        completed cases (press it twice to stop at once). Thread counts above the machine's logical CPUs \
+        oversubscribe it; they are marked in the progress and the summary.
+
+        Examples:
+          bench                          every case, into Results/
+          bench --quick                  smoke run, a minute at most
+          bench --list --filter '^once/' the cases a run would measure
+          bench --filter once --threads 1,4,16 --output /tmp/once.csv
+          bench self-check               harness vs hand-written loops
+        Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
+        """,
+        subcommands: [SelfCheck.self]
+    )
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Only cases whose suite/benchmark/variant matches this regular expression.", valueName: "regex"))
+    var filter: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum).", valueName: "list"))
+    var threads = "1,2,4,8"
+
+    @Option(name: .long, help: ArgumentHelp("Samples kept per case (default 15, quick 5).", valueName: "n"))
+    var samples: Int?
+
+    @Option(name: .customLong("sample-time"), help: ArgumentHelp(
+        "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
+    var sampleTime: Int?
+
+    @Flag(name: .long, help: "Smoke run: 5 samples of 2 ms after 1 warm-up sample; a minute at most.")
+    var quick = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv).", valueName: "path"))
+    var output: String?
+
+    @Flag(name: .long, help: "Replace the --output file if it exists (by default an existing file is an error).")
+    var overwrite = false
+
+    @Flag(name: .long, help: "List the cases a run would measure, and time nothing.")
+    var list = false
+
+    mutating func validate() throws {
+        _ = try ThreadList.parse(threads)
+        _ = try pathMatcher()
+        if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, not \(samples)") }
+        if let sampleTime, !(1...60_000).contains(sampleTime) {
+            throw ValidationError("--sample-time must be 1 to 60000 milliseconds, not \(sampleTime)")
+        }
+    }
+
+    func run() throws {
+        let cases = try selectedCases()
+        if list {
+            for (benchmarkCase, _) in cases { print(benchmarkCase) }
+            print("\(cases.count) cases")
+            return
+        }
+        try measure(cases)
+    }
+
+    /// The settings the options ask for.
+    var settings: MeasurementSettings {
+        var settings = quick ? MeasurementSettings.quick : .standard
+        if let samples { settings.samples = samples }
+        if let sampleTime { settings.sampleNanoseconds = UInt64(sampleTime) * 1_000_000 }
+        return settings
+    }
+
+    /// The cases `--filter` and `--threads` select; an error when there are none.
+    func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
+        let matches = try pathMatcher()
+        let cases = BenchmarkRegistry.all().cases(threads: try ThreadList.parse(threads), matching: matches)
+        guard !cases.isEmpty else {
+            throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
+        }
+        return cases
+    }
+
+    /// A predicate on `suite/benchmark/variant` from `--filter`.
+    func pathMatcher() throws -> @Sendable (String) -> Bool {
+        guard let filter else { return { _ in true } }
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: filter)
+        } catch {
+            throw ValidationError("--filter: '\(filter)' is not a valid regular expression")
+        }
+        return { path in
+            regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+        }
+    }
+}
+
+/// A failure the user can act on, reported as one line.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,33 @@
+import BenchCore
+import Foundation
+
+/// Progress on stderr while a run goes: which case, how far along, and a rough estimate of the time left
+/// (the mean time per completed case so far, times the cases still to run).
+struct Progress {
+    let total: Int
+    let logicalCPUs: Int
+    private let started = MonotonicClock.now()
+
+    init(total: Int, logicalCPUs: Int) {
+        self.total = total
+        self.logicalCPUs = logicalCPUs
+    }
+
+    /// Announces case `index` (0-based) before it is measured.
+    func starting(_ benchmarkCase: BenchmarkCase, index: Int) {
+        var line = "[\(index + 1)/\(total)] \(benchmarkCase)"
+        if benchmarkCase.threads > logicalCPUs { line += " (oversubscribed: \(logicalCPUs) CPUs)" }
+        if index > 0 {
+            let elapsed = Double(MonotonicClock.now() - started) / 1e9
+            let remaining = elapsed / Double(index) * Double(total - index)
+            line += "  ~\(Self.duration(remaining)) left"
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// `2m05s`, `40s`.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 60 ? "\(whole / 60)m\(String(format: "%02d", whole % 60))s" : "\(whole)s"
+    }
+}

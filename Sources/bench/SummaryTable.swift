@@ -1,0 +1,54 @@
+import BenchCore
+import Foundation
+
+/// The end-of-run table on stdout: per case (and role), the median ns/op, the spread of the samples, and the
+/// slowest thread's share of the work.
+enum SummaryTable {
+    /// The table as text, one line per result, columns aligned.
+    static func render(_ results: [CaseResult], logicalCPUs: Int) -> String {
+        let header = ["case", "median ns/op", "IQR", "min–max", "fairness", "p50/p99 ns"]
+        var rows: [[String]] = []
+        var anyOversubscribed = false
+        for result in results {
+            guard let stats = result.nanosecondsPerOperation else { continue }
+            var name = result.benchmarkCase.description + (result.role.map { " role:\($0)" } ?? "")
+            if result.benchmarkCase.threads > logicalCPUs {
+                name += " *"
+                anyOversubscribed = true
+            }
+            let fairness = Statistics(result.samples.compactMap(\.fairness)).map { String(format: "%.2f", $0.median) }
+            let latency = result.samples.last?.latency.map { "\($0.p50)/\($0.p99)" }
+            rows.append([
+                name,
+                format(stats.median),
+                String(format: "±%.1f%%", stats.relativeSpread * 50),
+                "\(format(stats.min))–\(format(stats.max))",
+                fairness ?? "",
+                latency ?? "",
+            ])
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ fields: [String]) -> String {
+            fields.enumerated().map { index, field in
+                let padding = String(repeating: " ", count: widths[index] - field.count)
+                return index == 0 ? field + padding : padding + field
+            }.joined(separator: "  ")
+        }
+        var lines = [line(header)] + rows.map(line)
+        lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
+                     + "operations × threads / all operations (1.00 = every thread did the same).")
+        if anyOversubscribed {
+            lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Three significant digits, at least two decimals below 10.
+    static func format(_ value: Double) -> String {
+        switch value {
+        case ..<10: return String(format: "%.2f", value)
+        case ..<100: return String(format: "%.1f", value)
+        default: return String(format: "%.0f", value)
+        }
+    }
+}
