@@ -6,7 +6,11 @@ import BenchCore
 /// removing or reordering columns means a new `version`; the Python loader refuses versions it does not know.
 public enum ResultsSchema {
     /// The value of every row's `schema_version`.
-    public static let version = 1
+    ///
+    /// - 1: the columns up to `mallocs`.
+    /// - 2: appends `thread_ops_min` and `thread_ops_max` (so that unfairness shows) and `p50_ns`, `p90_ns`,
+    ///   `p99_ns` (latency percentiles, empty for cases that record no latency).
+    public static let version = 2
 
     /// What one row is made from.
     public struct RowSource {
@@ -53,6 +57,11 @@ public enum ResultsSchema {
         Column(name: "ctx_involuntary") { String($0.sample.usage.involuntaryContextSwitches) },
         // Empty until allocation counting exists.
         Column(name: "mallocs") { _ in "" },
+        Column(name: "thread_ops_min") { $0.sample.threadOperations.min().map(String.init) ?? "" },
+        Column(name: "thread_ops_max") { $0.sample.threadOperations.max().map(String.init) ?? "" },
+        Column(name: "p50_ns") { $0.sample.latency.map { String($0.p50) } ?? "" },
+        Column(name: "p90_ns") { $0.sample.latency.map { String($0.p90) } ?? "" },
+        Column(name: "p99_ns") { $0.sample.latency.map { String($0.p99) } ?? "" },
     ]
 
     /// The header record's fields.
