@@ -5,6 +5,9 @@ extension BenchmarkRegistry {
     public static func all() -> BenchmarkRegistry {
         var registry = BenchmarkRegistry()
         registry.addHarnessBenchmarks()
+        registry.addOnceBenchmarks()
+        registry.addIsolationBenchmarks()
+        registry.addWaitingBenchmarks()
         return registry
     }
 }

@@ -114,6 +114,7 @@ final class Session: @unchecked Sendable {
     /// Every thread runs exactly `iterations`; ends when the last one is done.
     func lockstep(iterations: Int) -> RawSample {
         let workers = self.workers, body = workload.body
+        workload.prepare?(iterations)
         return measured { _ in
             team.run { index in
                 body(workers[index], iterations)
@@ -125,6 +126,7 @@ final class Session: @unchecked Sendable {
     /// Every thread runs batches until the stop flag rises after `duration`; each counts its own iterations.
     func timed(batch: Int, duration: UInt64) -> RawSample {
         let workers = self.workers, body = workload.body
+        workload.prepare?(batch)
         stop.store(false, ordering: .relaxed)
         return measured { started in
             team.start { [self] index in

@@ -31,6 +31,10 @@ public struct Workload: Sendable {
     public var drain: (@Sendable () -> Void)?
     /// Splits the threads into roles reported on separate rows (`role=read`, `role=write`), or nil for one row.
     public var role: (@Sendable (_ threadIndex: Int) -> String)?
+    /// Runs on the coordinator before every timed run (calibration runs included), outside the timed region,
+    /// with the iterations each thread will be asked for (per batch, for timed pacing): for state that each run
+    /// must find fresh, such as tokens that no call has registered yet.
+    public var prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)?
     /// Runs once after the last sample, outside the timed region.
     public var teardown: (@Sendable () -> Void)?
 
@@ -39,6 +43,7 @@ public struct Workload: Sendable {
         operationsPerIteration: Int = 1,
         role: (@Sendable (_ threadIndex: Int) -> String)? = nil,
         drain: (@Sendable () -> Void)? = nil,
+        prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)? = nil,
         teardown: (@Sendable () -> Void)? = nil,
         body: @escaping @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
     ) {
@@ -48,6 +53,7 @@ public struct Workload: Sendable {
         self.operationsPerIteration = operationsPerIteration
         self.drain = drain
         self.role = role
+        self.prepare = prepare
         self.teardown = teardown
     }
 }
