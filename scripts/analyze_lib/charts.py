@@ -53,7 +53,6 @@ class Axes:
     ylabel: str
     force_log_y: bool = False
     oversubscribed_after: int | None = None
-    categorical_x: bool = False
 
 
 def _spread(values) -> float:
@@ -87,14 +86,14 @@ def _draw_panel(ax, panel: Panel, axes: Axes) -> None:
         ax.axvspan(cpus, right, color=OVERSUBSCRIBED_COLOR, alpha=OVERSUBSCRIBED_ALPHA, linewidth=0)
         ax.axvline(cpus, color=OVERSUBSCRIBED_COLOR, linestyle="--", linewidth=1)
         ax.set_xlim(left, right)
-        ax.text(0.98, 0.97, f"oversubscribed\n(> {cpus} CPUs)", transform=ax.transAxes,
-                ha="right", va="top", fontsize=8, color="#555555")
+        ax.text(0.98, 0.03, f"oversubscribed\n(> {cpus} CPUs)", transform=ax.transAxes,
+                ha="right", va="bottom", fontsize=8, color="#555555")
     ax.set_title(panel.title, fontsize=9)
     ax.set_xlabel(axes.xlabel, fontsize=8)
     ax.set_ylabel(axes.ylabel, fontsize=8)
     ax.tick_params(labelsize=7)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="best")
 
 
 def draw_figure(path: Path, title: str, panels: list[Panel], axes: Axes) -> None:

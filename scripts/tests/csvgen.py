@@ -68,3 +68,35 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                 }
                 writer.writerow([row[c] for c in columns])
     return path
+
+
+FULL_RUN_THREADS = (1, 2, 4, 8)
+
+
+def full_run_cases(slowdown: float = 1.0, threads=FULL_RUN_THREADS) -> dict:
+    """Case tuple -> median ns/op for a run shaped like a real one (every suite), with
+    the once/hit/lock variant ``slowdown`` times slower."""
+    cases = {}
+    for benchmark in ("empty", "lazy-static"):
+        cases[case("harness", benchmark, "baseline", 1)] = 0.4 if benchmark == "empty" else 1.1
+    for t in threads:
+        contention = 1 + 0.4 * (t - 1)
+        for tokens in (1, 10, 100, 1000):
+            for variant, cost in (("dispatch-once", 1.0), ("lock", 18.0), ("array-tracker", 3.0)):
+                extra = tokens ** 0.5 if variant == "array-tracker" else 1
+                factor = slowdown if variant == "lock" else 1.0
+                cases[case("once", "hit", variant, t, f"tokens={tokens}")] = cost * contention * extra * factor
+        cases[case("once", "first", "dispatch-once", t)] = 40 * contention
+        cases[case("once", "first", "lock", t)] = 55 * contention
+        for read_pct in (0, 50, 90, 99):
+            for variant, cost in (("serial-queue", 120), ("concurrent-barrier", 90 + read_pct), ("rw-lock", 40)):
+                cases[case("isolation", "mixed", variant, t, f"read_pct={read_pct}")] = cost * contention
+        for role in ("read", "write"):
+            cases[case("isolation", "roles", "rw-lock", t, f"readers={t};role={role};writers=1")] = 50 * contention
+        for tasks in (16, 256):
+            for work in (0, 100):
+                for variant, cost in (("group", 300), ("concurrent-perform", 120)):
+                    cases[case("wait", "fan-out", variant, t, f"tasks={tasks};work={work}")] = (
+                        cost + work) * tasks / min(t, 4)
+        cases[case("wait", "handoff", "semaphore", t)] = 900 * contention
+    return cases

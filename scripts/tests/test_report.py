@@ -1,0 +1,86 @@
+"""report writes its files atomically, embeds its charts and chooses the fastest variant."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyze_lib import report as report_module
+from analyze_lib.cli import main
+from csvgen import case, full_run_cases, write_results
+
+SMALL_THREADS = (1, 4, 8)
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    path = tmp_path_factory.mktemp("run") / "run-1.csv"
+    return write_results(path, full_run_cases(threads=SMALL_THREADS))
+
+
+@pytest.fixture(scope="module")
+def written(small_run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("out") / "report"
+    assert main(["report", str(small_run), "--out", str(out)]) == 0
+    return out
+
+
+def test_report_writes_markdown_html_and_pngs(written):
+    names = {p.name for p in written.iterdir()}
+    assert {"report.md", "report.html"} <= names
+    pngs = sorted(n for n in names if n.endswith(".png"))
+    assert "once-hit-by-tokens.png" in pngs and "once-hit-by-threads.png" in pngs
+    assert "isolation-mixed-by-read-pct.png" in pngs and "wait-fan-out-by-tasks.png" in pngs
+    assert not any(n.startswith("harness") for n in pngs)  # the harness is a table
+    assert len(pngs) <= report_module.MAX_FIGURES
+    markdown = (written / "report.md").read_text()
+    for png in pngs:
+        assert f"]({png})" in markdown
+
+
+def test_html_is_self_contained(written):
+    html = (written / "report.html").read_text()
+    sources = re.findall(r'<img[^>]*\ssrc="([^"]*)"', html)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert len(sources) == len(list(written.glob("*.png")))
+    assert "<link" not in html and "<script" not in html
+
+
+def test_report_sections(written):
+    markdown = (written / "report.md").read_text()
+    for heading in ("## Environment", "## Which one to use", "## Charts", "## Harness overhead", "## All cases"):
+        assert heading in markdown
+    assert "| CPU model | Test CPU @ 3.0GHz |" in markdown
+    assert "| Commit | `0123456789abcdef0123456789abcdef01234567` |" in markdown
+    assert "threads:8 (oversubscribed)" in markdown
+    # dispatch-once is the cheapest once/hit variant at every token count.
+    assert re.search(r"\| once/hit threads:1 tokens=1 \| \*\*dispatch-once\*\* \| [\d.]+ \| "
+                     r"array-tracker [23]\.\d\d× \[\d\.\d\d, \d\.\d\d\]; lock 1\d\.\d\d× ", markdown)
+
+
+def test_report_replaces_earlier_output_only_on_success(small_run, tmp_path, monkeypatch):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "old.txt").write_text("earlier")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setattr(report_module, "build_report", broken)
+    with pytest.raises(RuntimeError):
+        main(["report", str(small_run), "--out", str(out)])
+    assert [p.name for p in out.iterdir()] == ["old.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no temp dir left behind
+    monkeypatch.undo()
+
+    assert main(["report", str(small_run), "--out", str(out), "--filter", "^harness/"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["report.html", "report.md"]
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+def test_default_out_dir(tmp_path, monkeypatch):
+    write_results(tmp_path / "run-7.csv", {case("harness", "empty", "baseline"): 0.5})
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "run-7.csv"]) == 0
+    assert (tmp_path / "Results" / "report-run-7" / "report.html").is_file()
