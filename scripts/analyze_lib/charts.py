@@ -53,6 +53,7 @@ class Axes:
     ylabel: str
     force_log_y: bool = False
     oversubscribed_after: int | None = None
+    x_ticklabels: tuple[tuple[float, str], ...] = ()
 
 
 def _spread(values) -> float:
@@ -71,9 +72,14 @@ def _draw_panel(ax, panel: Panel, axes: Axes) -> None:
     ys = [v for s in panel.series for v in (*s.low, *s.high, *s.median)]
     if axes.force_log_y or _spread(ys) > Y_LOG_SPREAD:
         ax.set_yscale("log")
-    if xs and min(xs) > 0 and _spread(xs) >= X_LOG_SPREAD:
+    if axes.x_ticklabels:
+        positions = [x for x, _ in axes.x_ticklabels]
+        ax.set_xticks(positions, [label for _, label in axes.x_ticklabels], rotation=45,
+                      ha="right", fontsize=7)
+        ax.set_xlim(min(positions) - 0.3, max(positions) + 0.3)
+    elif xs and min(xs) > 0 and _spread(xs) >= X_LOG_SPREAD:
         ax.set_xscale("log", base=2 if axes.oversubscribed_after is not None else 10)
-    if xs and (axes.oversubscribed_after is not None or len(xs) <= 8):
+    if xs and not axes.x_ticklabels and (axes.oversubscribed_after is not None or len(xs) <= 8):
         # Tick exactly the measured x values (thread counts, token counts).
         ax.xaxis.set_major_locator(FixedLocator(xs))
         ax.xaxis.set_minor_locator(NullLocator())
@@ -91,7 +97,9 @@ def _draw_panel(ax, panel: Panel, axes: Axes) -> None:
     ax.set_title(panel.title, fontsize=9)
     ax.set_xlabel(axes.xlabel, fontsize=8)
     ax.set_ylabel(axes.ylabel, fontsize=8)
-    ax.tick_params(labelsize=7)
+    ax.tick_params(axis="y", labelsize=7)
+    if not axes.x_ticklabels:
+        ax.tick_params(axis="x", labelsize=7)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, loc="best")
 

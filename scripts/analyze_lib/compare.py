@@ -177,15 +177,16 @@ def _row_order(row: CompareRow) -> tuple:
     return (rank, severity, row.key.sort_key())
 
 
-def run_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
-    """Warnings about runs whose timings are not comparable (machine, build, ...)."""
+def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -> list[str]:
+    """Warnings about runs whose timings are not comparable (machine, build, ...);
+    ``names`` are what the messages call the two runs."""
     warnings = []
     for name, label in COMPARABLE_RUN_FIELDS:
         if base.run[name] != head.run[name]:
             warnings.append(
-                f"different {label}: base {base.run[name]!r}, head {head.run[name]!r}; "
+                f"different {label}: {names[0]} {base.run[name]!r}, {names[1]} {head.run[name]!r}; "
                 "timings may not be comparable")
-    for side, results in (("base", base), ("head", head)):
+    for side, results in zip(names, (base, head)):
         if results.run["build"] != "release":
             warnings.append(
                 f"{side} is a {results.run['build']!r} build: timings are not representative")

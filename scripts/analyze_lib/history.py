@@ -1,0 +1,176 @@
+"""``analyze history``: trends over many runs and the steps between consecutive ones.
+
+Runs are ordered by started_at; a step is a pair of consecutive runs of a case whose
+comparison is significant by the same rule as ``analyze compare``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from .charts import Axes, Panel, Series, draw_figure
+from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
+from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
+from .errors import AnalyzeError
+from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
+from .output import atomic_directory
+from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
+from .stats import median, quartiles
+
+DEFAULT_HISTORY_DIR = "Results/history"
+HISTORY_MD = "history.md"
+CSV_GLOB = "*.csv"
+MAX_PANELS_PER_FIGURE = 12
+MAX_FIGURES = 40
+
+
+@dataclass(frozen=True)
+class Step:
+    """A significant change of one case between two consecutive runs that measured it."""
+    key: CaseKey
+    before: int  # index into the ordered runs
+    after: int
+    row: CompareRow
+
+
+def collect_inputs(inputs: list[str]) -> list[Path]:
+    """Expand the arguments: a directory stands for all its ``*.csv`` files (sorted).
+
+    Raises AnalyzeError for a directory without CSV files. Missing files are left for
+    the loader to report.
+    """
+    paths: list[Path] = []
+    for text in inputs:
+        path = Path(text)
+        if path.is_dir():
+            found = sorted(path.glob(CSV_GLOB))
+            if not found:
+                raise AnalyzeError(f"no {CSV_GLOB} files in this directory", path)
+            paths.extend(found)
+        else:
+            paths.append(path)
+    seen: set[Path] = set()
+    unique = []
+    for path in paths:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            unique.append(path)
+    return unique
+
+
+def order_runs(runs: list[ResultsFile]) -> list[ResultsFile]:
+    """Runs sorted by started_at (then path, so equal times are ordered stably)."""
+    return sorted(runs, key=lambda r: (r.started_at, r.path))
+
+
+def find_steps(runs: list[ResultsFile], threshold: float, alpha: float, pattern=None) -> list[Step]:
+    """Every significant change between consecutive appearances of each case.
+
+    ``runs`` must already be ordered; steps come out in case order, then time order.
+    """
+    appearances: dict[CaseKey, list[tuple[int, Case]]] = defaultdict(list)
+    for index, run in enumerate(runs):
+        for key, case in filter_cases(run.cases, pattern).items():
+            appearances[key].append((index, case))
+    steps = []
+    for key in sorted(appearances, key=CaseKey.sort_key):
+        seen = appearances[key]
+        for (before, old), (after, new) in zip(seen, seen[1:]):
+            row = compare_samples(key, old, new, threshold, alpha)
+            if row.verdict != UNCHANGED:
+                steps.append(Step(key, before, after, row))
+    return steps
+
+
+def _run_label(index: int, run: ResultsFile) -> str:
+    return f"{index + 1}: {run.commit_label}"
+
+
+def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple[str, str]], int]:
+    """Draw one figure per benchmark (a panel per threads/params, a line per variant)."""
+    points: dict[tuple[str, str], dict[tuple, dict[str, list[tuple[int, Case]]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list)))
+    for index, run in enumerate(runs):
+        for key, case in filter_cases(run.cases, pattern).items():
+            points[(key.suite, key.benchmark)][(key.threads, key.params)][key.variant].append((index, case))
+    ticks = tuple((float(i), _run_label(i, r)) for i, r in enumerate(runs))
+    figures, skipped = [], 0
+    for (suite, benchmark), panels_data in sorted(points.items()):
+        panels = []
+        for (threads, params), variants in sorted(
+                panels_data.items(), key=lambda kv: CaseKey("", "", "", kv[0][0], kv[0][1]).sort_key()):
+            series = []
+            for variant, seen in sorted(variants.items()):
+                bands = [quartiles(c.ns_per_op) for _, c in seen]
+                series.append(Series(variant, tuple(float(i) for i, _ in seen),
+                                     tuple(median(c.ns_per_op) for _, c in seen),
+                                     tuple(b[0] for b in bands), tuple(b[1] for b in bands)))
+            title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
+            panels.append(Panel(title, tuple(series)))
+        chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]
+        for number, chunk in enumerate(chunks):
+            if len(figures) >= MAX_FIGURES:
+                skipped += 1
+                continue
+            suffix = f"-{number + 1}" if len(chunks) > 1 else ""
+            filename = f"history-{suite}-{benchmark}{suffix}.png".replace("/", "-")
+            title = f"{suite}/{benchmark}: ns/op by run (median, IQR band)"
+            draw_figure(out_dir / filename, title, chunk, Axes("run", "ns/op", x_ticklabels=ticks))
+            figures.append((filename, f"{suite}/{benchmark}"))
+    return figures, skipped
+
+
+def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alpha: float,
+                  pattern=None) -> list:
+    """Draw the trend charts into ``out_dir`` and return history.md's blocks."""
+    runs = order_runs(runs)
+    steps = find_steps(runs, threshold, alpha, pattern)
+    blocks: list = [
+        Heading(1, "DispatchBench history"),
+        Paragraph(f"{len(runs)} run(s), oldest first. A step is a significant change between two "
+                  f"consecutive runs of a case: p < {alpha:g} (two-sided Mann-Whitney U) and a change "
+                  f"of at least {threshold:g}%, the rule of `analyze compare`."),
+        Heading(2, "Runs"),
+        Table(("#", "Commit", "Date", "Host", "Build", "File"),
+              tuple((str(i + 1), f"`{r.commit_label}`", f"{r.started_at:%Y-%m-%dT%H:%M:%SZ}",
+                     r.run["host"], r.run["build"], f"`{r.path}`") for i, r in enumerate(runs)),
+              "rlllll"),
+    ]
+    warnings = []
+    for before, after in zip(runs, runs[1:]):
+        names = (f"run {runs.index(before) + 1}", f"run {runs.index(after) + 1}")
+        warnings += run_warnings(before, after, names)
+    if warnings:
+        blocks += [Paragraph("**Warnings:**"), Bullets(tuple(warnings))]
+    blocks.append(Heading(2, "Steps"))
+    if steps:
+        blocks.append(Table(
+            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", "95% CI", "p", "Verdict"),
+            tuple((f"`{s.key.label}`", _run_label(s.before, runs[s.before]), _run_label(s.after, runs[s.after]),
+                   fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_ratio(s.row.ratio),
+                   fmt_ci(s.row), fmt_p(s.row.p_value), f"**{s.row.verdict_text}**") for s in steps),
+            "lllrrrlrl"))
+    else:
+        blocks.append(Paragraph("No case stepped up or down." if len(runs) > 1
+                                else "One run only: nothing to compare."))
+    figures, skipped = _charts(runs, out_dir, pattern)
+    if figures:
+        blocks.append(Heading(2, "Trends"))
+        blocks += [Image(filename, alt) for filename, alt in figures]
+    if skipped:
+        blocks.append(Paragraph(f"{skipped} more chart(s) not drawn (limit {MAX_FIGURES}); "
+                                "narrow with `--filter`."))
+    return blocks
+
+
+def write_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alpha: float,
+                  pattern=None) -> Path:
+    """Write history.md and the PNGs to ``out_dir`` atomically; return it."""
+    if not any(filter_cases(r.cases, pattern) for r in runs):
+        raise AnalyzeError("no case matches --filter in any of the runs")
+    with atomic_directory(out_dir) as staging:
+        blocks = build_history(runs, staging, threshold, alpha, pattern)
+        (staging / HISTORY_MD).write_text(to_markdown(blocks), encoding="utf-8")
+    return out_dir
