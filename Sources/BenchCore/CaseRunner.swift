@@ -18,6 +18,9 @@ public struct CaseRunner: Sendable {
     static let batchesPerSample: UInt64 = 50
     /// Calibration never grows an iteration count by more than this factor in one step.
     static let maximumGrowth = 100
+    /// Calibration stops growing here: an operation the optimizer reduced to nothing would otherwise never
+    /// reach the sample time (and the count would overflow).
+    static let maximumIterations = 1 << 36
 
     public init(settings: MeasurementSettings) {
         self.settings = settings
@@ -36,7 +39,7 @@ public struct CaseRunner: Sendable {
         let session = Session(workload: workload, threads: benchmarkCase.threads)
         defer { session.finish() }
 
-        let iterations = calibrate(session)
+        let iterations = calibrate(session).iterations
         var samples: [RawSample] = []
         for index in 0..<(settings.warmupSamples + settings.samples) {
             guard shouldContinue() else { throw MeasurementInterrupted() }
@@ -46,19 +49,30 @@ public struct CaseRunner: Sendable {
         return results(for: benchmarkCase, workload: workload, samples: samples)
     }
 
-    /// The iteration count for one lockstep sample, or for one batch of a timed sample.
-    func calibrate(_ session: Session) -> Int {
+    /// The outcome of calibration: the iteration count, and how long the run that chose it took.
+    struct Calibration {
+        var iterations: Int
+        var elapsedNanoseconds: UInt64
+        var targetNanoseconds: UInt64
+    }
+
+    /// The iteration count for one lockstep sample (a run of it lasted at least the sample time), or for one
+    /// batch of a timed sample (a run of it lasted at least a fiftieth of the sample time).
+    func calibrate(_ session: Session) -> Calibration {
         let target = session.workload.pacing == .lockstep
             ? settings.sampleNanoseconds
             : max(settings.sampleNanoseconds / Self.batchesPerSample, 1)
         var iterations = 1
         while true {
             let elapsed = session.lockstep(iterations: iterations).elapsedNanoseconds
-            if elapsed >= target { return iterations }
+            if elapsed >= target || iterations >= Self.maximumIterations {
+                return Calibration(iterations: iterations, elapsedNanoseconds: elapsed, targetNanoseconds: target)
+            }
             // Aim 20% past the target so that the next try usually lands, and never grow wildly from a
             // single fast run.
             let estimate = Double(iterations) * Double(target) * 1.2 / Double(max(elapsed, 1))
-            iterations = min(max(Int(estimate.rounded(.up)), iterations * 2), iterations * Self.maximumGrowth)
+            iterations = min(max(Int(min(estimate, 1e18).rounded(.up)), iterations * 2),
+                             iterations * Self.maximumGrowth, Self.maximumIterations)
         }
     }
 

@@ -1,0 +1,160 @@
+@testable import BenchCore
+import Foundation
+import Synchronization
+import Testing
+
+/// The harness's contracts: real distinct threads, samples as long as asked, roles and drains accounted for.
+/// None of these asserts how fast anything is.
+@Suite(.serialized) struct CaseRunnerTests {
+    static let settings = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 3, warmupSamples: 1)
+    static let benchmarkCase = BenchmarkCase(suite: "test", benchmark: "case", variant: "v", threads: 1)
+
+    static func testCase(threads: Int) -> BenchmarkCase {
+        BenchmarkCase(suite: "test", benchmark: "case", variant: "v", threads: threads)
+    }
+
+    @Test(arguments: [1, 3, 8])
+    func everyThreadIsADistinctThreadInsideTheRegionAtOnce(threads: Int) throws {
+        let rendezvous = Rendezvous(expected: threads)
+        let workload = Workload(pacing: .lockstep) { _, iterations in
+            for _ in 0..<iterations { rendezvous.arriveAndWait() }
+        }
+        let session = Session(workload: workload, threads: threads)
+        defer { session.finish() }
+        let sample = session.lockstep(iterations: 1)
+        #expect(rendezvous.maximumInside == threads, "all \(threads) threads were inside the timed run together")
+        #expect(rendezvous.distinctThreads == threads)
+        #expect(!rendezvous.timedOut)
+        #expect(sample.threadOperations == Array(repeating: 1, count: threads))
+    }
+
+    @Test func lockstepCalibrationMeetsTheSampleTime() throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let workload = Workload(pacing: .lockstep) { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let session = Session(workload: workload, threads: 2)
+        defer { session.finish() }
+        let calibration = runner.calibrate(session)
+        #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds)
+        #expect(calibration.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
+        #expect(calibration.iterations > 1)
+        let results = try runner.measure(Self.testCase(threads: 2), workload: workload)
+        #expect(results.count == 1)
+        #expect(results[0].samples.count == Self.settings.samples)
+        #expect(results[0].samples.allSatisfy { $0.threadOperations.count == 2 && $0.threadOperations[0] == $0.threadOperations[1] })
+    }
+
+    @Test func timedBatchesAreCalibratedToAFractionOfTheSample() {
+        let workload = Workload { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let session = Session(workload: workload, threads: 1)
+        defer { session.finish() }
+        let calibration = CaseRunner(settings: Self.settings).calibrate(session)
+        #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds / CaseRunner.batchesPerSample)
+        #expect(calibration.elapsedNanoseconds >= calibration.targetNanoseconds)
+    }
+
+    @Test func timedSamplesLastAtLeastTheSampleTime() throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let workload = Workload { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let results = try runner.measure(Self.testCase(threads: 3), workload: workload)
+        let samples = results[0].samples
+        #expect(samples.count == Self.settings.samples)
+        for sample in samples {
+            #expect(sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
+            #expect(sample.threadOperations.count == 3)
+            #expect(sample.threadOperations.allSatisfy { $0 > 0 })
+            #expect(sample.operations == sample.threadOperations.reduce(0, +))
+        }
+    }
+
+    @Test func operationsPerIterationScalesTheCount() throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let workload = Workload(pacing: .lockstep, operationsPerIteration: 16) { _, _ in }
+        let sample = try runner.measure(Self.benchmarkCase, workload: workload)[0].samples[0]
+        #expect(sample.operations % 16 == 0)
+    }
+
+    @Test func rolesSplitTheRowsAndTheirOperations() throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let workload = Workload(role: { $0 == 0 ? "write" : "read" }) { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let results = try runner.measure(Self.testCase(threads: 3), workload: workload)
+        #expect(results.map(\.role) == ["read", "write"])
+        #expect(results[0].samples[0].threadOperations.count == 2)
+        #expect(results[1].samples[0].threadOperations.count == 1)
+        #expect(results[0].samples[0].elapsedNanoseconds == results[1].samples[0].elapsedNanoseconds)
+    }
+
+    @Test func drainRunsInsideTheTimedRegion() throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let drainNanoseconds: UInt64 = 5_000_000
+        let workload = Workload(pacing: .lockstep, drain: {
+            MonotonicClock.sleep(until: MonotonicClock.now() + drainNanoseconds)
+        }) { _, _ in }
+        let samples = try runner.measure(Self.benchmarkCase, workload: workload)[0].samples
+        #expect(samples.allSatisfy { $0.elapsedNanoseconds >= drainNanoseconds })
+    }
+
+    @Test func prepareRunsBeforeEveryRunWithTheIterationCount() throws {
+        let prepared = Mutex<[Int]>([])
+        let ran = Mutex<[Int]>([])
+        let workload = Workload(pacing: .lockstep, prepare: { count in prepared.withLock { $0.append(count) } }) { _, n in
+            ran.withLock { $0.append(n) }
+        }
+        _ = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)
+        #expect(prepared.withLock { $0 } == ran.withLock { $0 })
+    }
+
+    @Test func latencyPercentilesComeFromRecordedValues() throws {
+        let workload = Workload(pacing: .lockstep) { worker, iterations in
+            for index in 0..<iterations { worker.recordLatency(nanoseconds: UInt64(index % 100 + 1) * 1_000) }
+        }
+        let sample = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)[0].samples[0]
+        let latency = try #require(sample.latency)
+        #expect(latency.p50 <= latency.p90 && latency.p90 <= latency.p99)
+        #expect((1_000...100_100).contains(latency.p99))
+    }
+
+    @Test func interruptionAbandonsTheCase() {
+        #expect(throws: MeasurementInterrupted.self) {
+            try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: Workload { _, _ in }) { false }
+        }
+    }
+}
+
+/// Counts threads inside a region and holds each until all expected threads are in it (or 10 s passed).
+final class Rendezvous: Sendable {
+    let expected: Int
+    private let inside = Atomic<Int>(0)
+    private let state = Mutex<(maximum: Int, threads: Set<UInt>, timedOut: Bool)>((0, [], false))
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func arriveAndWait() {
+        let now = inside.add(1, ordering: .sequentiallyConsistent).newValue
+        state.withLock {
+            $0.maximum = max($0.maximum, now)
+            $0.threads.insert(UInt(pthread_self()))
+        }
+        let deadline = MonotonicClock.now() + 10_000_000_000
+        while inside.load(ordering: .sequentiallyConsistent) < expected {
+            if MonotonicClock.now() > deadline {
+                state.withLock { $0.timedOut = true }
+                break
+            }
+            sched_yield()
+        }
+    }
+
+    var maximumInside: Int { state.withLock { $0.maximum } }
+    var distinctThreads: Int { state.withLock { $0.threads.count } }
+    var timedOut: Bool { state.withLock { $0.timedOut } }
+}
