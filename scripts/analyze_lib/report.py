@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .charts import Axes, Panel, Series, draw_figure
-from .doc import Bullets, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .doc import Heading, Image, Paragraph, Table, to_html, to_markdown
 from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
 from .output import atomic_directory
 from .render import fmt_ns, fmt_ratio
