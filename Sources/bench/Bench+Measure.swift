@@ -7,14 +7,14 @@ extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
         let environment = RunEnvironment.current()
+        let path = try outputPath(environment)
+        let writer = try ResultsWriter(path: path, environment: environment, overwrite: overwrite)
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
             WARNING: run `swift run -c release bench` instead.
             """)
         }
-        let path = try outputPath(environment)
-        let writer = try ResultsWriter(path: path, environment: environment, overwrite: overwrite)
         let interruption = Interruption(
             onFirst: { warn("interrupt: stopping after the current sample (Ctrl-C again to stop at once)") },
             onSecond: {

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs a built `bench` binary as a child process, the way a user would, and captures what it prints.
+struct BenchProcess {
+    let executable: URL
+
+    /// The `bench` built beside this test bundle (the debug build `swift test` makes).
+    static let debug = BenchProcess(executable: URL(fileURLWithPath: CommandLine.arguments[0])
+        .deletingLastPathComponent().appendingPathComponent("bench"))
+
+    /// The release build at `.build/release/bench`, which the README's test command builds before the tests.
+    static let release = BenchProcess(executable: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/release/bench"))
+
+    var exists: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+
+    struct Outcome {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var errorLines: [Substring] { standardError.split(separator: "\n") }
+    }
+
+    /// Runs `bench arguments` to completion.
+    func run(_ arguments: [String]) throws -> Outcome {
+        let (process, output, error) = try start(arguments)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                       standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Starts `bench arguments` and returns the running process with its output pipes.
+    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        return (process, output, error)
+    }
+
+    static func temporaryPath(_ name: String = "results") -> String {
+        NSTemporaryDirectory() + "bench-cli-\(name)-\(UUID().uuidString).csv"
+    }
+}

@@ -1,0 +1,74 @@
+@testable import BenchResults
+import Foundation
+import Testing
+
+/// Whole runs of the built tool: what lands in the CSV, Ctrl-C, and the harness floor in a release build.
+@Suite(.serialized) struct RunTests {
+    @Test func aRunWritesOneRowPerSampleAndASummary() throws {
+        let path = BenchProcess.temporaryPath("run")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(
+            ["--filter", "^harness/(empty|mutex-pair)/", "--threads", "1,3", "--samples", "3", "--sample-time", "1",
+             "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.contains("DEBUG build"), "a debug build warns loudly")
+        #expect(outcome.standardOutput.contains("harness/mutex-pair/pthread-mutex threads:3 *"))
+        let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(records[0] == ResultsSchema.header)
+        #expect(records.count == 1 + 4 * 3)
+        let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
+        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == "2" })
+        #expect(Set(rows.map { $0["threads"]! }) == ["1", "3"])
+    }
+
+    @Test func ctrlCLeavesAValidCSVOfTheCompletedCases() throws {
+        let path = BenchProcess.temporaryPath("interrupted")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let samples = 40
+        let (process, output, error) = try BenchProcess.debug.start(
+            ["--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
+             "--output", path])
+        // Wait until the first case's rows are on disk, then interrupt mid-run.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if text.utf8.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > samples { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(process.processIdentifier, SIGINT)
+        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 130)
+        #expect(errorText.contains("interrupted"), "stderr: \(errorText)")
+        let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(records[0] == ResultsSchema.header)
+        let rows = records.dropFirst()
+        #expect(rows.allSatisfy { $0.count == ResultsSchema.header.count })
+        #expect(!rows.isEmpty && rows.count % samples == 0, "whole cases only: \(rows.count) rows")
+        #expect(rows.count < 8 * samples, "the run stopped before its end")
+    }
+
+    /// The optimizer must not hoist a `static let` read out of the loop: through the harness it costs more
+    /// than the empty loop. Checked on the release build, where hoisting would happen; this compares two cases
+    /// of the same run, it sets no time limit.
+    @Test func aStaticLetReadCostsMoreThanTheEmptyLoopInARelease() throws {
+        let release = BenchProcess.release
+        try #require(release.exists, "build the release binary first: swift build -c release")
+        let path = BenchProcess.temporaryPath("floor")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try release.run(["--filter", "^harness/(empty|lazy-static)/", "--threads", "1",
+                                       "--samples", "5", "--sample-time", "5", "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        let header = records[0]
+        let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(rows.allSatisfy { $0["build"] == "release" })
+        func median(_ benchmark: String) -> Double {
+            let values = rows.filter { $0["benchmark"] == benchmark }.compactMap { Double($0["ns_per_op"]!) }.sorted()
+            return values[values.count / 2]
+        }
+        #expect(median("lazy-static") > median("empty"))
+    }
+}

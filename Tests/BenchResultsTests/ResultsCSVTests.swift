@@ -1,0 +1,117 @@
+import BenchCore
+@testable import BenchResults
+import Foundation
+import Testing
+
+@Suite struct ResultsCSVTests {
+    static let environment = RunEnvironment(
+        runID: "run-1", startedAt: "2026-11-21T23:45:01Z", commit: "0123456789abcdef0123456789abcdef01234567",
+        dirty: true, host: "host, with \"quotes\"", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0",
+        cpuModel: "AMD EPYC\nline two", logicalCPUs: 2, swiftVersion: "6.3.1", build: "release", allocator: "system")
+
+    static let result = CaseResult(
+        benchmarkCase: BenchmarkCase(suite: "isolation", benchmark: "roles", variant: "rwlock", threads: 4,
+                                     parameters: ["read_pct": 90, "keys": 1000]),
+        role: "read",
+        samples: [
+            Sample(operations: 3_000, elapsedNanoseconds: 10_000_000, threadOperations: [1_000, 1_000, 1_000],
+                   usage: ResourceUsage(userNanoseconds: 9_000_000, systemNanoseconds: 1_000_000,
+                                        voluntaryContextSwitches: 3, involuntaryContextSwitches: 4)),
+            Sample(operations: 2_500, elapsedNanoseconds: 10_000_000, threadOperations: [500, 1_000, 1_000],
+                   latency: LatencyPercentiles(p50: 100, p90: 200, p99: 900)),
+        ])
+
+    @Test func headerIsExactlyTheVersionedColumnList() {
+        #expect(ResultsSchema.version == 2)
+        #expect(ResultsSchema.header.joined(separator: ",") == """
+            schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
+            build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
+            cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
+            p90_ns,p99_ns
+            """)
+    }
+
+    @Test func fieldsAreQuotedPerRFC4180() {
+        #expect(CSVFormat.encodeField("plain") == "plain")
+        #expect(CSVFormat.encodeField("a,b") == "\"a,b\"")
+        #expect(CSVFormat.encodeField("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(CSVFormat.encodeField("two\nlines") == "\"two\nlines\"")
+        #expect(CSVFormat.encode(["a", "", "b,c"]) == "a,,\"b,c\"\r\n")
+    }
+
+    @Test func rowsRoundTripThroughTheCSVText() throws {
+        let rows = ResultsSchema.rows(environment: Self.environment, result: Self.result)
+        let text = CSVFormat.encode(ResultsSchema.header) + rows.map(CSVFormat.encode).joined()
+        let decoded = try CSVFormat.decode(text)
+        #expect(decoded == [ResultsSchema.header] + rows)
+
+        let first = Dictionary(uniqueKeysWithValues: zip(decoded[0], decoded[1]))
+        #expect(first["host"] == "host, with \"quotes\"")
+        #expect(first["cpu_model"] == "AMD EPYC\nline two")
+        #expect(first["params"] == "keys=1000;read_pct=90;role=read")
+        #expect(first["dirty"] == "true")
+        #expect(first["sample"] == "0")
+        #expect(first["ops"] == "3000")
+        #expect(first["ns_per_op"] == "3333.3333")
+        #expect(first["ops_per_sec"] == "300000.0000")
+        #expect(first["cpu_user_ns"] == "9000000")
+        #expect(first["ctx_involuntary"] == "4")
+        #expect(first["mallocs"] == "")
+        #expect(first["p50_ns"] == "")
+
+        let second = Dictionary(uniqueKeysWithValues: zip(decoded[0], decoded[2]))
+        #expect(second["thread_ops_min"] == "500")
+        #expect(second["thread_ops_max"] == "1000")
+        #expect(second["p99_ns"] == "900")
+    }
+
+    @Test func decoderAcceptsLineFeedsAndRejectsBrokenQuotes() throws {
+        #expect(try CSVFormat.decode("a,b\n1,2\n") == [["a", "b"], ["1", "2"]])
+        #expect(try CSVFormat.decode("a,\"\"\n") == [["a", ""]])
+        #expect(throws: CSVError.self) { try CSVFormat.decode("a,\"open\n") }
+        #expect(throws: CSVError.self) { try CSVFormat.decode("\"x\"y,1\n") }
+    }
+
+    @Test func writerCreatesTheFileAndAppendsWholeCases() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try ResultsWriter(path: path, environment: Self.environment)
+        try writer.append(Self.result)
+        #expect(writer.casesWritten == 1)
+        let decoded = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(decoded.count == 3)
+        #expect(decoded[0] == ResultsSchema.header)
+    }
+
+    @Test func writerNeverOverwritesSilently() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ResultsWriterError.self) { try ResultsWriter(path: path, environment: Self.environment) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
+        _ = try ResultsWriter(path: path, environment: Self.environment, overwrite: true)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("schema_version,"))
+    }
+
+    @Test func writerNamesAnUnwritablePath() {
+        do {
+            _ = try ResultsWriter(path: "/nonexistent-dir/x.csv", environment: Self.environment)
+            Issue.record("an unwritable path must throw")
+        } catch {
+            #expect("\(error)".contains("/nonexistent-dir/x.csv"))
+        }
+    }
+
+    @Test func environmentDescribesThisMachine() {
+        let environment = RunEnvironment.current()
+        #expect(environment.logicalCPUs >= 1)
+        #expect(["release", "debug"].contains(environment.build))
+        #expect(environment.startedAt.hasSuffix("Z"))
+        #expect(environment.commit == "unknown" || environment.commit.count >= 7)
+        #expect(environment.allocator == "system")
+    }
+
+    func temporaryPath() -> String {
+        NSTemporaryDirectory() + "bench-results-\(UUID().uuidString).csv"
+    }
+}
