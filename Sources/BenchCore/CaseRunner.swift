@@ -144,11 +144,13 @@ final class Session: @unchecked Sendable {
         stop.store(false, ordering: .relaxed)
         return measured { started in
             team.start { [self] index in
+                // Checked before each batch: a thread the scheduler never ran during the sample (more threads
+                // than cores) completes nothing, and its count of zero says so.
                 var completed = 0
-                repeat {
+                while !self.stop.load(ordering: .relaxed) {
                     body(workers[index], batch)
                     completed += batch
-                } while !self.stop.load(ordering: .relaxed)
+                }
                 workers[index].completedIterations = completed
             }
             MonotonicClock.sleep(until: started + duration)

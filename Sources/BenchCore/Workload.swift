@@ -7,7 +7,8 @@
 public struct Workload: Sendable {
     /// How the harness decides when a sample ends.
     public enum Pacing: Sendable {
-        /// Every thread runs batches until a stop flag is raised after the sample time (the default).
+        /// Every thread runs batches until a stop flag is raised after the sample time (the default). A batch is
+        /// calibrated to about a fiftieth of the sample, so the flag is seen promptly and reading it costs nothing.
         ///
         /// Fixed duration keeps all threads contending for the whole sample: with fixed work per thread, a thread
         /// that an unfair lock favours finishes early and the rest of the sample runs uncontended, which flatters

@@ -25,8 +25,8 @@ REPORT_HTML = "report.html"
 
 # Per suite, the param on the x axis (falls back to threads when a benchmark lacks it).
 SUITE_X_PARAM = {"once": "tokens", "isolation": "read_pct", "wait": "tasks"}
-# Per suite, a param the metric is divided by on charts ("ns per task" for wait).
-SUITE_PER_PARAM = {"wait": "tasks"}
+# Per suite, what one operation is (bench already divides by it: a fan-out of 256 tasks counts 256 operations).
+SUITE_OPERATION = {"wait": "task"}
 # Suites drawn log-log when their x param spans decades.
 LOG_LOG_SUITES = {"once"}
 # Suites shown as a small table rather than charts (the harness overhead floor).
@@ -49,21 +49,14 @@ def _without(params, name):
     return tuple((k, v) for k, v in params if k != name)
 
 
-def _scaled(case: Case, per_param: str | None) -> np.ndarray:
-    divisor = case.key.params_dict.get(per_param) if per_param else None
-    if isinstance(divisor, (int, float)) and divisor > 0:
-        return case.ns_per_op / divisor
-    return case.ns_per_op
-
-
-def _series(cases: list[Case], x_of, per_param: str | None) -> tuple[Series, ...]:
+def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
     by_variant: dict[str, list[Case]] = defaultdict(list)
     for case in cases:
         by_variant[case.key.variant].append(case)
     series = []
     for variant in sorted(by_variant):
         points = sorted(by_variant[variant], key=x_of)
-        values = [_scaled(c, per_param) for c in points]
+        values = [c.ns_per_op for c in points]
         bands = [quartiles(v) for v in values]
         series.append(Series(variant, tuple(float(x_of(c)) for c in points),
                              tuple(median(v) for v in values),
@@ -102,9 +95,8 @@ class _ChartPlan:
 
 
 def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[Case]) -> None:
-    per_param = SUITE_PER_PARAM.get(suite)
-    per = per_param if per_param and all(per_param in c.key.params_dict for c in cases) else None
-    metric = f"ns per {per.rstrip('s')}" if per else "ns/op"
+    operation = SUITE_OPERATION.get(suite)
+    metric = f"ns per {operation}" if operation else "ns/op"
     ylabel = f"{metric} (median, IQR band)"
     x_param = SUITE_X_PARAM.get(suite)
     x_values = {c.key.params_dict.get(x_param) for c in cases} if x_param else set()
@@ -120,7 +112,7 @@ def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[
                 groups[_without(case.key.params, x_param)].append(case)
         over = " (oversubscribed)" if threads > plan.logical_cpus else ""
         panels = [Panel(f"threads:{threads}{over}" + (f" {format_params(k)}" if k else ""),
-                        _series(g, lambda c: c.key.params_dict[x_param], per))
+                        _series(g, lambda c: c.key.params_dict[x_param]))
                   for k, g in sorted(groups.items(), key=lambda kv: format_params(kv[0]))]
         plan.add(suite, f"{stem}-by-{_slug(x_param)}", f"{suite}/{benchmark}: {metric} vs {x_param}",
                  panels, Axes(x_param, ylabel, force_log_y=suite in LOG_LOG_SUITES))
@@ -128,7 +120,7 @@ def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[
         groups = defaultdict(list)
         for case in cases:
             groups[case.key.params].append(case)
-        panels = [Panel(format_params(k) or benchmark, _series(g, lambda c: c.key.threads, per))
+        panels = [Panel(format_params(k) or benchmark, _series(g, lambda c: c.key.threads))
                   for k, g in sorted(groups.items(), key=lambda kv: CaseKey("", "", "", 1, kv[0]).sort_key())]
         plan.add(suite, f"{stem}-by-threads", f"{suite}/{benchmark}: {metric} vs threads",
                  panels, Axes(THREADS, ylabel, oversubscribed_after=plan.logical_cpus))
