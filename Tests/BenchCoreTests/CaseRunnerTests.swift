@@ -38,7 +38,6 @@ import Testing
         let calibration = runner.calibrate(session)
         #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds)
         #expect(calibration.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
-        #expect(calibration.iterations > 1)
         let results = try runner.measure(Self.testCase(threads: 2), workload: workload)
         #expect(results.count == 1)
         #expect(results[0].samples.count == Self.settings.samples)
@@ -67,7 +66,8 @@ import Testing
         for sample in samples {
             #expect(sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
             #expect(sample.threadOperations.count == 3)
-            #expect(sample.threadOperations.allSatisfy { $0 > 0 })
+            // A thread may complete nothing when the machine is busy (it was never scheduled): that is recorded.
+            #expect(sample.threadOperations.allSatisfy { $0 >= 0 } && sample.operations > 0)
             #expect(sample.operations == sample.threadOperations.reduce(0, +))
         }
     }
