@@ -18,6 +18,8 @@ public struct CaseRunner: Sendable {
     static let batchesPerSample: UInt64 = 50
     /// Calibration never grows an iteration count by more than this factor in one step.
     static let maximumGrowth = 100
+    /// Runs of a candidate count, the fastest of which must reach the target.
+    static let confirmationRuns = 3
     /// Calibration stops growing here: an operation the optimizer reduced to nothing would otherwise never
     /// reach the sample time (and the count would overflow).
     static let maximumIterations = 1 << 36
@@ -64,7 +66,12 @@ public struct CaseRunner: Sendable {
             : max(settings.sampleNanoseconds / Self.batchesPerSample, 1)
         var iterations = 1
         while true {
-            let elapsed = session.lockstep(iterations: iterations).elapsedNanoseconds
+            var elapsed = session.lockstep(iterations: iterations).elapsedNanoseconds
+            // One slow wake-up can carry a short run past the target and lock every sample into a handful of
+            // iterations; a count is accepted only when the fastest of several runs still reaches the target.
+            for _ in 1..<Self.confirmationRuns where elapsed >= target {
+                elapsed = min(elapsed, session.lockstep(iterations: iterations).elapsedNanoseconds)
+            }
             if elapsed >= target || iterations >= Self.maximumIterations {
                 return Calibration(iterations: iterations, elapsedNanoseconds: elapsed, targetNanoseconds: target)
             }
@@ -77,14 +84,14 @@ public struct CaseRunner: Sendable {
     }
 
     private func results(for benchmarkCase: BenchmarkCase, workload: Workload, samples: [RawSample]) -> [CaseResult] {
+        let reported = (0..<benchmarkCase.threads).filter { workload.reportsThread?($0) ?? true }
         guard let role = workload.role else {
-            return [CaseResult(benchmarkCase: benchmarkCase, samples: samples.map { $0.sample(threads: nil) })]
+            return [CaseResult(benchmarkCase: benchmarkCase, samples: samples.map { $0.sample(threads: reported) })]
         }
         var roles: [String: [Int]] = [:]
-        for thread in 0..<benchmarkCase.threads { roles[role(thread), default: []].append(thread) }
-        return roles.keys.sorted().map { name in
-            CaseResult(benchmarkCase: benchmarkCase, role: name,
-                       samples: samples.map { $0.sample(threads: roles[name]) })
+        for thread in reported { roles[role(thread), default: []].append(thread) }
+        return roles.sorted { $0.key < $1.key }.map { name, threads in
+            CaseResult(benchmarkCase: benchmarkCase, role: name, samples: samples.map { $0.sample(threads: threads) })
         }
     }
 }
@@ -96,9 +103,9 @@ struct RawSample {
     var usage: ResourceUsage
     var latency: LatencyPercentiles?
 
-    /// The sample as seen from the given threads (all when nil).
-    func sample(threads: [Int]?) -> Sample {
-        let counted = threads.map { $0.map { threadOperations[$0] } } ?? threadOperations
+    /// The sample as seen from the given threads.
+    func sample(threads: [Int]) -> Sample {
+        let counted = threads.map { threadOperations[$0] }
         return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
                       threadOperations: counted, usage: usage, latency: latency)
     }

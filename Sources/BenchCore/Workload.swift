@@ -32,6 +32,10 @@ public struct Workload: Sendable {
     public var drain: (@Sendable () -> Void)?
     /// Splits the threads into roles reported on separate rows (`role=read`, `role=write`), or nil for one row.
     public var role: (@Sendable (_ threadIndex: Int) -> String)?
+    /// Which threads' operations are reported, or nil for all. A thread left out still runs, but only serves
+    /// the others: in a ping-pong, the responder completes the same round trips as the initiator, and counting
+    /// both would halve the cost of a round trip.
+    public var reportsThread: (@Sendable (_ threadIndex: Int) -> Bool)?
     /// Runs on the coordinator before every timed run (calibration runs included), outside the timed region,
     /// with the iterations each thread will be asked for (per batch, for timed pacing): for state that each run
     /// must find fresh, such as tokens that no call has registered yet.
@@ -43,6 +47,7 @@ public struct Workload: Sendable {
         pacing: Pacing = .timed,
         operationsPerIteration: Int = 1,
         role: (@Sendable (_ threadIndex: Int) -> String)? = nil,
+        reportsThread: (@Sendable (_ threadIndex: Int) -> Bool)? = nil,
         drain: (@Sendable () -> Void)? = nil,
         prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)? = nil,
         teardown: (@Sendable () -> Void)? = nil,
@@ -54,6 +59,7 @@ public struct Workload: Sendable {
         self.operationsPerIteration = operationsPerIteration
         self.drain = drain
         self.role = role
+        self.reportsThread = reportsThread
         self.prepare = prepare
         self.teardown = teardown
     }

@@ -158,3 +158,15 @@ final class Rendezvous: Sendable {
     var distinctThreads: Int { state.withLock { $0.threads.count } }
     var timedOut: Bool { state.withLock { $0.timedOut } }
 }
+
+@Suite struct ReportedThreadsTests {
+    @Test func threadsLeftOutRunButAreNotCounted() throws {
+        let workload = Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { _, _ in }
+        let results = try CaseRunner(settings: CaseRunnerTests.settings)
+            .measure(CaseRunnerTests.testCase(threads: 2), workload: workload)
+        #expect(results.count == 1 && results[0].role == nil)
+        let sample = results[0].samples[0]
+        #expect(sample.threadOperations.count == 1)
+        #expect(sample.operations == sample.threadOperations[0])
+    }
+}
