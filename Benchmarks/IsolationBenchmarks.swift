@@ -19,11 +19,12 @@ extension BenchmarkRegistry {
     /// cost a caller sees per `write` (which returns at once).
     ///
     /// The `actor` variant is driven from tasks: each batch a worker thread is given starts one task that makes
-    /// `iterations` awaited actor calls, and the thread blocks on a semaphore until the task ends. T threads thus
-    /// drive T concurrent callers, whose code (and the actor's) runs on Swift's cooperative pool, one thread per
-    /// core, while the harness's threads sleep. A batch lasts about 1/50 of a sample, so the task start and the
-    /// semaphore handoff are amortized over thousands of calls; the rows then compare with the others as
-    /// "throughput of T concurrent callers", not as "T threads contending".
+    /// all of the batch's awaited actor calls (at least `IsolationPlan.actorCallsPerIteration`), and the thread
+    /// blocks on a semaphore until the task ends. T threads thus drive T concurrent callers, whose code (and the
+    /// actor's) runs on Swift's cooperative pool, one thread per core, while the harness's threads sleep. The task
+    /// start and the semaphore handoff (a few microseconds) are amortized over the batch's thousand or more calls;
+    /// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
+    /// contending", and at most two of those callers (one per pool thread) ever run at once.
     mutating func addIsolationBenchmarks() {
         add(Benchmark(
             suite: "isolation",
@@ -154,14 +155,22 @@ final class IsolationPlan: @unchecked Sendable {
         }
     }
 
-    /// The workload for the actor: each batch runs as one task making `iterations` awaited calls, while the worker
-    /// thread waits for it on a semaphore.
+    /// Awaited actor calls per iteration of the actor workload (each one reported as an operation).
+    ///
+    /// Starting a task and waiting for it on a semaphore costs a few microseconds, some 30–100 calls' worth.
+    /// With one call per iteration the calibration would settle on batches of a handful of calls whenever the
+    /// batch target is short (`--quick`), and the rows would measure task starts; a task of at least 1024 calls
+    /// keeps that overhead to a few percent of the batch.
+    static let actorCallsPerIteration = 1_024
+
+    /// The workload for the actor: each batch runs as one task making `iterations × actorCallsPerIteration`
+    /// awaited calls, while the worker thread waits for it on a semaphore.
     func workload(_ store: ActorStore, role: (@Sendable (Int) -> String)?) -> Workload {
-        Workload(role: role) { [self] worker, iterations in
+        Workload(operationsPerIteration: Self.actorCallsPerIteration, role: role) { [self] worker, iterations in
             let finished = DispatchSemaphore(value: 0)
             let index = worker.index
             Task.detached { [self] in
-                await run(store, thread: index, iterations: iterations)
+                await run(store, thread: index, calls: iterations * Self.actorCallsPerIteration)
                 finished.signal()
             }
             finished.wait()
@@ -169,11 +178,11 @@ final class IsolationPlan: @unchecked Sendable {
     }
 
     /// The same loop as the synchronous workload, with awaited calls.
-    private func run(_ store: ActorStore, thread: Int, iterations: Int) async {
+    private func run(_ store: ActorStore, thread: Int, calls: Int) async {
         let cursor = cursors + thread * Self.cursorStride
         let pattern = patterns[thread]
         var slot = cursor[0], key = cursor[1], value = cursor[2]
-        for _ in 0..<iterations {
+        for _ in 0..<calls {
             if pattern[slot] {
                 let model = await store.read(ids[key])
                 blackHole(model?.value ?? -1)
