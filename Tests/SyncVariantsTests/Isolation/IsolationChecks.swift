@@ -17,7 +17,7 @@ enum IsolationChecks {
     /// of their own, into a store preloaded with a few shared keys. Returns the number of keys whose final model
     /// is not the last one written to them.
     static func lostWrites(
-        _ store: any IsolatedStore, writers: Int = 4, writesPerWriter: Int = 400, keysPerWriter: Int = 16
+        _ store: any IsolatedStore, writers: Int = 4, writesPerWriter: Int = 2_000, keysPerWriter: Int = 16
     ) -> Int? {
         let ids = (0..<writers).map { writer in (0..<keysPerWriter).map { "w\(writer)-\($0)" } }
         let finished = runOnThreads(writers) { writer in
@@ -41,7 +41,7 @@ enum IsolationChecks {
     /// No torn reads: `writers` threads rewrite a few shared keys while `readers` threads read them until the
     /// writers are done. Returns the number of reads that found a model whose fields disagree, or no model.
     static func tornReads(
-        _ store: any IsolatedStore, writers: Int = 2, readers: Int = 2, writesPerWriter: Int = 400
+        _ store: any IsolatedStore, writers: Int = 2, readers: Int = 2, writesPerWriter: Int = 2_000
     ) -> Int? {
         let ids = sharedKeys.map(\.id)
         let writersLeft = Atomic<Int>(writers)
@@ -70,7 +70,7 @@ enum IsolationChecks {
     ///
     /// The yield between the write and the read is allowed (the promise holds for any read after the write
     /// returns) and gives other threads the chance to interfere.
-    static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 300) -> Int? {
+    static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 1_000) -> Int? {
         let ids = (0..<threads).map { "ryw\($0)" }
         let misses = Atomic<Int>(0)
         let finished = runOnThreads(threads) { thread in
@@ -89,7 +89,7 @@ enum IsolationChecks {
     /// Barrier exclusivity: `readers` and `writers` threads use a queue-based store built with an
     /// `ExclusivityProbe` (passed to `make`). Returns the probe's counts after the queue has drained.
     static func exclusivity(
-        readers: Int = 3, writers: Int = 1, operations: Int = 300,
+        readers: Int = 3, writers: Int = 1, operations: Int = 1_000,
         _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore
     ) -> (violations: Int, overlappingReads: Int)? {
         let probe = ExclusivityProbe()
