@@ -1,7 +1,202 @@
 import BenchCore
+import Dispatch
 import SyncVariants
 
 extension BenchmarkRegistry {
-    /// The isolation suite. (Filled in by its own change.)
-    mutating func addIsolationBenchmarks() {}
+    /// The isolation suite: one identity map (`[String: IdentityModel]`, preloaded with `keys` models) guarded by
+    /// each isolation mechanism in turn, read and written by every thread.
+    ///
+    /// - `isolation/mixed`: every thread runs the same deterministic mix, `read_pct` reads out of every 100
+    ///   operations, spread evenly, on keys it steps through.
+    /// - `isolation/roles`: `writers` (1) thread writes only while the other `threads − 1` read only; the rows
+    ///   report the readers' (`role=read`) and the writer's (`role=write`) throughput separately, so that one sees
+    ///   whether readers starve the writer or the reverse.
+    ///
+    /// The async-write variants' writes are drained inside the timed region (a final barrier or `sync`), so each
+    /// sample pays for every write its threads enqueued. Under the harness's fixed-duration pacing the threads can
+    /// enqueue writes faster than the queue applies them: the queue then grows during the sample and the drain
+    /// at its end is long. Their `ns_per_op` is therefore the rate at which the queue applies the mix, not the
+    /// cost a caller sees per `write` (which returns at once).
+    ///
+    /// The `actor` variant is driven from tasks: each batch a worker thread is given starts one task that makes
+    /// all of the batch's awaited actor calls (at least `IsolationPlan.actorCallsPerIteration`), and the thread
+    /// blocks on a semaphore until the task ends. T threads thus drive T concurrent callers, whose code (and the
+    /// actor's) runs on Swift's cooperative pool, one thread per core, while the harness's threads sleep. The task
+    /// start and the semaphore handoff (a few microseconds) are amortized over the batch's thousand or more calls;
+    /// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
+    /// contending", and at most two of those callers (one per pool thread) ever run at once.
+    mutating func addIsolationBenchmarks() {
+        add(Benchmark(
+            suite: "isolation",
+            name: "mixed",
+            variants: IsolationVariant.allCases.map(\.rawValue),
+            parameters: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
+        ) { benchmarkCase in
+            let readPercent = benchmarkCase[parameter: "read_pct"]
+            return IsolationVariant(rawValue: benchmarkCase.variant)!.workload(
+                keys: benchmarkCase[parameter: "keys"],
+                threads: benchmarkCase.threads,
+                readPercent: { _ in readPercent },
+                role: nil
+            )
+        })
+        add(Benchmark(
+            suite: "isolation",
+            name: "roles",
+            variants: IsolationVariant.allCases.map(\.rawValue),
+            parameters: ["keys": [1_000], "writers": [1]],
+            includes: { $0.threads > $0[parameter: "writers"] }
+        ) { benchmarkCase in
+            let writers = benchmarkCase[parameter: "writers"]
+            return IsolationVariant(rawValue: benchmarkCase.variant)!.workload(
+                keys: benchmarkCase[parameter: "keys"],
+                threads: benchmarkCase.threads,
+                readPercent: { $0 < writers ? 0 : 100 },
+                role: { $0 < writers ? "write" : "read" }
+            )
+        })
+    }
+}
+
+/// The isolation variants, named by their CSV ids.
+enum IsolationVariant: String, CaseIterable {
+    case serialSync = "serial-sync"
+    case serialAsyncWrite = "serial-async-write"
+    case concurrentBarrierAsync = "concurrent-barrier-async"
+    case concurrentBarrierSync = "concurrent-barrier-sync"
+    case nslock
+    case mutex
+    case rwlock
+    case actor
+
+    /// A fresh preloaded store of this variant and the workload that drives it.
+    func workload(
+        keys: Int,
+        threads: Int,
+        readPercent: (_ threadIndex: Int) -> Int,
+        role: (@Sendable (_ threadIndex: Int) -> String)?
+    ) -> Workload {
+        let plan = IsolationPlan(keys: keys, threads: threads, readPercent: readPercent)
+        let models = IdentityModel.preload(count: keys)
+        switch self {
+        case .serialSync: return plan.workload(SerialSyncStore(preloading: models), role: role)
+        case .serialAsyncWrite: return plan.workload(SerialAsyncWriteStore(preloading: models), role: role)
+        case .concurrentBarrierAsync: return plan.workload(ConcurrentBarrierAsyncStore(preloading: models), role: role)
+        case .concurrentBarrierSync: return plan.workload(ConcurrentBarrierSyncStore(preloading: models), role: role)
+        case .nslock: return plan.workload(NSLockStore(preloading: models), role: role)
+        case .mutex: return plan.workload(MutexStore(preloading: models), role: role)
+        case .rwlock: return plan.workload(RWLockStore(preloading: models), role: role)
+        case .actor: return plan.workload(ActorStore(preloading: models), role: role)
+        }
+    }
+}
+
+/// What each thread does, fixed in setup: the key strings, each thread's read/write pattern, and where each
+/// thread is in it (so that consecutive batches continue the pattern rather than restart it).
+///
+/// A pattern has 100 slots of which `read_pct` are reads, spread evenly (slot `s` reads when
+/// `⌊(s+1)·p/100⌋ > ⌊s·p/100⌋`); a thread steps through the slots and, at the same time, through the keys from
+/// its own starting offset. Writes store a fresh value under the key.
+final class IsolationPlan: @unchecked Sendable {
+    static let slots = 100
+    /// Ints per thread in `cursors`: slot, key, last written value, then padding to 128 bytes so that threads
+    /// never share a cache line.
+    private static let cursorStride = 16
+
+    /// Built once here, never in the timed loop.
+    let ids: [String]
+    /// `patterns[thread][slot]`: true for a read.
+    let patterns: [[Bool]]
+    /// Owned by the worker threads, one padded row each: a thread touches only its own row.
+    private let cursors: UnsafeMutablePointer<Int>
+
+    init(keys: Int, threads: Int, readPercent: (_ threadIndex: Int) -> Int) {
+        precondition(keys >= 1, "the store needs at least one key")
+        ids = IdentityModel.preload(count: keys).map(\.id)
+        patterns = (0..<threads).map { thread in
+            let percent = readPercent(thread)
+            precondition((0...100).contains(percent), "read_pct must be 0…100")
+            return (0..<Self.slots).map { slot in (slot + 1) * percent / 100 > slot * percent / 100 }
+        }
+        cursors = .allocate(capacity: threads * Self.cursorStride)
+        cursors.initialize(repeating: 0, count: threads * Self.cursorStride)
+        for thread in 0..<threads { cursors[thread * Self.cursorStride + 1] = thread * keys / threads }
+    }
+
+    deinit {
+        cursors.deallocate()
+    }
+
+    /// The workload for a store with synchronous calls; async-write stores are drained inside the timed region.
+    func workload<Store: IsolatedStore>(_ store: Store, role: (@Sendable (Int) -> String)?) -> Workload {
+        var drain: (@Sendable () -> Void)?
+        if let asynchronous = store as? any AsynchronousWriteStore {
+            drain = { asynchronous.drainWrites() }
+        }
+        return Workload(role: role, drain: drain) { [self] worker, iterations in
+            let cursor = cursors + worker.index * Self.cursorStride
+            let pattern = patterns[worker.index]
+            var slot = cursor[0], key = cursor[1], value = cursor[2]
+            for _ in 0..<iterations {
+                if pattern[slot] {
+                    blackHole(store.read(ids[key])?.value ?? -1)
+                } else {
+                    value &+= 1
+                    store.write(IdentityModel(id: ids[key], value: value))
+                }
+                slot += 1
+                if slot == Self.slots { slot = 0 }
+                key += 1
+                if key == ids.count { key = 0 }
+            }
+            cursor[0] = slot
+            cursor[1] = key
+            cursor[2] = value
+        }
+    }
+
+    /// Awaited actor calls per iteration of the actor workload (each one reported as an operation).
+    ///
+    /// Starting a task and waiting for it on a semaphore costs a few microseconds, some 30–100 calls' worth.
+    /// With one call per iteration the calibration would settle on batches of a handful of calls whenever the
+    /// batch target is short (`--quick`), and the rows would measure task starts; a task of at least 1024 calls
+    /// keeps that overhead to a few percent of the batch.
+    static let actorCallsPerIteration = 1_024
+
+    /// The workload for the actor: each batch runs as one task making `iterations × actorCallsPerIteration`
+    /// awaited calls, while the worker thread waits for it on a semaphore.
+    func workload(_ store: ActorStore, role: (@Sendable (Int) -> String)?) -> Workload {
+        Workload(operationsPerIteration: Self.actorCallsPerIteration, role: role) { [self] worker, iterations in
+            let finished = DispatchSemaphore(value: 0)
+            let index = worker.index
+            Task.detached { [self] in
+                await run(store, thread: index, calls: iterations * Self.actorCallsPerIteration)
+                finished.signal()
+            }
+            finished.wait()
+        }
+    }
+
+    /// The same loop as the synchronous workload, with awaited calls.
+    private func run(_ store: ActorStore, thread: Int, calls: Int) async {
+        let cursor = cursors + thread * Self.cursorStride
+        let pattern = patterns[thread]
+        var slot = cursor[0], key = cursor[1], value = cursor[2]
+        for _ in 0..<calls {
+            if pattern[slot] {
+                let model = await store.read(ids[key])
+                blackHole(model?.value ?? -1)
+            } else {
+                value &+= 1
+                await store.write(IdentityModel(id: ids[key], value: value))
+            }
+            slot += 1
+            if slot == Self.slots { slot = 0 }
+            key += 1
+            if key == ids.count { key = 0 }
+        }
+        cursor[0] = slot
+        cursor[1] = key
+        cursor[2] = value
+    }
 }

@@ -1,0 +1,51 @@
+/// An identity map (`[String: IdentityModel]`, the seed's `IdentityMap`) that many threads may read and write
+/// at once. Every variant of the isolation family implements it around the same dictionary, so that only the
+/// isolation mechanism differs.
+///
+/// Conforming types are thread-safe: no read ever observes a half-applied write, and no write is lost.
+/// Whether a write has been applied when `write` returns depends on the variant: see `AsynchronousWriteStore`.
+public protocol IsolatedStore: AnyObject, Sendable {
+    /// The model stored under `id`, or nil.
+    func read(_ id: String) -> IdentityModel?
+    /// Inserts `model` under `model.id`, replacing any model stored there.
+    func write(_ model: IdentityModel)
+}
+
+/// A store whose `write` may return before the write is applied (it is enqueued on the store's queue).
+///
+/// Reads go through the same FIFO queue, so a read issued after `write` returned (by the writer, or by anyone it
+/// told) is ordered behind the write and sees it; what the store does not promise is that the write has *run*:
+/// anything outside the queue (a side effect, a log, another store) sees it later, and a read may have to wait
+/// for every write queued ahead of it.
+public protocol AsynchronousWriteStore: IsolatedStore {
+    /// Blocks until every write enqueued before the call has been applied.
+    func drainWrites()
+}
+
+/// Which kind of block a queue-based store is running, for `QueueBlockProbe`.
+public enum QueueBlockKind: Sendable {
+    /// A read: a plain block (on a concurrent queue, it may run beside other reads).
+    case read
+    /// A write: a barrier block on a concurrent queue, a plain block on a serial one.
+    case write
+}
+
+/// Test instrumentation for the queue-based stores: told when each block the store submits starts and ends,
+/// on the thread that runs it, inside the block.
+///
+/// A store built without a probe (as every benchmark builds them) runs the plain seed code; the only trace of
+/// the hook is one well-predicted nil check before the block is submitted, outside the critical section.
+public protocol QueueBlockProbe: AnyObject, Sendable {
+    func blockBegan(_ kind: QueueBlockKind)
+    func blockEnded(_ kind: QueueBlockKind)
+}
+
+extension QueueBlockProbe {
+    /// Runs `body` between `blockBegan(kind)` and `blockEnded(kind)`.
+    @inlinable
+    public func observing<Result>(_ kind: QueueBlockKind, _ body: () -> Result) -> Result {
+        blockBegan(kind)
+        defer { blockEnded(kind) }
+        return body()
+    }
+}

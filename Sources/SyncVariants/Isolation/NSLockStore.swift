@@ -1,0 +1,26 @@
+import Foundation
+
+/// `nslock`: the dictionary behind a Foundation `NSLock` (a pthread mutex on Linux), for reads and writes alike.
+///
+/// Thread-safe; `entries` is touched only while `lock` is held. A write has been applied when `write` returns.
+public final class NSLockStore: IsolatedStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: IdentityModel]
+
+    /// A store holding `models`.
+    public init(preloading models: [IdentityModel] = []) {
+        entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    public func read(_ id: String) -> IdentityModel? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[id]
+    }
+
+    public func write(_ model: IdentityModel) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries[model.id] = model
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+
+/// `serial-async-write`: a serial queue with `sync` reads and `async` writes. The writer does not wait for its
+/// write; the queue applies writes in order.
+///
+/// Thread-safe; `entries` is touched only inside blocks of `queue`. `write` returns before the write is applied
+/// (see `AsynchronousWriteStore`): a read issued afterwards still sees it, because it queues behind it, but pays
+/// for every write queued ahead. Writers that enqueue faster than the queue applies grow the queue without bound
+/// until they stop: there is no back-pressure.
+public final class SerialAsyncWriteStore: AsynchronousWriteStore, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "dispatchbench.isolation.serial-async-write")
+    private var entries: [String: IdentityModel]
+    private let probe: (any QueueBlockProbe)?
+
+    /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
+    public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
+        entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        self.probe = probe
+    }
+
+    public func read(_ id: String) -> IdentityModel? {
+        guard let probe else { return queue.sync { entries[id] } }
+        return queue.sync { probe.observing(.read) { entries[id] } }
+    }
+
+    public func write(_ model: IdentityModel) {
+        guard let probe else { return queue.async { self.entries[model.id] = model } }
+        queue.async { probe.observing(.write) { self.entries[model.id] = model } }
+    }
+
+    public func drainWrites() {
+        queue.sync {}
+    }
+}

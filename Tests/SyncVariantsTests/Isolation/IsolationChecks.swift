@@ -1,0 +1,182 @@
+import Dispatch
+import Foundation
+import Synchronization
+import SyncVariants
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The isolation family's stress checks. Each drives a store from real threads and returns how many
+/// violations it saw (nil when its threads did not finish within `threadTimeout`, which the tests treat as a
+/// failure rather than waiting for ever). The same functions run against the variants, which must report 0,
+/// and against the broken stores in this target, which must not.
+enum IsolationChecks {
+    static let threadTimeout: DispatchTimeInterval = .seconds(15)
+
+    /// No lost writes: `writers` threads each write `writesPerWriter` times, cycling through `keysPerWriter` keys
+    /// of their own, into a store preloaded with a few shared keys. Returns the number of keys whose final model
+    /// is not the last one written to them.
+    static func lostWrites(
+        _ store: any IsolatedStore, writers: Int = 4, writesPerWriter: Int = 2_000, keysPerWriter: Int = 16
+    ) -> Int? {
+        let ids = (0..<writers).map { writer in (0..<keysPerWriter).map { "w\(writer)-\($0)" } }
+        let finished = runOnThreads(writers) { writer in
+            for write in 0..<writesPerWriter {
+                store.write(IdentityModel(id: ids[writer][write % keysPerWriter], value: write))
+            }
+        }
+        guard finished else { return nil }
+        (store as? any AsynchronousWriteStore)?.drainWrites()
+        var lost = 0
+        for writer in 0..<writers {
+            for key in 0..<keysPerWriter {
+                // The last write to key k is the largest w < writesPerWriter with w % keysPerWriter == k.
+                let last = (writesPerWriter - 1 - key) / keysPerWriter * keysPerWriter + key
+                if store.read(ids[writer][key]) != IdentityModel(id: ids[writer][key], value: last) { lost += 1 }
+            }
+        }
+        return lost
+    }
+
+    /// No torn reads: `writers` threads rewrite a few shared keys while `readers` threads read them until the
+    /// writers are done. Returns the number of reads that found a model whose fields disagree, or no model.
+    static func tornReads(
+        _ store: any IsolatedStore, writers: Int = 2, readers: Int = 2, writesPerWriter: Int = 2_000
+    ) -> Int? {
+        let ids = sharedKeys.map(\.id)
+        let writersLeft = Atomic<Int>(writers)
+        let torn = Atomic<Int>(0)
+        let finished = runOnThreads(writers + readers) { thread in
+            if thread < writers {
+                for write in 0..<writesPerWriter {
+                    store.write(IdentityModel(id: ids[(write + thread) % ids.count], value: write * writers + thread))
+                }
+                writersLeft.subtract(1, ordering: .releasing)
+            } else {
+                var key = thread
+                repeat {
+                    key = (key + 1) % ids.count
+                    if store.read(ids[key])?.isConsistent != true { torn.add(1, ordering: .relaxed) }
+                } while writersLeft.load(ordering: .acquiring) > 0
+            }
+        }
+        guard finished else { return nil }
+        (store as? any AsynchronousWriteStore)?.drainWrites()
+        return torn.load(ordering: .relaxed)
+    }
+
+    /// Read your writes: `threads` threads each write their own key and read it straight back, `rounds`
+    /// times. Returns the number of reads that did not return the model just written.
+    ///
+    /// The yield between the write and the read is allowed (the promise holds for any read after the write
+    /// returns) and gives other threads the chance to interfere.
+    static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 1_000) -> Int? {
+        let ids = (0..<threads).map { "ryw\($0)" }
+        let misses = Atomic<Int>(0)
+        let finished = runOnThreads(threads) { thread in
+            for round in 0..<rounds {
+                let model = IdentityModel(id: ids[thread], value: round)
+                store.write(model)
+                sched_yield()
+                if store.read(ids[thread]) != model { misses.add(1, ordering: .relaxed) }
+            }
+        }
+        guard finished else { return nil }
+        (store as? any AsynchronousWriteStore)?.drainWrites()
+        return misses.load(ordering: .relaxed)
+    }
+
+    /// Barrier exclusivity: `readers` and `writers` threads use a queue-based store built with an
+    /// `ExclusivityProbe` (passed to `make`). Returns the probe's counts after the queue has drained.
+    static func exclusivity(
+        readers: Int = 3, writers: Int = 1, operations: Int = 1_000,
+        _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore
+    ) -> (violations: Int, overlappingReads: Int)? {
+        let probe = ExclusivityProbe()
+        let store = make(probe)
+        let ids = sharedKeys.map(\.id)
+        let finished = runOnThreads(readers + writers) { thread in
+            for operation in 0..<operations {
+                let id = ids[(operation + thread) % ids.count]
+                if thread < writers {
+                    store.write(IdentityModel(id: id, value: operation))
+                } else {
+                    _ = store.read(id)
+                }
+            }
+        }
+        guard finished else { return nil }
+        (store as? any AsynchronousWriteStore)?.drainWrites()
+        return (probe.violations.load(ordering: .sequentiallyConsistent),
+                probe.overlappingReads.load(ordering: .sequentiallyConsistent))
+    }
+
+    /// The keys the shared-key checks preload and use.
+    static let sharedKeys = IdentityModel.preload(count: 8)
+
+    /// Repeats `round` until it reports at least one violation, it fails (nil), or `seconds` have passed;
+    /// returns the last round's result. For negative controls, whose races are likely but not certain per round.
+    static func untilViolation(seconds: Double = 5, _ round: () -> Int?) -> Int? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            guard let violations = round() else { return nil }
+            if violations > 0 || Date() > deadline { return violations }
+        }
+    }
+
+    /// Runs `body(index)` on `count` new threads released together; false if they did not all finish in time.
+    static func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) -> Bool {
+        let done = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        for index in 0..<count {
+            done.enter()
+            Thread {
+                go.wait()
+                body(index)
+                done.leave()
+            }.start()
+        }
+        for _ in 0..<count { go.signal() }
+        return done.wait(timeout: .now() + threadTimeout) == .success
+    }
+}
+
+/// Counts, with sequentially consistent atomics, the read and write blocks inside a queue-based store's queue
+/// at each moment. A write block that is not alone, or a read that runs beside a write, is a violation; reads
+/// that run beside other reads are counted too (a concurrent queue should show some, a serial one none).
+/// Each block yields once inside, so that overlaps have a chance to happen on two cores.
+final class ExclusivityProbe: QueueBlockProbe {
+    private let readersInside = Atomic<Int>(0)
+    private let writersInside = Atomic<Int>(0)
+    let violations = Atomic<Int>(0)
+    let overlappingReads = Atomic<Int>(0)
+
+    func blockBegan(_ kind: QueueBlockKind) {
+        switch kind {
+        case .read:
+            let readers = readersInside.add(1, ordering: .sequentiallyConsistent).newValue
+            if readers > 1 { overlappingReads.add(1, ordering: .relaxed) }
+            if writersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }
+        case .write:
+            let writers = writersInside.add(1, ordering: .sequentiallyConsistent).newValue
+            if writers != 1 || readersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }
+        }
+        sched_yield()
+    }
+
+    func blockEnded(_ kind: QueueBlockKind) {
+        switch kind {
+        case .read:
+            if writersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }
+            readersInside.subtract(1, ordering: .sequentiallyConsistent)
+        case .write:
+            if writersInside.load(ordering: .sequentiallyConsistent) != 1
+                || readersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }
+            writersInside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    private func violation() {
+        violations.add(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+import SyncVariants
+import Testing
+
+/// The isolation family's stress checks, run against every variant and, with the same check functions, against
+/// the broken stores of this target (negative controls), which must be caught.
+///
+/// Serialized: each test spawns several threads, and their blocking work runs on a thread of its own (`offPool`)
+/// so that it never holds a cooperative-pool thread that the actor's tasks need.
+@Suite(.serialized) struct IsolationStressTests {
+    static let preload = IsolationChecks.sharedKeys
+
+    // MARK: No lost writes
+
+    @Test(arguments: IsolationVariant.allCases)
+    func noLostWrites(_ variant: IsolationVariant) async {
+        let store = variant.makeStore(preloading: Self.preload)
+        let lost = await offPool { IsolationChecks.lostWrites(store) }
+        #expect(lost == 0)
+        expectNoBridgeTimeouts(store)
+    }
+
+    @Test func lostWritesCheckCatchesTheRacyStore() async {
+        let lost = await offPool {
+            IsolationChecks.untilViolation { IsolationChecks.lostWrites(RacyStore(preloading: Self.preload)) }
+        }
+        #expect((lost ?? 0) > 0, "the lost-write check no longer catches a store that loses writes")
+    }
+
+    // MARK: No torn reads
+
+    @Test(arguments: IsolationVariant.allCases)
+    func noTornReads(_ variant: IsolationVariant) async {
+        let store = variant.makeStore(preloading: Self.preload)
+        let torn = await offPool { IsolationChecks.tornReads(store) }
+        #expect(torn == 0)
+        expectNoBridgeTimeouts(store)
+    }
+
+    @Test func tornReadCheckCatchesTheRacyStore() async {
+        let torn = await offPool {
+            IsolationChecks.untilViolation { IsolationChecks.tornReads(RacyStore(preloading: Self.preload)) }
+        }
+        #expect((torn ?? 0) > 0, "the torn-read check no longer catches half-applied writes")
+    }
+
+    // MARK: Read your writes
+
+    /// Holds for every variant, the async-write ones included: their reads go through the same FIFO queue as
+    /// their writes, so a read issued after `write` returned queues behind the write (see `asyncWriteWindow`).
+    @Test(arguments: IsolationVariant.allCases)
+    func readYourWrites(_ variant: IsolationVariant) async {
+        let store = variant.makeStore(preloading: Self.preload)
+        let misses = await offPool { IsolationChecks.readYourWritesMisses(store) }
+        #expect(misses == 0)
+        expectNoBridgeTimeouts(store)
+    }
+
+    @Test func readYourWritesCheckCatchesTheRacyStore() async {
+        let misses = await offPool {
+            IsolationChecks.untilViolation { IsolationChecks.readYourWritesMisses(RacyStore(preloading: Self.preload)) }
+        }
+        #expect((misses ?? 0) > 0, "the read-your-writes check no longer catches a write undone before it is read")
+    }
+
+    /// A synchronous write has been applied when `write` returns, even while its block is held.
+    @Test(arguments: IsolationVariant.queueBased.filter { !$0.writesAsynchronously })
+    func syncWriteIsAppliedWhenItReturns(_ variant: IsolationVariant) async {
+        let window = await offPool {
+            IsolationChecks.writeWindow { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
+        }
+        #expect(window.appliedWhenWriteReturned)
+        #expect(window.readBack == window.written)
+    }
+
+    /// The window the async-write variants open: `write` returns while its write is held, not yet applied (so
+    /// nothing outside the queue can rely on it), and a read through the store then waits for it rather than
+    /// missing it. The same check reports "applied" for the sync variants above, so it can tell the two apart.
+    /// Bounded attempts: the writer must load the count before the hold expires, which it does at once unless
+    /// the machine stalls it for the whole hold.
+    @Test(arguments: IsolationVariant.queueBased.filter(\.writesAsynchronously))
+    func asyncWriteWindow(_ variant: IsolationVariant) async {
+        var windowSeen = false
+        for _ in 0..<3 where !windowSeen {
+            let window = await offPool {
+                IsolationChecks.writeWindow { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
+            }
+            #expect(window.readBack == window.written, "a read after an async write missed it")
+            windowSeen = !window.appliedWhenWriteReturned
+        }
+        #expect(windowSeen, "write returned only after its write was applied: the variant is not asynchronous")
+    }
+
+    // MARK: Barrier exclusivity
+
+    /// No block runs beside a write block; on a concurrent queue reads do run beside each other (else the queue
+    /// would be serial in disguise), on a serial queue never.
+    @Test(arguments: IsolationVariant.queueBased)
+    func writeBlocksRunAlone(_ variant: IsolationVariant) async {
+        let counts = await offPool {
+            IsolationChecks.exclusivity { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
+        }
+        #expect(counts?.violations == 0)
+        if variant.readsConcurrently {
+            let overlaps = await offPool {
+                IsolationChecks.untilViolation(seconds: 3) {
+                    IsolationChecks.exclusivity { variant.makeProbedStore(preloading: Self.preload, probe: $0) }?
+                        .overlappingReads
+                }
+            }
+            #expect((overlaps ?? 0) > 0, "reads on a concurrent queue never overlapped")
+        } else {
+            #expect(counts?.overlappingReads == 0)
+        }
+    }
+
+    @Test func exclusivityCheckCatchesTheBarrierlessStore() async {
+        let violations = await offPool {
+            IsolationChecks.untilViolation {
+                IsolationChecks.exclusivity { BarrierlessStore(preloading: Self.preload, probe: $0) }?.violations
+            }
+        }
+        #expect((violations ?? 0) > 0, "the exclusivity check no longer catches writes without a barrier")
+    }
+
+    // MARK: Helpers
+
+    private func expectNoBridgeTimeouts(_ store: any IsolatedStore) {
+        if let bridge = store as? ActorStoreBridge {
+            #expect(bridge.timeouts.load(ordering: .relaxed) == 0, "an awaited actor call timed out")
+        }
+    }
+}
+
+/// Runs blocking `work` on a thread of its own and returns its result, so that a test never blocks a thread
+/// of Swift's cooperative pool (the actor's tasks need them).
+func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
