@@ -82,8 +82,10 @@ public enum ResultsSchema {
         return parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ";")
     }
 
-    /// A number with enough digits for sub-nanosecond costs and no exponent notation.
+    /// A number with enough digits for sub-nanosecond costs and no exponent notation; `inf` for the cost of
+    /// an operation in a sample that completed none (a starved role).
     static func decimal(_ value: Double) -> String {
+        if value == .infinity { return "inf" }
         guard value.isFinite else { return "" }
         return String(format: "%.4f", value)
     }

@@ -18,10 +18,11 @@ enum SummaryTable {
             }
             let fairness = Statistics(result.samples.compactMap(\.fairness)).map { String(format: "%.2f", $0.median) }
             let latency = result.samples.last?.latency.map { "\($0.p50)/\($0.p99)" }
+            let spread = stats.relativeSpread.isFinite ? String(format: "±%.1f%%", stats.relativeSpread * 50) : "–"
             rows.append([
                 name,
                 format(stats.median),
-                String(format: "±%.1f%%", stats.relativeSpread * 50),
+                spread,
                 "\(format(stats.min))–\(format(stats.max))",
                 fairness ?? "",
                 latency ?? "",
@@ -36,15 +37,17 @@ enum SummaryTable {
         }
         var lines = [line(header)] + rows.map(line)
         lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
-                     + "operations × threads / all operations (1.00 = every thread did the same).")
+                     + "operations × threads / all operations (1.00 = every thread did the same). starved: no "
+                     + "operation completed in a sample.")
         if anyOversubscribed {
             lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
         }
         return lines.joined(separator: "\n")
     }
 
-    /// Three significant digits, at least two decimals below 10.
+    /// Three significant digits, at least two decimals below 10; `starved` for a sample that completed nothing.
     static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "starved" }
         switch value {
         case ..<10: return String(format: "%.2f", value)
         case ..<100: return String(format: "%.1f", value)

@@ -65,6 +65,12 @@ import Testing
         #expect(second["p99_ns"] == "900")
     }
 
+    @Test func aSampleWithNoOperationsCostsInfinity() {
+        #expect(ResultsSchema.decimal(Sample(operations: 0, elapsedNanoseconds: 5, threadOperations: [0])
+            .nanosecondsPerOperation) == "inf")
+        #expect(ResultsSchema.decimal(0.25) == "0.2500")
+    }
+
     @Test func decoderAcceptsLineFeedsAndRejectsBrokenQuotes() throws {
         #expect(try CSVFormat.decode("a,b\n1,2\n") == [["a", "b"], ["1", "2"]])
         #expect(try CSVFormat.decode("a,\"\"\n") == [["a", ""]])
