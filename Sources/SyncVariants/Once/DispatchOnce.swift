@@ -12,8 +12,8 @@ import Dispatch
 /// property. Swift on Linux calls the out-of-line `dispatch_once_f`: the C header's inline check (`if *predicate
 /// != ~0`), which C callers get on x86-64, is a macro Swift does not import, and on x86-64 the out-of-line
 /// function skips straight to trying to take the predicate with a compare-exchange, which writes its cache line
-/// even when the block has long run. The block reaches the C callback through its context pointer, which costs a
-/// `withoutActuallyEscaping` check per call.
+/// even when the block has long run. The block reaches the C callback through its context pointer (which is why
+/// this `once` takes an escaping block: see `OnceTracker`).
 ///
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks
@@ -35,14 +35,12 @@ public final class DispatchOnce: OnceTracker, @unchecked Sendable {
         predicates.deallocate()
     }
 
-    public func once(token: Int, block: () -> Void) {
+    public func once(token: Int, block: @escaping () -> Void) {
         precondition(token >= 0 && token < count, "token \(token) outside 0..<\(count)")
-        withoutActuallyEscaping(block) { block in
-            var context = block
-            withUnsafeMutablePointer(to: &context) { context in
-                dispatch_once_f(predicates + token, context) { context in
-                    context!.assumingMemoryBound(to: (() -> Void).self).pointee()
-                }
+        var context = OnceBlock(body: block)
+        withUnsafeMutablePointer(to: &context) { context in
+            dispatch_once_f(predicates + token, context) { context in
+                context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
             }
         }
     }

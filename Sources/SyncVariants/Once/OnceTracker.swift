@@ -11,5 +11,10 @@ public protocol OnceTracker: AnyObject, Sendable {
     associatedtype Token
 
     /// Runs `block` if no call for `token` has run it yet, and returns once it has run.
-    func once(token: Token, block: () -> Void)
+    ///
+    /// The requirement takes an escaping block so that the variants that hand the block to C through a context
+    /// pointer (`DispatchOnce`, `PthreadOnce`) can store it without `withoutActuallyEscaping`, which allocates
+    /// on every call (more than `dispatch_once_f` itself costs). The other variants take a non-escaping block,
+    /// which satisfies the requirement too; a closure literal that captures nothing costs nothing either way.
+    func once(token: Token, block: @escaping () -> Void)
 }

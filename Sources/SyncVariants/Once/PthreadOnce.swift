@@ -10,7 +10,8 @@ import Darwin
 /// `pthread_once` takes a C function without a context argument, so the block is handed to it through a
 /// thread-specific slot (`pthread_setspecific` before the call, read by the init routine, which runs on the
 /// calling thread). That store is paid on every call, hits included: it is the price of running an arbitrary
-/// Swift block through this API. glibc's fast path is then one acquire load of the control.
+/// Swift block through this API (and why this `once` takes an escaping block: see `OnceTracker`). glibc's fast
+/// path is then one acquire load of the control.
 ///
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks.
@@ -42,15 +43,13 @@ public final class PthreadOnce: OnceTracker, @unchecked Sendable {
         controls.deallocate()
     }
 
-    public func once(token: Int, block: () -> Void) {
+    public func once(token: Int, block: @escaping () -> Void) {
         precondition(token >= 0 && token < count, "token \(token) outside 0..<\(count)")
-        withoutActuallyEscaping(block) { block in
-            var context = block
-            withUnsafeMutablePointer(to: &context) { context in
-                pthread_setspecific(key, context)
-                pthread_once(controls + token) {
-                    pthread_getspecific(PthreadOnce.blockKey)!.assumingMemoryBound(to: (() -> Void).self).pointee()
-                }
+        var context = OnceBlock(body: block)
+        withUnsafeMutablePointer(to: &context) { context in
+            pthread_setspecific(key, context)
+            pthread_once(controls + token) {
+                pthread_getspecific(PthreadOnce.blockKey)!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
             }
         }
     }
