@@ -6,7 +6,7 @@
 /// block runs at most once, on one of the calling threads; and no call returns before that block has returned,
 /// so every caller sees its effects. Calling `once` for a token from inside that same token's block is not
 /// supported (depending on the variant it returns early, deadlocks or traps).
-public protocol OnceTracker: AnyObject, Sendable {
+public protocol OnceTracker<Token>: AnyObject, Sendable {
     /// What names one "once": a string for the trackers, a slot number for the predicate tables.
     associatedtype Token
 
