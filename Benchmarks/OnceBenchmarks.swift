@@ -48,8 +48,16 @@ extension BenchmarkRegistry {
             parameters: ["tokens": [100]],
             threadCounts: .fixed([1, 4])
         ) { benchmarkCase in
-            firstWorkload(subject(benchmarkCase.variant), threads: benchmarkCase.threads,
-                          tokensPerTable: benchmarkCase[parameter: "tokens"])
+            let threads = benchmarkCase.threads, tokens = benchmarkCase[parameter: "tokens"]
+            switch benchmarkCase.variant {
+            case OnceVariant.arrayTracker: return firstWorkload(ArrayTrackerOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.setTracker: return firstWorkload(SetTrackerOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.osLock: return firstWorkload(OSLockOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.dispatchOnce: return firstWorkload(DispatchOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.pthreadOnce: return firstWorkload(PthreadOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.atomicFlag: return firstWorkload(AtomicFlagOnce.self, threads: threads, tokensPerTable: tokens)
+            default: preconditionFailure("once/first has no variant \(benchmarkCase.variant)")
+            }
         })
         add(Benchmark(
             suite: "once",
@@ -58,12 +66,17 @@ extension BenchmarkRegistry {
             parameters: ["tokens": [100]],
             threadCounts: .fixed([2, 8])
         ) { benchmarkCase in
-            let tokensPerTable = benchmarkCase[parameter: "tokens"]
-            if benchmarkCase.variant == OnceVariant.barrierOnly {
-                return barrierOnlyWorkload(threads: benchmarkCase.threads)
+            let threads = benchmarkCase.threads, tokens = benchmarkCase[parameter: "tokens"]
+            switch benchmarkCase.variant {
+            case OnceVariant.arrayTracker: return raceWorkload(ArrayTrackerOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.setTracker: return raceWorkload(SetTrackerOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.osLock: return raceWorkload(OSLockOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.dispatchOnce: return raceWorkload(DispatchOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.pthreadOnce: return raceWorkload(PthreadOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.atomicFlag: return raceWorkload(AtomicFlagOnce.self, threads: threads, tokensPerTable: tokens)
+            case OnceVariant.barrierOnly: return barrierOnlyWorkload(threads: threads)
+            default: preconditionFailure("once/race has no variant \(benchmarkCase.variant)")
             }
-            return raceWorkload(subject(benchmarkCase.variant), threads: benchmarkCase.threads,
-                                tokensPerTable: tokensPerTable)
         })
     }
 }
@@ -135,19 +148,6 @@ extension AtomicFlagOnce: OnceSubject {
     fileprivate static func makeTokens(_ count: Int) -> [Int] { Array(0..<count) }
 }
 
-/// The type behind a variant that can make fresh tokens.
-private func subject(_ variant: String) -> any OnceSubject.Type {
-    switch variant {
-    case OnceVariant.arrayTracker: ArrayTrackerOnce.self
-    case OnceVariant.setTracker: SetTrackerOnce.self
-    case OnceVariant.osLock: OSLockOnce.self
-    case OnceVariant.dispatchOnce: DispatchOnce.self
-    case OnceVariant.pthreadOnce: PthreadOnce.self
-    case OnceVariant.atomicFlag: AtomicFlagOnce.self
-    default: preconditionFailure("no fresh-token variant \(variant)")
-    }
-}
-
 // MARK: - once/hit
 
 /// Registers `tokens` tokens, then times calls for the last one registered.
@@ -190,69 +190,71 @@ private func lazyStaticHitWorkload() -> Workload {
 /// tables are freed outside the timed region); workers read it after the thread team's start barrier, which
 /// orders the write before their reads.
 private final class FreshTables<Subject: OnceSubject>: @unchecked Sendable {
-    var tables: [Subject] = []
+    /// Owns the tables.
+    private var tables: [Subject] = []
+    /// The same tables, for the timed loops: calling through `Unmanaged` does not retain and release the
+    /// shared table around every call (an atomic write to a cache line that every thread shares).
+    private(set) var unmanaged: [Unmanaged<Subject>] = []
 
     /// Replaces the tables with `count` fresh ones of `tokens` tokens each.
     func renew(count: Int, tokens: Int) {
+        unmanaged = []
         tables = []
         tables = (0..<count).map { _ in Subject.makeTable(tokens: tokens) }
+        unmanaged = tables.map { Unmanaged.passUnretained($0) }
     }
 }
 
 /// Each thread registers fresh tokens: the k-th call of thread i takes the (k·threads + i)-th token overall,
-/// so threads fill each table together and move to the next one every `tokensPerTable` tokens.
-private func firstWorkload(_ type: any OnceSubject.Type, threads: Int, tokensPerTable: Int) -> Workload {
+/// so threads fill each table together and move to the next one every `tokensPerTable` tokens. Each thread has
+/// its own copies of the token strings, so that passing a token never touches another thread's reference
+/// count (string literals, which the seed's callers pass, have none). Generic over a
+/// concrete type (never an existential) so that the loop is specialized: no witness calls per call.
+private func firstWorkload<Subject: OnceSubject>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
     precondition(threads <= tokensPerTable, "a table must take at least one token from every thread")
-    func make<Subject: OnceSubject>(_: Subject.Type) -> Workload {
-        let tokens = Subject.makeTokens(tokensPerTable)
-        let fresh = FreshTables<Subject>()
-        return Workload(pacing: .lockstep, prepare: { iterationsPerThread in
-            fresh.renew(count: (iterationsPerThread * threads + tokensPerTable - 1) / tokensPerTable,
-                        tokens: tokensPerTable)
-        }) { worker, iterations in
-            let tables = fresh.tables
-            var slot = worker.index
-            var table = 0
-            for _ in 0..<iterations {
-                tables[table].once(token: tokens[slot]) {}
-                slot += threads
-                if slot >= tokensPerTable {
-                    slot -= tokensPerTable
-                    table += 1
-                }
+    let threadTokens = (0..<threads).map { _ in Subject.makeTokens(tokensPerTable) }
+    let fresh = FreshTables<Subject>()
+    return Workload(pacing: .lockstep, prepare: { iterationsPerThread in
+        fresh.renew(count: (iterationsPerThread * threads + tokensPerTable - 1) / tokensPerTable, tokens: tokensPerTable)
+    }) { worker, iterations in
+        let tables = fresh.unmanaged, tokens = threadTokens[worker.index]
+        var slot = worker.index
+        var table = 0
+        for _ in 0..<iterations {
+            tables[table]._withUnsafeGuaranteedRef { $0.once(token: tokens[slot]) {} }
+            slot += threads
+            if slot >= tokensPerTable {
+                slot -= tokensPerTable
+                table += 1
             }
         }
     }
-    return make(type)
 }
 
 /// Every round, the threads meet and then all call once on the round's fresh token; each call's latency is
-/// recorded.
-private func raceWorkload(_ type: any OnceSubject.Type, threads: Int, tokensPerTable: Int) -> Workload {
-    func make<Subject: OnceSubject>(_: Subject.Type) -> Workload {
-        let tokens = Subject.makeTokens(tokensPerTable)
-        let fresh = FreshTables<Subject>()
-        let barrier = RoundBarrier(parties: threads)
-        return Workload(pacing: .lockstep, prepare: { rounds in
-            fresh.renew(count: (rounds + tokensPerTable - 1) / tokensPerTable, tokens: tokensPerTable)
-        }) { worker, rounds in
-            let tables = fresh.tables
-            var slot = 0
-            var table = 0
-            for _ in 0..<rounds {
-                barrier.arriveAndWait()
-                let started = MonotonicClock.now()
-                tables[table].once(token: tokens[slot]) {}
-                worker.recordLatency(nanoseconds: MonotonicClock.now() - started)
-                slot += 1
-                if slot == tokensPerTable {
-                    slot = 0
-                    table += 1
-                }
+/// recorded. Generic over a concrete type for the same reason as `firstWorkload`.
+private func raceWorkload<Subject: OnceSubject>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
+    let threadTokens = (0..<threads).map { _ in Subject.makeTokens(tokensPerTable) }
+    let fresh = FreshTables<Subject>()
+    let barrier = RoundBarrier(parties: threads)
+    return Workload(pacing: .lockstep, prepare: { rounds in
+        fresh.renew(count: (rounds + tokensPerTable - 1) / tokensPerTable, tokens: tokensPerTable)
+    }) { worker, rounds in
+        let tables = fresh.unmanaged, tokens = threadTokens[worker.index]
+        var slot = 0
+        var table = 0
+        for _ in 0..<rounds {
+            barrier.arriveAndWait()
+            let started = MonotonicClock.now()
+            tables[table]._withUnsafeGuaranteedRef { $0.once(token: tokens[slot]) {} }
+            worker.recordLatency(nanoseconds: MonotonicClock.now() - started)
+            slot += 1
+            if slot == tokensPerTable {
+                slot = 0
+                table += 1
             }
         }
     }
-    return make(type)
 }
 
 /// `once/race` without the call: what the barrier and the two clock reads cost per round.
