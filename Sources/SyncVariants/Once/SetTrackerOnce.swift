@@ -1,0 +1,22 @@
+/// `set-tracker`: the seed's tracker with a `Set<String>` instead of an array: the same lock (a recursive
+/// mutex standing in for `objc_sync_enter`, see `RecursiveMutex`), the same `contains` then insert, the block
+/// run while the lock is held.
+///
+/// A hit costs one hash of the token (Swift's seeded SipHash over all its bytes) and, on a match, one string
+/// comparison, whatever the number of tokens registered. Thread-safety and nesting are as for
+/// `ArrayTrackerOnce`.
+public final class SetTrackerOnce: OnceTracker, @unchecked Sendable {
+    private let lock = RecursiveMutex()
+    /// Guarded by `lock`.
+    private var tracker: Set<String> = []
+
+    public init() {}
+
+    public func once(token: String, block: () -> Void) {
+        lock.withLock {
+            if tracker.contains(token) { return }
+            tracker.insert(token)
+            block()
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+import SyncVariants
+
+/// What one `OnceRaceCheck` run saw. A correct variant reports no violation of any kind.
+struct OnceRaceReport: CustomStringConvertible {
+    var rounds = 0
+    /// Tokens whose block ran more than once (exactly-once broken).
+    var repeatedRuns = 0
+    /// Tokens whose block never ran although every thread called once for them.
+    var missedRuns = 0
+    /// Calls that returned before the block's write was visible to their caller (no-early-return broken).
+    var earlyReturns = 0
+    /// A thread did not arrive within the deadline (a deadlock or a lost thread).
+    var timedOut = false
+
+    var isClean: Bool { repeatedRuns == 0 && missedRuns == 0 && earlyReturns == 0 && !timedOut }
+
+    mutating func add(_ other: OnceRaceReport) {
+        rounds += other.rounds
+        repeatedRuns += other.repeatedRuns
+        missedRuns += other.missedRuns
+        earlyReturns += other.earlyReturns
+        timedOut = timedOut || other.timedOut
+    }
+
+    var description: String {
+        "\(rounds) rounds: \(repeatedRuns) repeated, \(missedRuns) missed, \(earlyReturns) early returns"
+            + (timedOut ? ", timed out" : "")
+    }
+}
+
+/// The once stress check: `threads` real threads race on each of the fresh `tokens` in turn, meeting at a
+/// barrier before each token so that they call at the same moment.
+///
+/// The block counts its runs, yields the processor (widening the window in which a broken variant lets a
+/// second caller in, or lets a caller out early), then writes the round's value; every caller reads that value
+/// as soon as its call returns. Afterwards each token must have exactly one run, and every read must have seen
+/// the value. Never hangs: every wait has a deadline, after which the report says `timedOut`.
+enum OnceRaceCheck {
+    static func run<Tracker: OnceTracker>(
+        _ tracker: Tracker, tokens: [Tracker.Token], threads: Int, timeout: Double = 10
+    ) -> OnceRaceReport where Tracker.Token: Sendable {
+        let state = RaceState(rounds: tokens.count)
+        let barrier = RoundBarrier(parties: threads)
+        let deadline = RoundBarrier.now() + UInt64(timeout * 1e9)
+        let finished = DispatchGroup()
+        for _ in 0..<threads {
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                for (round, token) in tokens.enumerated() {
+                    guard barrier.arriveAndWait(deadline: deadline) else {
+                        state.timedOut.store(true, ordering: .relaxed)
+                        return
+                    }
+                    tracker.once(token: token) {
+                        state.runs[round].add(1, ordering: .relaxed)
+                        sched_yield()
+                        state.values[round].store(round + 1, ordering: .relaxed)
+                    }
+                    if state.values[round].load(ordering: .relaxed) != round + 1 {
+                        state.earlyReturns.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        var report = OnceRaceReport(rounds: tokens.count)
+        if finished.wait(timeout: .now() + timeout + 1) == .timedOut {
+            // Threads stuck inside a variant keep `state` alive through their closure; report and move on.
+            report.timedOut = true
+            return report
+        }
+        report.timedOut = state.timedOut.load(ordering: .relaxed)
+        report.earlyReturns = state.earlyReturns.load(ordering: .relaxed)
+        for round in 0..<tokens.count {
+            switch state.runs[round].load(ordering: .relaxed) {
+            case 0: report.missedRuns += 1
+            case 1: break
+            default: report.repeatedRuns += 1
+            }
+        }
+        return report
+    }
+
+    /// Runs batches of `OnceRaceCheck.run` with fresh trackers until `isCaught` says the report shows what
+    /// the caller is looking for, or `maximumBatches` have run: for the negative controls, whose violations
+    /// depend on scheduling.
+    static func runUntil<Tracker: OnceTracker>(
+        maximumBatches: Int, threads: Int, rounds: Int,
+        make: () -> (Tracker, [Tracker.Token]),
+        isCaught: (OnceRaceReport) -> Bool
+    ) -> OnceRaceReport where Tracker.Token: Sendable {
+        var total = OnceRaceReport()
+        for _ in 0..<maximumBatches {
+            let (tracker, tokens) = make()
+            total.add(run(tracker, tokens: tokens.prefix(rounds).map { $0 }, threads: threads))
+            if isCaught(total) || total.timedOut { break }
+        }
+        return total
+    }
+}
+
+/// Per-round counters shared by the racing threads, in heap buffers of atomics: every access is atomic, and the
+/// buffers are freed only when the last thread has let go of the state.
+private final class RaceState: @unchecked Sendable {
+    let runs: UnsafeMutablePointer<Atomic<Int>>
+    let values: UnsafeMutablePointer<Atomic<Int>>
+    let earlyReturns = Atomic<Int>(0)
+    let timedOut = Atomic<Bool>(false)
+    private let rounds: Int
+
+    init(rounds: Int) {
+        self.rounds = rounds
+        runs = .allocate(capacity: rounds)
+        values = .allocate(capacity: rounds)
+        for round in 0..<rounds {
+            (runs + round).initialize(to: Atomic(0))
+            (values + round).initialize(to: Atomic(0))
+        }
+    }
+
+    deinit {
+        runs.deinitialize(count: rounds)
+        values.deinitialize(count: rounds)
+        runs.deallocate()
+        values.deallocate()
+    }
+}
+
+/// `count` distinct string tokens.
+func stringTokens(_ count: Int) -> [String] {
+    (0..<count).map { "com.dispatchbench.test.token-\($0)" }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import SyncVariants
+import Testing
+
+/// The once variants that can make fresh tokens, as the stress check drives them.
+enum StressedVariant: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case arrayTracker = "array-tracker"
+    case setTracker = "set-tracker"
+    case osLock = "os-lock"
+    case dispatchOnce = "dispatch-once"
+    case pthreadOnce = "pthread-once"
+    case atomicFlag = "atomic-flag"
+    case autoToken = "auto-token"
+
+    var testDescription: String { rawValue }
+
+    /// One race over `rounds` fresh tokens of a fresh instance.
+    func race(threads: Int, rounds: Int) -> OnceRaceReport {
+        switch self {
+        case .arrayTracker: OnceRaceCheck.run(ArrayTrackerOnce(), tokens: stringTokens(rounds), threads: threads)
+        case .setTracker: OnceRaceCheck.run(SetTrackerOnce(), tokens: stringTokens(rounds), threads: threads)
+        case .osLock: OnceRaceCheck.run(OSLockOnce(), tokens: stringTokens(rounds), threads: threads)
+        case .dispatchOnce: OnceRaceCheck.run(DispatchOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
+        case .pthreadOnce: OnceRaceCheck.run(PthreadOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
+        case .atomicFlag: OnceRaceCheck.run(AtomicFlagOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
+        case .autoToken: OnceRaceCheck.run(AutoTokenCallSites(), tokens: Array(0..<rounds), threads: threads)
+        }
+    }
+}
+
+/// `AutoTokenOnce` through its call-site API: token n is the call site at line n, so the token string is built
+/// on every call, as in the seed.
+final class AutoTokenCallSites: OnceTracker, Sendable {
+    private let tracker = AutoTokenOnce()
+
+    func once(token line: Int, block: () -> Void) {
+        tracker.once(line: line, block: block)
+    }
+}
+
+/// Exactly once and no early return, for every variant, with real threads racing on fresh tokens.
+@Suite(.serialized) struct OnceStressTests {
+    /// Rounds per race: many fresh tokens per race (the controls below are usually caught in their first batch).
+    static let rounds = 1_000
+
+    @Test(arguments: StressedVariant.allCases, [2, 4, 16])
+    func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: StressedVariant, threads: Int) {
+        let report = variant.race(threads: threads, rounds: Self.rounds)
+        #expect(report.isClean, "\(variant.rawValue), \(threads) threads: \(report)")
+    }
+
+    @Test(arguments: [4, 16])
+    func lazyStaticInitializesOnceUnderARace(threads: Int) throws {
+        let accessors = threads == 4 ? RacedStatics.firstGroup : RacedStatics.secondGroup
+        let barrier = RoundBarrier(parties: threads)
+        let deadline = RoundBarrier.now() + 10_000_000_000
+        let wrongReads = Atomic<Int>(0)
+        let finished = DispatchGroup()
+        for _ in 0..<threads {
+            finished.enter()
+            Thread {
+                defer { finished.leave() }
+                for (index, read) in accessors.enumerated() {
+                    guard barrier.arriveAndWait(deadline: deadline) else { return }
+                    if read() != index + 1 { wrongReads.add(1, ordering: .relaxed) }
+                }
+            }.start()
+        }
+        try #require(finished.wait(timeout: .now() + 11) == .success, "a thread did not finish")
+        #expect(wrongReads.load(ordering: .relaxed) == 0)
+        for (index, counter) in (threads == 4 ? RacedStatics.firstRuns : RacedStatics.secondRuns).enumerated() {
+            let runs = counter.runs.load(ordering: .relaxed)
+            #expect(runs == 1, "static \(index) initialized \(runs) times")
+        }
+    }
+}
+
+/// The checks above must catch these deliberately broken trackers (kept here, never benchmarked); if they
+/// stop doing so, the checks have lost their teeth.
+@Suite(.serialized) struct OnceNegativeControlTests {
+    static let maximumBatches = 25
+
+    @Test func unsyncedTrackerIsCaughtRunningABlockTwice() {
+        let report = OnceRaceCheck.runUntil(
+            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+            make: { (UnsyncedTrackerOnce(), stringTokens(OnceStressTests.rounds)) },
+            isCaught: { $0.repeatedRuns > 0 }
+        )
+        #expect(report.repeatedRuns > 0, "the exactly-once check missed the unsynced tracker: \(report)")
+        #expect(!report.isClean)
+    }
+
+    @Test func unsyncedTrackerIsCaughtReturningEarly() {
+        let report = OnceRaceCheck.runUntil(
+            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+            make: { (UnsyncedTrackerOnce(), stringTokens(OnceStressTests.rounds)) },
+            isCaught: { $0.earlyReturns > 0 }
+        )
+        #expect(report.earlyReturns > 0, "the no-early-return check missed the unsynced tracker: \(report)")
+    }
+
+    @Test func blockOutsideTheLockIsCaughtReturningEarly() {
+        let report = OnceRaceCheck.runUntil(
+            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+            make: { (EarlyReturnOnce(), stringTokens(OnceStressTests.rounds)) },
+            isCaught: { $0.earlyReturns > 0 }
+        )
+        #expect(report.earlyReturns > 0, "the no-early-return check missed the early-returning tracker: \(report)")
+        // Registration is atomic, so this control breaks only the one property.
+        #expect(report.repeatedRuns == 0 && report.missedRuns == 0)
+    }
+}
+
+/// `static let`s whose initializers count their runs and yield, to race on first access. A static cannot be
+/// made fresh, so each is raced once per process: each group belongs to one test case.
+enum RacedStatics {
+    static let firstRuns = (0..<4).map { _ in RunCounter() }
+    static let secondRuns = (0..<4).map { _ in RunCounter() }
+
+    static let a: Int = initialize(firstRuns[0], value: 1)
+    static let b: Int = initialize(firstRuns[1], value: 2)
+    static let c: Int = initialize(firstRuns[2], value: 3)
+    static let d: Int = initialize(firstRuns[3], value: 4)
+    static let e: Int = initialize(secondRuns[0], value: 1)
+    static let f: Int = initialize(secondRuns[1], value: 2)
+    static let g: Int = initialize(secondRuns[2], value: 3)
+    static let h: Int = initialize(secondRuns[3], value: 4)
+
+    static let firstGroup: [@Sendable () -> Int] = [{ a }, { b }, { c }, { d }]
+    static let secondGroup: [@Sendable () -> Int] = [{ e }, { f }, { g }, { h }]
+
+    private static func initialize(_ counter: RunCounter, value: Int) -> Int {
+        counter.runs.add(1, ordering: .relaxed)
+        sched_yield()
+        return value
+    }
+}
+
+/// A count of initializer runs.
+final class RunCounter: Sendable {
+    let runs = Atomic<Int>(0)
+}
