@@ -22,6 +22,7 @@ from .stats import (
     mann_whitney_p,
     median,
     smallest_p,
+    starved_count,
 )
 
 DEFAULT_THRESHOLD_PERCENT = 10.0
@@ -31,6 +32,11 @@ SLOWER = "slower"
 FASTER = "faster"
 UNCHANGED = "unchanged"
 VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
+
+# Which side's median is starved (inf: at least half its samples completed no operation).
+STARVED_HEAD = "head"
+STARVED_BASE = "base"
+STARVED_BOTH = "both"
 
 # Tolerance so a change of exactly the threshold (2.2 / 2.0 = 1.1000000000000001) counts.
 _RATIO_EPSILON = 1e-9
@@ -56,6 +62,9 @@ class CompareRow:
     ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
     threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
     impossible, so the case can only ever be UNCHANGED.
+
+    Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
+    head), 0 (starved in base) or NaN (starved in both, never a change).
     """
 
     key: CaseKey
@@ -69,15 +78,45 @@ class CompareRow:
     p_value: float
     verdict: str
     alpha_reachable: bool
+    base_starved: int = 0
+    head_starved: int = 0
+
+    @property
+    def starved(self) -> str | None:
+        """STARVED_HEAD, STARVED_BASE or STARVED_BOTH when a median is starved, else None."""
+        return starved_side(self.base_median, self.head_median)
 
     @property
     def verdict_text(self) -> str:
-        """The verdict in words: ``1.32× slower``, ``1.10× faster`` or ``no change``."""
-        return verdict_text(self.ratio, self.verdict)
+        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, or
+        with a starved median ``slower (starved in head)`` and the like."""
+        return verdict_text(self.ratio, self.verdict, self.starved)
 
 
-def verdict_text(ratio: float, verdict: str) -> str:
-    """``1.32× slower`` / ``1.10× faster`` / ``no change`` for a head/base ratio."""
+def starved_side(base_median: float, head_median: float) -> str | None:
+    """Which side's median is infinite (starved), or None when both are finite."""
+    if math.isinf(base_median) and math.isinf(head_median):
+        return STARVED_BOTH
+    if math.isinf(head_median):
+        return STARVED_HEAD
+    if math.isinf(base_median):
+        return STARVED_BASE
+    return None
+
+
+def verdict_text(ratio: float, verdict: str, starved: str | None = None) -> str:
+    """``1.32× slower`` / ``1.10× faster`` / ``no change`` for a head/base ratio.
+
+    A starved median has no factor: ``slower (starved in head)``, ``faster (starved in
+    base)``, ``no change (starved in both)``, or ``no change (starved in head, not
+    significant)`` when the U test does not separate the sides.
+    """
+    if starved == STARVED_BOTH:
+        return "no change (starved in both)"
+    if starved is not None:
+        if verdict == UNCHANGED:
+            return f"no change (starved in {starved}, not significant)"
+        return f"{verdict} (starved in {starved})"
     if verdict == SLOWER:
         return f"{ratio:.2f}× slower"
     if verdict == FASTER:
@@ -93,10 +132,13 @@ def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
     """SLOWER/FASTER when p < alpha and the change factor is at least 1 + threshold/100.
 
     The factor is symmetric: 1.10× slower (ratio 1.1) and 1.10× faster (ratio 1/1.1)
-    are equally large changes.
+    are equally large changes. A ratio of ``inf`` (starved in head) is slower, 0 (starved
+    in base) faster and NaN (starved in both) unchanged, each when significant.
     """
-    if not p_value < alpha:
+    if not p_value < alpha or math.isnan(ratio):
         return UNCHANGED
+    if ratio == 0:
+        return FASTER
     minimum_factor = 1 + threshold / 100
     if ratio >= minimum_factor - _RATIO_EPSILON:
         return SLOWER
@@ -124,6 +166,8 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         p_value=p_value,
         verdict=judge(estimate.ratio, p_value, threshold, alpha),
         alpha_reachable=smallest_p(a.size, b.size) < alpha,
+        base_starved=starved_count(a),
+        head_starved=starved_count(b),
     )
 
 
@@ -164,15 +208,28 @@ class Comparison:
 
     @property
     def suite_geomeans(self) -> dict[str, tuple[float, int]]:
-        """Per suite: geometric mean of the head/base ratios and the number of cases."""
+        """Per suite: geometric mean of the head/base ratios and the number of cases in it.
+
+        Cases with a starved median (ratio inf, 0 or undefined) are left out of both; see
+        ``starved_rows``. A suite with only such cases has a NaN mean and 0 cases.
+        """
         by_suite: dict[str, list[float]] = {}
         for row in self.rows:
-            by_suite.setdefault(row.key.suite, []).append(row.ratio)
+            ratios = by_suite.setdefault(row.key.suite, [])
+            if row.starved is None:
+                ratios.append(row.ratio)
         return {s: (geometric_mean(r), len(r)) for s, r in sorted(by_suite.items())}
+
+    @property
+    def starved_rows(self) -> list[CompareRow]:
+        """Rows whose base or head median is starved (inf)."""
+        return [row for row in self.rows if row.starved is not None]
 
 
 def _row_order(row: CompareRow) -> tuple:
     rank = VERDICT_ORDER.index(row.verdict)
+    # Starved in head (ratio inf) sorts first among slower, starved in base (0) first
+    # among faster; NaN never reaches here as a change.
     severity = -row.ratio if row.verdict == SLOWER else row.ratio if row.verdict == FASTER else 0
     return (rank, severity, row.key.sort_key())
 
@@ -237,3 +294,17 @@ def gate_exit_code(comparison: Comparison) -> int:
 def finite_or_none(value: float) -> float | None:
     """``value`` for JSON: None in place of NaN or infinity."""
     return value if math.isfinite(value) else None
+
+
+JSON_INFINITY = "inf"
+
+
+def json_number(value: float) -> float | str | None:
+    """``value`` for JSON, which has no infinity or NaN: a finite value as is, ``inf``
+    (a starved median, or a ratio with one) as the string ``"inf"`` (the CSV's own
+    spelling), NaN (undefined, e.g. the ratio of two starved medians) as null."""
+    if math.isnan(value):
+        return None
+    if math.isinf(value):
+        return JSON_INFINITY if value > 0 else "-" + JSON_INFINITY
+    return value

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from .charts import Axes, Panel, Series, draw_figure
+from .charts import Axes, Panel, draw_figure, make_series
 from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
 from .errors import AnalyzeError
@@ -103,10 +103,8 @@ def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple
                 panels_data.items(), key=lambda kv: CaseKey("", "", "", kv[0][0], kv[0][1]).sort_key()):
             series = []
             for variant, seen in sorted(variants.items()):
-                bands = [quartiles(c.ns_per_op) for _, c in seen]
-                series.append(Series(variant, tuple(float(i) for i, _ in seen),
-                                     tuple(median(c.ns_per_op) for _, c in seen),
-                                     tuple(b[0] for b in bands), tuple(b[1] for b in bands)))
+                points = [(float(i), median(c.ns_per_op), *quartiles(c.ns_per_op)) for i, c in seen]
+                series.append(make_series(variant, points))
             title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
             panels.append(Panel(title, tuple(series)))
         chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]

@@ -195,6 +195,16 @@ def _parse_float(raw: str, column: str) -> float:
     return value
 
 
+def _parse_float_or_inf(raw: str, column: str) -> float:
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ValueError(f"{column} is not a number: {raw!r}") from None
+    if math.isnan(value) or value == -math.inf:
+        raise ValueError(f"{column} is not a number or 'inf': {raw!r}")
+    return value
+
+
 def _parse_cell(raw: str, column: str) -> Any:
     kind = COLUMN_TYPES[column]
     if kind == "str":
@@ -203,6 +213,8 @@ def _parse_cell(raw: str, column: str) -> Any:
         return _parse_int(raw, column)
     if kind == "float":
         return _parse_float(raw, column)
+    if kind == "float_or_inf":
+        return _parse_float_or_inf(raw, column)
     if kind in ("opt_int", "opt_float"):
         if raw.strip() == "":
             return math.nan
@@ -258,8 +270,34 @@ def _check_header(header: list[str], version: int, path: Path) -> None:
         raise AnalyzeError(f"duplicated column(s): {', '.join(duplicated)}", path, 1)
 
 
+def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
+    """Why a row's ops / ns_per_op pair is impossible, or None when it is fine.
+
+    A starved sample (ops = 0) has ns_per_op = inf and nothing else has: bench writes
+    exactly that, and every ratio downstream needs a positive metric.
+    """
+    if ops < 0:
+        return f"ops must not be negative: {ops}"
+    if math.isinf(ns_per_op):
+        if ops != 0:
+            return (f"{METRIC} is {raw!r} but ops is {ops}: only a starved sample "
+                    "(ops = 0) may have an infinite ns_per_op")
+        return None
+    if ops == 0:
+        return (f"ops is 0 but {METRIC} is {raw!r}: a starved sample (no operation "
+                "completed) must have ns_per_op = inf")
+    if ns_per_op == 0:
+        return (f"{METRIC} is 0: bench never writes 0 (the smallest real values are about "
+                "0.1 ns), and ratios of medians need positive values")
+    if ns_per_op < 0:
+        return f"{METRIC} must be positive: {raw!r}"
+    return None
+
+
 def load_results(path: str | Path) -> ResultsFile:
     """Load and validate one results CSV (schema version 1 or 2).
+
+    ``ns_per_op`` may be ``inf`` on a starved sample (ops = 0; see schema.COLUMN_TYPES).
 
     Raises AnalyzeError, naming the file and line, for anything that is not a
     well-formed results file: unreadable, binary, empty, header only, unknown
@@ -314,8 +352,9 @@ def load_results(path: str | Path) -> ResultsFile:
                             f"{first_run_raw[column]!r}: one file must hold one run", path, line)
             if parsed["threads"] < 1:
                 raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
-            if parsed[METRIC] <= 0:
-                raise AnalyzeError(f"{METRIC} must be positive: {cells[METRIC]!r}", path, line)
+            problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+            if problem:
+                raise AnalyzeError(problem, path, line)
             key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
             columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
             for column in SAMPLE_NUMERIC_COLUMNS:

@@ -7,18 +7,30 @@ anything beyond formatting.
 from __future__ import annotations
 
 import json
+import math
 
-from .compare import FASTER, SLOWER, UNCHANGED, Comparison, CompareRow, finite_or_none
+from .compare import FASTER, SLOWER, UNCHANGED, Comparison, CompareRow, json_number
 from .loader import ResultsFile
 from .stats import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("md", "text", "json")
-JSON_FORMAT_VERSION = 1
+# 2: infinite numbers (starved medians and their ratios) are the string "inf"; added
+# base_starved_samples, head_starved_samples and starved.
+JSON_FORMAT_VERSION = 2
 TITLE = "DispatchBench comparison"
+# How a starved (infinite) time and an undefined number read in tables.
+STARVED_TEXT = "starved"
+UNDEFINED_TEXT = "—"
+INFINITE_RATIO_TEXT = "∞"
 
 
 def fmt_ns(value: float) -> str:
-    """A duration in ns with about three significant digits: 1,234 / 12.3 / 1.23 / 0.123."""
+    """A duration in ns with about three significant digits: 1,234 / 12.3 / 1.23 / 0.123;
+    ``starved`` for inf (no operation completed), ``—`` for NaN."""
+    if math.isnan(value):
+        return UNDEFINED_TEXT
+    if math.isinf(value):
+        return STARVED_TEXT
     if value >= 100:
         return f"{value:,.0f}"
     if value >= 10:
@@ -29,7 +41,11 @@ def fmt_ns(value: float) -> str:
 
 
 def fmt_ratio(value: float) -> str:
-    """A ratio with two decimals."""
+    """A ratio with two decimals; ``∞`` for inf, ``—`` for NaN (no ratio)."""
+    if math.isnan(value):
+        return UNDEFINED_TEXT
+    if math.isinf(value):
+        return INFINITE_RATIO_TEXT
     return f"{value:.2f}"
 
 
@@ -59,9 +75,14 @@ def rule_sentence(comparison: Comparison) -> str:
 
 
 def counts_sentence(comparison: Comparison) -> str:
-    """``2 slower, 1 faster, 10 unchanged``."""
+    """``2 slower, 1 faster, 10 unchanged`` (and how many have a starved median)."""
     counts = comparison.counts
-    return f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    starved = len(comparison.starved_rows)
+    if starved:
+        text += (f"; {starved} case{'s' if starved != 1 else ''} with a starved median "
+                 "(no operation completed in at least half the samples)")
+    return text
 
 
 def gate_sentence(comparison: Comparison) -> str:
@@ -174,20 +195,27 @@ def _row_json(row: CompareRow) -> dict:
         **row.key.to_json(),
         "base_n": row.base_n,
         "head_n": row.head_n,
-        "base_median_ns": finite_or_none(row.base_median),
-        "head_median_ns": finite_or_none(row.head_median),
-        "ratio": finite_or_none(row.ratio),
-        "ci_low": finite_or_none(row.ci_low),
-        "ci_high": finite_or_none(row.ci_high),
-        "p_value": finite_or_none(row.p_value),
+        "base_median_ns": json_number(row.base_median),
+        "head_median_ns": json_number(row.head_median),
+        "ratio": json_number(row.ratio),
+        "ci_low": json_number(row.ci_low),
+        "ci_high": json_number(row.ci_high),
+        "p_value": json_number(row.p_value),
         "verdict": row.verdict,
         "verdict_text": row.verdict_text,
         "alpha_reachable": row.alpha_reachable,
+        "base_starved_samples": row.base_starved,
+        "head_starved_samples": row.head_starved,
+        "starved": row.starved,
     }
 
 
 def render_json(comparison: Comparison, gate: bool = False) -> str:
-    """The comparison as JSON (format version JSON_FORMAT_VERSION) for tools."""
+    """The comparison as JSON (format version JSON_FORMAT_VERSION) for tools.
+
+    Strict JSON: an infinite number is the string ``"inf"`` and an undefined one null
+    (compare.json_number), never a bare Infinity or NaN.
+    """
     document = {
         "format_version": JSON_FORMAT_VERSION,
         "threshold_percent": comparison.threshold,
@@ -196,7 +224,7 @@ def render_json(comparison: Comparison, gate: bool = False) -> str:
         "base": _run_json(comparison.base),
         "head": _run_json(comparison.head),
         "counts": comparison.counts,
-        "suite_geomean_ratio": {s: {"ratio": finite_or_none(g), "cases": n}
+        "suite_geomean_ratio": {s: {"ratio": json_number(g), "cases": n}
                                 for s, (g, n) in comparison.suite_geomeans.items()},
         "cases": [_row_json(r) for r in comparison.rows],
         "base_only": [k.to_json() for k in comparison.base_only],
@@ -205,7 +233,7 @@ def render_json(comparison: Comparison, gate: bool = False) -> str:
     }
     if gate:
         document["gate"] = {"passed": not comparison.slower, "slower": len(comparison.slower)}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 RENDERERS = {"md": render_markdown, "text": render_text, "json": render_json}

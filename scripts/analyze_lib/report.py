@@ -6,25 +6,28 @@ atomically (see output.atomic_directory).
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
-from .charts import Axes, Panel, Series, draw_figure
+from .charts import Axes, Panel, Series, draw_figure, make_series
 from .doc import Heading, Image, Paragraph, Table, to_html, to_markdown
 from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
 from .output import atomic_directory
 from .render import fmt_ns, fmt_ratio
-from .stats import bootstrap_ratio_of_medians, median, quartiles
+from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
 
 DEFAULT_RESULTS_DIR = "Results"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 
-# Per suite, the param on the x axis (falls back to threads when a benchmark lacks it).
+# Per suite, and per benchmark where it differs, the param on the x axis. When it does not
+# vary within a benchmark, the numeric param with the most values is used, else threads.
 SUITE_X_PARAM = {"once": "tokens", "isolation": "read_pct", "wait": "tasks"}
+BENCHMARK_X_PARAM = {("wait", "throttle"): "limit"}
 # Per suite, what one operation is (bench already divides by it: a fan-out of 256 tasks counts 256 operations).
 SUITE_OPERATION = {"wait": "task"}
 # Suites drawn log-log when their x param spans decades.
@@ -55,13 +58,32 @@ def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
         by_variant[case.key.variant].append(case)
     series = []
     for variant in sorted(by_variant):
-        points = sorted(by_variant[variant], key=x_of)
-        values = [c.ns_per_op for c in points]
-        bands = [quartiles(v) for v in values]
-        series.append(Series(variant, tuple(float(x_of(c)) for c in points),
-                             tuple(median(v) for v in values),
-                             tuple(b[0] for b in bands), tuple(b[1] for b in bands)))
+        points = []
+        for case in sorted(by_variant[variant], key=x_of):
+            low, high = quartiles(case.ns_per_op)
+            points.append((float(x_of(case)), median(case.ns_per_op), low, high))
+        series.append(make_series(variant, points))
     return tuple(series)
+
+
+def _x_param(suite: str, benchmark: str, cases: list[Case]) -> str | None:
+    """The param on the x axis: the preferred one when it varies, else the numeric param
+    with the most distinct values, else None (x is threads)."""
+    def values(name):
+        found = {c.key.params_dict.get(name) for c in cases}
+        numeric = all(isinstance(v, (int, float)) for v in found)
+        return len(found) if numeric else 0
+
+    preferred = BENCHMARK_X_PARAM.get((suite, benchmark), SUITE_X_PARAM.get(suite))
+    if preferred is not None and values(preferred) > 1:
+        return preferred
+    names = sorted({k for c in cases for k, _ in c.key.params})
+    ranked = sorted((-values(n), n) for n in names if values(n) > 1)
+    return ranked[0][1] if ranked else None
+
+
+def _has_line(panel: Panel) -> bool:
+    return len({x for s in panel.series for x in (*s.x, *s.starved_x)}) > 1
 
 
 def _chosen_threads(cases: list[Case], logical_cpus: int) -> int:
@@ -82,6 +104,10 @@ class _ChartPlan:
         self.skipped = 0
 
     def add(self, suite: str, stem: str, title: str, panels: list[Panel], axes: Axes) -> None:
+        # A panel with one x value is a row of dots, not a chart: its cases are in the tables.
+        panels = [p for p in panels if _has_line(p)]
+        if not panels:
+            return
         chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]
         for index, chunk in enumerate(chunks):
             if len(self.figures) >= MAX_FIGURES:
@@ -98,10 +124,8 @@ def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[
     operation = SUITE_OPERATION.get(suite)
     metric = f"ns per {operation}" if operation else "ns/op"
     ylabel = f"{metric} (median, IQR band)"
-    x_param = SUITE_X_PARAM.get(suite)
-    x_values = {c.key.params_dict.get(x_param) for c in cases} if x_param else set()
-    usable_x = (x_param is not None and len(x_values) > 1
-                and all(isinstance(c.key.params_dict.get(x_param), (int, float)) for c in cases))
+    x_param = _x_param(suite, benchmark, cases)
+    usable_x = x_param is not None
     stem = f"{_slug(suite)}-{_slug(benchmark)}"
     thread_counts = {c.key.threads for c in cases}
     if usable_x:
@@ -129,33 +153,64 @@ def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[
 def _scenario_label(key: CaseKey, logical_cpus: int) -> str:
     over = " (oversubscribed)" if key.threads > logical_cpus else ""
     params = f" {key.params_text}" if key.params else ""
-    return f"{key.suite}/{key.benchmark} threads:{key.threads}{over}{params}"
+    return f"threads:{key.threads}{over}{params}"
 
 
-def which_one_table(cases: dict[CaseKey, Case], logical_cpus: int) -> Table | None:
-    """Per scenario with two or more variants: the fastest by median and every other
-    variant's ratio to it with a 95% bootstrap CI (None when no scenario qualifies)."""
+# A ratio to the fastest whose 95% CI reaches down to this is not told apart from it.
+TIE_PREFIX = "≈"
+
+
+def _ratio_cell(case: Case, fastest: Case) -> str:
+    if case is fastest:
+        return "**1.00**"
+    if math.isinf(median(case.ns_per_op)):
+        return "starved"
+    estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
+    tie = TIE_PREFIX if estimate.low <= 1.0 else ""
+    return f"{tie}{_fmt_multiple(estimate.ratio)}"
+
+
+def _fmt_multiple(value: float) -> str:
+    # Three significant digits: 1.23, 12.3, 123, 2,352 (a 2352.02× ratio is noise in the last places).
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return fmt_ratio(value)
+
+
+def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tuple[str, Table]]:
+    """Per benchmark, a table with a row per scenario (threads and params) that has two or
+    more variants: the fastest variant by median, its median, and every variant's median
+    as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
+    reaches 1, i.e. not told apart from the fastest). A scenario whose every variant is
+    starved has no fastest. Returns (``suite/benchmark``, table) pairs in case order."""
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
         if key.suite not in TABLE_ONLY_SUITES:
             scenarios[(key.suite, key.benchmark, key.threads, key.params)].append(case)
-    rows = []
+    by_benchmark: dict[tuple[str, str], list[list[Case]]] = defaultdict(list)
     for scenario_cases in sorted(scenarios.values(), key=lambda cs: cs[0].key.sort_key()):
-        if len(scenario_cases) < 2:
-            continue
-        ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
-        fastest = ranked[0]
-        others = []
-        for case in ranked[1:]:
-            estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
-            others.append(f"{case.key.variant} {fmt_ratio(estimate.ratio)}× "
-                          f"[{fmt_ratio(estimate.low)}, {fmt_ratio(estimate.high)}]")
-        rows.append((_scenario_label(fastest.key, logical_cpus), f"**{fastest.key.variant}**",
-                     fmt_ns(median(fastest.ns_per_op)), "; ".join(others)))
-    if not rows:
-        return None
-    return Table(("Scenario", "Fastest", "Median ns/op", "Others: ratio to fastest [95% CI]"),
-                 tuple(rows), "llrl")
+        if len(scenario_cases) >= 2:
+            by_benchmark[scenario_cases[0].key.suite, scenario_cases[0].key.benchmark].append(scenario_cases)
+    tables = []
+    for (suite, benchmark), rows_cases in sorted(by_benchmark.items()):
+        variants = sorted({c.key.variant for cs in rows_cases for c in cs})
+        rows = []
+        for scenario_cases in rows_cases:
+            ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
+            fastest = ranked[0]
+            by_variant = {c.key.variant: c for c in scenario_cases}
+            if math.isinf(median(fastest.ns_per_op)):
+                name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
+            else:
+                name = f"**{fastest.key.variant}**"
+                cells = [_ratio_cell(by_variant[v], fastest) if v in by_variant else "" for v in variants]
+            rows.append((_scenario_label(fastest.key, logical_cpus), name,
+                         fmt_ns(median(fastest.ns_per_op)), *cells))
+        headers = ("Scenario", "Fastest", "Median ns/op", *variants)
+        tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
+    return tables
 
 
 def environment_table(results: ResultsFile) -> Table:
@@ -181,30 +236,62 @@ def _finite_median(values: np.ndarray) -> float | None:
     return float(np.median(finite)) if finite.size else None
 
 
+def _samples_text(case: Case) -> str:
+    starved = starved_count(case.ns_per_op)
+    return f"{case.n} ({starved} starved)" if starved else str(case.n)
+
+
+def _case_name(key: CaseKey, logical_cpus: int, with_suite: bool) -> str:
+    over = " (oversubscribed)" if key.threads > logical_cpus else ""
+    name = key.label if with_suite else key.label.split("/", 1)[1]
+    return f"{name}{over}"
+
+
 def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
-    """Every case: samples, median and IQR, plus fairness and latency where recorded."""
+    """Every case: samples (and how many starved), median and IQR, plus fairness where
+    recorded (the slowest thread's operations over the fastest's, median over samples)."""
     fairness = any(_finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
-    latency = any(_finite_median(c.columns["p50_ns"]) is not None for c in cases)
     headers = ["Case", "n", "Median ns/op", "IQR"]
     if fairness:
         headers.append("Thread ops min/max")
-    if latency:
-        headers += ["p50 ns", "p90 ns", "p99 ns"]
     rows = []
     for case in sorted(cases, key=lambda c: c.key.sort_key()):
-        key = case.key
-        over = " (oversubscribed)" if key.threads > logical_cpus else ""
-        name = key.label if with_suite else key.label.split("/", 1)[1]
-        row = [f"{name}{over}", str(case.n), fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
+        row = [_case_name(case.key, logical_cpus, with_suite), _samples_text(case),
+               fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
         if fairness:
             low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
             row.append(f"{low / high:.2f}" if low is not None and high else "")
-        if latency:
-            for column in ("p50_ns", "p90_ns", "p99_ns"):
-                value = _finite_median(case.columns[column])
-                row.append(fmt_ns(value) if value is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
+
+
+LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
+
+
+def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
+    """The cases that record latency percentiles (wait/handoff): median ns/op and the
+    median over samples of each sample's p50/p90/p99 (None when no case has them)."""
+    measured = [c for c in cases if _finite_median(c.columns["p50_ns"]) is not None]
+    if not measured:
+        return None
+    rows = []
+    for case in sorted(measured, key=lambda c: c.key.sort_key()):
+        cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
+        rows.append((_case_name(case.key, logical_cpus, True), _samples_text(case),
+                     fmt_ns(median(case.ns_per_op)),
+                     *(fmt_ns(v) if v is not None else "" for v in cells)))
+    return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
+
+
+def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
+    """The cases with at least one starved sample, most starved first (None when none)."""
+    starved = [c for c in cases if starved_count(c.ns_per_op)]
+    if not starved:
+        return None
+    starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
+    rows = tuple((_case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
+                  fmt_ns(median(c.ns_per_op))) for c in starved)
+    return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
 
 
 def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
@@ -218,12 +305,17 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
                               "interquartile range. Thread counts above the machine's "
                               f"{cpus} logical CPUs are oversubscribed (shaded on charts)."),
                     Heading(2, "Environment"), environment_table(results)]
-    which = which_one_table(cases, cpus)
+    which = which_one_tables(cases, cpus)
     blocks.append(Heading(2, "Which one to use"))
     if which:
-        blocks += [Paragraph("Per scenario (same suite, benchmark, threads and params), the fastest "
-                             "variant by median, and every other variant's median as a multiple of "
-                             "it with a 95% bootstrap confidence interval."), which]
+        blocks.append(Paragraph(
+            "Per scenario (same suite, benchmark, threads and params), the fastest variant by "
+            "median, and every variant's median as a multiple of the fastest's. "
+            f"`{TIE_PREFIX}` marks a variant not told apart from the fastest (the 95% bootstrap "
+            "confidence interval of its ratio reaches 1.00); `starved` means no operation "
+            "completed in at least half its samples; an empty cell, not measured there."))
+        for name, table in which:
+            blocks += [Heading(3, name), table]
     else:
         blocks.append(Paragraph("No scenario has more than one variant."))
     by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
@@ -233,6 +325,15 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     for (suite, benchmark), group in sorted(by_benchmark.items()):
         if suite not in TABLE_ONLY_SUITES:
             _benchmark_charts(plan, suite, benchmark, group)
+    starved = starved_table(list(cases.values()), cpus)
+    if starved:
+        blocks += [Heading(2, "Starved samples"),
+                   Paragraph("A sample is *starved* when the case completed no operation in it "
+                             "(bench writes `ns_per_op=inf`, `ops=0`): e.g. the writer of "
+                             "`isolation/roles` kept out by readers for a whole sample. Starved "
+                             "samples count as slower than any time; a median that falls on them "
+                             "reads `starved`, and on charts sits as ▲ on the panel's top edge."),
+                   starved]
     if plan.figures:
         blocks.append(Heading(2, "Charts"))
         current = None
@@ -249,6 +350,12 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
         blocks += [Heading(2, "Harness overhead"),
                    Paragraph("The cost of the measurement itself: the floor under every other number."),
                    cases_table(table_only, cpus, with_suite=True)]
+    latency = latency_table(list(cases.values()), cpus)
+    if latency:
+        blocks += [Heading(2, "Latency percentiles"),
+                   Paragraph("Cases that time each operation (e.g. `wait/handoff`): per-sample "
+                             "percentiles of one operation's latency in ns, median over samples."),
+                   latency]
     blocks.append(Heading(2, "All cases"))
     by_suite: dict[str, list[Case]] = defaultdict(list)
     for case in cases.values():

@@ -35,8 +35,10 @@ CASE_COLUMNS = ("suite", "benchmark", "variant", "threads", "params")
 # The metric every analysis is about (lower is better).
 METRIC = "ns_per_op"
 
-# Type of each column: int, float (finite), opt_int / opt_float (may be empty),
-# bool ("true"/"false"), timestamp (ISO 8601), params ("k=v;k=v"), str.
+# Type of each column: int, float (finite), float_or_inf (finite or "inf": the metric of
+# a starved sample, one in which no operation completed; the loader allows it only with
+# ops = 0), opt_int / opt_float (may be empty), bool ("true"/"false"),
+# timestamp (ISO 8601), params ("k=v;k=v"), str.
 COLUMN_TYPES: dict[str, str] = {
     "schema_version": "int",
     "run_id": "str",
@@ -59,7 +61,7 @@ COLUMN_TYPES: dict[str, str] = {
     "sample": "int",
     "ops": "int",
     "elapsed_ns": "int",
-    "ns_per_op": "float",
+    "ns_per_op": "float_or_inf",
     "ops_per_sec": "float",
     "cpu_user_ns": "int",
     "cpu_sys_ns": "int",

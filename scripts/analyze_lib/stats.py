@@ -2,6 +2,11 @@
 
 Every random draw uses a generator seeded with ``BOOTSTRAP_SEED`` per call, so a
 result depends only on its inputs (not on call order or --filter).
+
+Samples may be ``inf``: a *starved* sample, one in which no operation completed (bench
+writes ``ns_per_op=inf`` for it). Starved samples are the slowest possible outcome, so
+they sort above every finite value: a median or quartile that falls on them is ``inf``,
+and the U test ranks them last. Nothing here ever returns NaN for such input.
 """
 
 from __future__ import annotations
@@ -27,20 +32,74 @@ class RatioEstimate:
 
 
 def median(values: np.ndarray) -> float:
-    """The sample median."""
+    """The sample median; ``inf`` when at least half the samples are starved."""
+    # np.median averages the middle pair, which is inf (never NaN) when one is inf.
     return float(np.median(values))
 
 
+def percentile(values: np.ndarray, q: float) -> float:
+    """The q-th percentile with numpy's default (linear) interpolation, ``inf``-safe.
+
+    Between a finite value and ``inf`` the result is ``inf`` (numpy would give NaN and a
+    warning); exactly on a finite value it is that value.
+    """
+    ordered = np.sort(np.asarray(values, dtype=float), axis=-1)
+    return float(_sorted_percentile(ordered, q))
+
+
+def _sorted_percentile(ordered: np.ndarray, q: float) -> np.ndarray:
+    """Linear-interpolation percentile along the last axis of already sorted values."""
+    position = (ordered.shape[-1] - 1) * (q / 100)
+    below = int(math.floor(position))
+    above = min(below + 1, ordered.shape[-1] - 1)
+    fraction = position - below
+    low, high = ordered[..., below], ordered[..., above]
+    if fraction == 0:
+        return low
+    with np.errstate(invalid="ignore"):
+        # numpy's own lerp, so finite input gives exactly np.percentile's result.
+        step = high - low
+        mixed = low + step * fraction if fraction < 0.5 else high - step * (1 - fraction)
+    # inf - inf is NaN: where either end is infinite the percentile is infinite.
+    return np.where(np.isinf(high), np.inf, mixed)
+
+
 def quartiles(values: np.ndarray) -> tuple[float, float]:
-    """The 25th and 75th percentiles (the interquartile range's ends)."""
-    q1, q3 = np.percentile(values, [25, 75])
-    return float(q1), float(q3)
+    """The 25th and 75th percentiles (the interquartile range's ends; ``inf``-safe)."""
+    return percentile(values, 25), percentile(values, 75)
+
+
+def starved_count(values: np.ndarray) -> int:
+    """How many samples are starved (``inf``: no operation completed)."""
+    return int(np.count_nonzero(np.isinf(np.asarray(values, dtype=float))))
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator for positive values that may be ``inf`` (starved).
+
+    inf/finite is ``inf``, finite/inf is 0, and inf/inf is NaN: both starved, there is no
+    ratio (callers say "starved in both").
+    """
+    if math.isinf(numerator) and math.isinf(denominator):
+        return math.nan
+    if math.isinf(denominator):
+        return 0.0
+    return numerator / denominator
 
 
 def _bootstrap_medians(values: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     indices = rng.integers(0, values.size, size=(resamples, values.size))
     return np.median(values[indices], axis=1)
+
+
+def _resampled_ratios(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    # A resample where both medians are starved counts as ratio 1 (no difference), so
+    # the CI stays defined; inf/finite is inf and finite/inf is 0, as in ratio().
+    both = np.isinf(top) & np.isinf(bottom)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratios = top / bottom
+    return np.where(both, 1.0, ratios)
 
 
 def bootstrap_ratio_of_medians(
@@ -58,8 +117,9 @@ def bootstrap_ratio_of_medians(
     top = _bootstrap_medians(numerator, rng, resamples)
     bottom = _bootstrap_medians(denominator, rng, resamples)
     tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(top / bottom, [tail, 100 - tail])
-    return RatioEstimate(median(numerator) / median(denominator), float(low), float(high))
+    ratios = _resampled_ratios(top, bottom)
+    low, high = percentile(ratios, tail), percentile(ratios, 100 - tail)
+    return RatioEstimate(ratio(median(numerator), median(denominator)), low, high)
 
 
 def bootstrap_median_ci(
@@ -72,16 +132,18 @@ def bootstrap_median_ci(
     rng = np.random.default_rng(seed)
     medians = _bootstrap_medians(values, rng, resamples)
     tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(medians, [tail, 100 - tail])
-    return float(low), float(high)
+    return percentile(medians, tail), percentile(medians, 100 - tail)
 
 
 def mann_whitney_p(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided Mann-Whitney U p-value (scipy's automatic exact/asymptotic choice).
 
-    Returns 1.0 when the test is undefined (e.g. every value tied).
+    Returns 1.0 when the test is undefined (e.g. every value tied, as when both sides
+    are entirely starved). Starved (``inf``) samples tie with each other and rank above
+    every finite one.
     """
-    p = float(scipy_stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = float(scipy_stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
     return 1.0 if math.isnan(p) else p
 
 
@@ -97,7 +159,7 @@ def smallest_p(n_a: int, n_b: int) -> float:
 
 
 def geometric_mean(values) -> float:
-    """The geometric mean of positive values (NaN for none)."""
+    """The geometric mean of positive finite values (NaN for none)."""
     values = np.asarray(list(values), dtype=float)
     if values.size == 0:
         return math.nan

@@ -55,13 +55,16 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
             if np.isscalar(samples):
                 samples = lognormal(float(samples), DEFAULT_CV, DEFAULT_SAMPLES, rng)
             for index, ns in enumerate(samples):
-                ops = 100000
+                # A starved sample (inf) completed no operation, as bench writes it.
+                starved = np.isinf(ns)
+                ops = 0 if starved else 100000
                 row = {
                     **meta, "schema_version": str(version),
                     "suite": suite, "benchmark": benchmark, "variant": variant,
                     "threads": str(threads), "params": params, "sample": str(index),
-                    "ops": str(ops), "elapsed_ns": str(int(ns * ops)), "ns_per_op": repr(float(ns)),
-                    "ops_per_sec": repr(1e9 / float(ns)), "cpu_user_ns": "1000", "cpu_sys_ns": "10",
+                    "ops": str(ops), "elapsed_ns": str(2000000 if starved else int(ns * ops)),
+                    "ns_per_op": "inf" if starved else repr(float(ns)),
+                    "ops_per_sec": "0.0000" if starved else repr(1e9 / float(ns)), "cpu_user_ns": "1000", "cpu_sys_ns": "10",
                     "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
                     "thread_ops_min": str(ops // threads), "thread_ops_max": str(ops // threads),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",

@@ -1,0 +1,192 @@
+"""Starved samples (ns_per_op=inf, ops=0) load, and every command handles them deterministically."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from analyze_lib import stats
+from analyze_lib.cli import main
+from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
+from analyze_lib.loader import load_results
+from analyze_lib.report import which_one_tables
+from csvgen import case, write_results
+
+INF = math.inf
+FINE = [100.0, 101.0, 102.0, 103.0, 104.0]
+ALL_STARVED = [INF] * 5
+MOSTLY_STARVED = [100.0, 101.0, INF, INF, INF]   # median starved, U test not significant
+ONE_STARVED = [100.0, 101.0, 102.0, 103.0, INF]   # median finite, upper quartile finite
+
+ROLES = "keys=1000;role=write;writers=1"
+
+
+def _key(variant, threads=2):
+    return case("isolation", "roles", variant, threads, ROLES)
+
+
+BASE = {
+    _key("starved-in-head"): FINE,
+    _key("starved-in-base"): ALL_STARVED,
+    _key("starved-in-both"): ALL_STARVED,
+    _key("mostly-starved-head"): FINE,
+    _key("one-starved"): FINE,
+}
+HEAD = {
+    _key("starved-in-head"): ALL_STARVED,
+    _key("starved-in-base"): FINE,
+    _key("starved-in-both"): ALL_STARVED,
+    _key("mostly-starved-head"): MOSTLY_STARVED,
+    _key("one-starved"): ONE_STARVED,
+}
+
+
+@pytest.fixture()
+def pair(tmp_path):
+    return (write_results(tmp_path / "base.csv", BASE), write_results(tmp_path / "head.csv", HEAD))
+
+
+@pytest.fixture(autouse=True)
+def no_warnings():
+    # NaN from inf - inf, divide by zero: none may escape as a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def test_statistics_with_starved_samples():
+    assert stats.median(ONE_STARVED) == 102.0
+    assert stats.median(MOSTLY_STARVED) == INF
+    assert stats.quartiles(ONE_STARVED) == (101.0, 103.0)
+    assert stats.quartiles(MOSTLY_STARVED) == (101.0, INF)
+    assert stats.quartiles([1.0, 2.0, 3.0, INF]) == (1.75, INF)
+    assert stats.quartiles(ALL_STARVED) == (INF, INF)
+    assert stats.starved_count(MOSTLY_STARVED) == 3
+    assert stats.mann_whitney_p(np.array(ALL_STARVED), np.array(ALL_STARVED)) == 1.0
+    assert stats.bootstrap_ratio_of_medians(np.array(ALL_STARVED), np.array(FINE)) == (
+        stats.RatioEstimate(INF, INF, INF))
+    assert stats.bootstrap_ratio_of_medians(np.array(FINE), np.array(ALL_STARVED)) == (
+        stats.RatioEstimate(0.0, 0.0, 0.0))
+    both = stats.bootstrap_ratio_of_medians(np.array(ALL_STARVED), np.array(ALL_STARVED))
+    assert math.isnan(both.ratio) and (both.low, both.high) == (1.0, 1.0)
+
+
+def test_percentile_matches_numpy_on_finite_values():
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 5, 15):
+        values = rng.lognormal(0, 1, n)
+        for q in (2.5, 25, 50, 75, 97.5):
+            assert stats.percentile(values, q) == np.percentile(values, q)
+
+
+def test_compare_verdicts(pair):
+    base, head = (load_results(p) for p in pair)
+    rows = {r.key.variant: r for r in compare(base.cases, head.cases)}
+    expected = {
+        "starved-in-head": (SLOWER, "slower (starved in head)", "head"),
+        "starved-in-base": (FASTER, "faster (starved in base)", "base"),
+        "starved-in-both": (UNCHANGED, "no change (starved in both)", "both"),
+        "mostly-starved-head": (UNCHANGED, "no change (starved in head, not significant)", "head"),
+        "one-starved": (UNCHANGED, "no change", None),
+    }
+    assert {v: (r.verdict, r.verdict_text, r.starved) for v, r in rows.items()} == expected
+    assert rows["one-starved"].head_starved == 1 and rows["starved-in-head"].head_starved == 5
+
+
+def test_gate_fails_on_starved_head_and_json_is_strict(pair, capsys):
+    assert main(["gate", str(pair[0]), str(pair[1]), "--format", "json"]) == 1
+    text = capsys.readouterr().out
+    assert "Infinity" not in text and "NaN" not in text
+    document = json.loads(text)
+    assert document["format_version"] == 2
+    cases = {c["variant"]: c for c in document["cases"]}
+    head = cases["starved-in-head"]
+    assert (head["head_median_ns"], head["ratio"], head["starved"]) == ("inf", "inf", "head")
+    assert head["head_starved_samples"] == 5 and head["base_starved_samples"] == 0
+    assert cases["starved-in-base"]["ratio"] == 0.0
+    assert cases["starved-in-both"]["ratio"] is None
+    assert document["gate"] == {"passed": False, "slower": 1}
+    # Starved cases have no ratio to average: only "one-starved" is in the geometric mean.
+    assert document["suite_geomean_ratio"]["isolation"]["cases"] == 1
+
+
+def test_text_and_markdown_say_starved(pair, capsys):
+    assert main(["compare", str(pair[0]), str(pair[1])]) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if l.startswith("isolation/roles/starved-in-head"))
+    assert line.split()[-10:] == ["102", "starved", "∞", "[∞,", "∞]", "0.0075", "slower", "(starved", "in", "head)"]
+    assert "4 cases with a starved median" in out
+    assert main(["gate", str(pair[0]), str(pair[1])]) == 1
+    assert "**slower (starved in head)**" in capsys.readouterr().out
+
+
+def test_json_number():
+    assert (json_number(1.5), json_number(INF), json_number(math.nan)) == (1.5, "inf", None)
+
+
+def test_report_and_history_with_starved_cases(pair, tmp_path):
+    out = tmp_path / "report"
+    assert main(["report", str(pair[1]), "--out", str(out)]) == 0
+    markdown = (out / "report.md").read_text()
+    assert "## Starved samples" in markdown
+    assert "| isolation/roles/starved-in-head threads:2 keys=1000;role=write;writers=1 | 5 of 5 | starved |" in markdown
+    assert "| 5 (1 starved) | 102 | 101–103 |" in markdown
+    assert (out / "isolation-roles-by-threads.png").exists() is False  # one thread count: no chart
+    history = tmp_path / "history"
+    assert main(["history", str(pair[0]), str(pair[1]), "--out", str(history)]) == 0
+    assert "slower (starved in head)" in (history / "history.md").read_text()
+
+
+def test_charts_draw_starved_points(tmp_path):
+    cases = {}
+    for threads in (2, 4, 8):
+        cases[_key("rwlock", threads)] = ALL_STARVED if threads == 4 else MOSTLY_STARVED if threads == 8 else FINE
+        cases[_key("mutex", threads)] = ONE_STARVED
+    path = write_results(tmp_path / "run.csv", cases)
+    out = tmp_path / "report"
+    assert main(["report", str(path), "--out", str(out)]) == 0
+    assert (out / "isolation-roles-by-threads.png").stat().st_size > 0
+
+
+def test_which_one_table_ranks_starved_last(tmp_path):
+    path = write_results(tmp_path / "run.csv", {
+        _key("rwlock"): ALL_STARVED, _key("mutex"): FINE, _key("nslock"): [200.0] * 5,
+        _key("a", 4): ALL_STARVED, _key("b", 4): ALL_STARVED})
+    [(name, table)] = which_one_tables(load_results(path).cases, logical_cpus=4)
+    assert name == "isolation/roles"
+    assert table.headers[3:] == ("a", "b", "mutex", "nslock", "rwlock")
+    assert table.rows[0][1:] == ("**mutex**", "102", "", "", "**1.00**", "1.96", "starved")
+    assert table.rows[1][1:] == ("(all starved)", "starved", "starved", "starved", "", "", "")
+
+
+def _with_cells(path, line, **cells):
+    lines = path.read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    row = lines[line - 1].rstrip("\n").split(",")
+    for column, value in cells.items():
+        row[header.index(column)] = value
+    lines[line - 1] = ",".join(row) + "\n"
+    path.write_text("".join(lines))
+    return path
+
+
+@pytest.mark.parametrize("cells, message", [
+    ({"ns_per_op": "inf"}, "ns_per_op is 'inf' but ops is 100000: only a starved sample (ops = 0) "
+                           "may have an infinite ns_per_op"),
+    ({"ops": "0"}, "ops is 0 but ns_per_op is '100.0': a starved sample (no operation completed) "
+                   "must have ns_per_op = inf"),
+    ({"ns_per_op": "0"}, "ns_per_op is 0: bench never writes 0 (the smallest real values are about "
+                         "0.1 ns), and ratios of medians need positive values"),
+    ({"ns_per_op": "-3.5"}, "ns_per_op must be positive: '-3.5'"),
+    ({"ns_per_op": "nan"}, "ns_per_op is not a number or 'inf': 'nan'"),
+    ({"ns_per_op": "-inf", "ops": "0"}, "ns_per_op is not a number or 'inf': '-inf'"),
+    ({"ops": "-1"}, "ops must not be negative: -1"),
+])
+def test_impossible_metric_values_exit_2(tmp_path, capsys, cells, message):
+    path = _with_cells(write_results(tmp_path / "bad.csv", {case(): [100.0] * 5}), 4, **cells)
+    assert main(["report", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"analyze: {path}:4: {message}\n"
