@@ -353,7 +353,7 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     latency = latency_table(list(cases.values()), cpus)
     if latency:
         blocks += [Heading(2, "Latency percentiles"),
-                   Paragraph("Cases that time each operation (e.g. `wait/handoff`): per-sample "
+                   Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
                              "percentiles of one operation's latency in ns, median over samples."),
                    latency]
     blocks.append(Heading(2, "All cases"))
