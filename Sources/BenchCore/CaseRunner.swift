@@ -117,6 +117,10 @@ final class Session: @unchecked Sendable {
     let team: ThreadTeam
     let workers: [WorkerContext]
     private let stop = Atomic<Bool>(false)
+    /// Threads that have begun the current timed sample.
+    private let running = Atomic<Int>(0)
+    /// How often the coordinator looks whether every thread has begun, once the sample time is over.
+    static let startPollNanoseconds: UInt64 = 20_000
 
     init(workload: Workload, threads: Int) {
         self.workload = workload
@@ -149,18 +153,23 @@ final class Session: @unchecked Sendable {
         let workers = self.workers, body = workload.body
         workload.prepare?(batch)
         stop.store(false, ordering: .relaxed)
+        running.store(0, ordering: .relaxed)
         return measured { started in
             team.start { [self] index in
-                // Checked before each batch: a thread the scheduler never ran during the sample (more threads
-                // than cores) completes nothing, and its count of zero says so.
+                self.running.add(1, ordering: .relaxed)
                 var completed = 0
-                while !self.stop.load(ordering: .relaxed) {
+                repeat {
                     body(workers[index], batch)
                     completed += batch
-                }
+                } while !self.stop.load(ordering: .relaxed)
                 workers[index].completedIterations = completed
             }
             MonotonicClock.sleep(until: started + duration)
+            // With more threads than cores, or on a busy machine, a thread may not have been scheduled yet: the
+            // sample ends only once every thread runs, so that none finishes its only batch alone afterwards.
+            while running.load(ordering: .relaxed) < team.count {
+                MonotonicClock.sleep(until: MonotonicClock.now() + Self.startPollNanoseconds)
+            }
             stop.store(true, ordering: .relaxed)
             team.join()
         }

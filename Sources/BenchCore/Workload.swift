@@ -9,6 +9,8 @@ public struct Workload: Sendable {
     public enum Pacing: Sendable {
         /// Every thread runs batches until a stop flag is raised after the sample time (the default). A batch is
         /// calibrated to about a fiftieth of the sample, so the flag is seen promptly and reading it costs nothing.
+        /// The flag is raised only once every thread has begun, so each completes at least one batch inside the
+        /// sample: with more threads than cores the sample may last longer than asked, never end without one.
         ///
         /// Fixed duration keeps all threads contending for the whole sample: with fixed work per thread, a thread
         /// that an unfair lock favours finishes early and the rest of the sample runs uncontended, which flatters

@@ -66,8 +66,8 @@ import Testing
         for sample in samples {
             #expect(sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
             #expect(sample.threadOperations.count == 3)
-            // A thread may complete nothing when the machine is busy (it was never scheduled): that is recorded.
-            #expect(sample.threadOperations.allSatisfy { $0 >= 0 } && sample.operations > 0)
+            // The sample ends only once every thread runs, so each completes at least one batch.
+            #expect(sample.threadOperations.allSatisfy { $0 > 0 })
             #expect(sample.operations == sample.threadOperations.reduce(0, +))
         }
     }
