@@ -5,7 +5,19 @@ import Foundation
 /// non-zero exit, never a trap or a usage dump.
 @main
 enum BenchMain {
+    /// Swift seeds its hash function per process, so the collisions a `Set` or `Dictionary` meets, and with them
+    /// the cost of a lookup, change from one run to the next (a set-tracker hit varied 50–85 ns across runs).
+    /// `bench` runs with deterministic hashing so that two runs of one commit measure the same tables; setting
+    /// `SWIFT_DETERMINISTIC_HASHING` (to anything, `0` included) beforehand leaves the choice to the caller.
+    static let deterministicHashing = "SWIFT_DETERMINISTIC_HASHING"
+
     static func main() {
+        if getenv(deterministicHashing) == nil {
+            // The runtime reads the variable once at start-up, so the process restarts itself with it set.
+            setenv(deterministicHashing, "1", 1)
+            execv("/proc/self/exe", CommandLine.unsafeArgv)
+            // Only reached when the restart failed: run on, with random seeding.
+        }
         do {
             var command = try Bench.parseAsRoot()
             try command.run()
