@@ -14,8 +14,11 @@ enum BenchMain {
     static func main() {
         if getenv(deterministicHashing) == nil {
             // The runtime reads the variable once at start-up, so the process restarts itself with it set.
+            // Through the binary's own path, not /proc/self/exe, so that the process is still named `bench`.
             setenv(deterministicHashing, "1", 1)
-            execv("/proc/self/exe", CommandLine.unsafeArgv)
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? "/proc/self/exe"
+            execv(executable, CommandLine.unsafeArgv)
             // Only reached when the restart failed: run on, with random seeding.
         }
         do {
