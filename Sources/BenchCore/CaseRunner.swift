@@ -191,12 +191,13 @@ final class Session: @unchecked Sendable {
         )
     }
 
-    /// Merges and clears the workers' latency histograms; nil when none was recorded.
+    /// Merges and clears the workers' latency histograms; nil when none was recorded. Histograms nobody
+    /// recorded into are skipped: each spans 1 ns to 60 s, and merging or clearing one walks all its buckets.
     private func collectLatencies() -> LatencyPercentiles? {
-        var merged = workers[0].latencies
-        for worker in workers.dropFirst() { merged.add(worker.latencies) }
-        for worker in workers { worker.latencies.reset() }
-        guard merged.totalCount > 0 else { return nil }
+        let recording = workers.filter { $0.latencies.totalCount > 0 }
+        guard var merged = recording.first?.latencies else { return nil }
+        for worker in recording.dropFirst() { merged.add(worker.latencies) }
+        for worker in recording { worker.latencies.reset() }
         return LatencyPercentiles(p50: merged.valueAtPercentile(50), p90: merged.valueAtPercentile(90),
                                   p99: merged.valueAtPercentile(99))
     }
