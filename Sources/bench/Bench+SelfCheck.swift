@@ -15,8 +15,10 @@ extension Bench {
             abstract: "Compare the harness with hand-written timing loops on this machine (nothing is written).",
             discussion: """
             Times an uncontended pthread_mutex_lock/unlock pair two ways: a hand-written loop of 10 million pairs \
-            with one clock read at each end, and the harness's harness/mutex-pair case on one thread. Then \
-            prints the harness floor (empty loop, opaque call, static let read). Use a release build.
+            with one clock read at each end, and the harness's harness/mutex-pair case on one thread, the \
+            harness first: glibc's mutex skips its atomic `lock` prefix while a process has a single thread, so a \
+            loop run before any thread exists would time a cheaper mutex than any benchmark sees. Then prints \
+            the harness floor (empty loop, opaque call, static let read). Use a release build.
             """
         )
 
@@ -25,6 +27,10 @@ extension Bench {
 
         @Option(name: .long, help: "Repetitions of each measurement; the median is reported.")
         var repetitions = SelfCheck.repetitions
+
+        func validate() throws {
+            guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1, not \(repetitions)") }
+        }
 
         func run() throws {
             if RunEnvironment.buildIsDebug { warn("WARNING: debug build; use swift run -c release bench self-check") }

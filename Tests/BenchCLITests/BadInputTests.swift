@@ -13,6 +13,7 @@ import Testing
         (["--samples", "0"], "--samples must be at least 1"),
         (["--sample-time", "0"], "--sample-time must be"),
         (["--bogus"], "--bogus"),
+        (["self-check", "--repetitions", "0"], "--repetitions must be at least 1"),
         (["--filter", "^harness/empty/", "--threads", "1", "--output", "/nonexistent-dir/out.csv"],
          "cannot write results to /nonexistent-dir/out.csv"),
     ]
