@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
-        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants"]),
+        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants", "BenchCore"]),
         .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults"]),
     ],
     swiftLanguageModes: [.v6]

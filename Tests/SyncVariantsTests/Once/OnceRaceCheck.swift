@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Synchronization
 import SyncVariants
@@ -43,7 +44,7 @@ enum OnceRaceCheck {
     ) -> OnceRaceReport where Tracker.Token: Sendable {
         let state = RaceState(rounds: tokens.count)
         let barrier = RoundBarrier(parties: threads)
-        let deadline = RoundBarrier.now() + UInt64(timeout * 1e9)
+        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
         let finished = DispatchGroup()
         for _ in 0..<threads {
             finished.enter()

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Synchronization
 import SyncVariants
@@ -54,7 +55,7 @@ final class AutoTokenCallSites: OnceTracker, Sendable {
     func lazyStaticInitializesOnceUnderARace(threads: Int) throws {
         let accessors = threads == 4 ? RacedStatics.firstGroup : RacedStatics.secondGroup
         let barrier = RoundBarrier(parties: threads)
-        let deadline = RoundBarrier.now() + 10_000_000_000
+        let deadline = MonotonicClock.now() + 10_000_000_000
         let wrongReads = Atomic<Int>(0)
         let finished = DispatchGroup()
         for _ in 0..<threads {

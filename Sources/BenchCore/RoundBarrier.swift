@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// A reusable barrier for `parties` threads that meet once per round: each `arriveAndWait` returns when all
-/// parties have arrived for the current round. Used to start racing callers of a `once` together.
+/// parties have arrived for the current round. Used to start racing callers together, round after round (`once/race` and its stress check).
 ///
 /// It spins briefly, then calls `sched_yield` between checks: with more threads than cores (8 threads on 2
 /// cores) a pure spin would burn the quantum a late thread needs to arrive, while a blocking barrier (futex
@@ -27,7 +27,7 @@ public final class RoundBarrier: Sendable {
     }
 
     /// Waits until all parties have arrived for this round. Returns false (and leaves the barrier broken for
-    /// this round) if `deadline`, a `CLOCK_MONOTONIC` time in nanoseconds, passes first.
+    /// this round) if `deadline`, a `MonotonicClock.now()` time, passes first.
     @discardableResult
     public func arriveAndWait(deadline: UInt64 = .max) -> Bool {
         let round = generation.load(ordering: .acquiring)
@@ -43,16 +43,9 @@ public final class RoundBarrier: Sendable {
                 spins += 1
             } else {
                 sched_yield()
-                if deadline != .max && Self.now() > deadline { return false }
+                if deadline != .max && MonotonicClock.now() > deadline { return false }
             }
         }
         return true
-    }
-
-    /// `CLOCK_MONOTONIC` in nanoseconds.
-    public static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }
