@@ -19,9 +19,12 @@ public struct BenchmarkCase: Sendable, Hashable, CustomStringConvertible {
     /// `suite/benchmark/variant`: the string `--filter` matches.
     public var path: String { "\(suite)/\(benchmark)/\(variant)" }
 
-    /// The parameters as `key=value` pairs sorted by key, joined by `;` (empty when none): the CSV `params`.
-    public var parameterString: String {
-        parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ";")
+    /// The parameters, plus the row's `role` when its threads play one, as `key=value` pairs sorted by key and
+    /// joined by `;` (empty when none): the CSV `params`.
+    public func parameterString(role: String? = nil) -> String {
+        var fields = parameters.mapValues(String.init)
+        if let role { fields["role"] = role }
+        return fields.keys.sorted().map { "\($0)=\(fields[$0]!)" }.joined(separator: ";")
     }
 
     /// `once/hit/array-tracker threads:4 tokens:100`.

@@ -45,7 +45,7 @@ public enum ResultsSchema {
         Column(name: "benchmark") { $0.result.benchmarkCase.benchmark },
         Column(name: "variant") { $0.result.benchmarkCase.variant },
         Column(name: "threads") { String($0.result.benchmarkCase.threads) },
-        Column(name: "params") { parameterString($0.result) },
+        Column(name: "params") { $0.result.benchmarkCase.parameterString(role: $0.result.role) },
         Column(name: "sample") { String($0.sampleIndex) },
         Column(name: "ops") { String($0.sample.operations) },
         Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
@@ -73,13 +73,6 @@ public enum ResultsSchema {
             let source = RowSource(environment: environment, result: result, sampleIndex: index)
             return columns.map { $0.value(source) }
         }
-    }
-
-    /// The case's parameters plus its role, `key=value` sorted by key and joined by `;`.
-    static func parameterString(_ result: CaseResult) -> String {
-        var parameters = result.benchmarkCase.parameters.mapValues(String.init)
-        if let role = result.role { parameters["role"] = role }
-        return parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ";")
     }
 
     /// A number with enough digits for sub-nanosecond costs and no exponent notation; `inf` for the cost of

@@ -31,7 +31,8 @@ import Testing
         let benchmarkCase = BenchmarkCase(suite: "once", benchmark: "hit", variant: "array-tracker", threads: 4,
                                           parameters: ["tokens": 100, "alpha": 2])
         #expect(benchmarkCase.path == "once/hit/array-tracker")
-        #expect(benchmarkCase.parameterString == "alpha=2;tokens=100")
+        #expect(benchmarkCase.parameterString() == "alpha=2;tokens=100")
+        #expect(benchmarkCase.parameterString(role: "read") == "alpha=2;role=read;tokens=100")
         #expect(benchmarkCase.description == "once/hit/array-tracker threads:4 alpha:2 tokens:100")
     }
 
