@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Thrown when a measurement stops because its caller asked it to (Ctrl-C): the case has no result.
 public struct MeasurementInterrupted: Error {
     public init() {}
@@ -7,22 +5,23 @@ public struct MeasurementInterrupted: Error {
 
 /// Measures one case: starts its thread team, calibrates, discards warm-up samples and keeps the rest.
 ///
-/// The clock runs from the moment the coordinator releases the start barrier until every worker has passed
-/// the end barrier and the workload's drain (if any) has returned. Thread creation, setup and calibration
-/// stay outside it.
+/// Thread creation, setup and calibration stay outside every timed region. Timed workloads are measured in a
+/// synchronized window (`Session.timed`) whose batches are sized from one thread's cost; lockstep workloads run
+/// a fixed count per thread, calibrated by the threads' own clocks so that a slow wake-up cannot shrink it.
 public struct CaseRunner: Sendable {
     public let settings: MeasurementSettings
 
-    /// A timed-pacing batch lasts about this fraction of a sample, so the stop flag is seen promptly and
-    /// checking it costs nothing measurable.
-    static let batchesPerSample: UInt64 = 50
-    /// Calibration never grows an iteration count by more than this factor in one step.
-    static let maximumGrowth = 100
+    /// One timed-pacing batch is about this much of one thread's work: short enough that a count read at a
+    /// window's edge is at most this stale, long enough that the per-batch store and flag check vanish in it.
+    static let batchNanoseconds: UInt64 = 1_000
     /// Runs of a candidate count, the fastest of which must reach the target.
     static let confirmationRuns = 3
-    /// Calibration stops growing here: an operation the optimizer reduced to nothing would otherwise never
-    /// reach the sample time (and the count would overflow).
-    static let maximumIterations = 1 << 36
+    /// A timed window lasts at least this many turns of the scheduler through the team (`Session.rotation`),
+    /// so that with more threads than cores every thread has had its share of the window several times over
+    /// whatever `--sample-time` asks for.
+    static let rotationsPerWindow: UInt64 = 4
+    /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window.
+    static let maximumRotationNanoseconds: UInt64 = 50_000_000
 
     public init(settings: MeasurementSettings) {
         self.settings = settings
@@ -41,45 +40,91 @@ public struct CaseRunner: Sendable {
         let session = Session(workload: workload, threads: benchmarkCase.threads)
         defer { session.finish() }
 
-        let iterations = calibrate(session).iterations
+        let plan = plan(session)
+        session.collectLatencies()  // calibration's latencies are not a sample's
         var samples: [RawSample] = []
         for index in 0..<(settings.warmupSamples + settings.samples) {
             guard shouldContinue() else { throw MeasurementInterrupted() }
-            let sample = session.sample(iterations: iterations, duration: settings.sampleNanoseconds)
+            let sample = switch plan {
+            case .lockstep(let iterations): session.lockstep(iterations: iterations)
+            case .timed(let batches, let window): session.timed(batches: batches, duration: window)
+            }
             if index >= settings.warmupSamples { samples.append(sample) }
         }
         return results(for: benchmarkCase, workload: workload, samples: samples)
     }
 
-    /// The outcome of calibration: the iteration count, and how long the run that chose it took.
-    struct Calibration {
+    /// How every sample of a case runs, as calibration decided.
+    enum SamplePlan: Equatable {
+        /// Each thread runs `iterations`, enough for the quickest thread to spend the sample time.
+        case lockstep(iterations: Int)
+        /// Each thread runs batches of `batches[thread]` iterations in windows of `window` nanoseconds.
+        case timed(batches: [Int], window: UInt64)
+    }
+
+    /// The outcome of calibrating one count: the count, and the (fastest) time a run of it took.
+    struct Calibration: Equatable {
         var iterations: Int
         var elapsedNanoseconds: UInt64
         var targetNanoseconds: UInt64
     }
 
-    /// The iteration count for one lockstep sample (a run of it lasted at least the sample time), or for one
-    /// batch of a timed sample (a run of it lasted at least a fiftieth of the sample time).
-    func calibrate(_ session: Session) -> Calibration {
-        let target = session.workload.pacing == .lockstep
-            ? settings.sampleNanoseconds
-            : max(settings.sampleNanoseconds / Self.batchesPerSample, 1)
+    func plan(_ session: Session) -> SamplePlan {
+        switch session.workload.pacing {
+        case .lockstep: return .lockstep(iterations: calibrateLockstep(session).iterations)
+        case .timed:
+            let batches = calibrateBatches(session)
+            return .timed(batches: batches, window: window(session, batches: batches))
+        }
+    }
+
+    /// The sample time, or several scheduler rotations when those take longer (the median of three probes).
+    func window(_ session: Session, batches: [Int]) -> UInt64 {
+        let probes = (0..<3).map { _ in
+            session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
+        }
+        return max(settings.sampleNanoseconds, Self.rotationsPerWindow * probes.sorted()[1])
+    }
+
+    /// The lockstep count whose run lasts at least the sample time for the quickest thread.
+    func calibrateLockstep(_ session: Session) -> Calibration {
+        Self.calibrate(target: settings.sampleNanoseconds) { iterations in
+            _ = session.lockstep(iterations: iterations)
+            return session.quickestThreadOfLastRun
+        }
+    }
+
+    /// Each thread's batch: `batchNanoseconds` of work for one thread running alone. Threads that play a role
+    /// take the batch calibrated on the first thread of that role, so a reader's batch is not a writer's.
+    func calibrateBatches(_ session: Session) -> [Int] {
+        let threads = 0..<session.team.count
+        let representative: [Int] = threads.map { thread in
+            guard let role = session.workload.role else { return 0 }
+            return threads.first { role($0) == role(thread) } ?? thread
+        }
+        var batch: [Int: Int] = [:]
+        for thread in Set(representative) {
+            batch[thread] = Self.calibrate(target: Self.batchNanoseconds) { iterations in
+                session.solo(thread: thread, iterations: iterations)
+            }.iterations
+        }
+        return representative.map { batch[$0]! }
+    }
+
+    /// Grows a count by `CalibrationStep` until the fastest of `confirmationRuns` runs of it reaches `target`.
+    static func calibrate(target: UInt64, run: (_ iterations: Int) -> UInt64) -> Calibration {
         var iterations = 1
         while true {
-            var elapsed = session.lockstep(iterations: iterations).elapsedNanoseconds
-            // One slow wake-up can carry a short run past the target and lock every sample into a handful of
-            // iterations; a count is accepted only when the fastest of several runs still reaches the target.
-            for _ in 1..<Self.confirmationRuns where elapsed >= target {
-                elapsed = min(elapsed, session.lockstep(iterations: iterations).elapsedNanoseconds)
+            var elapsed = run(iterations)
+            // One slow run (an interrupt, a preemption) can carry a short run past the target; a count is
+            // accepted only when the fastest of several runs still reaches it.
+            for _ in 1..<confirmationRuns where elapsed >= target {
+                elapsed = min(elapsed, run(iterations))
             }
-            if elapsed >= target || iterations >= Self.maximumIterations {
+            guard let next = CalibrationStep.next(after: iterations, elapsed: elapsed, target: target) else {
                 return Calibration(iterations: iterations, elapsedNanoseconds: elapsed, targetNanoseconds: target)
             }
-            // Aim 20% past the target so that the next try usually lands, and never grow wildly from a
-            // single fast run.
-            let estimate = Double(iterations) * Double(target) * 1.2 / Double(max(elapsed, 1))
-            iterations = min(max(Int(min(estimate, 1e18).rounded(.up)), iterations * 2),
-                             iterations * Self.maximumGrowth, Self.maximumIterations)
+            iterations = next
         }
     }
 
@@ -93,117 +138,5 @@ public struct CaseRunner: Sendable {
         return roles.sorted { $0.key < $1.key }.map { name, threads in
             CaseResult(benchmarkCase: benchmarkCase, role: name, samples: samples.map { $0.sample(threads: threads) })
         }
-    }
-}
-
-/// A sample before it is split by role.
-struct RawSample {
-    var elapsedNanoseconds: UInt64
-    var threadOperations: [Int]
-    var usage: ResourceUsage
-    var latency: LatencyPercentiles?
-
-    /// The sample as seen from the given threads.
-    func sample(threads: [Int]) -> Sample {
-        let counted = threads.map { threadOperations[$0] }
-        return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
-                      threadOperations: counted, usage: usage, latency: latency)
-    }
-}
-
-/// The live state of one case being measured: its workload, thread team and per-thread contexts.
-final class Session: @unchecked Sendable {
-    let workload: Workload
-    let team: ThreadTeam
-    let workers: [WorkerContext]
-    private let stop = Atomic<Bool>(false)
-    /// Threads that have begun the current timed sample.
-    private let running = Atomic<Int>(0)
-    /// How often the coordinator looks whether every thread has begun, once the sample time is over.
-    static let startPollNanoseconds: UInt64 = 20_000
-
-    init(workload: Workload, threads: Int) {
-        self.workload = workload
-        team = ThreadTeam(count: threads)
-        workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
-    }
-
-    /// One sample: lockstep for lockstep workloads, else batches of `iterations` until `duration` has passed.
-    func sample(iterations: Int, duration: UInt64) -> RawSample {
-        switch workload.pacing {
-        case .lockstep: return lockstep(iterations: iterations)
-        case .timed: return timed(batch: iterations, duration: duration)
-        }
-    }
-
-    /// Every thread runs exactly `iterations`; ends when the last one is done.
-    func lockstep(iterations: Int) -> RawSample {
-        let workers = self.workers, body = workload.body
-        workload.prepare?(iterations)
-        return measured { _ in
-            team.run { index in
-                body(workers[index], iterations)
-                workers[index].completedIterations = iterations
-            }
-        }
-    }
-
-    /// Every thread runs batches until the stop flag rises after `duration`; each counts its own iterations.
-    func timed(batch: Int, duration: UInt64) -> RawSample {
-        let workers = self.workers, body = workload.body
-        workload.prepare?(batch)
-        stop.store(false, ordering: .relaxed)
-        running.store(0, ordering: .relaxed)
-        return measured { started in
-            team.start { [self] index in
-                self.running.add(1, ordering: .relaxed)
-                var completed = 0
-                repeat {
-                    body(workers[index], batch)
-                    completed += batch
-                } while !self.stop.load(ordering: .relaxed)
-                workers[index].completedIterations = completed
-            }
-            MonotonicClock.sleep(until: started + duration)
-            // With more threads than cores, or on a busy machine, a thread may not have been scheduled yet: the
-            // sample ends only once every thread runs, so that none finishes its only batch alone afterwards.
-            while running.load(ordering: .relaxed) < team.count {
-                MonotonicClock.sleep(until: MonotonicClock.now() + Self.startPollNanoseconds)
-            }
-            stop.store(true, ordering: .relaxed)
-            team.join()
-        }
-    }
-
-    /// Times `run` (given the start time) plus the drain, with resource usage around it.
-    private func measured(_ run: (_ started: UInt64) -> Void) -> RawSample {
-        let usageBefore = ResourceUsage.current()
-        let started = MonotonicClock.now()
-        run(started)
-        workload.drain?()
-        let elapsed = MonotonicClock.now() - started
-        let usage = ResourceUsage.current().since(usageBefore)
-        return RawSample(
-            elapsedNanoseconds: elapsed,
-            threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
-            usage: usage,
-            latency: collectLatencies()
-        )
-    }
-
-    /// Merges and clears the workers' latency histograms; nil when none was recorded. Histograms nobody
-    /// recorded into are skipped: each spans 1 ns to 60 s, and merging or clearing one walks all its buckets.
-    private func collectLatencies() -> LatencyPercentiles? {
-        let recording = workers.filter { $0.latencies.totalCount > 0 }
-        guard var merged = recording.first?.latencies else { return nil }
-        for worker in recording.dropFirst() { merged.add(worker.latencies) }
-        for worker in recording { worker.latencies.reset() }
-        return LatencyPercentiles(p50: merged.valueAtPercentile(50), p90: merged.valueAtPercentile(90),
-                                  p99: merged.valueAtPercentile(99))
-    }
-
-    func finish() {
-        team.shutdown()
-        workload.teardown?()
     }
 }

@@ -11,6 +11,8 @@ public final class WorkerContext: @unchecked Sendable {
     public let threadCount: Int
     var latencies = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     var completedIterations = 0
+    /// How long this thread's last untimed-by-the-coordinator run took, by its own clock (for calibration).
+    var lastRunNanoseconds: UInt64 = 0
 
     init(index: Int, threadCount: Int) {
         self.index = index

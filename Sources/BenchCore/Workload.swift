@@ -7,10 +7,10 @@
 public struct Workload: Sendable {
     /// How the harness decides when a sample ends.
     public enum Pacing: Sendable {
-        /// Every thread runs batches until a stop flag is raised after the sample time (the default). A batch is
-        /// calibrated to about a fiftieth of the sample, so the flag is seen promptly and reading it costs nothing.
-        /// The flag is raised only once every thread has begun, so each completes at least one batch inside the
-        /// sample: with more threads than cores the sample may last longer than asked, never end without one.
+        /// Every thread runs batches in a synchronized measurement window (`Session.timed`): the window opens
+        /// once every thread runs and closes after the sample time (or several scheduler rotations, when more
+        /// threads than cores make those longer); only the operations inside it count. A batch is about a
+        /// microsecond of one thread's work, so reading the stop flag after each costs nothing measurable.
         ///
         /// Fixed duration keeps all threads contending for the whole sample: with fixed work per thread, a thread
         /// that an unfair lock favours finishes early and the rest of the sample runs uncontended, which flatters

@@ -28,14 +28,14 @@ import Testing
         #expect(sample.threadOperations == Array(repeating: 1, count: threads))
     }
 
-    @Test func lockstepCalibrationMeetsTheSampleTime() throws {
+    @Test func lockstepCalibrationMeetsTheSampleTimeOnTheQuickestThread() throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(pacing: .lockstep) { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
         let session = Session(workload: workload, threads: 2)
         defer { session.finish() }
-        let calibration = runner.calibrate(session)
+        let calibration = runner.calibrateLockstep(session)
         #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds)
         #expect(calibration.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
         let results = try runner.measure(Self.testCase(threads: 2), workload: workload)
@@ -44,21 +44,38 @@ import Testing
         #expect(results[0].samples.allSatisfy { $0.threadOperations.count == 2 && $0.threadOperations[0] == $0.threadOperations[1] })
     }
 
-    @Test func timedBatchesAreCalibratedToAFractionOfTheSample() {
-        let workload = Workload { _, iterations in
+    @Test func timedBatchesAreCalibratedOnOneThreadAlone() {
+        let threadsThatRan = Mutex<Set<Int>>([])
+        let workload = Workload { worker, iterations in
+            threadsThatRan.withLock { _ = $0.insert(worker.index) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let session = Session(workload: workload, threads: 1)
+        let session = Session(workload: workload, threads: 3)
         defer { session.finish() }
-        let calibration = CaseRunner(settings: Self.settings).calibrate(session)
-        #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds / CaseRunner.batchesPerSample)
-        #expect(calibration.elapsedNanoseconds >= calibration.targetNanoseconds)
+        let batches = CaseRunner(settings: Self.settings).calibrateBatches(session)
+        #expect(batches.count == 3 && Set(batches).count == 1 && batches[0] >= 1)
+        #expect(threadsThatRan.withLock { $0 } == [0], "only thread 0 ran: the batch is one thread's cost")
     }
 
-    @Test func timedSamplesLastAtLeastTheSampleTime() throws {
+    @Test func eachRoleGetsTheBatchOfItsFirstThread() {
+        let threadsThatRan = Mutex<Set<Int>>([])
+        let workload = Workload(role: { $0 == 1 ? "write" : "read" }) { worker, iterations in
+            threadsThatRan.withLock { _ = $0.insert(worker.index) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let session = Session(workload: workload, threads: 3)
+        defer { session.finish() }
+        let batches = CaseRunner(settings: Self.settings).calibrateBatches(session)
+        #expect(batches.count == 3 && batches[0] == batches[2])
+        #expect(threadsThatRan.withLock { $0 } == [0, 1])
+    }
+
+    @Test func timedWindowsLastAtLeastTheSampleTimeAndCountOnlyWhatRanInThem() throws {
+        let executed = Atomic<Int>(0)
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+            executed.add(iterations, ordering: .relaxed)
         }
         let results = try runner.measure(Self.testCase(threads: 3), workload: workload)
         let samples = results[0].samples
@@ -66,10 +83,28 @@ import Testing
         for sample in samples {
             #expect(sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
             #expect(sample.threadOperations.count == 3)
-            // The sample ends only once every thread runs, so each completes at least one batch.
-            #expect(sample.threadOperations.allSatisfy { $0 > 0 })
             #expect(sample.operations == sample.threadOperations.reduce(0, +))
         }
+        // Workers run before the window opens and after it closes, unmeasured.
+        #expect(samples.reduce(0) { $0 + $1.operations } < executed.load(ordering: .relaxed))
+    }
+
+    @Test func aTimedDrainRunsInsideTheWindow() throws {
+        let drainNanoseconds: UInt64 = 5_000_000
+        let workload = Workload(drain: {
+            MonotonicClock.sleep(until: MonotonicClock.now() + drainNanoseconds)
+        }) { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let samples = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)[0].samples
+        #expect(samples.allSatisfy { $0.elapsedNanoseconds >= Self.settings.sampleNanoseconds + drainNanoseconds })
+    }
+
+    @Test func aRotationNeverExceedsItsLimit() {
+        let workload = Workload { _, _ in }
+        let session = Session(workload: workload, threads: 2)
+        defer { session.finish() }
+        #expect(session.rotation(batches: [1, 1], limit: 1_000_000) <= 1_000_000)
     }
 
     @Test func operationsPerIterationScalesTheCount() throws {

@@ -1,0 +1,14 @@
+/// A sample as the session measured it, before it is split by role.
+struct RawSample {
+    var elapsedNanoseconds: UInt64
+    var threadOperations: [Int]
+    var usage: ResourceUsage
+    var latency: LatencyPercentiles?
+
+    /// The sample as seen from the given threads.
+    func sample(threads: [Int]) -> Sample {
+        let counted = threads.map { threadOperations[$0] }
+        return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
+                      threadOperations: counted, usage: usage, latency: latency)
+    }
+}

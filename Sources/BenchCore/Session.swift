@@ -1,0 +1,197 @@
+import CBenchSupport
+import Synchronization
+
+/// The live state of one case being measured: its workload, its thread team with one context per thread, and
+/// the two ways a run of them is timed (lockstep, and a synchronized measurement window).
+///
+/// Not thread-safe: one coordinator thread drives it, one run at a time.
+final class Session: @unchecked Sendable {
+    let workload: Workload
+    let team: ThreadTeam
+    let workers: [WorkerContext]
+    /// Each worker's completed iterations in the current timed run, published after every batch.
+    private let counters: UnsafeMutablePointer<bench_padded_counter>
+    /// Raised once, when the workers of a timed run may leave.
+    private let stop = Atomic<Bool>(false)
+    /// Workers that have begun the current timed run.
+    private let ready = Atomic<Int>(0)
+    /// How often the coordinator looks whether every worker has begun.
+    static let readyPollNanoseconds: UInt64 = 20_000
+
+    init(workload: Workload, threads: Int) {
+        self.workload = workload
+        team = ThreadTeam(count: threads)
+        workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
+        counters = .allocate(capacity: threads)
+        counters.initialize(repeating: bench_padded_counter(), count: threads)
+    }
+
+    deinit {
+        counters.deallocate()
+    }
+
+    /// Every thread runs exactly `iterations`; the sample ends when the last one is done (and the drain, if
+    /// any, has returned).
+    func lockstep(iterations: Int) -> RawSample {
+        let workers = self.workers, body = workload.body
+        workload.prepare?(iterations)
+        let usageBefore = ResourceUsage.current()
+        let started = MonotonicClock.now()
+        team.run { index in
+            let worker = workers[index]
+            let begun = MonotonicClock.now()
+            body(worker, iterations)
+            worker.lastRunNanoseconds = MonotonicClock.now() - begun
+            worker.completedIterations = iterations
+        }
+        workload.drain?()
+        let elapsed = MonotonicClock.now() - started
+        return RawSample(
+            elapsedNanoseconds: elapsed,
+            threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
+            usage: ResourceUsage.current().since(usageBefore),
+            latency: collectLatencies()
+        )
+    }
+
+    /// How long the quickest thread of the last lockstep run spent in it, measured by that thread.
+    ///
+    /// Threads that wait for each other every iteration finish together, so the thread that arrived last
+    /// spent the least time: its clock excludes the wait for the team to wake up, which a slow wake-up (a
+    /// thread not yet scheduled, a vCPU being woken) would otherwise add to a short calibration run.
+    var quickestThreadOfLastRun: UInt64 {
+        workers.map(\.lastRunNanoseconds).min() ?? 0
+    }
+
+    /// Thread `index` alone runs `iterations`, timed by itself: the cost of one thread, free of wake-ups and of
+    /// the other threads. The other workers return at once.
+    func solo(thread index: Int, iterations: Int) -> UInt64 {
+        let worker = workers[index], body = workload.body
+        workload.prepare?(iterations)
+        team.run { current in
+            guard current == index else { return }
+            let begun = MonotonicClock.now()
+            body(worker, iterations)
+            worker.lastRunNanoseconds = MonotonicClock.now() - begun
+        }
+        return worker.lastRunNanoseconds
+    }
+
+    /// One sample in a synchronized measurement window, after JMH's synchronized iterations.
+    ///
+    /// Every worker announces that it has begun and keeps running batches (`batches[thread]` iterations
+    /// each), publishing its count after each. Only when every worker has announced does the window open:
+    /// the coordinator reads the clock and every count. When `duration` has passed it reads them again and
+    /// lets the workers go; they leave one by one, unmeasured. So every measured operation ran while all the
+    /// threads were running, however long waking them took, and the window's length, not the sample's, is
+    /// the time. A batch is a microsecond of one thread's work, so a count is at most a batch stale at either
+    /// edge (as likely early as late), and a worker pays one relaxed store and one relaxed load per batch.
+    ///
+    /// A workload with a drain is closed differently: its threads enqueue work that completes later, so the
+    /// workers are stopped first, the drain runs, and the window closes after it (the tail, when the workers
+    /// leave, is counted and timed too).
+    func timed(batches: [Int], duration: UInt64) -> RawSample {
+        launch(batches: batches)
+        let usageBefore = ResourceUsage.current()
+        let opened = MonotonicClock.now()
+        let atOpen = publishedCounts()
+        MonotonicClock.sleep(until: opened + duration)
+        let closed: UInt64
+        let atClose: [Int]
+        if let drain = workload.drain {
+            release()
+            drain()
+            closed = MonotonicClock.now()
+            atClose = workers.map(\.completedIterations)
+        } else {
+            closed = MonotonicClock.now()
+            atClose = publishedCounts()
+            release()
+        }
+        let usage = ResourceUsage.current().since(usageBefore)
+        return RawSample(
+            elapsedNanoseconds: closed - opened,
+            threadOperations: zip(atClose, atOpen).map { ($0 - $1) * workload.operationsPerIteration },
+            usage: usage,
+            latency: collectLatencies()
+        )
+    }
+
+    /// How long, once every worker runs, until each has completed a batch more: one turn of the scheduler
+    /// through the team. Next to nothing when every thread has a core; with more threads than cores, about
+    /// the time slices of the threads that share a core.
+    ///
+    /// A window much shorter than this measures which threads the scheduler happened to run in it, not the
+    /// pattern: per-thread counts (fairness) would depend on the sample's length. Gives up at `limit`.
+    func rotation(batches: [Int], limit: UInt64) -> UInt64 {
+        launch(batches: batches)
+        let opened = MonotonicClock.now()
+        let atOpen = publishedCounts()
+        var elapsed: UInt64 = 0
+        while elapsed < limit, zip(publishedCounts(), atOpen).contains(where: { $0 <= $1 }) {
+            MonotonicClock.sleep(until: MonotonicClock.now() + Self.rotationPollNanoseconds)
+            elapsed = MonotonicClock.now() - opened
+        }
+        release()
+        return min(elapsed, limit)
+    }
+
+    /// How often `rotation` looks at the counts: rarely enough that the coordinator's wake-ups barely
+    /// disturb the workers it is timing.
+    static let rotationPollNanoseconds: UInt64 = 100_000
+
+    /// Starts every worker on batches of `batches[thread]` iterations, publishing its count after each, and
+    /// returns once every worker has begun.
+    private func launch(batches: [Int]) {
+        precondition(batches.count == team.count, "one batch size per thread")
+        let workers = self.workers, body = workload.body
+        workload.prepare?(batches.max() ?? 1)
+        stop.store(false, ordering: .relaxed)
+        ready.store(0, ordering: .relaxed)
+        for index in workers.indices { bench_counter_publish(counters + index, 0) }
+
+        team.start { [self] index in
+            let worker = workers[index], batch = batches[index], counter = self.counters + index
+            self.ready.add(1, ordering: .relaxed)
+            var completed = 0
+            repeat {
+                body(worker, batch)
+                completed &+= batch
+                bench_counter_publish(counter, Int64(completed))
+            } while !self.stop.load(ordering: .relaxed)
+            worker.completedIterations = completed
+        }
+        // With more threads than cores, or on a busy machine, a worker may not have run yet.
+        while ready.load(ordering: .relaxed) < team.count {
+            MonotonicClock.sleep(until: MonotonicClock.now() + Self.readyPollNanoseconds)
+        }
+    }
+
+    /// Lets the launched workers leave after their current batch, and waits until they have.
+    private func release() {
+        stop.store(true, ordering: .relaxed)
+        team.join()
+    }
+
+    /// Every worker's published count, in thread order.
+    private func publishedCounts() -> [Int] {
+        (0..<team.count).map { Int(bench_counter_read(counters + $0)) }
+    }
+
+    /// Merges and clears the workers' latency histograms; nil when none was recorded. Histograms nobody
+    /// recorded into are skipped: each spans 1 ns to 60 s, and merging or clearing one walks all its buckets.
+    @discardableResult
+    func collectLatencies() -> LatencyPercentiles? {
+        let recording = workers.filter { $0.latencies.totalCount > 0 }
+        guard var merged = recording.first?.latencies else { return nil }
+        for worker in recording.dropFirst() { merged.add(worker.latencies) }
+        for worker in recording { worker.latencies.reset() }
+        return LatencyPercentiles(p50: merged.valueAtPercentile(50), p90: merged.valueAtPercentile(90),
+                                  p99: merged.valueAtPercentile(99))
+    }
+
+    func finish() {
+        team.shutdown()
+        workload.teardown?()
+    }
+}
