@@ -64,15 +64,20 @@ final class Session: @unchecked Sendable {
     }
 
     /// Thread `index` alone runs `iterations`, timed by itself: the cost of one thread, free of wake-ups and of
-    /// the other threads. The other workers return at once.
-    func solo(thread index: Int, iterations: Int) -> UInt64 {
+    /// the other threads. The other workers return at once. `begin` and `end` run on that thread just before
+    /// and just after the operations (for counters that are per thread, such as callgrind's).
+    @discardableResult
+    func solo(thread index: Int, iterations: Int,
+              begin: @escaping @Sendable () -> Void = {}, end: @escaping @Sendable () -> Void = {}) -> UInt64 {
         let worker = workers[index], body = workload.body
         workload.prepare?(iterations)
         team.run { current in
             guard current == index else { return }
+            begin()
             let begun = MonotonicClock.now()
             body(worker, iterations)
             worker.lastRunNanoseconds = MonotonicClock.now() - begun
+            end()
         }
         return worker.lastRunNanoseconds
     }

@@ -44,6 +44,9 @@ public struct Workload: Sendable {
     public var prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)?
     /// Runs once after the last sample, outside the timed region.
     public var teardown: (@Sendable () -> Void)?
+    /// True when the operation's work runs on threads the harness does not own (GCD's pool, Swift's
+    /// cooperative pool): `bench count` leaves such cases out, because it counts on the calling thread only.
+    public var offloadsWork = false
 
     public init(
         pacing: Pacing = .timed,

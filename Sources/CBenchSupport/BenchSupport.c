@@ -1,2 +1,40 @@
-// The functions live in the header so that Swift can inline them; this file gives the target a body.
+// The inline helpers live in the header so that Swift can inline them; this file holds the callgrind shim,
+// whose client requests are C macros Swift cannot call.
 #include "BenchSupport.h"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_HAS_CALLGRIND 1
+#else
+#define BENCH_HAS_CALLGRIND 0
+#endif
+
+int bench_callgrind_compiled_in(void) {
+    return BENCH_HAS_CALLGRIND;
+}
+
+int bench_running_on_valgrind(void) {
+#if BENCH_HAS_CALLGRIND
+    return RUNNING_ON_VALGRIND ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
+void bench_callgrind_begin(void) {
+#if BENCH_HAS_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+    CALLGRIND_TOGGLE_COLLECT;
+#endif
+}
+
+void bench_callgrind_end(const char *name) {
+#if BENCH_HAS_CALLGRIND
+    CALLGRIND_TOGGLE_COLLECT;
+    CALLGRIND_DUMP_STATS_AT(name);
+    CALLGRIND_STOP_INSTRUMENTATION;
+#else
+    (void)name;
+#endif
+}

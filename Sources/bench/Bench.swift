@@ -23,7 +23,7 @@ struct Bench: ParsableCommand {
           bench self-check               harness vs hand-written loops
         Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
         """,
-        subcommands: [SelfCheck.self]
+        subcommands: [SelfCheck.self, Count.self, CountWorker.self]
     )
 
     @Option(name: .long, help: ArgumentHelp(

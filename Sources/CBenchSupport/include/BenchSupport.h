@@ -40,4 +40,16 @@ static inline __attribute__((always_inline)) int64_t bench_counter_read(const be
     return __atomic_load_n(&counter->value, __ATOMIC_RELAXED);
 }
 
+/// Callgrind client requests (valgrind/callgrind.h), for `bench count`. Outside valgrind each is a few
+/// instructions that do nothing; compiled without the header, they do nothing at all.
+
+/// 1 when this binary was compiled with valgrind's callgrind.h, else 0.
+int bench_callgrind_compiled_in(void);
+/// 1 when the process runs under valgrind, else 0.
+int bench_running_on_valgrind(void);
+/// Switches instrumentation on, zeroes the counts and starts collecting on the calling thread.
+void bench_callgrind_begin(void);
+/// Stops collecting on the calling thread, dumps the counts under `name`, and switches instrumentation off.
+void bench_callgrind_end(const char *name);
+
 #endif

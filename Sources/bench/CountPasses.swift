@@ -1,0 +1,86 @@
+import Foundation
+
+/// One case's counts: per operation, as `bench count` reports them.
+struct CaseCounts: CustomStringConvertible {
+    var name: String
+    var operations: Int
+    var instructions: UInt64
+    var allocations: UInt64
+
+    var instructionsPerOperation: Double { Double(instructions) / Double(operations) }
+    var allocationsPerOperation: Double { Double(allocations) / Double(operations) }
+
+    var description: String {
+        "\(name)\t\(String(format: "%.2f", instructionsPerOperation))\t\(String(format: "%.3f", allocationsPerOperation))"
+    }
+}
+
+/// Runs `bench count-worker` twice — under callgrind, then with jemalloc preloaded — and joins their counts.
+struct CountPasses {
+    let tools: CountTools
+    let iterations: Int
+    let filter: String?
+
+    /// The cases both passes counted, in the workers' order, and those they left out.
+    func run() throws -> (counted: [CaseCounts], offloaded: [String]) {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bench-count-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        var environment = ProcessInfo.processInfo.environment
+        environment[BenchMain.deterministicHashing] = "1"
+        // A crash under valgrind must end the pass, not wait on Swift's backtracer.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let worker = ["count-worker", "--iterations", String(iterations)] + (filter.map { ["--filter", $0] } ?? [])
+
+        let stripped = "\(directory)/bench"
+        guard CountTools.run(tools.objcopy, ["--strip-debug", executable, stripped]) != nil else {
+            throw BenchError("objcopy could not copy \(executable) without its debug information")
+        }
+        let dumps = "\(directory)/dumps"
+        try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+        guard let instructionLines = CountTools.run(tools.valgrind, [
+            "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=no",
+            "--callgrind-out-file=\(dumps)/callgrind.out", stripped,
+        ] + worker + ["--pass", "instructions"], environment: environment) else {
+            throw BenchError("the callgrind pass failed (run `valgrind --tool=callgrind \(executable) "
+                             + "count-worker --pass instructions ...` to see why)")
+        }
+        let instructions = try CallgrindDumps.read(directory: dumps)
+
+        var allocationEnvironment = environment
+        allocationEnvironment["LD_PRELOAD"] = tools.jemalloc
+        allocationEnvironment["MALLOC_CONF"] = "tcache:false"
+        guard let allocationLines = CountTools.run(executable, worker + ["--pass", "allocations"],
+                                                   environment: allocationEnvironment) else {
+            throw BenchError("the jemalloc pass failed (LD_PRELOAD=\(tools.jemalloc))")
+        }
+        var allocations: [String: UInt64] = [:]
+        for fields in Self.fields(allocationLines) where fields.count == 3 {
+            allocations[fields[0]] = UInt64(fields[2])
+        }
+
+        var counted: [CaseCounts] = []
+        var offloaded: [String] = []
+        for fields in Self.fields(instructionLines) {
+            let name = fields[0]
+            if fields.count == 2, fields[1] == CountPassLine.offloaded {
+                offloaded.append(name)
+                continue
+            }
+            guard fields.count == 2, let operations = Int(fields[1]),
+                  let instructionCount = instructions[name], let allocated = allocations[name] else {
+                throw BenchError("the counting passes disagree about \(name)")
+            }
+            counted.append(CaseCounts(name: name, operations: operations, instructions: instructionCount,
+                                      allocations: allocated))
+        }
+        return (counted, offloaded)
+    }
+
+    private static func fields(_ output: String) -> [[String]] {
+        output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+}

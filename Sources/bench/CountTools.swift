@@ -1,0 +1,90 @@
+import Foundation
+
+/// What `bench count` needs from the machine, found before anything runs: valgrind on the PATH, and Debian's
+/// jemalloc shared library.
+struct CountTools {
+    let valgrind: String
+    let objcopy: String
+    let jemalloc: String
+
+    /// The tools, or an error whose one line says what is missing and how to install it.
+    static func locate() throws -> CountTools {
+        guard let valgrind = executable(named: "valgrind") else {
+            throw BenchError("bench count needs valgrind, which is not installed (apt-get install valgrind)")
+        }
+        // valgrind 3.19 cannot read the DWARF 5 debug information the Swift toolchain writes: callgrind runs a
+        // copy of bench with it stripped.
+        guard let objcopy = executable(named: "objcopy") else {
+            throw BenchError("bench count needs objcopy, which is not installed (apt-get install binutils)")
+        }
+        guard let jemalloc = jemallocLibrary() else {
+            throw BenchError("bench count needs jemalloc's shared library, which is not installed "
+                             + "(apt-get install libjemalloc-dev)")
+        }
+        return CountTools(valgrind: valgrind, objcopy: objcopy, jemalloc: jemalloc)
+    }
+
+    /// The first executable file of that name on the PATH.
+    static func executable(named name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    /// `libjemalloc.so.2` as the dynamic linker's cache lists it.
+    static func jemallocLibrary() -> String? {
+        guard let cache = run("/sbin/ldconfig", ["-p"]) else { return nil }
+        for line in cache.split(separator: "\n") where line.contains("libjemalloc.so.2 ") {
+            if let arrow = line.range(of: "=> ") {
+                return String(line[arrow.upperBound...]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// Runs a program and returns its standard output, or nil when it cannot start or exits non-zero.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The counts callgrind dumped, one file per `bench_callgrind_end`, keyed by the name given there.
+enum CallgrindDumps {
+    /// Reads every dump in `directory`: the name from its `desc: Trigger: Client Request: NAME` line and the
+    /// instructions from its `summary:` line (a later dump's `totals:` can include costs of earlier threads).
+    static func read(directory: String) throws -> [String: UInt64] {
+        var counts: [String: UInt64] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let text = try String(contentsOfFile: "\(directory)/\(file)", encoding: .utf8)
+            if let (name, instructions) = parse(text) { counts[name] = instructions }
+        }
+        return counts
+    }
+
+    /// The name and instruction count of one dump, or nil when it is not a client-request dump.
+    static func parse(_ text: String) -> (name: String, instructions: UInt64)? {
+        let trigger = "desc: Trigger: Client Request: "
+        var name: String?
+        var instructions: UInt64?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix(trigger) {
+                name = String(line.dropFirst(trigger.count))
+            } else if line.hasPrefix("summary: ") {
+                instructions = line.split(separator: " ").dropFirst().first.flatMap { UInt64($0) }
+            }
+        }
+        guard let name, let instructions else { return nil }
+        return (name, instructions)
+    }
+}
