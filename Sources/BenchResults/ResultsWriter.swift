@@ -13,15 +13,17 @@ import Glibc
 public final class ResultsWriter: @unchecked Sendable {
     public let path: String
     private let environment: RunEnvironment
+    private let settings: RunSettings
     private let descriptor: Int32
     private let lock = NSLock()
     public private(set) var casesWritten = 0
 
     /// Creates the file and writes the header. Refuses an existing file unless `overwrite` is true, and throws
     /// a message that names the path when the file cannot be created.
-    public init(path: String, environment: RunEnvironment, overwrite: Bool = false) throws {
+    public init(path: String, environment: RunEnvironment, settings: RunSettings, overwrite: Bool = false) throws {
         self.path = path
         self.environment = environment
+        self.settings = settings
         let flags = O_WRONLY | O_CREAT | O_TRUNC | (overwrite ? 0 : O_EXCL)
         descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
@@ -39,7 +41,7 @@ public final class ResultsWriter: @unchecked Sendable {
 
     /// Appends every row of one completed case.
     public func append(_ result: CaseResult) throws {
-        let text = ResultsSchema.rows(environment: environment, result: result).map(CSVFormat.encode).joined()
+        let text = ResultsSchema.rows(environment: environment, settings: settings, result: result).map(CSVFormat.encode).joined()
         try withLock {
             try write(text)
             casesWritten += 1

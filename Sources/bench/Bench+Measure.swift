@@ -6,9 +6,10 @@ import Foundation
 extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
-        let environment = RunEnvironment.current()
+        let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let path = try outputPath(environment)
-        let writer = try ResultsWriter(path: path, environment: environment, overwrite: overwrite)
+        let writer = try ResultsWriter(path: path, environment: environment, settings: try runSettings(),
+                                       overwrite: overwrite)
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
@@ -48,6 +49,12 @@ extension Bench {
         }
         print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
         warn("wrote \(path) (\(results.reduce(0) { $0 + $1.samples.count }) rows, \(cases.count) cases)")
+    }
+
+    /// The settings this command line runs with, as the CSV records them.
+    func runSettings() throws -> RunSettings {
+        RunSettings(measurement: settings, quick: quick, filter: filter ?? "",
+                    threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","))
     }
 
     /// `--output`, or a new file under Results/ named by the UTC start time and the short commit.

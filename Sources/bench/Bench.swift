@@ -23,6 +23,7 @@ struct Bench: ParsableCommand {
           bench self-check               harness vs hand-written loops
         Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
         """,
+        version: BenchVersion.current,
         subcommands: [SelfCheck.self]
     )
 
