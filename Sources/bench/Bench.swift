@@ -107,8 +107,12 @@ struct Bench: ParsableCommand {
     }
 }
 
-/// A failure the user can act on, reported as one line.
+/// A failure the user can act on, reported as one line, and the status the process exits with.
 struct BenchError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let exitCode: Int32
+    init(_ description: String, exitCode: Int32 = ExitStatus.badInput) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }

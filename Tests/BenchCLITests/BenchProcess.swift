@@ -24,10 +24,11 @@ struct BenchProcess {
     }
 
     /// Runs `bench arguments` to completion, in `directory` when given, with `environment` changes applied
-    /// (a nil value removes the variable).
-    func run(_ arguments: [String], in directory: String? = nil,
-             environment: [String: String?] = [:]) throws -> Outcome {
-        let (process, output, error) = try start(arguments, in: directory, environment: environment)
+    /// (a nil value removes the variable), after the `/bin/sh` commands `shellSetup` when given (`ulimit -f 4`).
+    func run(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
+             shellSetup: String? = nil) throws -> Outcome {
+        let (process, output, error) = try start(arguments, in: directory, environment: environment,
+                                                 shellSetup: shellSetup)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -36,11 +37,17 @@ struct BenchProcess {
     }
 
     /// Starts `bench arguments` and returns the running process with its output pipes.
-    func start(_ arguments: [String], in directory: String? = nil,
-               environment: [String: String?] = [:]) throws -> (Process, Pipe, Pipe) {
+    func start(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
+               shellSetup: String? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let shellSetup {
+            // The shell changes what the process inherits (limits, ignored signals), then becomes bench.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellSetup + "\nexec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment
@@ -52,6 +59,17 @@ struct BenchProcess {
         process.standardError = error
         try process.run()
         return (process, output, error)
+    }
+
+    /// Reads `pipe` until what it has delivered contains `text` or it ends; returns all it read.
+    static func read(_ pipe: Pipe, until text: String) -> String {
+        var received = ""
+        while !received.contains(text) {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            received += String(decoding: data, as: UTF8.self)
+        }
+        return received
     }
 
     static func temporaryPath(_ name: String = "results") -> String {

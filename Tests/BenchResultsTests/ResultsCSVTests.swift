@@ -115,11 +115,28 @@ import Testing
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "", "the header comes with the first rows")
         try writer.append(Self.result)
-        #expect(writer.casesWritten == 1)
+        #expect(writer.casesWritten == 1 && writer.rowsWritten == 2)
+        try writer.append([Self.result, Self.result])
+        #expect(writer.casesWritten == 2 && writer.rowsWritten == 6)
         let decoded = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
-        #expect(decoded.count == 3)
+        #expect(decoded.count == 7)
         #expect(decoded[0] == ResultsSchema.header)
+        #expect(decoded.dropFirst().allSatisfy { $0 != ResultsSchema.header }, "one header")
+    }
+
+    @Test func aWriterWithoutRowsRemovesItsFileAndOnlyThen() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let empty = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        #expect(empty.removeIfEmpty())
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        let written = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        try written.append(Self.result)
+        #expect(!written.removeIfEmpty())
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     @Test func writerNeverOverwritesSilently() throws {
@@ -130,8 +147,36 @@ import Testing
             try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
-        _ = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings, overwrite: true)
+        let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings,
+                                       overwrite: true)
+        try writer.append(Self.result)
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("schema_version,"))
+    }
+
+    @Test func uniqueNamesCountUpWhenANameIsTaken() throws {
+        let directory = NSTemporaryDirectory() + "bench-results-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "taken\n".write(toFile: directory + "/run.csv", atomically: true, encoding: .utf8)
+        let writers = try (0..<2).map { _ in
+            try ResultsWriter.unique(in: directory, stem: "run", environment: Self.environment,
+                                     settings: Self.settings)
+        }
+        #expect(writers.map(\.path) == [directory + "/run-2.csv", directory + "/run-3.csv"])
+        #expect(try String(contentsOfFile: directory + "/run.csv", encoding: .utf8) == "taken\n")
+    }
+
+    @Test func aDirectoryIsNamedAsOne() {
+        for overwrite in [false, true] {
+            do {
+                _ = try ResultsWriter(path: NSTemporaryDirectory(), environment: Self.environment,
+                                      settings: Self.settings, overwrite: overwrite)
+                Issue.record("a directory must be refused")
+            } catch {
+                #expect("\(error)".contains("is a directory"), "\(error)")
+                #expect(!"\(error)".contains("--overwrite"), "\(error)")
+            }
+        }
     }
 
     @Test func writerNamesAnUnwritablePath() {
