@@ -11,9 +11,10 @@ struct Bench: ParsableCommand {
         discussion: """
         Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
         calibrated so that each sample lasts at least --sample-time, and keeps --samples samples after warm-up. \
-        Rows are written as each case completes: Ctrl-C stops at the next sample and leaves a valid CSV of the \
-        completed cases (press it twice to stop at once). Thread counts above the machine's logical CPUs \
-        oversubscribe it; they are marked in the progress and the summary.
+        Rows are written as each case completes: Ctrl-C or SIGTERM stops at the next sample and leaves a valid \
+        CSV of the completed cases (a second one stops at once); a run that completed no case leaves no file. \
+        Thread counts above the machine's logical CPUs oversubscribe it; they are marked in the progress and the \
+        summary.
 
         Examples:
           bench                          every case, into Results/
@@ -22,6 +23,9 @@ struct Bench: ParsableCommand {
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops
         Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
+
+        Exit status:
+        \(ExitStatus.helpText)
         """,
         version: BenchVersion.current,
         subcommands: [SelfCheck.self]
@@ -46,7 +50,8 @@ struct Bench: ParsableCommand {
     var quick = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv).", valueName: "path"))
+        "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
+            + "for runs started in the same second).", valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Replace the --output file if it exists (by default an existing file is an error).")

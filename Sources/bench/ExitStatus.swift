@@ -28,13 +28,13 @@ enum ExitStatus {
         (selfCheckFailed, "self-check: a check found the harness out of tolerance"),
         (badInput, "bad input: an invalid option or value, or no case selected"),
         (internalError, "internal error"),
-        (cannotCreate, "the results file cannot be created (it exists, is a directory, or is not writable)"),
+        (cannotCreate, "the results file cannot be created (exists, directory, no permission)"),
         (writeFailed, "a write failed midway (full disk): the file keeps the completed cases"),
         (interrupted, "stopped by SIGINT (Ctrl-C): the file keeps the completed cases"),
         (terminated, "stopped by SIGTERM: the file keeps the completed cases"),
     ]
 
-    /// The list for `--help`: `  0    success …`, one status a line.
+    /// The list for `--help`: `  0    success …`, one status a line, each within 80 columns.
     static var helpText: String {
         all.map { "  \(String($0.status).padding(toLength: 5, withPad: " ", startingAt: 0))\($0.meaning)" }
             .joined(separator: "\n")

@@ -1,3 +1,4 @@
+@testable import bench
 import Foundation
 import Testing
 
@@ -50,8 +51,27 @@ import Testing
     @Test func helpAnswersTheOptions() throws {
         let outcome = try BenchProcess.debug.run(["--help"])
         #expect(outcome.status == 0)
-        for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list"] {
+        for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list",
+                       "--version"] {
             #expect(outcome.standardOutput.contains(option))
         }
+    }
+
+    /// Issue 14 (14): every exit status is explained in --help, SIGTERM's among them.
+    @Test func helpListsEveryExitStatus() throws {
+        let help = try BenchProcess.debug.run(["--help"]).standardOutput
+        #expect(help.contains("Ctrl-C or SIGTERM stops at the next sample"))
+        for (status, meaning) in ExitStatus.all {
+            #expect(help.contains("  \(String(status).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)"))
+        }
+        #expect(ExitStatus.all.map(\.status) == [0, 1, 64, 70, 73, 74, 130, 143])
+    }
+
+    /// Issue 14 (14): `bench --version` prints the version the CSV records as bench_version.
+    @Test func versionPrintsTheToolsVersion() throws {
+        let outcome = try BenchProcess.debug.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == BenchVersion.current + "\n")
+        #expect(BenchVersion.current.wholeMatch(of: /\d+\.\d+\.\d+/) != nil)
     }
 }

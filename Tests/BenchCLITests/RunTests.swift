@@ -21,27 +21,34 @@ import Testing
         #expect(Set(rows.map { $0["threads"]! }) == ["1", "3"])
     }
 
-    @Test func ctrlCLeavesAValidCSVOfTheCompletedCases() throws {
+    /// Ctrl-C, and (issue 14 (10)) SIGTERM, which CI sends when it cancels a job: the run stops at the next
+    /// sample boundary, says so, prints the summary of the completed cases, leaves a valid CSV of them and exits
+    /// 128 + the signal (130, 143).
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopSignalLeavesAValidCSVOfTheCompletedCases(signal: Int32) throws {
         let path = BenchProcess.temporaryPath("interrupted")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let samples = 40
         let (process, output, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
              "--output", path])
-        // Wait until the first case's rows are on disk, then interrupt mid-run.
+        // Wait until the first case's rows are on disk, then stop the run mid-way.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if text.utf8.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > samples { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
+        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
 
-        #expect(process.terminationStatus == 130)
-        #expect(errorText.contains("interrupted"), "stderr: \(errorText)")
+        #expect(process.terminationStatus == 128 + signal)
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(errorText.contains("\(name): stopping after the current sample"), "stderr: \(errorText)")
+        #expect(errorText.contains("interrupted by \(name): \(path) is a valid CSV"), "stderr: \(errorText)")
+        #expect(outputText.contains("harness/empty/loop threads:1"), "the summary of the completed cases")
         let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
         #expect(records[0] == ResultsSchema.header)
         let rows = records.dropFirst()
