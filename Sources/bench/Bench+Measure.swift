@@ -36,6 +36,11 @@ extension Bench {
             """)
         }
 
+        if let problem = environment.gitProblem {
+            warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
+                 + "dirty=unknown")
+        }
+
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs)
