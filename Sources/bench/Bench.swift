@@ -36,7 +36,9 @@ struct Bench: ParsableCommand {
     var filter: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum).", valueName: "list"))
+        "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
+            + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
+            + "default names them all.", valueName: "list"))
     var threads = "1,2,4,8"
 
     @Option(name: .long, help: ArgumentHelp("Samples kept per case (default 15, quick 5).", valueName: "n"))
@@ -88,11 +90,20 @@ struct Bench: ParsableCommand {
     }
 
     /// The cases `--filter` and `--threads` select; an error when there are none.
+    ///
+    /// `--threads` applies to every case: one whose benchmark fixes its thread counts runs at those of them the
+    /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-        let matches = try pathMatcher()
-        let cases = BenchmarkRegistry.all().cases(threads: try ThreadList.parse(threads), matching: matches)
+        let counts = try ThreadList.parse(threads)
+        let matching = BenchmarkRegistry.all().cases(threads: counts, matching: try pathMatcher())
+        let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {
-            throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
+            guard !matching.isEmpty else {
+                throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
+            }
+            let fixed = Set(matching.map(\.benchmarkCase.threads)).sorted().map(String.init).joined(separator: ",")
+            throw BenchError("no case matches --filter '\(filter ?? "")' at --threads \(threads): the matching cases "
+                             + "run only at \(fixed) threads")
         }
         return cases
     }

@@ -11,6 +11,7 @@ import Testing
         (["--threads", "1,,2"], "'' is not a thread count"),
         (["--filter", "(unclosed"], "not a valid regular expression"),
         (["--filter", "no-such-case"], "no case matches"),
+        (["--filter", "^wait/handoff/", "--threads", "1"], "the matching cases run only at 2 threads"),
         (["--samples", "0"], "--samples must be at least 1"),
         (["--sample-time", "0"], "--sample-time must be"),
         (["--bogus"], "--bogus"),
