@@ -35,16 +35,19 @@ struct Bench: ParsableCommand {
         "Only cases whose suite/benchmark/variant matches this regular expression.", valueName: "regex"))
     var filter: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    // `.unconditional`: the argument after --threads, --samples or --sample-time is its value even when it looks
+    // like an option (`-1`), so that validation can say what is wrong with it.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
             + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
             + "default names them all.", valueName: "list"))
     var threads = "1,2,4,8"
 
-    @Option(name: .long, help: ArgumentHelp("Samples kept per case (default 15, quick 5).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Samples kept per case (default 15, quick 5).", valueName: "n"))
     var samples: Int?
 
-    @Option(name: .customLong("sample-time"), help: ArgumentHelp(
+    @Option(name: .customLong("sample-time"), parsing: .unconditional, help: ArgumentHelp(
         "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
     var sampleTime: Int?
 
@@ -111,6 +114,10 @@ struct Bench: ParsableCommand {
     /// A predicate on `suite/benchmark/variant` from `--filter`.
     func pathMatcher() throws -> @Sendable (String) -> Bool {
         guard let filter else { return { _ in true } }
+        guard !filter.isEmpty else {
+            throw ValidationError("--filter is empty: give a regular expression such as '^once/', or leave --filter "
+                                  + "out to run every case")
+        }
         let regex: NSRegularExpression
         do {
             regex = try NSRegularExpression(pattern: filter)
