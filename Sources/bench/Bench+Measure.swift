@@ -36,6 +36,10 @@ extension Bench {
             """)
         }
 
+        if let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
+                                                logicalCPUs: environment.logicalCPUs) {
+            warn(warning)
+        }
         if let problem = environment.gitProblem {
             warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
                  + "dirty=unknown")
