@@ -92,6 +92,20 @@ import Testing
         #expect(ExitStatus.all.map(\.status) == [0, 1, 64, 70, 73, 74, 130, 143])
     }
 
+    /// The README's table of exit statuses lists the statuses `bench` has, in order, no more, no fewer.
+    @Test func theReadmeTableListsEveryStatus() throws {
+        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md").path,
+                                encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Exit statuses of `bench`\n").dropFirst().first)
+        let table = section.components(separatedBy: "\n\n").first ?? ""
+        let statuses = table.split(separator: "\n").compactMap { line -> Int32? in
+            guard line.hasPrefix("| ") else { return nil }
+            return Int32(line.dropFirst(2).prefix { $0 != " " })
+        }
+        #expect(statuses == ExitStatus.all.map(\.status))
+    }
+
     /// Issue 14 (14): `bench --version` prints the version the CSV records as bench_version.
     @Test func versionPrintsTheToolsVersion() throws {
         let outcome = try BenchProcess.debug.run(["--version"])
