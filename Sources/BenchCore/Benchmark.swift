@@ -8,7 +8,7 @@ public struct Benchmark: Sendable {
     public enum ThreadCounts: Sendable {
         /// The run's `--threads` list.
         case swept
-        /// Always these counts, whatever `--threads` says (a handoff between two threads).
+        /// Only these counts (a handoff between two threads); a run keeps those its `--threads` list names.
         case fixed([Int])
     }
 

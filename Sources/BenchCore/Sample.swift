@@ -10,14 +10,21 @@ public struct Sample: Sendable, Equatable {
     public var usage: ResourceUsage
     /// Percentiles of the latencies recorded by the workload, when it records any.
     public var latency: LatencyPercentiles?
+    /// The process's OS threads (`OSThreadCount.current()`) when the sample started and when it ended; nil when
+    /// not counted. Threads that appear during a sample were started by the mechanism under test.
+    public var osThreadsAtStart: Int?
+    public var osThreadsAtEnd: Int?
 
     public init(operations: Int, elapsedNanoseconds: UInt64, threadOperations: [Int],
-                usage: ResourceUsage = ResourceUsage(), latency: LatencyPercentiles? = nil) {
+                usage: ResourceUsage = ResourceUsage(), latency: LatencyPercentiles? = nil,
+                osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil) {
         self.operations = operations
         self.elapsedNanoseconds = elapsedNanoseconds
         self.threadOperations = threadOperations
         self.usage = usage
         self.latency = latency
+        self.osThreadsAtStart = osThreadsAtStart
+        self.osThreadsAtEnd = osThreadsAtEnd
     }
 
     /// Elapsed wall time divided by all threads' operations: the cost of one operation to the system as a

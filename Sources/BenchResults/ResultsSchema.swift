@@ -10,11 +10,17 @@ public enum ResultsSchema {
     /// - 1: the columns up to `mallocs`.
     /// - 2: appends `thread_ops_min` and `thread_ops_max` (so that unfairness shows) and `p50_ns`, `p90_ns`,
     ///   `p99_ns` (latency percentiles, empty for cases that record no latency).
-    public static let version = 2
+    /// - 3: appends `round` (which fresh-process round a row came from; it joins a sample's identity),
+    ///   `os_threads_start`, `os_threads_end` (the process's OS threads around the sample, empty when not
+    ///   counted), the run's settings (`run_samples`, `run_warmup`, `run_sample_ns`, `run_quick`, `run_filter`,
+    ///   `run_threads`, `run_rounds`, `run_seed`), `load_avg_1m` and `bench_version`; and `dirty` may be
+    ///   `unknown` (git could not be read) besides `true` and `false`.
+    public static let version = 3
 
     /// What one row is made from.
     public struct RowSource {
         public var environment: RunEnvironment
+        public var settings: RunSettings
         public var result: CaseResult
         public var sampleIndex: Int
         public var sample: Sample { result.samples[sampleIndex] }
@@ -32,7 +38,7 @@ public enum ResultsSchema {
         Column(name: "run_id") { $0.environment.runID },
         Column(name: "started_at") { $0.environment.startedAt },
         Column(name: "commit") { $0.environment.commit },
-        Column(name: "dirty") { String($0.environment.dirty) },
+        Column(name: "dirty") { $0.environment.dirty.csvField },
         Column(name: "host") { $0.environment.host },
         Column(name: "os") { $0.environment.os },
         Column(name: "kernel") { $0.environment.kernel },
@@ -62,15 +68,29 @@ public enum ResultsSchema {
         Column(name: "p50_ns") { $0.sample.latency.map { String($0.p50) } ?? "" },
         Column(name: "p90_ns") { $0.sample.latency.map { String($0.p90) } ?? "" },
         Column(name: "p99_ns") { $0.sample.latency.map { String($0.p99) } ?? "" },
+        // Version 3.
+        Column(name: "round") { String($0.settings.round) },
+        Column(name: "os_threads_start") { $0.sample.osThreadsAtStart.map(String.init) ?? "" },
+        Column(name: "os_threads_end") { $0.sample.osThreadsAtEnd.map(String.init) ?? "" },
+        Column(name: "run_samples") { String($0.settings.measurement.samples) },
+        Column(name: "run_warmup") { String($0.settings.measurement.warmupSamples) },
+        Column(name: "run_sample_ns") { String($0.settings.measurement.sampleNanoseconds) },
+        Column(name: "run_quick") { String($0.settings.quick) },
+        Column(name: "run_filter") { $0.settings.filter },
+        Column(name: "run_threads") { $0.settings.threads },
+        Column(name: "run_rounds") { String($0.settings.rounds) },
+        Column(name: "run_seed") { $0.settings.seed },
+        Column(name: "load_avg_1m") { $0.environment.loadAverage1m.map { String(format: "%.2f", $0) } ?? "" },
+        Column(name: "bench_version") { $0.environment.benchVersion },
     ]
 
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }
 
     /// Every row of one case result, in sample order.
-    public static func rows(environment: RunEnvironment, result: CaseResult) -> [[String]] {
+    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult) -> [[String]] {
         result.samples.indices.map { index in
-            let source = RowSource(environment: environment, result: result, sampleIndex: index)
+            let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index)
             return columns.map { $0.value(source) }
         }
     }

@@ -4,62 +4,150 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a results CSV as the run goes: the header when the file is created, then each case's rows in one
-/// write as soon as the case completes. Whatever happens to the process afterwards, the file holds whole rows
-/// of every completed case.
+/// Writes a results CSV as the run goes: each case's rows in one write as soon as the case completes, the header
+/// together with the first case's rows. Whatever happens to the process afterwards, the file holds the header and
+/// whole rows of every completed case, or nothing at all: never a header alone, never part of a row.
 ///
-/// Thread-safe: a lock serializes writes, so an interrupt handler can take it to end the process between two
-/// cases' rows, never in the middle of one.
+/// Thread-safe: a lock serializes writes, so an interrupt handler can end the process between two cases' rows
+/// (`endAtOnce`), never in the middle of one.
 public final class ResultsWriter: @unchecked Sendable {
     public let path: String
     private let environment: RunEnvironment
+    private let settings: RunSettings
     private let descriptor: Int32
     private let lock = NSLock()
+    /// The length of the file's whole cases: where the next case's rows go, and where a failed write cuts back to.
+    private var committedLength: off_t = 0
+    private var removed = false
+    /// Cases whose rows are in the file.
     public private(set) var casesWritten = 0
+    /// Rows in the file, the header not counted.
+    public private(set) var rowsWritten = 0
 
-    /// Creates the file and writes the header. Refuses an existing file unless `overwrite` is true, and throws
-    /// a message that names the path when the file cannot be created.
-    public init(path: String, environment: RunEnvironment, overwrite: Bool = false) throws {
-        self.path = path
-        self.environment = environment
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | (overwrite ? 0 : O_EXCL)
-        descriptor = open(path, flags, 0o644)
-        guard descriptor >= 0 else {
-            let reason = errno == EEXIST
-                ? "it already exists (choose another --output, or pass --overwrite)"
-                : String(cString: strerror(errno))
-            throw ResultsWriterError(message: "cannot write results to \(path): \(reason)")
+    /// Creates the file, empty. Refuses an existing file unless `overwrite` is true, and throws a message that
+    /// names the path when the file cannot be created.
+    public convenience init(path: String, environment: RunEnvironment, settings: RunSettings,
+                            overwrite: Bool = false) throws {
+        let descriptor = try Self.create(path, exclusive: !overwrite)
+        self.init(path: path, descriptor: descriptor, environment: environment, settings: settings)
+    }
+
+    /// The most names `unique(in:stem:…)` tries before it gives up.
+    public static let maximumNameAttempts = 1_000
+
+    /// Creates a new file `directory/stem.csv`, or `stem-2.csv`, `stem-3.csv`, … when that name is taken, so that
+    /// runs started in the same second never collide. Never touches an existing file: `O_EXCL` decides
+    /// atomically which run gets which name.
+    public static func unique(in directory: String, stem: String, environment: RunEnvironment,
+                              settings: RunSettings) throws -> ResultsWriter {
+        for attempt in 1...maximumNameAttempts {
+            let path = "\(directory)/\(stem)\(attempt == 1 ? "" : "-\(attempt)").csv"
+            do {
+                let descriptor = try create(path, exclusive: true)
+                return ResultsWriter(path: path, descriptor: descriptor, environment: environment, settings: settings)
+            } catch let error as ResultsWriterError where error.reason == .exists {
+                continue
+            }
         }
-        try write(CSVFormat.encode(ResultsSchema.header))
+        throw ResultsWriterError(
+            message: "cannot write results to \(directory)/: \(maximumNameAttempts) files named \(stem)*.csv exist",
+            stage: .create)
+    }
+
+    private init(path: String, descriptor: Int32, environment: RunEnvironment, settings: RunSettings) {
+        self.path = path
+        self.descriptor = descriptor
+        self.environment = environment
+        self.settings = settings
     }
 
     deinit {
         close(descriptor)
     }
 
-    /// Appends every row of one completed case.
-    public func append(_ result: CaseResult) throws {
-        let text = ResultsSchema.rows(environment: environment, result: result).map(CSVFormat.encode).joined()
-        try withLock {
-            try write(text)
+    /// Opens `path` for writing, truncated, refusing an existing file when `exclusive`.
+    private static func create(_ path: String, exclusive: Bool) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
+        guard descriptor < 0 else { return descriptor }
+        let error = errno
+        var isDirectory: ObjCBool = false
+        if (error == EEXIST || error == EISDIR),
+           FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ResultsWriterError(
+                message: "cannot write results to \(path): it is a directory (name a file, such as "
+                    + "\(path.hasSuffix("/") ? path : path + "/")results.csv)",
+                stage: .create, reason: .directory)
+        }
+        if error == EEXIST {
+            throw ResultsWriterError(
+                message: "cannot write results to \(path): it already exists (choose another --output, "
+                    + "or pass --overwrite)",
+                stage: .create, reason: .exists)
+        }
+        throw ResultsWriterError(message: "cannot write results to \(path): \(String(cString: strerror(error)))",
+                                 stage: .create)
+    }
+
+    /// Appends every row of one completed case (all its roles), after the header when these are the first rows.
+    ///
+    /// All or nothing: when the write fails (a full disk, a file size limit), the file is cut back to its
+    /// previous length, so it still ends at the last whole row, and the error says so.
+    public func append(_ results: [CaseResult]) throws {
+        let rows = results.flatMap { ResultsSchema.rows(environment: environment, settings: settings, result: $0) }
+        try lock.withLock {
+            let text = (committedLength == 0 ? CSVFormat.encode(ResultsSchema.header) : "")
+                + rows.map(CSVFormat.encode).joined()
+            do {
+                try write(text)
+            } catch let failure {
+                let restored = ftruncate(descriptor, committedLength) == 0
+                    && lseek(descriptor, committedLength, SEEK_SET) == committedLength
+                let state = restored
+                    ? "the file ends at the last whole row"
+                    : "and it could not be cut back to its last whole row: \(String(cString: strerror(errno)))"
+                throw ResultsWriterError(message: "cannot write results to \(path): \(failure); \(state)",
+                                         stage: .write)
+            }
+            committedLength += off_t(text.utf8.count)
             casesWritten += 1
+            rowsWritten += rows.count
         }
     }
 
-    /// Runs `body` while no write is in progress (and none can start).
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    /// Appends every row of one completed case that has a single result.
+    public func append(_ result: CaseResult) throws {
+        try append([result])
     }
 
+    /// Removes the file when it holds no case (the run ended before one completed); true when it did. A later
+    /// `append` must not follow.
+    @discardableResult
+    public func removeIfEmpty() -> Bool {
+        lock.withLock { removeIfEmptyLocked() }
+    }
+
+    /// Ends the process between two writes: waits for a write in progress, removes the file when it holds no
+    /// case, then calls `exit` with the cases kept and whether the file was removed. For a second Ctrl-C.
+    public func endAtOnce(_ exit: (_ casesKept: Int, _ removedEmptyFile: Bool) -> Never) -> Never {
+        lock.lock()
+        // The lock is never released: no write may start after this.
+        exit(casesWritten, removeIfEmptyLocked())
+    }
+
+    private func removeIfEmptyLocked() -> Bool {
+        guard casesWritten == 0, !removed else { return removed }
+        removed = unlink(path) == 0
+        return removed
+    }
+
+    /// Writes all of `text` at the current offset; throws strerror's words for the first failure.
     private func write(_ text: String) throws {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw ResultsWriterError(message: "cannot write results to \(path): \(String(cString: strerror(errno)))")
+                throw ResultsWriterError(message: String(cString: strerror(errno)), stage: .write)
             }
             bytes = bytes.dropFirst(written)
         }
@@ -69,5 +157,19 @@ public final class ResultsWriter: @unchecked Sendable {
 /// A results file that could not be created or written; the message names the file.
 public struct ResultsWriterError: Error, CustomStringConvertible {
     public let message: String
+    /// Whether the file could not be created, or could not take a case's rows.
+    public let stage: Stage
+    /// What stood in the way, where it matters to the caller.
+    public let reason: Reason?
+
+    public enum Stage: Sendable { case create, write }
+    public enum Reason: Sendable { case exists, directory }
+
+    public init(message: String, stage: Stage, reason: Reason? = nil) {
+        self.message = message
+        self.stage = stage
+        self.reason = reason
+    }
+
     public var description: String { message }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a results file came from: the run, the code, the machine and the build. Every row carries it, so a
 /// CSV on its own says what produced it.
@@ -6,10 +7,10 @@ public struct RunEnvironment: Sendable, Equatable {
     public var runID: String
     /// When the run started, ISO 8601 in UTC (`2026-11-21T23:45:01Z`).
     public var startedAt: String
-    /// The working tree's `git rev-parse HEAD`, `BENCH_COMMIT` when set, `unknown` outside git.
+    /// The working tree's `git rev-parse HEAD`, `BENCH_COMMIT` when set, `unknown` when git cannot be read.
     public var commit: String
-    /// Whether tracked files differ from `commit`.
-    public var dirty: Bool
+    /// Whether tracked files differ from `commit`; `unknown` when git cannot be read.
+    public var dirty: TreeState
     public var host: String
     public var os: String
     public var kernel: String
@@ -20,10 +21,36 @@ public struct RunEnvironment: Sendable, Equatable {
     public var build: String
     /// The allocator the process runs with: `system` (glibc malloc).
     public var allocator: String
+    /// The first field of `/proc/loadavg` when the run started: runnable threads averaged over a minute. At or
+    /// above `logicalCPUs`, something else competes for the cores. Nil where it cannot be read.
+    public var loadAverage1m: Double?
+    /// The `bench` version that wrote the file (`bench --version`).
+    public var benchVersion: String
+    /// Why git could not be read (git's own words), when it could not; then `dirty` is `unknown`. Not a column:
+    /// the tool warns with it.
+    public var gitProblem: String?
 
-    public init(runID: String, startedAt: String, commit: String, dirty: Bool, host: String, os: String,
+    /// Whether the working tree matched its commit.
+    public enum TreeState: Sendable, Equatable {
+        case clean
+        case modified
+        /// Git could not be read: not a checkout, a repository it refuses (dubious ownership), no git.
+        case unknown
+
+        /// The `dirty` field: `false`, `true` or `unknown`.
+        public var csvField: String {
+            switch self {
+            case .clean: "false"
+            case .modified: "true"
+            case .unknown: "unknown"
+            }
+        }
+    }
+
+    public init(runID: String, startedAt: String, commit: String, dirty: TreeState, host: String, os: String,
                 kernel: String, cpuModel: String, logicalCPUs: Int, swiftVersion: String, build: String,
-                allocator: String) {
+                allocator: String, loadAverage1m: Double? = nil, benchVersion: String = "unknown",
+                gitProblem: String? = nil) {
         self.runID = runID
         self.startedAt = startedAt
         self.commit = commit
@@ -36,6 +63,9 @@ public struct RunEnvironment: Sendable, Equatable {
         self.swiftVersion = swiftVersion
         self.build = build
         self.allocator = allocator
+        self.loadAverage1m = loadAverage1m
+        self.benchVersion = benchVersion
+        self.gitProblem = gitProblem
     }
 
     /// The commit's first seven characters, for file names.
@@ -43,17 +73,15 @@ public struct RunEnvironment: Sendable, Equatable {
         commit == "unknown" ? commit : String(commit.prefix(7))
     }
 
-    /// Reads the environment of this process now.
-    public static func current(date: Date = Date()) -> RunEnvironment {
-        let environment = ProcessInfo.processInfo.environment
-        let gitHead = run("git", "rev-parse", "HEAD")
-        let commit = environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 } ?? gitHead ?? "unknown"
-        let dirty = gitHead != nil && !(run("git", "status", "--porcelain", "--untracked-files=no") ?? "").isEmpty
+    /// Reads the environment of this process now; `benchVersion` is the tool's own version.
+    public static func current(benchVersion: String, date: Date = Date()) -> RunEnvironment {
+        let git = GitState.read()
+        let override = ProcessInfo.processInfo.environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
         return RunEnvironment(
             runID: UUID().uuidString.lowercased(),
             startedAt: iso8601(date),
-            commit: commit,
-            dirty: dirty,
+            commit: override ?? git.commit ?? "unknown",
+            dirty: git.dirty,
             host: ProcessInfo.processInfo.hostName,
             os: operatingSystem(),
             kernel: run("uname", "-r") ?? "unknown",
@@ -61,8 +89,38 @@ public struct RunEnvironment: Sendable, Equatable {
             logicalCPUs: ProcessInfo.processInfo.activeProcessorCount,
             swiftVersion: swiftVersion(),
             build: buildConfiguration,
-            allocator: "system"
+            allocator: "system",
+            loadAverage1m: loadAverage(),
+            benchVersion: benchVersion,
+            gitProblem: git.problem
         )
+    }
+
+    /// What git says about the working directory: HEAD, whether tracked files differ from it, and why not
+    /// when it cannot tell.
+    struct GitState {
+        var commit: String?
+        var dirty: TreeState
+        var problem: String?
+
+        static func read() -> GitState {
+            let head = RunEnvironment.capture("git", "rev-parse", "HEAD")
+            guard head.status == 0, !head.output.isEmpty else {
+                return GitState(commit: nil, dirty: .unknown, problem: head.reason)
+            }
+            let status = RunEnvironment.capture("git", "status", "--porcelain", "--untracked-files=no")
+            guard status.status == 0 else {
+                return GitState(commit: head.output, dirty: .unknown, problem: status.reason)
+            }
+            return GitState(commit: head.output, dirty: status.output.isEmpty ? .clean : .modified, problem: nil)
+        }
+    }
+
+    /// The 1-minute load average, the first field of `/proc/loadavg`.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+              let first = text.split(separator: " ").first else { return nil }
+        return Double(first)
     }
 
     /// `debug` when compiled without optimization, else `release`.
@@ -122,16 +180,57 @@ public struct RunEnvironment: Sendable, Equatable {
 
     /// Runs a command found on the PATH and returns its trimmed standard output, or nil when it fails.
     static func run(_ arguments: String...) -> String? {
+        let outcome = capture(arguments)
+        return outcome.status == 0 ? outcome.output : nil
+    }
+
+    /// What a command printed and how it ended.
+    struct CommandOutcome {
+        /// The exit status; 127 when the command could not be started.
+        var status: Int32
+        /// Standard output, trimmed.
+        var output: String
+        /// The first line of standard error without git's `fatal: `, or a sentence when the command is missing.
+        var reason: String
+    }
+
+    static func capture(_ arguments: String...) -> CommandOutcome {
+        capture(arguments)
+    }
+
+    static func capture(_ arguments: [String]) -> CommandOutcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let output = Pipe()
+        let output = Pipe(), error = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.standardError = error
+        do { try process.run() } catch {
+            return CommandOutcome(status: 127, output: "", reason: "cannot run \(arguments[0]): \(error)")
+        }
+        // Standard error is read on another thread, so that neither pipe can fill up and stall the command.
+        let errorData = Mutex(Data())
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) {
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let firstLine = errorData.withLock { String(decoding: $0, as: UTF8.self) }
+            .split(separator: "\n").first.map(String.init) ?? ""
+        let reason: String
+        if process.terminationStatus == 127 {
+            reason = "\(arguments[0]) is not installed"
+        } else if firstLine.isEmpty {
+            reason = "\(arguments[0]) exited with status \(process.terminationStatus)"
+        } else {
+            reason = firstLine.hasPrefix("fatal: ") ? String(firstLine.dropFirst("fatal: ".count)) : firstLine
+        }
+        return CommandOutcome(status: process.terminationStatus,
+                              output: String(decoding: outputData, as: UTF8.self)
+                                  .trimmingCharacters(in: .whitespacesAndNewlines),
+                              reason: reason)
     }
 }

@@ -2,28 +2,48 @@ import ArgumentParser
 import BenchCore
 import BenchResults
 import Foundation
+import Synchronization
 
 extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
-        let environment = RunEnvironment.current()
-        let path = try outputPath(environment)
-        let writer = try ResultsWriter(path: path, environment: environment, overwrite: overwrite)
+        let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
+        let runSettings = try runSettings()
+        // Signals are caught before the file exists, so that none can end the process and leave the file behind.
+        let openWriter = Mutex<ResultsWriter?>(nil)
+        let interruption = Interruption(
+            onFirst: { signal in
+                warn("\(Interruption.name(signal)): stopping after the current sample "
+                     + "(\(Interruption.again(signal)) to stop at once)")
+            },
+            onSecond: { signal in
+                guard let writer = openWriter.withLock({ $0 }) else { Glibc.exit(Interruption.exitStatus(signal)) }
+                writer.endAtOnce { kept, removed in
+                    let name = Interruption.name(signal)
+                    warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
+                         : "stopped by \(name): \(writer.path) holds the \(kept) completed cases")
+                    Glibc.exit(Interruption.exitStatus(signal))
+                }
+            }
+        )
+        let writer = try resultsWriter(environment, runSettings)
+        openWriter.withLock { $0 = writer }
+        let path = writer.path
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
             WARNING: run `swift run -c release bench` instead.
             """)
         }
-        let interruption = Interruption(
-            onFirst: { warn("interrupt: stopping after the current sample (Ctrl-C again to stop at once)") },
-            onSecond: {
-                writer.withLock {
-                    warn("interrupted: \(path) holds the \(writer.casesWritten) completed cases")
-                    Glibc.exit(130)
-                }
-            }
-        )
+
+        if let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
+                                                logicalCPUs: environment.logicalCPUs) {
+            warn(warning)
+        }
+        if let problem = environment.gitProblem {
+            warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
+                 + "dirty=unknown")
+        }
 
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
@@ -31,36 +51,69 @@ extension Bench {
         warn("bench: \(cases.count) cases, \(settings.samples) samples of ≥\(settings.sampleNanoseconds / 1_000_000) ms "
              + "each, writing \(path)")
         var results: [CaseResult] = []
+        /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
+        func stopped(by signal: Int32) throws -> Never {
+            let name = Interruption.name(signal)
+            if writer.removeIfEmpty() {
+                warn("interrupted by \(name) before any case completed: removed \(path), which held no rows")
+            } else {
+                warn("interrupted by \(name): \(path) is a valid CSV of the \(writer.casesWritten) completed cases "
+                     + "(of \(cases.count)); the case in progress was dropped")
+                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
+            }
+            throw ExitCode(Interruption.exitStatus(signal))
+        }
         for (index, (benchmarkCase, benchmark)) in cases.enumerated() {
+            if let signal = interruption.stoppingSignal { try stopped(by: signal) }
             progress.starting(benchmarkCase, index: index)
             let workload = benchmark.setup(benchmarkCase)
             let caseResults: [CaseResult]
             do {
                 caseResults = try runner.measure(benchmarkCase, workload: workload) { !interruption.isRequested }
             } catch is MeasurementInterrupted {
-                warn("interrupted: \(path) is a valid CSV of the \(writer.casesWritten) completed cases "
-                     + "(of \(cases.count)); the case in progress was dropped")
-                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-                throw ExitCode(130)
+                try stopped(by: interruption.stoppingSignal ?? SIGINT)
             }
-            for result in caseResults { try writer.append(result) }
+            do {
+                try writer.append(caseResults)
+            } catch let error as ResultsWriterError {
+                // A full disk: the file ends at the last whole row; say what it keeps and summarize that.
+                let kept = writer.casesWritten
+                if writer.removeIfEmpty() {
+                    throw BenchError("\(error); no case was kept, so the file was removed",
+                                     exitCode: ExitStatus.writeFailed)
+                }
+                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
+                throw BenchError("\(error); it keeps the \(kept) completed cases (of \(cases.count)), summarized above",
+                                 exitCode: ExitStatus.writeFailed)
+            }
             results += caseResults
         }
         print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-        warn("wrote \(path) (\(results.reduce(0) { $0 + $1.samples.count }) rows, \(cases.count) cases)")
+        warn("wrote \(path) (\(writer.rowsWritten) rows, \(writer.casesWritten) cases)")
     }
 
-    /// `--output`, or a new file under Results/ named by the UTC start time and the short commit.
-    func outputPath(_ environment: RunEnvironment) throws -> String {
-        if let output { return output }
+    /// The settings this command line runs with, as the CSV records them.
+    func runSettings() throws -> RunSettings {
+        RunSettings(measurement: settings, quick: quick, filter: filter ?? "",
+                    threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","))
+    }
+
+    /// A writer for `--output`, or for a new file under Results/ named by the UTC start time and the short commit
+    /// (`-2`, `-3`, … appended when a run started in the same second took the name).
+    func resultsWriter(_ environment: RunEnvironment, _ settings: RunSettings) throws -> ResultsWriter {
+        if let output {
+            return try ResultsWriter(path: output, environment: environment, settings: settings, overwrite: overwrite)
+        }
         let stamp = environment.startedAt.filter { $0.isNumber || $0 == "T" }.replacingOccurrences(of: "T", with: "-")
         let directory = "Results"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw BenchError("cannot create \(directory)/ for the results: \(error.localizedDescription)")
+            throw BenchError("cannot create \(directory)/ for the results: \(error.localizedDescription)",
+                             exitCode: ExitStatus.cannotCreate)
         }
-        return "\(directory)/\(stamp)-\(environment.shortCommit).csv"
+        return try ResultsWriter.unique(in: directory, stem: "\(stamp)-\(environment.shortCommit)",
+                                        environment: environment, settings: settings)
     }
 }
 

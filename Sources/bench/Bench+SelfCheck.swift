@@ -17,13 +17,25 @@ extension Bench {
             Times an uncontended pthread_mutex_lock/unlock pair two ways: a hand-written loop of 10 million pairs \
             with one clock read at each end, and the harness's harness/mutex-pair case on one thread, the \
             harness first: glibc's mutex skips its atomic `lock` prefix while a process has a single thread, so a \
-            loop run before any thread exists would time a cheaper mutex than any benchmark sees. Then prints \
-            the harness floor (empty loop, opaque call, static let read). Use a release build.
+            loop run before any thread exists would time a cheaper mutex than any benchmark sees. Each check \
+            prints its measurements and PASS or FAIL against its tolerance (mutex-pair: the two may differ by \
+            ±\(Int(mutexPairTolerance * 100))%); then the harness floor (empty loop, opaque call, static let \
+            read), and a last line with the verdict. Exits 1 when a check failed. Use a release build.
             """
         )
 
         static let handWrittenPairs = 10_000_000
         static let repetitions = 7
+        /// How far the harness's mutex pair may be from the hand-written loop's, either way: a harness that added
+        /// a clock read (a few tens of ns) or a call to each operation of a pair that costs about ten would be
+        /// far outside it; the reference run in the README measured the two within 1%.
+        static let mutexPairTolerance = 0.10
+
+        /// The checks, run in this order, each measuring what it compares and grading itself. Add a check by
+        /// appending a function that returns its `SelfCheckResult`.
+        static let checks: [@Sendable (SelfCheck) throws -> SelfCheckResult] = [
+            { try $0.mutexPair() },
+        ]
 
         @Option(name: .long, help: "Repetitions of each measurement; the median is reported.")
         var repetitions = SelfCheck.repetitions
@@ -34,18 +46,35 @@ extension Bench {
 
         func run() throws {
             if RunEnvironment.buildIsDebug { warn("WARNING: debug build; use swift run -c release bench self-check") }
-            // The harness runs on worker threads, and glibc's mutex drops its `lock` prefix while a process has
-            // only one thread: measure the harness first, so that the hand-written loop runs in a process that
-            // has threads, as every benchmark does.
+            var results: [SelfCheckResult] = []
+            for check in Self.checks {
+                let result = try check(self)
+                print(result.line)
+                results.append(result)
+            }
+            print("harness floor (for reference, not graded):")
+            for path in ["harness/empty/", "harness/opaque-call/", "harness/lazy-static/"] {
+                let name = path.padding(toLength: 24, withPad: " ", startingAt: 0)
+                print("  \(name)\(String(format: "%.3f", try harnessMedian(path))) ns/op")
+            }
+            let verdict = SelfCheckVerdict(results)
+            print(verdict.line)
+            if !verdict.passed { throw ExitCode(ExitStatus.selfCheckFailed) }
+        }
+
+        /// An uncontended pthread mutex lock/unlock pair, through the harness and in a hand-written loop.
+        ///
+        /// The harness runs on worker threads, and glibc's mutex drops its `lock` prefix while a process has
+        /// only one thread: the harness is measured first, so that the hand-written loop runs in a process that
+        /// has threads, as every benchmark does.
+        func mutexPair() throws -> SelfCheckResult {
             let harness = try harnessMedian("harness/mutex-pair/")
             let handWritten = Statistics((0..<repetitions).map { _ in Self.handWrittenMutexPair() })!
-            print(String(format: "pthread mutex pair, hand-written loop of %d: %.2f ns (median of %d)",
-                         Self.handWrittenPairs, handWritten.median, repetitions))
-            print(String(format: "pthread mutex pair, through the harness:        %.2f ns (%+.1f%%)",
-                         harness, (harness / handWritten.median - 1) * 100))
-            for path in ["harness/empty/", "harness/opaque-call/", "harness/lazy-static/"] {
-                print(String(format: "%-34@ %.3f ns/op", path as NSString, try harnessMedian(path)))
-            }
+            return .agreement(
+                "mutex-pair",
+                reference: .init(label: "hand-written loop", nanoseconds: handWritten.median),
+                measured: .init(label: "harness", nanoseconds: harness),
+                tolerance: Self.mutexPairTolerance)
         }
 
         /// ns per pair of a plain loop, one clock read before and one after.

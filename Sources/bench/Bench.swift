@@ -11,9 +11,10 @@ struct Bench: ParsableCommand {
         discussion: """
         Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
         calibrated so that each sample lasts at least --sample-time, and keeps --samples samples after warm-up. \
-        Rows are written as each case completes: Ctrl-C stops at the next sample and leaves a valid CSV of the \
-        completed cases (press it twice to stop at once). Thread counts above the machine's logical CPUs \
-        oversubscribe it; they are marked in the progress and the summary.
+        Rows are written as each case completes: Ctrl-C or SIGTERM stops at the next sample and leaves a valid \
+        CSV of the completed cases (a second one stops at once); a run that completed no case leaves no file. \
+        Thread counts above the machine's logical CPUs oversubscribe it; they are marked in the progress and the \
+        summary.
 
         Examples:
           bench                          every case, into Results/
@@ -22,7 +23,11 @@ struct Bench: ParsableCommand {
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops
         Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
+
+        Exit status:
+        \(ExitStatus.helpText)
         """,
+        version: BenchVersion.current,
         subcommands: [SelfCheck.self, Count.self, CountWorker.self]
     )
 
@@ -30,14 +35,19 @@ struct Bench: ParsableCommand {
         "Only cases whose suite/benchmark/variant matches this regular expression.", valueName: "regex"))
     var filter: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum).", valueName: "list"))
+    // `.unconditional`: the argument after --threads, --samples or --sample-time is its value even when it looks
+    // like an option (`-1`), so that validation can say what is wrong with it.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
+            + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
+            + "default names them all.", valueName: "list"))
     var threads = "1,2,4,8"
 
-    @Option(name: .long, help: ArgumentHelp("Samples kept per case (default 15, quick 5).", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Samples kept per case (default 15, quick 5).", valueName: "n"))
     var samples: Int?
 
-    @Option(name: .customLong("sample-time"), help: ArgumentHelp(
+    @Option(name: .customLong("sample-time"), parsing: .unconditional, help: ArgumentHelp(
         "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
     var sampleTime: Int?
 
@@ -45,7 +55,8 @@ struct Bench: ParsableCommand {
     var quick = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv).", valueName: "path"))
+        "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
+            + "for runs started in the same second).", valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Replace the --output file if it exists (by default an existing file is an error).")
@@ -82,11 +93,20 @@ struct Bench: ParsableCommand {
     }
 
     /// The cases `--filter` and `--threads` select; an error when there are none.
+    ///
+    /// `--threads` applies to every case: one whose benchmark fixes its thread counts runs at those of them the
+    /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-        let matches = try pathMatcher()
-        let cases = BenchmarkRegistry.all().cases(threads: try ThreadList.parse(threads), matching: matches)
+        let counts = try ThreadList.parse(threads)
+        let matching = BenchmarkRegistry.all().cases(threads: counts, matching: try pathMatcher())
+        let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {
-            throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
+            guard !matching.isEmpty else {
+                throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
+            }
+            let fixed = Set(matching.map(\.benchmarkCase.threads)).sorted().map(String.init).joined(separator: ",")
+            throw BenchError("no case matches --filter '\(filter ?? "")' at --threads \(threads): the matching cases "
+                             + "run only at \(fixed) threads")
         }
         return cases
     }
@@ -94,6 +114,10 @@ struct Bench: ParsableCommand {
     /// A predicate on `suite/benchmark/variant` from `--filter`.
     func pathMatcher() throws -> @Sendable (String) -> Bool {
         guard let filter else { return { _ in true } }
+        guard !filter.isEmpty else {
+            throw ValidationError("--filter is empty: give a regular expression such as '^once/', or leave --filter "
+                                  + "out to run every case")
+        }
         let regex: NSRegularExpression
         do {
             regex = try NSRegularExpression(pattern: filter)
@@ -106,8 +130,12 @@ struct Bench: ParsableCommand {
     }
 }
 
-/// A failure the user can act on, reported as one line.
+/// A failure the user can act on, reported as one line, and the status the process exits with.
 struct BenchError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let exitCode: Int32
+    init(_ description: String, exitCode: Int32 = ExitStatus.badInput) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchResults
 import Foundation
 
 /// The process entry point: runs the `bench` command and turns every error into one line on stderr and a
@@ -25,8 +26,8 @@ enum BenchMain {
             var command = try Bench.parseAsRoot()
             try command.run()
         } catch {
-            let code = Bench.exitCode(for: error)
-            if code == .success {
+            let code = exitStatus(for: error)
+            if code == ExitStatus.success {
                 // --help and friends arrive as "errors" that exit 0.
                 print(Bench.fullMessage(for: error))
                 exit(0)
@@ -35,7 +36,23 @@ enum BenchMain {
             if !message.isEmpty {
                 FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
             }
-            exit(code.rawValue)
+            exit(code)
+        }
+    }
+
+    /// The status for an error that ended the command: see `ExitStatus`.
+    static func exitStatus(for error: Error) -> Int32 {
+        switch error {
+        case let error as BenchError:
+            return error.exitCode
+        case let error as ResultsWriterError:
+            return error.stage == .create ? ExitStatus.cannotCreate : ExitStatus.writeFailed
+        case let code as ExitCode:
+            return code.rawValue
+        default:
+            // ArgumentParser's own errors (usage, --help, --version) carry their status; anything else is a bug.
+            let code = Bench.exitCode(for: error).rawValue
+            return code == EXIT_FAILURE ? ExitStatus.internalError : code
         }
     }
 }

@@ -2,23 +2,65 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns Ctrl-C into an orderly stop. The first SIGINT asks the run to stop at the next sample boundary (the
-/// case in progress is dropped, completed ones are already on disk); a second one ends the process at once,
-/// but only between two writes, so the CSV still holds whole rows.
+/// Turns Ctrl-C (SIGINT) and SIGTERM (what CI sends when it cancels a job, and `kill`'s default) into an orderly
+/// stop. The first of them asks the run to stop at the next sample boundary (the case in progress is dropped,
+/// completed ones are already on disk); a second one ends the process at once, but only between two writes,
+/// so the CSV still holds whole rows.
 final class Interruption: @unchecked Sendable {
-    private let count = Atomic<Int>(0)
-    private let source: DispatchSourceSignal
+    /// The signals that stop a run.
+    static let signals: [Int32] = [SIGINT, SIGTERM]
 
-    /// Installs the handler. `onSecond` runs on a dispatch queue when the user insists; it should exit.
-    init(onFirst: @escaping @Sendable () -> Void, onSecond: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "bench.sigint"))
-        source.setEventHandler { [self] in
-            if count.add(1, ordering: .sequentiallyConsistent).newValue == 1 { onFirst() } else { onSecond() }
+    /// The first signal received, 0 until then.
+    private let first = Atomic<Int32>(0)
+    private let count = Atomic<Int>(0)
+    private let sources: [DispatchSourceSignal]
+
+    /// Installs the handlers. Both run on one serial queue, given the signal; `onSecond` should exit.
+    init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable (Int32) -> Void) {
+        let queue = DispatchQueue(label: "bench.signals")
+        sources = Self.signals.map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
         }
-        source.resume()
+        for source in sources {
+            let signalNumber = Int32(source.handle)
+            source.setEventHandler { [self] in
+                _ = first.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
+                if count.add(1, ordering: .sequentiallyConsistent).newValue == 1 {
+                    onFirst(signalNumber)
+                } else {
+                    onSecond(signalNumber)
+                }
+            }
+            source.resume()
+        }
     }
 
-    /// Whether Ctrl-C has been pressed.
+    /// Whether a stop has been asked for.
     var isRequested: Bool { count.load(ordering: .relaxed) > 0 }
+
+    /// The signal that asked for the stop, nil until one did.
+    var stoppingSignal: Int32? {
+        let number = first.load(ordering: .sequentiallyConsistent)
+        return number == 0 ? nil : number
+    }
+
+    /// `SIGINT`, `SIGTERM`.
+    static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(signal)"
+        }
+    }
+
+    /// The exit status of a run the signal stopped: 128 + its number, as shells report it (130, 143).
+    static func exitStatus(_ signal: Int32) -> Int32 {
+        128 + signal
+    }
+
+    /// What to do to stop at once: for SIGINT, `Ctrl-C again`.
+    static func again(_ signal: Int32) -> String {
+        signal == SIGINT ? "Ctrl-C again" : "send \(name(signal)) again"
+    }
 }

@@ -1,14 +1,15 @@
 import BenchCore
 import Foundation
 
-/// The end-of-run table on stdout: per case (and role), the median ns/op, the spread of the samples, and the
-/// slowest thread's share of the work.
+/// The end-of-run table on stdout: per case (and role), the median ns/op, the spread of the samples, the
+/// slowest thread's share of the work, and the samples far outside the rest (a sign of a busy machine).
 enum SummaryTable {
     /// The table as text, one line per result, columns aligned.
     static func render(_ results: [CaseResult], logicalCPUs: Int) -> String {
-        let header = ["case", "median ns/op", "IQR", "min–max", "fairness", "p50/p99 ns"]
+        let header = ["case", "median ns/op", "IQR", "min–max", "fairness", "p50/p99 ns", "outliers"]
         var rows: [[String]] = []
         var anyOversubscribed = false
+        var resultsWithOutliers = 0
         for result in results {
             guard let stats = result.nanosecondsPerOperation else { continue }
             var name = result.benchmarkCase.description + (result.role.map { " role:\($0)" } ?? "")
@@ -19,6 +20,8 @@ enum SummaryTable {
             let fairness = Statistics(result.samples.compactMap(\.fairness)).map { String(format: "%.2f", $0.median) }
             let latency = result.samples.last?.latency.map { "\($0.p50)/\($0.p99)" }
             let spread = stats.relativeSpread.isFinite ? String(format: "±%.1f%%", stats.relativeSpread * 50) : "–"
+            let outliers = NoiseCheck.outlierCount(result.samples.map(\.nanosecondsPerOperation))
+            if outliers > 0 { resultsWithOutliers += 1 }
             rows.append([
                 name,
                 format(stats.median),
@@ -26,6 +29,7 @@ enum SummaryTable {
                 "\(format(stats.min))–\(format(stats.max))",
                 fairness ?? "",
                 latency ?? "",
+                outliers > 0 ? "\(outliers)/\(result.samples.count)" : "",
             ])
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -41,6 +45,9 @@ enum SummaryTable {
                      + "operation completed in a sample.")
         if anyOversubscribed {
             lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
+        }
+        if let note = NoiseCheck.outlierNote(casesWithOutliers: resultsWithOutliers, cases: rows.count) {
+            lines.append(note)
         }
         return lines.joined(separator: "\n")
     }

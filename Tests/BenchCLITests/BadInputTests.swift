@@ -1,32 +1,58 @@
+@testable import bench
 import Foundation
 import Testing
 
 /// Bad input ends the run with a non-zero status and one clear line on stderr: never a trap, a stack trace or
 /// a usage dump.
 @Suite struct BadInputTests {
-    static let cases: [(arguments: [String], mentions: String)] = [
-        (["--threads", "0"], "'0' is not a thread count"),
-        (["--threads", "x"], "'x' is not a thread count"),
-        (["--threads", "1,,2"], "'' is not a thread count"),
-        (["--filter", "(unclosed"], "not a valid regular expression"),
-        (["--filter", "no-such-case"], "no case matches"),
-        (["--samples", "0"], "--samples must be at least 1"),
-        (["--sample-time", "0"], "--sample-time must be"),
-        (["--bogus"], "--bogus"),
-        (["self-check", "--repetitions", "0"], "--repetitions must be at least 1"),
+    /// Arguments, what the one line says, and the exit status (64: bad input, 73: the file cannot be created).
+    static let cases: [(arguments: [String], mentions: String, status: Int32)] = [
+        (["--threads", "0"], "'0' is not a thread count (a case needs at least 1 thread)", 64),
+        (["--threads", "x"], "'x' is not a thread count (not a whole number)", 64),
+        (["--threads", "1,,2"], "'' is not a thread count (nothing between two commas", 64),
+        (["--threads", "600"], "'600' is not a thread count (at most 512 threads)", 64),
+        // Issue 14 (17): `-1` is the value of --threads, not an option, and the message says what is wrong.
+        (["--threads", "-1"], "--threads: invalid list '-1': '-1' is not a thread count (a case needs at least 1", 64),
+        (["--threads", "1,-4"], "invalid list '1,-4': '-4' is not a thread count", 64),
+        (["--filter", "(unclosed"], "not a valid regular expression", 64),
+        // Issue 14 (17): an empty filter is named as such, not as a bad regular expression.
+        (["--filter", ""], "--filter is empty: give a regular expression", 64),
+        (["--filter", "no-such-case"], "no case matches", 64),
+        (["--filter", "^wait/handoff/", "--threads", "1"], "the matching cases run only at 2 threads", 64),
+        (["--samples", "0"], "--samples must be at least 1", 64),
+        (["--samples", "-1"], "--samples must be at least 1, not -1", 64),
+        (["--sample-time", "0"], "--sample-time must be", 64),
+        (["--sample-time", "-5"], "--sample-time must be 1 to 60000 milliseconds, not -5", 64),
+        (["--bogus"], "--bogus", 64),
+        (["self-check", "--repetitions", "0"], "--repetitions must be at least 1", 64),
         (["--filter", "^harness/empty/", "--threads", "1", "--output", "/nonexistent-dir/out.csv"],
-         "cannot write results to /nonexistent-dir/out.csv"),
+         "cannot write results to /nonexistent-dir/out.csv", 73),
     ]
 
     @Test(arguments: cases.indices)
     func rejectedWithOneLine(index: Int) throws {
-        let (arguments, mentions) = Self.cases[index]
+        let (arguments, mentions, status) = Self.cases[index]
         let outcome = try BenchProcess.debug.run(arguments)
-        #expect(outcome.status != 0)
+        #expect(outcome.status == status)
         #expect(outcome.errorLines.count == 1, "stderr: \(outcome.standardError)")
         #expect(outcome.standardError.hasPrefix("bench: error: "))
         #expect(outcome.standardError.contains(mentions), "stderr: \(outcome.standardError)")
         #expect(outcome.standardOutput.isEmpty)
+    }
+
+    /// Issue 14 (17): an --output that names a directory is called a directory, with or without --overwrite,
+    /// and --overwrite is not suggested (it would not help).
+    @Test(arguments: [false, true])
+    func anOutputDirectoryIsNamedAsOne(overwrite: Bool) throws {
+        let directory = try BenchProcess.temporaryDirectory("output-dir")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["--filter", "^harness/empty/", "--threads", "1", "--output", directory]
+        let outcome = try BenchProcess.debug.run(arguments + (overwrite ? ["--overwrite"] : []))
+        #expect(outcome.status == 73)
+        #expect(outcome.errorLines == ["bench: error: cannot write results to \(directory): it is a directory "
+                                       + "(name a file, such as \(directory)/results.csv)"])
+        #expect(!outcome.standardError.contains("--overwrite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
 
     @Test func anExistingOutputFileIsNotOverwritten() throws {
@@ -34,8 +60,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
         let outcome = try BenchProcess.debug.run(["--filter", "^harness/empty/", "--threads", "1", "--output", path])
-        #expect(outcome.status != 0)
-        #expect(outcome.standardError.contains("already exists"))
+        #expect(outcome.status == 73)
+        #expect(outcome.standardError.contains("already exists (choose another --output, or pass --overwrite)"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 
@@ -50,8 +76,41 @@ import Testing
     @Test func helpAnswersTheOptions() throws {
         let outcome = try BenchProcess.debug.run(["--help"])
         #expect(outcome.status == 0)
-        for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list"] {
+        for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list",
+                       "--version"] {
             #expect(outcome.standardOutput.contains(option))
         }
+    }
+
+    /// Issue 14 (14): every exit status is explained in --help, SIGTERM's among them.
+    @Test func helpListsEveryExitStatus() throws {
+        let help = try BenchProcess.debug.run(["--help"]).standardOutput
+        #expect(help.contains("Ctrl-C or SIGTERM stops at the next sample"))
+        for (status, meaning) in ExitStatus.all {
+            #expect(help.contains("  \(String(status).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)"))
+        }
+        #expect(ExitStatus.all.map(\.status) == [0, 1, 64, 70, 73, 74, 130, 143])
+    }
+
+    /// The README's table of exit statuses lists the statuses `bench` has, in order, no more, no fewer.
+    @Test func theReadmeTableListsEveryStatus() throws {
+        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md").path,
+                                encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Exit statuses of `bench`\n").dropFirst().first)
+        let table = section.components(separatedBy: "\n\n").first ?? ""
+        let statuses = table.split(separator: "\n").compactMap { line -> Int32? in
+            guard line.hasPrefix("| ") else { return nil }
+            return Int32(line.dropFirst(2).prefix { $0 != " " })
+        }
+        #expect(statuses == ExitStatus.all.map(\.status))
+    }
+
+    /// Issue 14 (14): `bench --version` prints the version the CSV records as bench_version.
+    @Test func versionPrintsTheToolsVersion() throws {
+        let outcome = try BenchProcess.debug.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == BenchVersion.current + "\n")
+        #expect(BenchVersion.current.wholeMatch(of: /\d+\.\d+\.\d+/) != nil)
     }
 }

@@ -1,3 +1,4 @@
+@testable import BenchResults
 import Foundation
 
 /// Runs a built `bench` binary as a child process, the way a user would, and captures what it prints.
@@ -22,9 +23,12 @@ struct BenchProcess {
         var errorLines: [Substring] { standardError.split(separator: "\n") }
     }
 
-    /// Runs `bench arguments` to completion.
-    func run(_ arguments: [String]) throws -> Outcome {
-        let (process, output, error) = try start(arguments)
+    /// Runs `bench arguments` to completion, in `directory` when given, with `environment` changes applied
+    /// (a nil value removes the variable), after the `/bin/sh` commands `shellSetup` when given (`ulimit -f 4`).
+    func run(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
+             shellSetup: String? = nil) throws -> Outcome {
+        let (process, output, error) = try start(arguments, in: directory, environment: environment,
+                                                 shellSetup: shellSetup)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -33,10 +37,23 @@ struct BenchProcess {
     }
 
     /// Starts `bench arguments` and returns the running process with its output pipes.
-    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    func start(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
+               shellSetup: String? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let shellSetup {
+            // The shell changes what the process inherits (limits, ignored signals), then becomes bench.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellSetup + "\nexec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
@@ -44,7 +61,32 @@ struct BenchProcess {
         return (process, output, error)
     }
 
+    /// Reads `pipe` until what it has delivered contains `text` or it ends; returns all it read.
+    static func read(_ pipe: Pipe, until text: String) -> String {
+        var received = ""
+        while !received.contains(text) {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            received += String(decoding: data, as: UTF8.self)
+        }
+        return received
+    }
+
     static func temporaryPath(_ name: String = "results") -> String {
         NSTemporaryDirectory() + "bench-cli-\(name)-\(UUID().uuidString).csv"
+    }
+
+    /// A new empty directory outside any git checkout; the caller removes it.
+    static func temporaryDirectory(_ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "bench-cli-\(name)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The records of a results CSV as dictionaries keyed by the header's names.
+    static func rows(ofCSV path: String) throws -> (header: [String], rows: [[String: String]]) {
+        let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        let header = records.first ?? []
+        return (header, records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
     }
 }

@@ -17,31 +17,38 @@ import Testing
         #expect(records[0] == ResultsSchema.header)
         #expect(records.count == 1 + 4 * 3)
         let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
-        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == "2" })
+        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == "3" })
         #expect(Set(rows.map { $0["threads"]! }) == ["1", "3"])
     }
 
-    @Test func ctrlCLeavesAValidCSVOfTheCompletedCases() throws {
+    /// Ctrl-C, and (issue 14 (10)) SIGTERM, which CI sends when it cancels a job: the run stops at the next
+    /// sample boundary, says so, prints the summary of the completed cases, leaves a valid CSV of them and exits
+    /// 128 + the signal (130, 143).
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopSignalLeavesAValidCSVOfTheCompletedCases(signal: Int32) throws {
         let path = BenchProcess.temporaryPath("interrupted")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let samples = 40
         let (process, output, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
              "--output", path])
-        // Wait until the first case's rows are on disk, then interrupt mid-run.
+        // Wait until the first case's rows are on disk, then stop the run mid-way.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if text.utf8.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > samples { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
+        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
 
-        #expect(process.terminationStatus == 130)
-        #expect(errorText.contains("interrupted"), "stderr: \(errorText)")
+        #expect(process.terminationStatus == 128 + signal)
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(errorText.contains("\(name): stopping after the current sample"), "stderr: \(errorText)")
+        #expect(errorText.contains("interrupted by \(name): \(path) is a valid CSV"), "stderr: \(errorText)")
+        #expect(outputText.contains("harness/empty/loop threads:1"), "the summary of the completed cases")
         let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
         #expect(records[0] == ResultsSchema.header)
         let rows = records.dropFirst()
@@ -70,5 +77,52 @@ import Testing
             return values[values.count / 2]
         }
         #expect(median("lazy-static") > median("empty"))
+    }
+}
+
+/// What a run records about itself besides the samples: its settings and the version of the tool.
+@Suite struct RunRecordTests {
+    /// Issue 14 (4): the command line's settings are on every row, so that a file says how it was measured.
+    @Test func theRunSettingsAreRecordedOnEveryRow() throws {
+        let path = BenchProcess.temporaryPath("settings")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(
+            ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1", "--sample-time", "1",
+             "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let version = try BenchProcess.debug.run(["--version"])
+        #expect(version.status == 0)
+        let (header, rows) = try BenchProcess.rows(ofCSV: path)
+        #expect(header == ResultsSchema.header)
+        #expect(rows.count == 2)
+        for row in rows {
+            #expect(row["schema_version"] == "3")
+            #expect(row["round"] == "1")
+            #expect(row["run_samples"] == "1")
+            #expect(row["run_warmup"] == "2")
+            #expect(row["run_sample_ns"] == "1000000")
+            #expect(row["run_quick"] == "false")
+            #expect(row["run_filter"] == "^harness/(empty|opaque-call)/")
+            #expect(row["run_threads"] == "1")
+            #expect(row["run_rounds"] == "1")
+            #expect(row["run_seed"] == "")
+            #expect(row["load_avg_1m"].flatMap(Double.init) != nil, "the load average at start: \(row)")
+            #expect(row["bench_version"] == version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(["true", "false", "unknown"].contains(row["dirty"]))
+        }
+    }
+
+    @Test func quickAndAReorderedThreadListAreRecorded() throws {
+        let path = BenchProcess.temporaryPath("quick")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(
+            ["--quick", "--filter", "^harness/empty/", "--threads", "2, 1", "--samples", "1", "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let (_, rows) = try BenchProcess.rows(ofCSV: path)
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy {
+            $0["run_quick"] == "true" && $0["run_warmup"] == "1" && $0["run_sample_ns"] == "2000000"
+                && $0["run_threads"] == "2,1" && $0["run_samples"] == "1"
+        })
     }
 }

@@ -6,8 +6,13 @@ import Testing
 @Suite struct ResultsCSVTests {
     static let environment = RunEnvironment(
         runID: "run-1", startedAt: "2026-11-21T23:45:01Z", commit: "0123456789abcdef0123456789abcdef01234567",
-        dirty: true, host: "host, with \"quotes\"", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0",
-        cpuModel: "AMD EPYC\nline two", logicalCPUs: 2, swiftVersion: "6.3.1", build: "release", allocator: "system")
+        dirty: .modified, host: "host, with \"quotes\"", os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0",
+        cpuModel: "AMD EPYC\nline two", logicalCPUs: 2, swiftVersion: "6.3.1", build: "release", allocator: "system",
+        loadAverage1m: 0.5, benchVersion: "9.8.7")
+
+    static let settings = RunSettings(
+        measurement: MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 5, warmupSamples: 1), quick: true,
+        filter: "^once/(hit|first),", threads: "1,4,16")
 
     static let result = CaseResult(
         benchmarkCase: BenchmarkCase(suite: "isolation", benchmark: "roles", variant: "rwlock", threads: 4,
@@ -18,16 +23,17 @@ import Testing
                    usage: ResourceUsage(userNanoseconds: 9_000_000, systemNanoseconds: 1_000_000,
                                         voluntaryContextSwitches: 3, involuntaryContextSwitches: 4)),
             Sample(operations: 2_500, elapsedNanoseconds: 10_000_000, threadOperations: [500, 1_000, 1_000],
-                   latency: LatencyPercentiles(p50: 100, p90: 200, p99: 900)),
+                   latency: LatencyPercentiles(p50: 100, p90: 200, p99: 900), osThreadsAtStart: 6, osThreadsAtEnd: 7),
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 2)
+        #expect(ResultsSchema.version == 3)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
-            p90_ns,p99_ns
+            p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
+            run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version
             """)
     }
 
@@ -40,7 +46,7 @@ import Testing
     }
 
     @Test func rowsRoundTripThroughTheCSVText() throws {
-        let rows = ResultsSchema.rows(environment: Self.environment, result: Self.result)
+        let rows = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result)
         let text = CSVFormat.encode(ResultsSchema.header) + rows.map(CSVFormat.encode).joined()
         let decoded = try CSVFormat.decode(text)
         #expect(decoded == [ResultsSchema.header] + rows)
@@ -58,11 +64,38 @@ import Testing
         #expect(first["ctx_involuntary"] == "4")
         #expect(first["mallocs"] == "")
         #expect(first["p50_ns"] == "")
+        #expect(first["round"] == "1")
+        #expect(first["os_threads_start"] == "" && first["os_threads_end"] == "")
+        #expect(first["run_samples"] == "5")
+        #expect(first["run_warmup"] == "1")
+        #expect(first["run_sample_ns"] == "2000000")
+        #expect(first["run_quick"] == "true")
+        #expect(first["run_filter"] == "^once/(hit|first),")
+        #expect(first["run_threads"] == "1,4,16")
+        #expect(first["run_rounds"] == "1")
+        #expect(first["run_seed"] == "")
+        #expect(first["load_avg_1m"] == "0.50")
+        #expect(first["bench_version"] == "9.8.7")
 
         let second = Dictionary(uniqueKeysWithValues: zip(decoded[0], decoded[2]))
         #expect(second["thread_ops_min"] == "500")
         #expect(second["thread_ops_max"] == "1000")
         #expect(second["p99_ns"] == "900")
+        #expect(second["os_threads_start"] == "6" && second["os_threads_end"] == "7")
+    }
+
+    @Test func dirtyIsTrueFalseOrUnknown() {
+        func field(_ dirty: RunEnvironment.TreeState, load: Double? = nil) -> [String: String] {
+            var environment = Self.environment
+            environment.dirty = dirty
+            environment.loadAverage1m = load
+            let row = ResultsSchema.rows(environment: environment, settings: Self.settings, result: Self.result)[0]
+            return Dictionary(uniqueKeysWithValues: zip(ResultsSchema.header, row))
+        }
+        #expect(field(.modified)["dirty"] == "true")
+        #expect(field(.clean)["dirty"] == "false")
+        #expect(field(.unknown)["dirty"] == "unknown")
+        #expect(field(.clean)["load_avg_1m"] == "", "an unreadable load average is an empty field")
     }
 
     @Test func aSampleWithNoOperationsCostsInfinity() {
@@ -81,27 +114,75 @@ import Testing
     @Test func writerCreatesTheFileAndAppendsWholeCases() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try ResultsWriter(path: path, environment: Self.environment)
+        let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "", "the header comes with the first rows")
         try writer.append(Self.result)
-        #expect(writer.casesWritten == 1)
+        #expect(writer.casesWritten == 1 && writer.rowsWritten == 2)
+        try writer.append([Self.result, Self.result])
+        #expect(writer.casesWritten == 2 && writer.rowsWritten == 6)
         let decoded = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
-        #expect(decoded.count == 3)
+        #expect(decoded.count == 7)
         #expect(decoded[0] == ResultsSchema.header)
+        #expect(decoded.dropFirst().allSatisfy { $0 != ResultsSchema.header }, "one header")
+    }
+
+    @Test func aWriterWithoutRowsRemovesItsFileAndOnlyThen() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let empty = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        #expect(empty.removeIfEmpty())
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        let written = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        try written.append(Self.result)
+        #expect(!written.removeIfEmpty())
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     @Test func writerNeverOverwritesSilently() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ResultsWriterError.self) { try ResultsWriter(path: path, environment: Self.environment) }
+        #expect(throws: ResultsWriterError.self) {
+            try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
-        _ = try ResultsWriter(path: path, environment: Self.environment, overwrite: true)
+        let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings,
+                                       overwrite: true)
+        try writer.append(Self.result)
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("schema_version,"))
+    }
+
+    @Test func uniqueNamesCountUpWhenANameIsTaken() throws {
+        let directory = NSTemporaryDirectory() + "bench-results-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "taken\n".write(toFile: directory + "/run.csv", atomically: true, encoding: .utf8)
+        let writers = try (0..<2).map { _ in
+            try ResultsWriter.unique(in: directory, stem: "run", environment: Self.environment,
+                                     settings: Self.settings)
+        }
+        #expect(writers.map(\.path) == [directory + "/run-2.csv", directory + "/run-3.csv"])
+        #expect(try String(contentsOfFile: directory + "/run.csv", encoding: .utf8) == "taken\n")
+    }
+
+    @Test func aDirectoryIsNamedAsOne() {
+        for overwrite in [false, true] {
+            do {
+                _ = try ResultsWriter(path: NSTemporaryDirectory(), environment: Self.environment,
+                                      settings: Self.settings, overwrite: overwrite)
+                Issue.record("a directory must be refused")
+            } catch {
+                #expect("\(error)".contains("is a directory"), "\(error)")
+                #expect(!"\(error)".contains("--overwrite"), "\(error)")
+            }
+        }
     }
 
     @Test func writerNamesAnUnwritablePath() {
         do {
-            _ = try ResultsWriter(path: "/nonexistent-dir/x.csv", environment: Self.environment)
+            _ = try ResultsWriter(path: "/nonexistent-dir/x.csv", environment: Self.environment,
+                                  settings: Self.settings)
             Issue.record("an unwritable path must throw")
         } catch {
             #expect("\(error)".contains("/nonexistent-dir/x.csv"))
@@ -109,12 +190,15 @@ import Testing
     }
 
     @Test func environmentDescribesThisMachine() {
-        let environment = RunEnvironment.current()
+        let environment = RunEnvironment.current(benchVersion: "1.2.3")
         #expect(environment.logicalCPUs >= 1)
         #expect(["release", "debug"].contains(environment.build))
         #expect(environment.startedAt.hasSuffix("Z"))
         #expect(environment.commit == "unknown" || environment.commit.count >= 7)
         #expect(environment.allocator == "system")
+        #expect(environment.benchVersion == "1.2.3")
+        #expect(environment.loadAverage1m.map { $0 >= 0 } ?? false, "Linux has /proc/loadavg")
+        #expect((environment.dirty == .unknown) == (environment.gitProblem != nil))
     }
 
     func temporaryPath() -> String {

@@ -1,0 +1,31 @@
+import BenchCore
+
+/// What the command line asked of a run, recorded on every row (the `run_*` columns) so that a results file
+/// says how it was measured: two files taken with different settings are not comparable sample for sample.
+public struct RunSettings: Sendable, Equatable {
+    /// Samples kept and discarded per case, and the least duration of one.
+    public var measurement: MeasurementSettings
+    /// Whether `--quick` was given.
+    public var quick: Bool
+    /// The `--filter` regular expression; empty when none was given.
+    public var filter: String
+    /// The `--threads` list, comma-separated, in the order given (`1,2,4,8`).
+    public var threads: String
+    /// The fresh-process round these rows come from, 1-based; 1 for a single-process run.
+    public var round: Int
+    /// Rounds in the run; 1 for a single-process run.
+    public var rounds: Int
+    /// The seed that shuffled the case order; empty when the order was not shuffled.
+    public var seed: String
+
+    public init(measurement: MeasurementSettings, quick: Bool = false, filter: String = "", threads: String,
+                round: Int = 1, rounds: Int = 1, seed: String = "") {
+        self.measurement = measurement
+        self.quick = quick
+        self.filter = filter
+        self.threads = threads
+        self.round = round
+        self.rounds = rounds
+        self.seed = seed
+    }
+}

@@ -1,0 +1,52 @@
+@testable import bench
+import Testing
+
+/// Issue 14 (14): how `self-check` grades its checks and reaches its verdict, on given values (nothing is timed).
+@Suite struct SelfCheckTests {
+    func mutexPair(handWritten: Double, harness: Double, tolerance: Double = 0.10) -> SelfCheckResult {
+        .agreement("mutex-pair", reference: .init(label: "hand-written loop", nanoseconds: handWritten),
+                   measured: .init(label: "harness", nanoseconds: harness), tolerance: tolerance)
+    }
+
+    @Test func valuesWithinTheTolerancePass() {
+        let result = mutexPair(handWritten: 11.73, harness: 11.77)
+        #expect(result.passed)
+        #expect(result.finding == "+0.3%")
+        #expect(result.line == "mutex-pair: PASS  hand-written loop 11.73 ns, harness 11.77 ns: +0.3% (tolerance ±10%)")
+    }
+
+    @Test func theToleranceHoldsEitherWay() {
+        #expect(mutexPair(handWritten: 10, harness: 10.99).passed, "+9.9% is inside ±10%")
+        #expect(mutexPair(handWritten: 10, harness: 9.01).passed, "-9.9% too")
+        #expect(!mutexPair(handWritten: 10, harness: 11.2).passed)
+        #expect(!mutexPair(handWritten: 10, harness: 8.8).passed)
+        #expect(mutexPair(handWritten: 10, harness: 12, tolerance: 0.25).passed)
+    }
+
+    @Test func aValueThatIsNotAPositiveNumberFails() {
+        let pairs: [(Double, Double)] = [(10, .infinity), (0, 10), (10, .nan), (-1, -1)]
+        for (handWritten, harness) in pairs {
+            let result = mutexPair(handWritten: handWritten, harness: harness)
+            #expect(!result.passed, "\(handWritten) vs \(harness)")
+            #expect(result.finding == "not comparable")
+        }
+    }
+
+    @Test func theVerdictPassesOnlyWhenEveryCheckPassed() {
+        let pass = mutexPair(handWritten: 10, harness: 10.5)
+        let fail = mutexPair(handWritten: 10, harness: 15)
+        #expect(SelfCheckVerdict([pass]).passed)
+        #expect(SelfCheckVerdict([pass]).line == "self-check: PASS (1 check within tolerance)")
+        #expect(SelfCheckVerdict([pass, pass]).line == "self-check: PASS (2 checks within tolerance)")
+        let failed = SelfCheckVerdict([pass, fail])
+        #expect(!failed.passed)
+        #expect(failed.line == "self-check: FAIL (mutex-pair out of tolerance; 1 of 2 checks failed)")
+        #expect(!SelfCheckVerdict([]).passed, "no check is no evidence")
+    }
+
+    /// A failed verdict exits 1, distinct from bad input (64) and the run's other statuses.
+    @Test func aFailedCheckHasAStatusOfItsOwn() {
+        #expect(ExitStatus.selfCheckFailed == 1)
+        #expect(Set(ExitStatus.all.map(\.status)).count == ExitStatus.all.count)
+    }
+}

@@ -1,0 +1,50 @@
+@testable import bench
+import BenchCore
+import BenchSuites
+import Testing
+
+/// Issue 14 (15): `--threads` applies to every case, those written for fixed thread counts included.
+@Suite struct ThreadListTests {
+    /// The cases `bench --list` prints for `arguments`, without the count line.
+    func listed(_ arguments: [String]) throws -> [Substring] {
+        let outcome = try BenchProcess.debug.run(["--list"] + arguments)
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        return outcome.standardOutput.split(separator: "\n").dropLast()
+    }
+
+    @Test func oneThreadRunsNoCaseAtAnotherCount() throws {
+        let cases = try listed(["--threads", "1"])
+        #expect(!cases.isEmpty)
+        #expect(cases.allSatisfy { $0.split(separator: " ").contains("threads:1") }, "\(cases)")
+        #expect(!cases.contains { $0.hasPrefix("once/race/") }, "once/race runs at 2 and 8 threads only")
+        #expect(!cases.contains { $0.hasPrefix("wait/handoff/") }, "a handoff needs 2 threads")
+        #expect(cases.contains { $0.hasPrefix("once/first/") }, "once/first runs at 1 (and 4) threads")
+    }
+
+    @Test func aFixedCountRunsWhenTheListNamesIt() throws {
+        let cases = try listed(["--threads", "8", "--filter", "^once/(race|first)/"])
+        #expect(!cases.isEmpty)
+        #expect(cases.allSatisfy { $0.hasPrefix("once/race/") && $0.split(separator: " ").contains("threads:8") })
+    }
+
+    /// The default list names every fixed count, so a default run measures every case it always did.
+    @Test func theDefaultListCoversEveryFixedCount() throws {
+        let defaults = try ThreadList.parse(try Bench.parse([]).threads)
+        for benchmark in BenchmarkRegistry.all().benchmarks {
+            if case .fixed(let counts) = benchmark.threadCounts {
+                #expect(Set(counts).isSubset(of: defaults), "\(benchmark.suite)/\(benchmark.name): \(counts)")
+            }
+        }
+        let cases = try listed([])
+        for expected in ["once/race/array-tracker threads:8", "once/race/array-tracker threads:2",
+                         "once/first/array-tracker threads:4"] {
+            #expect(cases.contains { $0.hasPrefix(expected) }, "\(expected)")
+        }
+    }
+
+    @Test func helpSaysSo() throws {
+        let help = try BenchProcess.debug.run(["--help"]).standardOutput
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("run only at those of their counts the list names; the default names them all"))
+    }
+}
