@@ -4,11 +4,14 @@ struct RawSample {
     var threadOperations: [Int]
     var usage: ResourceUsage
     var latency: LatencyPercentiles?
+    /// The process's OS threads just before the sample's timed region and just after it.
+    var osThreads: (start: Int?, end: Int?) = (nil, nil)
 
     /// The sample as seen from the given threads.
     func sample(threads: [Int]) -> Sample {
         let counted = threads.map { threadOperations[$0] }
         return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
-                      threadOperations: counted, usage: usage, latency: latency)
+                      threadOperations: counted, usage: usage, latency: latency,
+                      osThreadsAtStart: osThreads.start, osThreadsAtEnd: osThreads.end)
     }
 }

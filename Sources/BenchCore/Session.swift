@@ -35,6 +35,7 @@ final class Session: @unchecked Sendable {
     func lockstep(iterations: Int) -> RawSample {
         let workers = self.workers, body = workload.body
         workload.prepare?(iterations)
+        let threadsBefore = OSThreadCount.current()
         let usageBefore = ResourceUsage.current()
         let started = MonotonicClock.now()
         team.run { index in
@@ -50,7 +51,8 @@ final class Session: @unchecked Sendable {
             elapsedNanoseconds: elapsed,
             threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
             usage: ResourceUsage.current().since(usageBefore),
-            latency: collectLatencies()
+            latency: collectLatencies(),
+            osThreads: (threadsBefore, OSThreadCount.current())
         )
     }
 
@@ -97,6 +99,7 @@ final class Session: @unchecked Sendable {
     /// leave, is counted and timed too).
     func timed(batches: [Int], duration: UInt64) -> RawSample {
         launch(batches: batches)
+        let threadsBefore = OSThreadCount.current()
         let usageBefore = ResourceUsage.current()
         let opened = MonotonicClock.now()
         let atOpen = publishedCounts()
@@ -118,7 +121,8 @@ final class Session: @unchecked Sendable {
             elapsedNanoseconds: closed - opened,
             threadOperations: zip(atClose, atOpen).map { ($0 - $1) * workload.operationsPerIteration },
             usage: usage,
-            latency: collectLatencies()
+            latency: collectLatencies(),
+            osThreads: (threadsBefore, OSThreadCount.current())
         )
     }
 
