@@ -15,7 +15,7 @@ from typing import Mapping, Union
 import numpy as np
 
 from .errors import AnalyzeError
-from .loader import Case, CaseKey, ResultsFile, filter_cases
+from .model import Case, CaseKey, ResultsFile, filter_cases
 from .stats import (
     bootstrap_ratio_of_medians,
     geometric_mean,

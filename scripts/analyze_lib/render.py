@@ -10,7 +10,7 @@ import json
 import math
 
 from .compare import FASTER, SLOWER, UNCHANGED, Comparison, CompareRow, json_number
-from .loader import ResultsFile
+from .model import ResultsFile
 from .stats import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("md", "text", "json")

@@ -10,7 +10,8 @@ import pytest
 
 from analyze_lib.cli import main
 from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, judge
-from analyze_lib.loader import CaseKey, load_results
+from analyze_lib.loader import load_results
+from analyze_lib.model import CaseKey
 from analyze_lib.stats import smallest_p
 from csvgen import case, write_results
 
