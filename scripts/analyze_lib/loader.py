@@ -19,13 +19,18 @@ from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, parse_params
 from .schema import (
     CASE_COLUMNS,
-    COLUMN_TYPES,
+    DEFAULT_ROUND,
     COLUMNS_BY_VERSION,
     KNOWN_VERSIONS,
     METRIC,
-    RUN_COLUMNS,
     SAMPLE_NUMERIC_COLUMNS,
+    column_type,
+    run_columns,
 )
+
+BOOL_TEXT = {"true": True, "false": False}
+# Version 3's dirty: git could not be read.
+UNKNOWN_TEXT = "unknown"
 
 
 def _parse_int(raw: str, column: str) -> int:
@@ -55,8 +60,7 @@ def _parse_float_or_inf(raw: str, column: str) -> float:
     return value
 
 
-def _parse_cell(raw: str, column: str) -> Any:
-    kind = COLUMN_TYPES[column]
+def _parse_cell(raw: str, column: str, kind: str) -> Any:
     if kind == "str":
         return raw
     if kind == "int":
@@ -70,9 +74,15 @@ def _parse_cell(raw: str, column: str) -> Any:
             return math.nan
         return float(_parse_int(raw, column)) if kind == "opt_int" else _parse_float(raw, column)
     if kind == "bool":
-        if raw not in ("true", "false"):
+        if raw not in BOOL_TEXT:
             raise ValueError(f"{column} must be 'true' or 'false': {raw!r}")
-        return raw == "true"
+        return BOOL_TEXT[raw]
+    if kind == "bool_or_unknown":
+        if raw == UNKNOWN_TEXT:
+            return None
+        if raw not in BOOL_TEXT:
+            raise ValueError(f"{column} must be 'true', 'false' or 'unknown': {raw!r}")
+        return BOOL_TEXT[raw]
     if kind == "timestamp":
         try:
             stamp = datetime.fromisoformat(raw.strip())
@@ -145,7 +155,7 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
 
 
 def load_results(path: str | Path) -> ResultsFile:
-    """Load and validate one results CSV (schema version 1 or 2).
+    """Load and validate one results CSV (any of schema.KNOWN_VERSIONS).
 
     ``ns_per_op`` may be ``inf`` on a starved sample (ops = 0; see schema.COLUMN_TYPES).
 
@@ -162,6 +172,8 @@ def load_results(path: str | Path) -> ResultsFile:
                 "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
         version_index = header.index("schema_version")
         results: ResultsFile | None = None
+        kinds: dict[str, str] = {}
+        run_level: tuple[str, ...] = ()
         first_run_raw: dict[str, str] = {}
         values: dict[CaseKey, dict[str, list[float]]] = {}
         for row in reader:
@@ -181,27 +193,31 @@ def load_results(path: str | Path) -> ResultsFile:
                         "update scripts/analyze", path, line)
                 _check_header(header, version, path)
                 results = ResultsFile(str(path), version, {})
+                kinds = {column: column_type(column, version) for column in header}
+                run_level = run_columns(version)
             if len(row) != len(header):
                 raise AnalyzeError(
                     f"expected {len(header)} fields, found {len(row)}", path, line)
             cells = dict(zip(header, row))
             try:
-                parsed = {column: _parse_cell(cells[column], column) for column in header}
+                parsed = {column: _parse_cell(cells[column], column, kinds[column]) for column in header}
             except ValueError as error:
                 raise AnalyzeError(str(error), path, line) from None
             if not results.run:
-                results.run = {c: parsed[c] for c in RUN_COLUMNS}
-                first_run_raw = {c: cells[c] for c in RUN_COLUMNS}
+                results.run = {c: parsed[c] for c in run_level}
+                first_run_raw = {c: cells[c] for c in run_level}
                 if results.run["logical_cpus"] < 1:
                     raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", path, line)
             else:
-                for column in RUN_COLUMNS:
+                for column in run_level:
                     if cells[column] != first_run_raw[column]:
                         raise AnalyzeError(
                             f"{column} {cells[column]!r} differs from the first row's "
                             f"{first_run_raw[column]!r}: one file must hold one run", path, line)
             if parsed["threads"] < 1:
                 raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
+            if parsed.get("round", DEFAULT_ROUND) < 1:
+                raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
             problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
             if problem:
                 raise AnalyzeError(problem, path, line)

@@ -141,7 +141,12 @@ class Case:
 
 @dataclass
 class ResultsFile:
-    """A loaded results file: its run metadata and its cases (key -> Case)."""
+    """A loaded results file: its run metadata and its cases (key -> Case).
+
+    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
+    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
+    version 3, None (unknown).
+    """
 
     path: str
     schema_version: int
@@ -160,10 +165,14 @@ class ResultsFile:
 
     @property
     def commit_label(self) -> str:
-        """Short commit, with ``+dirty`` when the tree had uncommitted changes."""
+        """Short commit, with ``+dirty`` when the tree had uncommitted changes and
+        ``+dirty?`` when that is unknown (schema 3: git could not be read)."""
         commit = self.run["commit"]
         short = commit[:SHORT_COMMIT_LENGTH] if commit != "unknown" else commit
-        return f"{short}+dirty" if self.run["dirty"] else short
+        dirty = self.run["dirty"]
+        if dirty is None:
+            return f"{short}+dirty?"
+        return f"{short}+dirty" if dirty else short
 
 
 def filter_cases(cases: dict[CaseKey, Case], pattern) -> dict[CaseKey, Case]:

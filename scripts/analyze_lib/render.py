@@ -185,7 +185,7 @@ def render_text(comparison: Comparison, gate: bool = False) -> str:
 
 
 def _run_json(results: ResultsFile) -> dict:
-    run = dict(results.run)
+    run = {k: json_number(v) if isinstance(v, float) else v for k, v in results.run.items()}
     run["started_at"] = f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"
     return {"path": results.path, **run}
 
