@@ -19,8 +19,8 @@ from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, parse_params
 from .schema import (
     CASE_COLUMNS,
-    DEFAULT_ROUND,
     COLUMNS_BY_VERSION,
+    DEFAULT_ROUND,
     KNOWN_VERSIONS,
     METRIC,
     SAMPLE_NUMERIC_COLUMNS,
@@ -154,6 +154,19 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
     return None
 
 
+def _check_unique(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
+    """Refuse a second row for the same (case, round, sample): a file whose rows were
+    appended twice would otherwise double n and shrink every p-value."""
+    round_ = parsed.get("round", DEFAULT_ROUND)
+    identity = (key, round_, parsed["sample"])
+    first = seen.setdefault(identity, line)
+    if first != line:
+        where = f" round {round_}" if "round" in COLUMNS_BY_VERSION[version] else ""
+        raise AnalyzeError(
+            f"duplicate sample: {key.label}{where} sample {parsed['sample']} is also on line {first}",
+            path, line)
+
+
 def load_results(path: str | Path) -> ResultsFile:
     """Load and validate one results CSV (any of schema.KNOWN_VERSIONS).
 
@@ -161,7 +174,8 @@ def load_results(path: str | Path) -> ResultsFile:
 
     Raises AnalyzeError, naming the file and line, for anything that is not a
     well-formed results file: unreadable, binary, empty, header only, unknown
-    schema_version, missing columns, bad values, or rows from different runs.
+    schema_version, missing columns, bad values, rows from different runs, or a
+    duplicate sample (the same case, round and sample twice).
     """
     path = Path(path)
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
@@ -176,6 +190,8 @@ def load_results(path: str | Path) -> ResultsFile:
         run_level: tuple[str, ...] = ()
         first_run_raw: dict[str, str] = {}
         values: dict[CaseKey, dict[str, list[float]]] = {}
+        # (case, round, sample) -> the line it was first seen on.
+        seen: dict[tuple[CaseKey, int, int], int] = {}
         for row in reader:
             line = reader.line_num
             if not row or all(cell.strip() == "" for cell in row):
@@ -222,6 +238,7 @@ def load_results(path: str | Path) -> ResultsFile:
             if problem:
                 raise AnalyzeError(problem, path, line)
             key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+            _check_unique(seen, key, parsed, results.schema_version, path, line)
             columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
             for column in SAMPLE_NUMERIC_COLUMNS:
                 columns[column].append(float(parsed.get(column, math.nan)))
