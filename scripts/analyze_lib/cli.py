@@ -14,6 +14,7 @@ from pathlib import Path
 from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison, gate_exit_code
 from .errors import AnalyzeError
 from .loader import load_results
+from .model import ResultsFile
 from .render import FORMATS, RENDERERS
 
 PROG = "analyze"
@@ -115,9 +116,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warn(message: str) -> None:
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def _load(path) -> ResultsFile:
+    """Load one results file; what the loader worked around goes to stderr as warnings."""
+    results = load_results(path)
+    for warning in results.warnings:
+        _warn(warning)
+    return results
+
+
 def _compare(args, gate: bool) -> int:
     pattern = _pattern(args.filter)
-    comparison = build_comparison(load_results(args.base), load_results(args.head),
+    comparison = build_comparison(_load(args.base), _load(args.head),
                                   args.threshold, args.alpha, pattern)
     sys.stdout.write(RENDERERS[args.format](comparison, gate=gate))
     return gate_exit_code(comparison) if gate else EXIT_OK
@@ -127,7 +140,7 @@ def _report(args) -> int:
     from .report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
-    results = load_results(args.results)
+    results = _load(args.results)
     out = Path(args.out) if args.out else default_report_dir(args.results)
     written = write_report(results, out, pattern)
     print(f"wrote {written}")
@@ -139,7 +152,7 @@ def _history(args) -> int:
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)
-    runs = [load_results(p) for p in paths]
+    runs = [_load(p) for p in paths]
     out = Path(args.out) if args.out else Path(DEFAULT_HISTORY_DIR)
     written = write_history(runs, out, args.threshold, args.alpha, pattern)
     print(f"wrote {written}")

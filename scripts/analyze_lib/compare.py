@@ -250,6 +250,11 @@ def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -
     return warnings
 
 
+def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
+    """What the loader worked around in either file (each names its file), once each."""
+    return list(dict.fromkeys(base.warnings + head.warnings))
+
+
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable)
     return [
@@ -282,7 +287,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         rows=rows,
         base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
         head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
-        warnings=run_warnings(base, head) + _sample_warnings(rows, alpha),
+        warnings=(_file_warnings(base, head) + run_warnings(base, head)
+                  + _sample_warnings(rows, alpha)),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from .schema import (
 BOOL_TEXT = {"true": True, "false": False}
 # Version 3's dirty: git could not be read.
 UNKNOWN_TEXT = "unknown"
+LINE_END = re.compile(r"\r\n|\r|\n")
+TORN_ROW_WARNING = "ignored the last row: it has no line end (a torn row: was the write interrupted?)"
 
 
 def _parse_int(raw: str, column: str) -> int:
@@ -115,6 +118,25 @@ def _read_text(path: Path) -> str:
         raise AnalyzeError("not a CSV file (not UTF-8 text)", path) from None
 
 
+def _split_torn_row(text: str, path: Path) -> tuple[str, int | None]:
+    """The text without a torn last row, and the torn row's line number (None if whole).
+
+    bench ends every row with a line end, so a last line without one was cut short by
+    an interrupted write: its last field may be a prefix of the real value (p99_ns 31
+    read as 3), so it is never read as data. A lone "\\r" ends a row too: every field of
+    it is there.
+    """
+    if text.endswith(("\n", "\r")):
+        return text, None
+    cut = max(text.rfind("\n"), text.rfind("\r"))
+    if cut < 0:
+        raise AnalyzeError("no samples: the file ends inside its header (was the write interrupted?)", path, 1)
+    kept, tail = text[:cut + 1], text[cut + 1:]
+    if tail.strip() == "":
+        return kept, None
+    return kept, len(LINE_END.findall(kept)) + 1
+
+
 def _check_header(header: list[str], version: int, path: Path) -> None:
     expected = COLUMNS_BY_VERSION[version]
     missing = [c for c in expected if c not in header]
@@ -175,10 +197,12 @@ def load_results(path: str | Path) -> ResultsFile:
     Raises AnalyzeError, naming the file and line, for anything that is not a
     well-formed results file: unreadable, binary, empty, header only, unknown
     schema_version, missing columns, bad values, rows from different runs, or a
-    duplicate sample (the same case, round and sample twice).
+    duplicate sample (the same case, round and sample twice). A torn last row (no
+    line end) is dropped and named in ``warnings``; a short row elsewhere is an error.
     """
     path = Path(path)
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
+    text, torn_line = _split_torn_row(_read_text(path), path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = [name.strip() for name in next(reader)]
         if "schema_version" not in header:
@@ -245,7 +269,12 @@ def load_results(path: str | Path) -> ResultsFile:
     except csv.Error as error:
         raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
     if results is None:
+        if torn_line is not None:
+            raise AnalyzeError("no samples: the only row is torn (it has no line end: "
+                               "was the write interrupted?)", path, torn_line)
         raise AnalyzeError("no samples: the file has a header but no rows", path)
+    if torn_line is not None:
+        results.warnings.append(f"{path}:{torn_line}: {TORN_ROW_WARNING}")
     results.cases = {
         key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
         for key, cols in values.items()

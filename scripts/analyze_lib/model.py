@@ -152,6 +152,9 @@ class ResultsFile:
     schema_version: int
     run: dict[str, Any]
     cases: dict[CaseKey, Case] = field(default_factory=dict)
+    # What the loader noticed and worked around (e.g. a torn last row it dropped), each
+    # a complete line naming the file and line.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def started_at(self) -> datetime:

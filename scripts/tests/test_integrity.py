@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -63,3 +64,78 @@ def test_duplicate_spelled_differently_is_still_a_duplicate(tmp_path, capsys):
     assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
     assert ":4: duplicate sample: once/hit/dispatch-once threads:1 tokens=10 round 1 sample 0 " \
            "is also on line 2" in capsys.readouterr().err
+
+
+def _with_p99(path, values):
+    """Fill p99_ns of the data rows with ``values`` (one per row, in order)."""
+    rows = _rows(path)
+    column = rows[0].index("p99_ns")
+    for row, value in zip(rows[1:], values):
+        row[column] = str(value)
+    _write_rows(path, rows)
+    return path
+
+
+TORN_WARNING = "ignored the last row: it has no line end (a torn row: was the write interrupted?)"
+
+
+def test_file_cut_short_drops_the_torn_last_row_with_a_warning(tmp_path, capsys):
+    # p99_ns is the last v2 column: cut 3 bytes ("1\r\n") and 31 would read as 3.
+    path = _with_p99(write_results(tmp_path / "cut.csv", {case(): [100.0, 101.0, 102.0, 103.0, 104.0, 105.0]}),
+                     [30, 30, 30, 30, 30, 31])
+    data = path.read_bytes()
+    assert data.endswith(b",31\r\n")
+    path.write_bytes(data[:-3])
+    results = load_results(path)
+    [loaded] = results.cases.values()
+    assert loaded.n == 5 and list(loaded.columns["p99_ns"]) == [30.0] * 5
+    assert results.warnings == [f"{path}:7: {TORN_WARNING}"]
+
+    assert main(["compare", str(path), str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    # On stderr once per file read, and in the comparison's warnings (once: same file).
+    assert captured.err == f"analyze: warning: {path}:7: {TORN_WARNING}\n" * 2
+    assert json.loads(captured.out)["warnings"] == [f"{path}:7: {TORN_WARNING}"]
+
+
+def test_torn_row_with_too_few_fields_is_dropped_too(tmp_path, capsys):
+    path = write_results(tmp_path / "cut.csv", {case(): [100.0, 101.0, 102.0, 103.0, 104.0, 105.0]}, version=3)
+    text = path.read_text()
+    path.write_text(text[:text.rindex("\n", 0, -2) + 40], newline="")  # 39 characters of the last row
+    [loaded] = load_results(path).cases.values()
+    assert loaded.n == 5
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 0
+    assert capsys.readouterr().err == f"analyze: warning: {path}:7: {TORN_WARNING}\n"
+
+
+def test_last_row_missing_only_its_line_feed_is_whole(tmp_path):
+    path = write_results(tmp_path / "cr.csv", {case(): [100.0, 101.0, 102.0]})
+    path.write_bytes(path.read_bytes()[:-1])  # ends in "\r": every field is there
+    results = load_results(path)
+    assert [c.n for c in results.cases.values()] == [3] and results.warnings == []
+
+
+def test_short_row_in_the_middle_stays_an_error(tmp_path, capsys):
+    path = write_results(tmp_path / "mid.csv", {case(): [100.0, 101.0, 102.0]})
+    lines = path.read_text().splitlines(keepends=True)
+    lines[2] = lines[2][:40] + "\n"
+    path.write_text("".join(lines), newline="")
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
+    assert f"analyze: {path}:3: expected 33 fields, found " in capsys.readouterr().err
+
+
+def test_header_and_one_torn_row_has_no_samples(tmp_path, capsys):
+    path = write_results(tmp_path / "one.csv", {case(): [100.0]})
+    path.write_bytes(path.read_bytes()[:-5])
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err == (
+        f"analyze: {path}:2: no samples: the only row is torn (it has no line end: "
+        "was the write interrupted?)\n")
+
+
+def test_file_cut_inside_its_header(tmp_path, capsys):
+    path = write_results(tmp_path / "head.csv", {case(): [100.0]})
+    path.write_text(path.read_text()[:50], newline="")
+    assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err == (
+        f"analyze: {path}:1: no samples: the file ends inside its header (was the write interrupted?)\n")
