@@ -107,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
         description=("Order runs by started_at, chart each benchmark's medians over them and "
-                     "list the steps: consecutive runs whose comparison is significant."),
+                     "list the steps: consecutive runs whose comparison is significant. A file "
+                     "that cannot be used (header only, unreadable, unknown schema) is skipped "
+                     "with a warning; it fails only when no file is usable."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
@@ -126,6 +128,27 @@ def _load(path) -> ResultsFile:
     for warning in results.warnings:
         _warn(warning)
     return results
+
+
+def _load_usable(paths: list[Path]) -> list[ResultsFile]:
+    """Load every file that can be loaded, skipping the others with a one-line warning
+    (a directory of nightly results may hold an interrupted, header-only file).
+
+    Raises AnalyzeError when nothing usable remains: the loader's own error for a
+    single input, else a summary after the warnings.
+    """
+    if len(paths) == 1:
+        return [_load(paths[0])]
+    runs = []
+    for path in paths:
+        try:
+            runs.append(_load(path))
+        except AnalyzeError as error:
+            _warn(f"skipped {error}")
+    if not runs:
+        raise AnalyzeError(f"no usable results file: all {len(paths)} inputs were skipped "
+                           "(see the warnings above)")
+    return runs
 
 
 def _compare(args, gate: bool) -> int:
@@ -152,7 +175,7 @@ def _history(args) -> int:
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)
-    runs = [_load(p) for p in paths]
+    runs = _load_usable(paths)
     out = Path(args.out) if args.out else Path(DEFAULT_HISTORY_DIR)
     written = write_history(runs, out, args.threshold, args.alpha, pattern)
     print(f"wrote {written}")
