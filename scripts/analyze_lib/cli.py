@@ -1,7 +1,8 @@
 """The command line: a thin argparse front over report, compare, gate and history.
 
-``main(argv)`` returns the exit code: 0 success (gate: no case slower), 1 gate found
-a slower case, 2 bad input or usage (one line on stderr naming the file).
+``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
+gate found a slower case, 2 bad input or usage (one line on stderr naming the file),
+4 gate inconclusive, 5 gate incomplete (base cases missing from head).
 """
 
 from __future__ import annotations
@@ -11,25 +12,38 @@ import re
 import sys
 from pathlib import Path
 
-from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison, gate_exit_code
+from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
 from .errors import AnalyzeError
+from .gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
 from .loader import load_results
 from .model import ResultsFile
 from .render import FORMATS, RENDERERS
 
 PROG = "analyze"
-EXIT_OK = 0
-EXIT_SLOWER = 1
+EXIT_OK = EXIT_PASSED
 EXIT_BAD_INPUT = 2
+# 3 is scripts/analyze's own: the Python environment could not be set up.
+EXIT_ENVIRONMENT = 3
 
-EXIT_CODES_HELP = """\
+EXIT_CODES_HELP = f"""\
 exit codes:
-  0  success; for gate: no case is slower
-  1  gate only: at least one case is slower (listed first)
-  2  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
-     no case in common, bad option (one line on stderr names the file and line)
-  3  scripts/analyze could not set up its Python environment (.venv)
+  {EXIT_OK}  success; for gate: passed (every base case compared, none slower)
+  {EXIT_REGRESSION}  gate: at least one case is slower (listed first)
+  {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
+     duplicate sample, no case in common, bad option (one line on stderr names the
+     file and line)
+  {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
+  {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
+  {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
+     filtered run; --allow-missing if on purpose)
+When several gate outcomes apply, the first of 1, 5, 4 wins.
 """
+
+GATE_DESCRIPTION = (
+    " The gate passes only when it could have failed: base cases missing from head fail it "
+    f"(exit {EXIT_INCOMPLETE}; --allow-missing for a head filtered on purpose), undetectable "
+    f"cases are listed and not judged, and when no case can be decided it is inconclusive "
+    f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing.")
 
 DESCRIPTION = "Analyse DispatchBench results CSVs (one row per sample; metric ns_per_op, lower is better)."
 
@@ -91,18 +105,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, summary in (("compare", "compare two runs case by case"),
                           ("gate", "compare, then exit 1 if any case is slower")):
+        extra = GATE_DESCRIPTION if name == "gate" else ""
         sub = commands.add_parser(
             name, help=summary,
             description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
                          "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
-                         "p < alpha and the change is at least the threshold."),
+                         "p < alpha and the change is at least the threshold; a case with too "
+                         "few samples for p < alpha is undetectable." + extra),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
         _add_rule_options(sub)
         sub.add_argument("--format", choices=FORMATS, default="text" if name == "compare" else "md",
                          help="output format (default: %(default)s)")
+        if name == "gate":
+            sub.add_argument("--allow-missing", action="store_true",
+                             help="do not fail when base cases are missing from head (head was "
+                                  "run with a --filter on purpose); they are still listed")
 
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
@@ -155,8 +175,9 @@ def _compare(args, gate: bool) -> int:
     pattern = _pattern(args.filter)
     comparison = build_comparison(_load(args.base), _load(args.head),
                                   args.threshold, args.alpha, pattern)
-    sys.stdout.write(RENDERERS[args.format](comparison, gate=gate))
-    return gate_exit_code(comparison) if gate else EXIT_OK
+    decision = decide_gate(comparison, args.allow_missing) if gate else None
+    sys.stdout.write(RENDERERS[args.format](comparison, gate=decision))
+    return decision.exit_code if decision is not None else EXIT_OK
 
 
 def _report(args) -> int:

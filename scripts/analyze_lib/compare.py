@@ -32,6 +32,11 @@ SLOWER = "slower"
 FASTER = "faster"
 UNCHANGED = "unchanged"
 VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
+# Not a verdict but an outcome: too few samples for p < alpha, so the case was not judged
+# (its verdict is UNCHANGED). Counted apart from the verdicts.
+UNDETECTABLE = "undetectable"
+OUTCOME_ORDER = VERDICT_ORDER + (UNDETECTABLE,)
+UNDETECTABLE_TEXT = "undetectable (too few samples)"
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -61,7 +66,7 @@ class CompareRow:
 
     ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
     threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
-    impossible, so the case can only ever be UNCHANGED.
+    impossible (the case is undetectable): it is then never judged, always UNCHANGED.
 
     Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
     head), 0 (starved in base) or NaN (starved in both, never a change).
@@ -87,9 +92,17 @@ class CompareRow:
         return starved_side(self.base_median, self.head_median)
 
     @property
+    def outcome(self) -> str:
+        """The verdict, or UNDETECTABLE when the sample counts could never decide it."""
+        return self.verdict if self.alpha_reachable else UNDETECTABLE
+
+    @property
     def verdict_text(self) -> str:
-        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, or
-        with a starved median ``slower (starved in head)`` and the like."""
+        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
+        a starved median ``slower (starved in head)`` and the like, or
+        ``undetectable (too few samples)``."""
+        if not self.alpha_reachable:
+            return UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
 
 
@@ -154,6 +167,9 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
     a, b = _samples(base), _samples(head)
     estimate = bootstrap_ratio_of_medians(b, a)
     p_value = mann_whitney_p(a, b)
+    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
+    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
+    reachable = smallest_p(a.size, b.size) < alpha
     return CompareRow(
         key=key,
         base_n=int(a.size),
@@ -164,8 +180,8 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         ci_low=estimate.low,
         ci_high=estimate.high,
         p_value=p_value,
-        verdict=judge(estimate.ratio, p_value, threshold, alpha),
-        alpha_reachable=smallest_p(a.size, b.size) < alpha,
+        verdict=judge(estimate.ratio, p_value, threshold, alpha) if reachable else UNCHANGED,
+        alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
     )
@@ -197,9 +213,15 @@ class Comparison:
 
     @property
     def counts(self) -> dict[str, int]:
-        """Number of rows per verdict, every verdict present (possibly 0)."""
-        counted = Counter(row.verdict for row in self.rows)
-        return {verdict: counted.get(verdict, 0) for verdict in VERDICT_ORDER}
+        """Number of rows per outcome (the verdicts and UNDETECTABLE), each present
+        (possibly 0); an undetectable case is not counted as unchanged."""
+        counted = Counter(row.outcome for row in self.rows)
+        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER}
+
+    @property
+    def undetectable(self) -> list[CompareRow]:
+        """The rows whose sample counts can never give p < alpha (not judged)."""
+        return [row for row in self.rows if not row.alpha_reachable]
 
     @property
     def slower(self) -> list[CompareRow]:
@@ -227,7 +249,7 @@ class Comparison:
 
 
 def _row_order(row: CompareRow) -> tuple:
-    rank = VERDICT_ORDER.index(row.verdict)
+    rank = OUTCOME_ORDER.index(row.outcome)
     # Starved in head (ratio inf) sorts first among slower, starved in base (0) first
     # among faster; NaN never reaches here as a change.
     severity = -row.ratio if row.verdict == SLOWER else row.ratio if row.verdict == FASTER else 0
@@ -290,11 +312,6 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + _sample_warnings(rows, alpha)),
     )
-
-
-def gate_exit_code(comparison: Comparison) -> int:
-    """0 when no case is slower, 1 when any is."""
-    return 1 if comparison.slower else 0
 
 
 def finite_or_none(value: float) -> float | None:
