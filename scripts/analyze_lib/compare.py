@@ -16,6 +16,7 @@ import numpy as np
 
 from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, filter_cases
+from .schema import RUN_SETTING_COLUMNS
 from .stats import (
     bootstrap_ratio_of_medians,
     geometric_mean,
@@ -56,6 +57,19 @@ COMPARABLE_RUN_FIELDS = (
     ("allocator", "allocator"),
     ("schema_version", "schema version"),
 )
+
+# How a warning names each run setting (schema.RUN_SETTING_COLUMNS): bench's option or
+# what it sets.
+RUN_SETTING_LABELS = {
+    "run_samples": "samples per case",
+    "run_warmup": "warm-up samples",
+    "run_sample_ns": "least sample duration in ns",
+    "run_quick": "--quick",
+    "run_filter": "--filter",
+    "run_threads": "--threads",
+    "run_rounds": "rounds",
+}
+SETTINGS_SINCE_VERSION = 3
 
 Samples = Union[Case, np.ndarray]
 
@@ -256,20 +270,57 @@ def _row_order(row: CompareRow) -> tuple:
     return (rank, severity, row.key.sort_key())
 
 
+def _setting_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _records_settings(results: ResultsFile) -> bool:
+    return all(column in results.run for column in RUN_SETTING_COLUMNS)
+
+
 def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -> list[str]:
-    """Warnings about runs whose timings are not comparable (machine, build, ...);
-    ``names`` are what the messages call the two runs."""
+    """Warnings about runs whose timings are not comparable (machine, build, run
+    settings, ...); ``names`` are what the messages call the two runs."""
     warnings = []
     for name, label in COMPARABLE_RUN_FIELDS:
         if base.run[name] != head.run[name]:
             warnings.append(
                 f"different {label}: {names[0]} {base.run[name]!r}, {names[1]} {head.run[name]!r}; "
                 "timings may not be comparable")
+    if _records_settings(base) and _records_settings(head):
+        for column in RUN_SETTING_COLUMNS:
+            before, after = base.run[column], head.run[column]
+            if before != after:
+                warnings.append(
+                    f"different run setting {RUN_SETTING_LABELS[column]} ({column}): "
+                    f"{names[0]} {_setting_text(before)}, {names[1]} {_setting_text(after)}; "
+                    "timings may not be comparable")
     for side, results in zip(names, (base, head)):
         if results.run["build"] != "release":
             warnings.append(
                 f"{side} is a {results.run['build']!r} build: timings are not representative")
     return warnings
+
+
+def unknown_settings_warnings(base: ResultsFile, head: ResultsFile,
+                              names=("base", "head")) -> list[str]:
+    """A warning when either file predates recorded run settings (schema < 3), so that
+    a comparison never implies it checked them."""
+    known = (_records_settings(base), _records_settings(head))
+    if all(known):
+        return []
+    if not any(known):
+        versions = sorted({base.schema_version, head.schema_version})
+        return [f"run settings unknown: neither file records them (schema version "
+                f"{' and '.join(map(str, versions))}; version {SETTINGS_SINCE_VERSION} does), "
+                "so they cannot be checked to match"]
+    unknown, other = (0, 1) if not known[0] else (1, 0)
+    version = (base, head)[unknown].schema_version
+    return [f"run settings of {names[unknown]} unknown: schema version {version} does not record "
+            f"them (version {SETTINGS_SINCE_VERSION} does), so they cannot be checked against "
+            f"{names[other]}'s"]
 
 
 def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
@@ -310,7 +361,7 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
         head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
-                  + _sample_warnings(rows, alpha)),
+                  + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
     )
 
 

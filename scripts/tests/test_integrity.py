@@ -95,7 +95,8 @@ def test_file_cut_short_drops_the_torn_last_row_with_a_warning(tmp_path, capsys)
     captured = capsys.readouterr()
     # On stderr once per file read, and in the comparison's warnings (once: same file).
     assert captured.err == f"analyze: warning: {path}:7: {TORN_WARNING}\n" * 2
-    assert json.loads(captured.out)["warnings"] == [f"{path}:7: {TORN_WARNING}"]
+    warnings = json.loads(captured.out)["warnings"]
+    assert [w for w in warnings if TORN_WARNING in w] == [f"{path}:7: {TORN_WARNING}"]
 
 
 def test_torn_row_with_too_few_fields_is_dropped_too(tmp_path, capsys):
