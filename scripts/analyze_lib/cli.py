@@ -27,7 +27,8 @@ EXIT_ENVIRONMENT = 3
 
 EXIT_CODES_HELP = f"""\
 exit codes:
-  {EXIT_OK}  success; for gate: passed (every base case compared, none slower)
+  {EXIT_OK}  success; for gate: passed (every base case compared or --allow-missing,
+     at least one case decidable, none slower)
   {EXIT_REGRESSION}  gate: at least one case is slower (listed first)
   {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
      duplicate sample, no case in common, bad option (one line on stderr names the
@@ -104,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
     for name, summary in (("compare", "compare two runs case by case"),
-                          ("gate", "compare, then exit 1 if any case is slower")):
+                          ("gate", "compare, then fail if a case is slower or missing from head, or if no case "
+                                   "can be decided")):
         extra = GATE_DESCRIPTION if name == "gate" else ""
         sub = commands.add_parser(
             name, help=summary,
