@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, filter_cases
-from .schema import RUN_SETTING_COLUMNS
+from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     bootstrap_ratio_of_medians,
     geometric_mean,
@@ -69,7 +69,6 @@ RUN_SETTING_LABELS = {
     "run_threads": "--threads",
     "run_rounds": "rounds",
 }
-SETTINGS_SINCE_VERSION = 3
 
 Samples = Union[Case, np.ndarray]
 
@@ -314,12 +313,12 @@ def unknown_settings_warnings(base: ResultsFile, head: ResultsFile,
     if not any(known):
         versions = sorted({base.schema_version, head.schema_version})
         return [f"run settings unknown: neither file records them (schema version "
-                f"{' and '.join(map(str, versions))}; version {SETTINGS_SINCE_VERSION} does), "
+                f"{' and '.join(map(str, versions))}; version {RUN_SETTINGS_SINCE_VERSION} does), "
                 "so they cannot be checked to match"]
     unknown, other = (0, 1) if not known[0] else (1, 0)
     version = (base, head)[unknown].schema_version
     return [f"run settings of {names[unknown]} unknown: schema version {version} does not record "
-            f"them (version {SETTINGS_SINCE_VERSION} does), so they cannot be checked against "
+            f"them (version {RUN_SETTINGS_SINCE_VERSION} does), so they cannot be checked against "
             f"{names[other]}'s"]
 
 

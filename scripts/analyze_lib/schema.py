@@ -131,6 +131,11 @@ def column_type(column: str, version: int) -> str:
     return kind
 
 
+# The first version that records the run settings.
+RUN_SETTINGS_SINCE_VERSION = min(
+    v for v, columns in COLUMNS_BY_VERSION.items() if set(RUN_SETTING_COLUMNS) <= set(columns))
+
+
 def run_columns(version: int) -> tuple[str, ...]:
     """The run-level columns a file of schema ``version`` has."""
     return tuple(c for c in RUN_COLUMNS if c in COLUMNS_BY_VERSION[version])
