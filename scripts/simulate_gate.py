@@ -27,7 +27,7 @@ from analyze_lib.compare import (  # noqa: E402  (needs the path above)
     SLOWER,
     compare,
 )
-from analyze_lib.loader import CaseKey  # noqa: E402
+from analyze_lib.model import CaseKey  # noqa: E402
 
 DEFAULT_TRIALS = 2000
 DEFAULT_SEED = 1

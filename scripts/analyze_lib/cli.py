@@ -1,7 +1,8 @@
 """The command line: a thin argparse front over report, compare, gate and history.
 
-``main(argv)`` returns the exit code: 0 success (gate: no case slower), 1 gate found
-a slower case, 2 bad input or usage (one line on stderr naming the file).
+``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
+gate found a slower case, 2 bad input or usage (one line on stderr naming the file),
+4 gate inconclusive, 5 gate incomplete (base cases missing from head).
 """
 
 from __future__ import annotations
@@ -11,24 +12,39 @@ import re
 import sys
 from pathlib import Path
 
-from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison, gate_exit_code
+from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
 from .errors import AnalyzeError
+from .gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
 from .loader import load_results
+from .model import ResultsFile
 from .render import FORMATS, RENDERERS
 
 PROG = "analyze"
-EXIT_OK = 0
-EXIT_SLOWER = 1
+EXIT_OK = EXIT_PASSED
 EXIT_BAD_INPUT = 2
+# 3 is scripts/analyze's own: the Python environment could not be set up.
+EXIT_ENVIRONMENT = 3
 
-EXIT_CODES_HELP = """\
+EXIT_CODES_HELP = f"""\
 exit codes:
-  0  success; for gate: no case is slower
-  1  gate only: at least one case is slower (listed first)
-  2  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
-     no case in common, bad option (one line on stderr names the file and line)
-  3  scripts/analyze could not set up its Python environment (.venv)
+  {EXIT_OK}  success; for gate: passed (every base case compared or --allow-missing,
+     at least one case decidable, none slower)
+  {EXIT_REGRESSION}  gate: at least one case is slower (listed first)
+  {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
+     duplicate sample, no case in common, bad option (one line on stderr names the
+     file and line)
+  {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
+  {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
+  {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
+     filtered run; --allow-missing if on purpose)
+When several gate outcomes apply, the first of 1, 5, 4 wins.
 """
+
+GATE_DESCRIPTION = (
+    " The gate passes only when it could have failed: base cases missing from head fail it "
+    f"(exit {EXIT_INCOMPLETE}; --allow-missing for a head filtered on purpose), undetectable "
+    f"cases are listed and not judged, and when no case can be decided it is inconclusive "
+    f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing.")
 
 DESCRIPTION = "Analyse DispatchBench results CSVs (one row per sample; metric ns_per_op, lower is better)."
 
@@ -89,24 +105,33 @@ def build_parser() -> argparse.ArgumentParser:
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
     for name, summary in (("compare", "compare two runs case by case"),
-                          ("gate", "compare, then exit 1 if any case is slower")):
+                          ("gate", "compare, then fail if a case is slower or missing from head, or if no case "
+                                   "can be decided")):
+        extra = GATE_DESCRIPTION if name == "gate" else ""
         sub = commands.add_parser(
             name, help=summary,
             description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
                          "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
-                         "p < alpha and the change is at least the threshold."),
+                         "p < alpha and the change is at least the threshold; a case with too "
+                         "few samples for p < alpha is undetectable." + extra),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
         _add_rule_options(sub)
         sub.add_argument("--format", choices=FORMATS, default="text" if name == "compare" else "md",
                          help="output format (default: %(default)s)")
+        if name == "gate":
+            sub.add_argument("--allow-missing", action="store_true",
+                             help="do not fail when base cases are missing from head (head was "
+                                  "run with a --filter on purpose); they are still listed")
 
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
         description=("Order runs by started_at, chart each benchmark's medians over them and "
-                     "list the steps: consecutive runs whose comparison is significant."),
+                     "list the steps: consecutive runs whose comparison is significant. A file "
+                     "that cannot be used (header only, unreadable, unknown schema) is skipped "
+                     "with a warning; it fails only when no file is usable."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
@@ -115,19 +140,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warn(message: str) -> None:
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def _load(path) -> ResultsFile:
+    """Load one results file; what the loader worked around goes to stderr as warnings."""
+    results = load_results(path)
+    for warning in results.warnings:
+        _warn(warning)
+    return results
+
+
+def _load_usable(paths: list[Path]) -> list[ResultsFile]:
+    """Load every file that can be loaded, skipping the others with a one-line warning
+    (a directory of nightly results may hold an interrupted, header-only file).
+
+    Raises AnalyzeError when nothing usable remains: the loader's own error for a
+    single input, else a summary after the warnings.
+    """
+    if len(paths) == 1:
+        return [_load(paths[0])]
+    runs = []
+    for path in paths:
+        try:
+            runs.append(_load(path))
+        except AnalyzeError as error:
+            _warn(f"skipped {error}")
+    if not runs:
+        raise AnalyzeError(f"no usable results file: all {len(paths)} inputs were skipped "
+                           "(see the warnings above)")
+    return runs
+
+
 def _compare(args, gate: bool) -> int:
     pattern = _pattern(args.filter)
-    comparison = build_comparison(load_results(args.base), load_results(args.head),
+    comparison = build_comparison(_load(args.base), _load(args.head),
                                   args.threshold, args.alpha, pattern)
-    sys.stdout.write(RENDERERS[args.format](comparison, gate=gate))
-    return gate_exit_code(comparison) if gate else EXIT_OK
+    decision = decide_gate(comparison, args.allow_missing) if gate else None
+    sys.stdout.write(RENDERERS[args.format](comparison, gate=decision))
+    return decision.exit_code if decision is not None else EXIT_OK
 
 
 def _report(args) -> int:
     from .report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
-    results = load_results(args.results)
+    results = _load(args.results)
     out = Path(args.out) if args.out else default_report_dir(args.results)
     written = write_report(results, out, pattern)
     print(f"wrote {written}")
@@ -139,7 +198,7 @@ def _history(args) -> int:
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)
-    runs = [load_results(p) for p in paths]
+    runs = _load_usable(paths)
     out = Path(args.out) if args.out else Path(DEFAULT_HISTORY_DIR)
     written = write_history(runs, out, args.threshold, args.alpha, pattern)
     print(f"wrote {written}")

@@ -15,7 +15,8 @@ from typing import Mapping, Union
 import numpy as np
 
 from .errors import AnalyzeError
-from .loader import Case, CaseKey, ResultsFile, filter_cases
+from .model import Case, CaseKey, ResultsFile, filter_cases
+from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     bootstrap_ratio_of_medians,
     geometric_mean,
@@ -32,6 +33,11 @@ SLOWER = "slower"
 FASTER = "faster"
 UNCHANGED = "unchanged"
 VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
+# Not a verdict but an outcome: too few samples for p < alpha, so the case was not judged
+# (its verdict is UNCHANGED). Counted apart from the verdicts.
+UNDETECTABLE = "undetectable"
+OUTCOME_ORDER = VERDICT_ORDER + (UNDETECTABLE,)
+UNDETECTABLE_TEXT = "undetectable (too few samples)"
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -52,6 +58,18 @@ COMPARABLE_RUN_FIELDS = (
     ("schema_version", "schema version"),
 )
 
+# How a warning names each run setting (schema.RUN_SETTING_COLUMNS): bench's option or
+# what it sets.
+RUN_SETTING_LABELS = {
+    "run_samples": "samples per case",
+    "run_warmup": "warm-up samples",
+    "run_sample_ns": "least sample duration in ns",
+    "run_quick": "--quick",
+    "run_filter": "--filter",
+    "run_threads": "--threads",
+    "run_rounds": "rounds",
+}
+
 Samples = Union[Case, np.ndarray]
 
 
@@ -61,7 +79,7 @@ class CompareRow:
 
     ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
     threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
-    impossible, so the case can only ever be UNCHANGED.
+    impossible (the case is undetectable): it is then never judged, always UNCHANGED.
 
     Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
     head), 0 (starved in base) or NaN (starved in both, never a change).
@@ -87,9 +105,17 @@ class CompareRow:
         return starved_side(self.base_median, self.head_median)
 
     @property
+    def outcome(self) -> str:
+        """The verdict, or UNDETECTABLE when the sample counts could never decide it."""
+        return self.verdict if self.alpha_reachable else UNDETECTABLE
+
+    @property
     def verdict_text(self) -> str:
-        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, or
-        with a starved median ``slower (starved in head)`` and the like."""
+        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
+        a starved median ``slower (starved in head)`` and the like, or
+        ``undetectable (too few samples)``."""
+        if not self.alpha_reachable:
+            return UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
 
 
@@ -154,6 +180,9 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
     a, b = _samples(base), _samples(head)
     estimate = bootstrap_ratio_of_medians(b, a)
     p_value = mann_whitney_p(a, b)
+    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
+    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
+    reachable = smallest_p(a.size, b.size) < alpha
     return CompareRow(
         key=key,
         base_n=int(a.size),
@@ -164,8 +193,8 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         ci_low=estimate.low,
         ci_high=estimate.high,
         p_value=p_value,
-        verdict=judge(estimate.ratio, p_value, threshold, alpha),
-        alpha_reachable=smallest_p(a.size, b.size) < alpha,
+        verdict=judge(estimate.ratio, p_value, threshold, alpha) if reachable else UNCHANGED,
+        alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
     )
@@ -197,9 +226,15 @@ class Comparison:
 
     @property
     def counts(self) -> dict[str, int]:
-        """Number of rows per verdict, every verdict present (possibly 0)."""
-        counted = Counter(row.verdict for row in self.rows)
-        return {verdict: counted.get(verdict, 0) for verdict in VERDICT_ORDER}
+        """Number of rows per outcome (the verdicts and UNDETECTABLE), each present
+        (possibly 0); an undetectable case is not counted as unchanged."""
+        counted = Counter(row.outcome for row in self.rows)
+        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER}
+
+    @property
+    def undetectable(self) -> list[CompareRow]:
+        """The rows whose sample counts can never give p < alpha (not judged)."""
+        return [row for row in self.rows if not row.alpha_reachable]
 
     @property
     def slower(self) -> list[CompareRow]:
@@ -227,27 +262,69 @@ class Comparison:
 
 
 def _row_order(row: CompareRow) -> tuple:
-    rank = VERDICT_ORDER.index(row.verdict)
+    rank = OUTCOME_ORDER.index(row.outcome)
     # Starved in head (ratio inf) sorts first among slower, starved in base (0) first
     # among faster; NaN never reaches here as a change.
     severity = -row.ratio if row.verdict == SLOWER else row.ratio if row.verdict == FASTER else 0
     return (rank, severity, row.key.sort_key())
 
 
+def _setting_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _records_settings(results: ResultsFile) -> bool:
+    return all(column in results.run for column in RUN_SETTING_COLUMNS)
+
+
 def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -> list[str]:
-    """Warnings about runs whose timings are not comparable (machine, build, ...);
-    ``names`` are what the messages call the two runs."""
+    """Warnings about runs whose timings are not comparable (machine, build, run
+    settings, ...); ``names`` are what the messages call the two runs."""
     warnings = []
     for name, label in COMPARABLE_RUN_FIELDS:
         if base.run[name] != head.run[name]:
             warnings.append(
                 f"different {label}: {names[0]} {base.run[name]!r}, {names[1]} {head.run[name]!r}; "
                 "timings may not be comparable")
+    if _records_settings(base) and _records_settings(head):
+        for column in RUN_SETTING_COLUMNS:
+            before, after = base.run[column], head.run[column]
+            if before != after:
+                warnings.append(
+                    f"different run setting {RUN_SETTING_LABELS[column]} ({column}): "
+                    f"{names[0]} {_setting_text(before)}, {names[1]} {_setting_text(after)}; "
+                    "timings may not be comparable")
     for side, results in zip(names, (base, head)):
         if results.run["build"] != "release":
             warnings.append(
                 f"{side} is a {results.run['build']!r} build: timings are not representative")
     return warnings
+
+
+def unknown_settings_warnings(base: ResultsFile, head: ResultsFile,
+                              names=("base", "head")) -> list[str]:
+    """A warning when either file predates recorded run settings (schema < 3), so that
+    a comparison never implies it checked them."""
+    known = (_records_settings(base), _records_settings(head))
+    if all(known):
+        return []
+    if not any(known):
+        versions = sorted({base.schema_version, head.schema_version})
+        return [f"run settings unknown: neither file records them (schema version "
+                f"{' and '.join(map(str, versions))}; version {RUN_SETTINGS_SINCE_VERSION} does), "
+                "so they cannot be checked to match"]
+    unknown, other = (0, 1) if not known[0] else (1, 0)
+    version = (base, head)[unknown].schema_version
+    return [f"run settings of {names[unknown]} unknown: schema version {version} does not record "
+            f"them (version {RUN_SETTINGS_SINCE_VERSION} does), so they cannot be checked against "
+            f"{names[other]}'s"]
+
+
+def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
+    """What the loader worked around in either file (each names its file), once each."""
+    return list(dict.fromkeys(base.warnings + head.warnings))
 
 
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
@@ -282,13 +359,9 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         rows=rows,
         base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
         head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
-        warnings=run_warnings(base, head) + _sample_warnings(rows, alpha),
+        warnings=(_file_warnings(base, head) + run_warnings(base, head)
+                  + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
     )
-
-
-def gate_exit_code(comparison: Comparison) -> int:
-    """0 when no case is slower, 1 when any is."""
-    return 1 if comparison.slower else 0
 
 
 def finite_or_none(value: float) -> float | None:

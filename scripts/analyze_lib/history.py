@@ -14,7 +14,7 @@ from .charts import Axes, Panel, draw_figure, make_series
 from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
 from .errors import AnalyzeError
-from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
+from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
 from .output import atomic_directory
 from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
 from .stats import median, quartiles

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass, field
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -17,165 +17,23 @@ from typing import Any
 import numpy as np
 
 from .errors import AnalyzeError
+from .model import Case, CaseKey, ResultsFile, parse_params
 from .schema import (
     CASE_COLUMNS,
-    COLUMN_TYPES,
     COLUMNS_BY_VERSION,
+    DEFAULT_ROUND,
     KNOWN_VERSIONS,
     METRIC,
-    RUN_COLUMNS,
     SAMPLE_NUMERIC_COLUMNS,
+    column_type,
+    run_columns,
 )
 
-PARAM_SEPARATOR = ";"
-PARAM_ASSIGN = "="
-SHORT_COMMIT_LENGTH = 7
-
-
-def parse_param_value(text: str) -> int | float | str:
-    """Return ``text`` as an int or float when it is numeric, else unchanged."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        return text
-    return value if math.isfinite(value) else text
-
-
-def parse_params(text: str) -> tuple[tuple[str, int | float | str], ...]:
-    """Parse ``k=v;k=v`` into sorted (key, value) pairs; values numeric where possible.
-
-    Raises ValueError naming the malformed entry.
-    """
-    if text == "":
-        return ()
-    pairs = []
-    for entry in text.split(PARAM_SEPARATOR):
-        key, sep, value = entry.partition(PARAM_ASSIGN)
-        if not sep or not key:
-            raise ValueError(f"params entry {entry!r} is not key=value")
-        pairs.append((key, parse_param_value(value)))
-    return tuple(sorted(pairs, key=lambda kv: kv[0]))
-
-
-def format_params(pairs) -> str:
-    """The canonical ``k=v;k=v`` text of (key, value) pairs (inverse of parse_params)."""
-    return PARAM_SEPARATOR.join(f"{k}{PARAM_ASSIGN}{_format_value(v)}" for k, v in pairs)
-
-
-def _format_value(value) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _value_sort_key(value) -> tuple:
-    # Numbers sort numerically and before strings, so tokens=2 comes before tokens=10.
-    if isinstance(value, (int, float)):
-        return (0, float(value), "")
-    return (1, 0.0, str(value))
-
-
-@dataclass(frozen=True)
-class CaseKey:
-    """What identifies a case: (suite, benchmark, variant, threads, params).
-
-    ``params`` holds sorted (key, value) pairs with numeric values parsed, so two files
-    that spell ``tokens=10`` and ``tokens=10.0`` differently still match.
-    """
-
-    suite: str
-    benchmark: str
-    variant: str
-    threads: int
-    params: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def params_text(self) -> str:
-        """Params as ``k=v;k=v`` (empty when none)."""
-        return format_params(self.params)
-
-    @property
-    def params_dict(self) -> dict[str, Any]:
-        """Params as a dict of parsed values."""
-        return dict(self.params)
-
-    @property
-    def filter_name(self) -> str:
-        """``suite/benchmark/variant``: the string --filter is matched against."""
-        return f"{self.suite}/{self.benchmark}/{self.variant}"
-
-    @property
-    def label(self) -> str:
-        """Human label, e.g. ``once/hit/dispatch-once threads:8 tokens=1000``."""
-        text = f"{self.filter_name} threads:{self.threads}"
-        return f"{text} {self.params_text}" if self.params else text
-
-    def sort_key(self) -> tuple:
-        """Order by suite, benchmark, params (numerically), threads, variant."""
-        params = tuple((k, _value_sort_key(v)) for k, v in self.params)
-        return (self.suite, self.benchmark, params, self.threads, self.variant)
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of the key's fields."""
-        return {
-            "suite": self.suite,
-            "benchmark": self.benchmark,
-            "variant": self.variant,
-            "threads": self.threads,
-            "params": self.params_text,
-        }
-
-
-@dataclass
-class Case:
-    """One case's samples: ``columns[name]`` is a float array, one entry per CSV row.
-
-    Empty optional cells (mallocs, latency percentiles) are NaN.
-    """
-
-    key: CaseKey
-    columns: dict[str, np.ndarray]
-
-    @property
-    def ns_per_op(self) -> np.ndarray:
-        """The metric's samples (lower is better)."""
-        return self.columns[METRIC]
-
-    @property
-    def n(self) -> int:
-        """Number of samples."""
-        return int(self.ns_per_op.size)
-
-
-@dataclass
-class ResultsFile:
-    """A loaded results file: its run metadata and its cases (key -> Case)."""
-
-    path: str
-    schema_version: int
-    run: dict[str, Any]
-    cases: dict[CaseKey, Case] = field(default_factory=dict)
-
-    @property
-    def started_at(self) -> datetime:
-        """When the run started (UTC)."""
-        return self.run["started_at"]
-
-    @property
-    def logical_cpus(self) -> int:
-        """The machine's logical CPU count; more threads than this is oversubscribed."""
-        return self.run["logical_cpus"]
-
-    @property
-    def commit_label(self) -> str:
-        """Short commit, with ``+dirty`` when the tree had uncommitted changes."""
-        commit = self.run["commit"]
-        short = commit[:SHORT_COMMIT_LENGTH] if commit != "unknown" else commit
-        return f"{short}+dirty" if self.run["dirty"] else short
+BOOL_TEXT = {"true": True, "false": False}
+# Version 3's dirty: git could not be read.
+UNKNOWN_TEXT = "unknown"
+LINE_END = re.compile(r"\r\n|\r|\n")
+TORN_ROW_WARNING = "ignored the last row: it has no line end (a torn row: was the write interrupted?)"
 
 
 def _parse_int(raw: str, column: str) -> int:
@@ -205,8 +63,7 @@ def _parse_float_or_inf(raw: str, column: str) -> float:
     return value
 
 
-def _parse_cell(raw: str, column: str) -> Any:
-    kind = COLUMN_TYPES[column]
+def _parse_cell(raw: str, column: str, kind: str) -> Any:
     if kind == "str":
         return raw
     if kind == "int":
@@ -220,9 +77,15 @@ def _parse_cell(raw: str, column: str) -> Any:
             return math.nan
         return float(_parse_int(raw, column)) if kind == "opt_int" else _parse_float(raw, column)
     if kind == "bool":
-        if raw not in ("true", "false"):
+        if raw not in BOOL_TEXT:
             raise ValueError(f"{column} must be 'true' or 'false': {raw!r}")
-        return raw == "true"
+        return BOOL_TEXT[raw]
+    if kind == "bool_or_unknown":
+        if raw == UNKNOWN_TEXT:
+            return None
+        if raw not in BOOL_TEXT:
+            raise ValueError(f"{column} must be 'true', 'false' or 'unknown': {raw!r}")
+        return BOOL_TEXT[raw]
     if kind == "timestamp":
         try:
             stamp = datetime.fromisoformat(raw.strip())
@@ -253,6 +116,25 @@ def _read_text(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise AnalyzeError("not a CSV file (not UTF-8 text)", path) from None
+
+
+def _split_torn_row(text: str, path: Path) -> tuple[str, int | None]:
+    """The text without a torn last row, and the torn row's line number (None if whole).
+
+    bench ends every row with a line end, so a last line without one was cut short by
+    an interrupted write: its last field may be a prefix of the real value (p99_ns 31
+    read as 3), so it is never read as data. A lone "\\r" ends a row too: every field of
+    it is there.
+    """
+    if text.endswith(("\n", "\r")):
+        return text, None
+    cut = max(text.rfind("\n"), text.rfind("\r"))
+    if cut < 0:
+        raise AnalyzeError("no samples: the file ends inside its header (was the write interrupted?)", path, 1)
+    kept, tail = text[:cut + 1], text[cut + 1:]
+    if tail.strip() == "":
+        return kept, None
+    return kept, len(LINE_END.findall(kept)) + 1
 
 
 def _check_header(header: list[str], version: int, path: Path) -> None:
@@ -294,17 +176,33 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
     return None
 
 
+def _check_unique(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
+    """Refuse a second row for the same (case, round, sample): a file whose rows were
+    appended twice would otherwise double n and shrink every p-value."""
+    round_ = parsed.get("round", DEFAULT_ROUND)
+    identity = (key, round_, parsed["sample"])
+    first = seen.setdefault(identity, line)
+    if first != line:
+        where = f" round {round_}" if "round" in COLUMNS_BY_VERSION[version] else ""
+        raise AnalyzeError(
+            f"duplicate sample: {key.label}{where} sample {parsed['sample']} is also on line {first}",
+            path, line)
+
+
 def load_results(path: str | Path) -> ResultsFile:
-    """Load and validate one results CSV (schema version 1 or 2).
+    """Load and validate one results CSV (any of schema.KNOWN_VERSIONS).
 
     ``ns_per_op`` may be ``inf`` on a starved sample (ops = 0; see schema.COLUMN_TYPES).
 
     Raises AnalyzeError, naming the file and line, for anything that is not a
     well-formed results file: unreadable, binary, empty, header only, unknown
-    schema_version, missing columns, bad values, or rows from different runs.
+    schema_version, missing columns, bad values, rows from different runs, or a
+    duplicate sample (the same case, round and sample twice). A torn last row (no
+    line end) is dropped and named in ``warnings``; a short row elsewhere is an error.
     """
     path = Path(path)
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
+    text, torn_line = _split_torn_row(_read_text(path), path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = [name.strip() for name in next(reader)]
         if "schema_version" not in header:
@@ -312,8 +210,12 @@ def load_results(path: str | Path) -> ResultsFile:
                 "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
         version_index = header.index("schema_version")
         results: ResultsFile | None = None
+        kinds: dict[str, str] = {}
+        run_level: tuple[str, ...] = ()
         first_run_raw: dict[str, str] = {}
         values: dict[CaseKey, dict[str, list[float]]] = {}
+        # (case, round, sample) -> the line it was first seen on.
+        seen: dict[tuple[CaseKey, int, int], int] = {}
         for row in reader:
             line = reader.line_num
             if not row or all(cell.strip() == "" for cell in row):
@@ -331,50 +233,50 @@ def load_results(path: str | Path) -> ResultsFile:
                         "update scripts/analyze", path, line)
                 _check_header(header, version, path)
                 results = ResultsFile(str(path), version, {})
+                kinds = {column: column_type(column, version) for column in header}
+                run_level = run_columns(version)
             if len(row) != len(header):
                 raise AnalyzeError(
                     f"expected {len(header)} fields, found {len(row)}", path, line)
             cells = dict(zip(header, row))
             try:
-                parsed = {column: _parse_cell(cells[column], column) for column in header}
+                parsed = {column: _parse_cell(cells[column], column, kinds[column]) for column in header}
             except ValueError as error:
                 raise AnalyzeError(str(error), path, line) from None
             if not results.run:
-                results.run = {c: parsed[c] for c in RUN_COLUMNS}
-                first_run_raw = {c: cells[c] for c in RUN_COLUMNS}
+                results.run = {c: parsed[c] for c in run_level}
+                first_run_raw = {c: cells[c] for c in run_level}
                 if results.run["logical_cpus"] < 1:
                     raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", path, line)
             else:
-                for column in RUN_COLUMNS:
+                for column in run_level:
                     if cells[column] != first_run_raw[column]:
                         raise AnalyzeError(
                             f"{column} {cells[column]!r} differs from the first row's "
                             f"{first_run_raw[column]!r}: one file must hold one run", path, line)
             if parsed["threads"] < 1:
                 raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
+            if parsed.get("round", DEFAULT_ROUND) < 1:
+                raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
             problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
             if problem:
                 raise AnalyzeError(problem, path, line)
             key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+            _check_unique(seen, key, parsed, results.schema_version, path, line)
             columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
             for column in SAMPLE_NUMERIC_COLUMNS:
                 columns[column].append(float(parsed.get(column, math.nan)))
     except csv.Error as error:
         raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
     if results is None:
+        if torn_line is not None:
+            raise AnalyzeError("no samples: the only row is torn (it has no line end: "
+                               "was the write interrupted?)", path, torn_line)
         raise AnalyzeError("no samples: the file has a header but no rows", path)
+    if torn_line is not None:
+        results.warnings.append(f"{path}:{torn_line}: {TORN_ROW_WARNING}")
     results.cases = {
         key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
         for key, cols in values.items()
     }
     return results
-
-
-def filter_cases(cases: dict[CaseKey, Case], pattern) -> dict[CaseKey, Case]:
-    """The cases whose ``suite/benchmark/variant`` matches ``pattern`` (re.search).
-
-    ``pattern`` is a compiled regex or None (keep everything), like the Swift CLI's --filter.
-    """
-    if pattern is None:
-        return dict(cases)
-    return {k: v for k, v in cases.items() if pattern.search(k.filter_name)}

@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 import math
 
-from .compare import FASTER, SLOWER, UNCHANGED, Comparison, CompareRow, json_number
-from .loader import ResultsFile
+from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, Comparison, CompareRow, json_number
+from .gate import GateDecision
+from .model import CaseKey, ResultsFile
 from .stats import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("md", "text", "json")
 # 2: infinite numbers (starved medians and their ratios) are the string "inf"; added
 # base_starved_samples, head_starved_samples and starved.
-JSON_FORMAT_VERSION = 2
+# 3: counts gains "undetectable" (no longer counted as "unchanged"); gate gains status,
+# exit_code, missing, undetectable and allow_missing ("passed" is false for any status
+# but passed); run settings of schema 3 files appear in base/head.
+JSON_FORMAT_VERSION = 3
 TITLE = "DispatchBench comparison"
 # How a starved (infinite) time and an undefined number read in tables.
 STARVED_TEXT = "starved"
@@ -75,9 +79,12 @@ def rule_sentence(comparison: Comparison) -> str:
 
 
 def counts_sentence(comparison: Comparison) -> str:
-    """``2 slower, 1 faster, 10 unchanged`` (and how many have a starved median)."""
+    """``2 slower, 1 faster, 10 unchanged`` (, ``3 undetectable``; and how many have a
+    starved median)."""
     counts = comparison.counts
     text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    if counts[UNDETECTABLE]:
+        text += f", {counts[UNDETECTABLE]} undetectable (too few samples)"
     starved = len(comparison.starved_rows)
     if starved:
         text += (f"; {starved} case{'s' if starved != 1 else ''} with a starved median "
@@ -85,12 +92,15 @@ def counts_sentence(comparison: Comparison) -> str:
     return text
 
 
-def gate_sentence(comparison: Comparison) -> str:
-    """The gate's outcome in words."""
-    slower = len(comparison.slower)
-    if slower:
-        return f"Gate: FAILED, {slower} case{'s' if slower != 1 else ''} slower"
-    return "Gate: passed, no case slower"
+def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple[str, list[CaseKey]]]:
+    """The named lists of cases under the table: one-sided cases and undetectable ones.
+
+    In a gate, base cases head lacks are "Missing from head": they fail it (unless
+    --allow-missing)."""
+    base_only = "Missing from head" if gate is not None else "Only in base"
+    lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only),
+             ("Undetectable", [row.key for row in comparison.undetectable])]
+    return [(name, keys) for name, keys in lists if keys]
 
 
 def _md_escape(text: str) -> str:
@@ -117,14 +127,15 @@ def _compare_cells(row: CompareRow, code: bool) -> list[str]:
             fmt_ci(row), fmt_p(row.p_value), verdict]
 
 
-def render_markdown(comparison: Comparison, gate: bool = False) -> str:
+def render_markdown(comparison: Comparison, gate: GateDecision | None = None) -> str:
     """The comparison as Markdown for a pull-request comment or step summary.
 
     Changed cases (slower first) in the main table, unchanged ones folded in <details>.
     """
     lines = [f"## {TITLE}", ""]
-    if gate:
-        lines += [f"**{gate_sentence(comparison)}**", ""]
+    if gate is not None:
+        lines += [f"**{gate.headline}**", ""]
+        lines += [line for note in gate.notes for line in (f"> {note}", "")]
     lines += [f"- Base: `{run_line(comparison.base)}`",
               f"- Head: `{run_line(comparison.head)}`", "",
               f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}", ""]
@@ -138,7 +149,8 @@ def render_markdown(comparison: Comparison, gate: bool = False) -> str:
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
-        lines += [f"<details><summary>{len(unchanged)} unchanged case"
+        what = "unchanged or undetectable" if comparison.undetectable else "unchanged"
+        lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
         lines += _md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in unchanged])
@@ -147,9 +159,8 @@ def render_markdown(comparison: Comparison, gate: bool = False) -> str:
     lines += _md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
                        [[s, str(n), fmt_ratio(g)] for s, (g, n) in comparison.suite_geomeans.items()])
     lines.append("")
-    for side, keys in (("base", comparison.base_only), ("head", comparison.head_only)):
-        if keys:
-            lines += [f"Only in {side} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    for name, keys in _case_lists(comparison, gate):
+        lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -164,7 +175,7 @@ def text_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[s
     return [line(headers)] + [line(row) for row in rows]
 
 
-def render_text(comparison: Comparison, gate: bool = False) -> str:
+def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str:
     """The comparison as aligned plain text for a terminal, slower cases first."""
     lines = [TITLE,
              f"base: {run_line(comparison.base)}",
@@ -175,17 +186,17 @@ def render_text(comparison: Comparison, gate: bool = False) -> str:
     geomeans = ", ".join(f"{s} {fmt_ratio(g)} ({n} case{'s' if n != 1 else ''})"
                          for s, (g, n) in comparison.suite_geomeans.items())
     lines.append(f"Geometric-mean ratio per suite: {geomeans}")
-    for side, keys in (("base", comparison.base_only), ("head", comparison.head_only)):
-        if keys:
-            lines.append(f"Only in {side} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    for name, keys in _case_lists(comparison, gate):
+        lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
     lines += [f"warning: {w}" for w in comparison.warnings]
-    if gate:
-        lines.append(gate_sentence(comparison))
+    if gate is not None:
+        lines += gate.notes
+        lines.append(gate.headline)
     return "\n".join(lines) + "\n"
 
 
 def _run_json(results: ResultsFile) -> dict:
-    run = dict(results.run)
+    run = {k: json_number(v) if isinstance(v, float) else v for k, v in results.run.items()}
     run["started_at"] = f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"
     return {"path": results.path, **run}
 
@@ -210,7 +221,7 @@ def _row_json(row: CompareRow) -> dict:
     }
 
 
-def render_json(comparison: Comparison, gate: bool = False) -> str:
+def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str:
     """The comparison as JSON (format version JSON_FORMAT_VERSION) for tools.
 
     Strict JSON: an infinite number is the string ``"inf"`` and an undefined one null
@@ -231,8 +242,8 @@ def render_json(comparison: Comparison, gate: bool = False) -> str:
         "head_only": [k.to_json() for k in comparison.head_only],
         "warnings": comparison.warnings,
     }
-    if gate:
-        document["gate"] = {"passed": not comparison.slower, "slower": len(comparison.slower)}
+    if gate is not None:
+        document["gate"] = gate.to_json()
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .charts import Axes, Panel, Series, draw_figure, make_series
 from .doc import Heading, Image, Paragraph, Table, to_html, to_markdown
-from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
+from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
 from .output import atomic_directory
 from .render import fmt_ns, fmt_ratio
 from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count

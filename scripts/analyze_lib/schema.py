@@ -1,7 +1,9 @@
 """The results CSV schema, defined once: columns per schema_version and their types.
 
-Adding a schema version is one entry in ``COLUMNS_BY_VERSION``. Each column has a
-type name in ``COLUMN_TYPES``; the loader knows how to parse each type.
+This mirrors Swift's ``ResultsSchema`` (the source; the agreed spec of each version is
+written down before either side implements it). Adding a schema version is one entry in
+``COLUMNS_BY_VERSION``. Each column has a type name in ``COLUMN_TYPES`` (changed per
+version in ``TYPE_CHANGES``; ask ``column_type``); the loader knows how to parse each type.
 """
 
 from __future__ import annotations
@@ -18,27 +20,52 @@ _V1 = (
 # Version 2 appends per-thread fairness and latency percentiles.
 _V2 = _V1 + ("thread_ops_min", "thread_ops_max", "p50_ns", "p90_ns", "p99_ns")
 
+# Version 3 appends the sample's round and the process's OS thread counts, then the
+# run's settings (what bench was asked to do), the load when it started and bench's version.
+_V3 = _V2 + (
+    "round", "os_threads_start", "os_threads_end",
+    "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
+    "run_rounds", "run_seed", "load_avg_1m", "bench_version",
+)
+
 COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     1: _V1,
     2: _V2,
+    3: _V3,
 }
 
-# Run metadata: identical on every row of one file.
+LATEST_VERSION = max(COLUMNS_BY_VERSION)
+
+# Run metadata: identical on every row of one file (a file has those of its version).
 RUN_COLUMNS = (
     "schema_version", "run_id", "started_at", "commit", "dirty", "host", "os", "kernel",
     "cpu_model", "logical_cpus", "swift_version", "build", "allocator",
+    "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
+    "run_rounds", "run_seed", "load_avg_1m", "bench_version",
+)
+
+# The run settings (bench's options) that make two runs measure the same way; a
+# comparison warns when they differ. Not run_seed: the shuffle seed differs by design.
+RUN_SETTING_COLUMNS = (
+    "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
+    "run_rounds",
 )
 
 # What identifies a case; its samples are the rows sharing these values.
 CASE_COLUMNS = ("suite", "benchmark", "variant", "threads", "params")
+
+# What identifies a sample within its case: (round, sample) is unique per case in a file
+# (the role is part of params). Files before version 3 have no round: it is 1 there.
+SAMPLE_ID_COLUMNS = ("round", "sample")
+DEFAULT_ROUND = 1
 
 # The metric every analysis is about (lower is better).
 METRIC = "ns_per_op"
 
 # Type of each column: int, float (finite), float_or_inf (finite or "inf": the metric of
 # a starved sample, one in which no operation completed; the loader allows it only with
-# ops = 0), opt_int / opt_float (may be empty), bool ("true"/"false"),
-# timestamp (ISO 8601), params ("k=v;k=v"), str.
+# ops = 0), opt_int / opt_float (may be empty), bool ("true"/"false"), bool_or_unknown
+# ("true"/"false"/"unknown": True/False/None), timestamp (ISO 8601), params ("k=v;k=v"), str.
 COLUMN_TYPES: dict[str, str] = {
     "schema_version": "int",
     "run_id": "str",
@@ -73,12 +100,51 @@ COLUMN_TYPES: dict[str, str] = {
     "p50_ns": "opt_float",
     "p90_ns": "opt_float",
     "p99_ns": "opt_float",
+    "round": "int",
+    "os_threads_start": "opt_int",
+    "os_threads_end": "opt_int",
+    "run_samples": "int",
+    "run_warmup": "int",
+    "run_sample_ns": "int",
+    "run_quick": "bool",
+    "run_filter": "str",
+    "run_threads": "str",
+    "run_rounds": "int",
+    "run_seed": "str",
+    "load_avg_1m": "opt_float",
+    "bench_version": "str",
 }
+
+# Columns whose type changes with a version: from that version on, the new type.
+# Version 3: dirty may be "unknown" (git could not be read).
+TYPE_CHANGES: dict[int, dict[str, str]] = {
+    3: {"dirty": "bool_or_unknown"},
+}
+
+
+def column_type(column: str, version: int) -> str:
+    """The type name of ``column`` in a file of schema ``version``."""
+    kind = COLUMN_TYPES[column]
+    for since in sorted(TYPE_CHANGES):
+        if since <= version:
+            kind = TYPE_CHANGES[since].get(column, kind)
+    return kind
+
+
+# The first version that records the run settings.
+RUN_SETTINGS_SINCE_VERSION = min(
+    v for v, columns in COLUMNS_BY_VERSION.items() if set(RUN_SETTING_COLUMNS) <= set(columns))
+
+
+def run_columns(version: int) -> tuple[str, ...]:
+    """The run-level columns a file of schema ``version`` has."""
+    return tuple(c for c in RUN_COLUMNS if c in COLUMNS_BY_VERSION[version])
+
 
 # Per-sample numeric columns kept beside the metric (NaN where empty or absent).
 SAMPLE_NUMERIC_COLUMNS = tuple(
-    c for c in _V2
-    if c not in RUN_COLUMNS and c not in CASE_COLUMNS and c != "sample"
+    c for c in COLUMNS_BY_VERSION[LATEST_VERSION]
+    if c not in RUN_COLUMNS and c not in CASE_COLUMNS and c not in SAMPLE_ID_COLUMNS
 )
 
 KNOWN_VERSIONS = tuple(sorted(COLUMNS_BY_VERSION))

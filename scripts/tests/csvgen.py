@@ -1,4 +1,4 @@
-"""Writes valid results CSVs (schema 1 or 2) from seeded distributions, for the tests."""
+"""Writes valid results CSVs (schema 1, 2 or 3) from seeded distributions, for the tests."""
 
 from __future__ import annotations
 
@@ -26,7 +26,21 @@ RUN = {
     "swift_version": "6.0.3",
     "build": "release",
     "allocator": "system",
+    # Version 3's run settings (ignored for older versions), as `bench` with no options.
+    "run_samples": "15",
+    "run_warmup": "2",
+    "run_sample_ns": "20000000",
+    "run_quick": "false",
+    "run_filter": "",
+    "run_threads": "1,2,4,8",
+    "run_rounds": "1",
+    "run_seed": "",
+    "load_avg_1m": "0.42",
+    "bench_version": "0.3.0",
 }
+
+# Version 3's per-sample OS thread counts.
+OS_THREADS = "5"
 
 
 def lognormal(median: float, cv: float, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -68,6 +82,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
                     "thread_ops_min": str(ops // threads), "thread_ops_max": str(ops // threads),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
+                    "round": "1", "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
                 }
                 writer.writerow([row[c] for c in columns])
     return path

@@ -10,7 +10,8 @@ import pytest
 
 from analyze_lib.cli import main
 from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, judge
-from analyze_lib.loader import CaseKey, load_results
+from analyze_lib.loader import load_results
+from analyze_lib.model import CaseKey
 from analyze_lib.stats import smallest_p
 from csvgen import case, write_results
 
@@ -90,7 +91,9 @@ def test_too_few_samples_warns(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "b.csv"), str(tmp_path / "h.csv"), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["cases"][0]["verdict"] == "unchanged"
+    assert document["cases"][0]["verdict_text"] == "undetectable (too few samples)"
     assert document["cases"][0]["alpha_reachable"] is False
+    assert document["counts"] == {"slower": 0, "faster": 0, "unchanged": 0, "undetectable": 1}
     assert any("can never be called slower or faster" in w for w in document["warnings"])
 
 
@@ -117,7 +120,8 @@ def test_filter_narrows_cases(tmp_path, capsys):
                  "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert sorted(c["variant"] for c in document["cases"]) == ["same", "twice-faster"]
-    assert document["gate"] == {"passed": True, "slower": 0}
+    assert document["gate"] == {"status": "passed", "passed": True, "exit_code": 0, "slower": 0,
+                                "missing": 0, "undetectable": 0, "allow_missing": False}
 
 
 def test_one_sided_cases_and_machine_warnings(tmp_path, capsys):
@@ -141,4 +145,4 @@ def test_geometric_mean_per_suite(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["suite_geomean_ratio"]["once"]["cases"] == 2
     assert document["suite_geomean_ratio"]["once"]["ratio"] == pytest.approx(1.0, rel=0.1)
-    assert document["counts"] == {"slower": 1, "faster": 1, "unchanged": 0}
+    assert document["counts"] == {"slower": 1, "faster": 1, "unchanged": 0, "undetectable": 0}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from analyze_lib.cli import main
 from analyze_lib.history import find_steps, order_runs
 from analyze_lib.loader import load_results
+from analyze_lib.schema import COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 # once/hit/lock steps up 2x between the second and third run; the others stay.
@@ -51,3 +52,33 @@ def test_history_filter_and_errors(tmp_path, capsys):
     empty.mkdir()
     assert main(["history", str(empty)]) == 2
     assert capsys.readouterr().err == f"analyze: {empty}: no *.csv files in this directory\n"
+
+
+def test_history_skips_a_header_only_file_with_one_warning(tmp_path, capsys):
+    runs = _write_runs(tmp_path / "runs")
+    empty = runs / "a-interrupted.csv"
+    empty.write_text(",".join(COLUMNS_BY_VERSION[3]) + "\r\n")
+    out = tmp_path / "history"
+    assert main(["history", str(runs), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"analyze: warning: skipped {empty}: no samples: the file has a header "
+                            "but no rows\n")
+    assert "4 run(s), oldest first." in (out / "history.md").read_text()
+
+
+def test_history_skips_unreadable_files_and_fails_only_when_none_is_usable(tmp_path, capsys):
+    runs = _write_runs(tmp_path / "runs")
+    binary = runs / "b.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    future = write_results(runs / "c.csv", {case(): 1.0})
+    future.write_text(future.read_text().replace("\n2,", "\n9,"), newline="")
+    out = tmp_path / "history"
+    assert main(["history", str(runs), "--out", str(out)]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"analyze: warning: skipped {binary}: not a CSV file (binary content)",
+        f"analyze: warning: skipped {future}:2: unknown schema_version 9 (this analyze reads 1, 2, 3); "
+        "update scripts/analyze",
+    ]
+    assert main(["history", str(binary), str(future), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "analyze: no usable results file: all 2 inputs were skipped (see the warnings above)")

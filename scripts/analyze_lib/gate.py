@@ -1,0 +1,155 @@
+"""The gate's decision: from a Comparison to a status, an exit code and its words.
+
+A gate passes only when it could have failed: every base case was measured in head
+(or the user said a filtered head is fine), at least one case could be decided, and no
+decided case is slower. ``decide_gate()`` is pure; the renderers print its sentences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .compare import Comparison
+from .model import CaseKey
+
+# Statuses, in order of precedence when several apply: a regression found is a fact
+# whatever else is wrong; a head missing cases is a broken run (rerun it); a gate that
+# could decide nothing needs more samples.
+REGRESSION = "regression"
+INCOMPLETE = "incomplete"
+INCONCLUSIVE = "inconclusive"
+PASSED = "passed"
+
+# Exit codes. 2 (bad input or usage) is the CLI's and 3 (the Python environment could
+# not be set up) is scripts/analyze's, so the gate's own outcomes skip them.
+EXIT_PASSED = 0
+EXIT_REGRESSION = 1
+EXIT_INCONCLUSIVE = 4
+EXIT_INCOMPLETE = 5
+
+EXIT_CODES = {
+    PASSED: EXIT_PASSED,
+    REGRESSION: EXIT_REGRESSION,
+    INCONCLUSIVE: EXIT_INCONCLUSIVE,
+    INCOMPLETE: EXIT_INCOMPLETE,
+}
+
+MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
+
+
+def _cases(count: int) -> str:
+    return f"{count} case{'s' if count != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """The gate's outcome for one comparison, with the facts behind it.
+
+    ``missing`` are the base cases head lacks (after --filter); ``undetectable`` the
+    compared cases whose sample counts can never give p < alpha, so they were not judged.
+    """
+
+    status: str
+    slower: int
+    compared: int
+    base_total: int
+    missing: tuple[CaseKey, ...]
+    undetectable: tuple[CaseKey, ...]
+    undetectable_sizes: tuple[tuple[int, int], ...]
+    allow_missing: bool
+    alpha: float
+
+    @property
+    def exit_code(self) -> int:
+        """What the process exits with (EXIT_CODES)."""
+        return EXIT_CODES[self.status]
+
+    @property
+    def passed(self) -> bool:
+        """True only for PASSED."""
+        return self.status == PASSED
+
+    def _missing_text(self) -> str:
+        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
+
+    def _undetectable_text(self) -> str:
+        return (f"{len(self.undetectable)} of {self.compared} cases undetectable (too few samples: "
+                f"p can never be below alpha {self.alpha:g})")
+
+    @property
+    def headline(self) -> str:
+        """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
+        if self.status == REGRESSION:
+            return f"Gate: FAILED, {_cases(self.slower)} slower"
+        if self.status == INCOMPLETE:
+            return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+        if self.status == INCONCLUSIVE:
+            if len(self.undetectable_sizes) == 1:
+                [(n_base, n_head)] = self.undetectable_sizes
+                why = f"with {n_base} base and {n_head} head samples"
+            else:
+                why = "with these sample counts"
+            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {why} "
+                    f"p can never be below alpha {self.alpha:g} (run more samples)")
+        if self.undetectable:
+            decided = self.compared - len(self.undetectable)
+            return (f"Gate: passed, no case slower among {decided} decidable "
+                    f"case{'s' if decided != 1 else ''}; {len(self.undetectable)} of {self.compared} "
+                    "cases undetectable (too few samples)")
+        return "Gate: passed, no case slower"
+
+    @property
+    def notes(self) -> list[str]:
+        """Further facts the headline does not say, one sentence each."""
+        notes = []
+        if self.missing and self.allow_missing:
+            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
+        elif self.missing and self.status != INCOMPLETE:
+            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
+        if self.undetectable and self.status in (REGRESSION, INCOMPLETE):
+            notes.append(f"Also: {self._undetectable_text()}, not judged")
+        return notes
+
+    def to_json(self) -> dict:
+        """A JSON-ready summary (the ``gate`` object of --format json)."""
+        return {
+            "status": self.status,
+            "passed": self.passed,
+            "exit_code": self.exit_code,
+            "slower": self.slower,
+            "missing": len(self.missing),
+            "undetectable": len(self.undetectable),
+            "allow_missing": self.allow_missing,
+        }
+
+
+def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDecision:
+    """Decide the gate for ``comparison``; ``allow_missing`` stops base cases missing
+    from head (a head run filtered on purpose) from failing it.
+
+    Precedence: REGRESSION (any decided case slower), then INCOMPLETE (cases missing,
+    unless allowed), then INCONCLUSIVE (no compared case can be decided), else PASSED.
+    Cases only in head never fail the gate.
+    """
+    undetectable = comparison.undetectable
+    missing = tuple(comparison.base_only)
+    slower = len(comparison.slower)
+    if slower:
+        status = REGRESSION
+    elif missing and not allow_missing:
+        status = INCOMPLETE
+    elif len(undetectable) == len(comparison.rows):
+        status = INCONCLUSIVE
+    else:
+        status = PASSED
+    return GateDecision(
+        status=status,
+        slower=slower,
+        compared=len(comparison.rows),
+        base_total=len(comparison.rows) + len(missing),
+        missing=missing,
+        undetectable=tuple(row.key for row in undetectable),
+        undetectable_sizes=tuple(sorted({(row.base_n, row.head_n) for row in undetectable})),
+        allow_missing=allow_missing,
+        alpha=comparison.alpha,
+    )

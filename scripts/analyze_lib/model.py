@@ -1,0 +1,188 @@
+"""The data model of a results file: case keys, cases, loaded files and the params codec.
+
+Pure data and the small functions on it; no file I/O. ``loader`` builds these from CSVs;
+``compare``, ``render``, ``report`` and ``history`` consume them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from .schema import METRIC
+
+PARAM_SEPARATOR = ";"
+PARAM_ASSIGN = "="
+SHORT_COMMIT_LENGTH = 7
+
+
+def parse_param_value(text: str) -> int | float | str:
+    """Return ``text`` as an int or float when it is numeric, else unchanged."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) else text
+
+
+def parse_params(text: str) -> tuple[tuple[str, int | float | str], ...]:
+    """Parse ``k=v;k=v`` into sorted (key, value) pairs; values numeric where possible.
+
+    Raises ValueError naming the malformed entry.
+    """
+    if text == "":
+        return ()
+    pairs = []
+    for entry in text.split(PARAM_SEPARATOR):
+        key, sep, value = entry.partition(PARAM_ASSIGN)
+        if not sep or not key:
+            raise ValueError(f"params entry {entry!r} is not key=value")
+        pairs.append((key, parse_param_value(value)))
+    return tuple(sorted(pairs, key=lambda kv: kv[0]))
+
+
+def format_params(pairs) -> str:
+    """The canonical ``k=v;k=v`` text of (key, value) pairs (inverse of parse_params)."""
+    return PARAM_SEPARATOR.join(f"{k}{PARAM_ASSIGN}{_format_value(v)}" for k, v in pairs)
+
+
+def _format_value(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _value_sort_key(value) -> tuple:
+    # Numbers sort numerically and before strings, so tokens=2 comes before tokens=10.
+    if isinstance(value, (int, float)):
+        return (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
+@dataclass(frozen=True)
+class CaseKey:
+    """What identifies a case: (suite, benchmark, variant, threads, params).
+
+    ``params`` holds sorted (key, value) pairs with numeric values parsed, so two files
+    that spell ``tokens=10`` and ``tokens=10.0`` differently still match.
+    """
+
+    suite: str
+    benchmark: str
+    variant: str
+    threads: int
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def params_text(self) -> str:
+        """Params as ``k=v;k=v`` (empty when none)."""
+        return format_params(self.params)
+
+    @property
+    def params_dict(self) -> dict[str, Any]:
+        """Params as a dict of parsed values."""
+        return dict(self.params)
+
+    @property
+    def filter_name(self) -> str:
+        """``suite/benchmark/variant``: the string --filter is matched against."""
+        return f"{self.suite}/{self.benchmark}/{self.variant}"
+
+    @property
+    def label(self) -> str:
+        """Human label, e.g. ``once/hit/dispatch-once threads:8 tokens=1000``."""
+        text = f"{self.filter_name} threads:{self.threads}"
+        return f"{text} {self.params_text}" if self.params else text
+
+    def sort_key(self) -> tuple:
+        """Order by suite, benchmark, params (numerically), threads, variant."""
+        params = tuple((k, _value_sort_key(v)) for k, v in self.params)
+        return (self.suite, self.benchmark, params, self.threads, self.variant)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the key's fields."""
+        return {
+            "suite": self.suite,
+            "benchmark": self.benchmark,
+            "variant": self.variant,
+            "threads": self.threads,
+            "params": self.params_text,
+        }
+
+
+@dataclass
+class Case:
+    """One case's samples: ``columns[name]`` is a float array, one entry per CSV row.
+
+    Empty optional cells (mallocs, latency percentiles) are NaN.
+    """
+
+    key: CaseKey
+    columns: dict[str, np.ndarray]
+
+    @property
+    def ns_per_op(self) -> np.ndarray:
+        """The metric's samples (lower is better)."""
+        return self.columns[METRIC]
+
+    @property
+    def n(self) -> int:
+        """Number of samples."""
+        return int(self.ns_per_op.size)
+
+
+@dataclass
+class ResultsFile:
+    """A loaded results file: its run metadata and its cases (key -> Case).
+
+    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
+    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
+    version 3, None (unknown).
+    """
+
+    path: str
+    schema_version: int
+    run: dict[str, Any]
+    cases: dict[CaseKey, Case] = field(default_factory=dict)
+    # What the loader noticed and worked around (e.g. a torn last row it dropped), each
+    # a complete line naming the file and line.
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def started_at(self) -> datetime:
+        """When the run started (UTC)."""
+        return self.run["started_at"]
+
+    @property
+    def logical_cpus(self) -> int:
+        """The machine's logical CPU count; more threads than this is oversubscribed."""
+        return self.run["logical_cpus"]
+
+    @property
+    def commit_label(self) -> str:
+        """Short commit, with ``+dirty`` when the tree had uncommitted changes and
+        ``+dirty?`` when that is unknown (schema 3: git could not be read)."""
+        commit = self.run["commit"]
+        short = commit[:SHORT_COMMIT_LENGTH] if commit != "unknown" else commit
+        dirty = self.run["dirty"]
+        if dirty is None:
+            return f"{short}+dirty?"
+        return f"{short}+dirty" if dirty else short
+
+
+def filter_cases(cases: dict[CaseKey, Case], pattern) -> dict[CaseKey, Case]:
+    """The cases whose ``suite/benchmark/variant`` matches ``pattern`` (re.search).
+
+    ``pattern`` is a compiled regex or None (keep everything), like the Swift CLI's --filter.
+    """
+    if pattern is None:
+        return dict(cases)
+    return {k: v for k, v in cases.items() if pattern.search(k.filter_name)}

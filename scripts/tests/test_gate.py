@@ -1,0 +1,137 @@
+"""The gate's verdicts beyond "slower": missing cases, undetectable cases, and their exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analyze_lib.cli import main
+from analyze_lib.compare import UNCHANGED, compare_samples
+from analyze_lib.gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.model import CaseKey
+from csvgen import case, write_results
+
+MEDIAN_NS = 100.0
+VARIANTS = [f"v{i}" for i in range(10)]
+FOUR_BASE = [10.0, 11.0, 12.0, 13.0]
+FOUR_HEAD_SLOWER = [30.0, 31.0, 32.0, 33.0]  # 2.7x slower, yet p can never reach 0.01
+
+
+def _gate(tmp_path, base, head, *options, fmt="text"):
+    b = write_results(tmp_path / "base.csv", base, seed=1)
+    h = write_results(tmp_path / "head.csv", head, seed=2)
+    return main(["gate", str(b), str(h), "--format", fmt, *options])
+
+
+# 1. Cases missing from head fail the gate unless --allow-missing.
+
+def test_head_missing_base_cases_fails_the_gate(tmp_path, capsys):
+    base = {case(variant=v): MEDIAN_NS for v in VARIANTS}
+    head = {case(variant=v): MEDIAN_NS for v in VARIANTS[:3]}  # interrupted after 3 cases
+    assert _gate(tmp_path, base, head) == EXIT_INCOMPLETE
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == ("Gate: FAILED, 7 of 10 base cases are missing from head "
+                         "(interrupted or filtered run? --allow-missing if filtered on purpose)")
+    assert ("Missing from head (7): " + ", ".join(f"once/hit/{v} threads:1" for v in VARIANTS[3:])) in lines
+
+
+def test_markdown_and_json_name_the_missing_cases(tmp_path, capsys):
+    base = {case(variant=v): MEDIAN_NS for v in VARIANTS[:4]}
+    head = {case(variant="v0"): MEDIAN_NS}
+    assert _gate(tmp_path, base, head, fmt="md") == EXIT_INCOMPLETE
+    out = capsys.readouterr().out
+    assert ("**Gate: FAILED, 3 of 4 base cases are missing from head (interrupted or filtered run? "
+            "--allow-missing if filtered on purpose)**") in out
+    assert "Missing from head (3): `once/hit/v1 threads:1`, `once/hit/v2 threads:1`, `once/hit/v3 threads:1`" in out
+    assert _gate(tmp_path, base, head, fmt="json") == EXIT_INCOMPLETE
+    gate = json.loads(capsys.readouterr().out)["gate"]
+    assert gate == {"status": "incomplete", "passed": False, "exit_code": EXIT_INCOMPLETE, "slower": 0,
+                    "missing": 3, "undetectable": 0, "allow_missing": False}
+
+
+def test_allow_missing_opts_out_and_still_says_so(tmp_path, capsys):
+    base = {case(variant=v): MEDIAN_NS for v in VARIANTS}
+    head = {case(variant=v): MEDIAN_NS for v in VARIANTS[:3]}
+    assert _gate(tmp_path, base, head, "--allow-missing") == EXIT_PASSED
+    out = capsys.readouterr().out
+    assert "7 of 10 base cases are missing from head: not gated (--allow-missing)" in out
+    assert out.splitlines()[-1] == "Gate: passed, no case slower"
+
+
+def test_cases_only_in_head_are_reported_not_failing(tmp_path, capsys):
+    base = {case(variant="a"): MEDIAN_NS}
+    head = {case(variant="a"): MEDIAN_NS, case(variant="new"): MEDIAN_NS}
+    assert _gate(tmp_path, base, head) == EXIT_PASSED
+    out = capsys.readouterr().out
+    assert "Only in head (1): once/hit/new threads:1" in out
+    assert out.splitlines()[-1] == "Gate: passed, no case slower"
+
+
+def test_analyze_filter_does_not_count_as_missing(tmp_path, capsys):
+    base = {case(variant="a"): MEDIAN_NS, case(variant="b"): MEDIAN_NS}
+    head = {case(variant="a"): MEDIAN_NS}
+    assert _gate(tmp_path, base, head, "--filter", "/a$") == EXIT_PASSED
+
+
+def test_a_regression_outranks_missing_cases(tmp_path, capsys):
+    base = {case(variant="a"): MEDIAN_NS, case(variant="gone"): MEDIAN_NS}
+    head = {case(variant="a"): 2 * MEDIAN_NS}
+    assert _gate(tmp_path, base, head) == EXIT_REGRESSION
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "Gate: FAILED, 1 case slower"
+    assert "Also: 1 of 2 base cases are missing from head (interrupted or filtered run?" in out
+
+
+# 2. A gate that cannot detect anything says so instead of "passed".
+
+@pytest.mark.parametrize("base, head", [([10.0], [30.0]), (FOUR_BASE, FOUR_HEAD_SLOWER)])
+def test_too_few_samples_everywhere_is_inconclusive(tmp_path, capsys, base, head):
+    assert _gate(tmp_path, {case(): base}, {case(): head}) == EXIT_INCONCLUSIVE
+    lines = capsys.readouterr().out.splitlines()
+    n = len(base)
+    assert lines[-1] == (f"Gate: INCONCLUSIVE, none of the 1 cases can be decided: with {n} base and "
+                         f"{n} head samples p can never be below alpha 0.01 (run more samples)")
+    assert "Undetectable (1): once/hit/dispatch-once threads:1" in lines
+
+
+def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsys):
+    base = {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_BASE}
+    assert _gate(tmp_path, base, {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_HEAD_SLOWER}) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == ("Gate: passed, no case slower among 1 decidable case; "
+                         "1 of 2 cases undetectable (too few samples)")
+    assert "Undetectable (1): once/hit/few threads:1" in lines
+    few = next(line for line in lines if line.startswith("once/hit/few"))
+    assert few.endswith("undetectable (too few samples)")
+
+    head = {case(variant="full"): 2 * MEDIAN_NS, case(variant="few"): FOUR_HEAD_SLOWER}
+    assert _gate(tmp_path, base, head, fmt="md") == EXIT_REGRESSION
+    out = capsys.readouterr().out
+    assert "**Gate: FAILED, 1 case slower**" in out
+    assert "> Also: 1 of 2 cases undetectable (too few samples: p can never be below alpha 0.01), " \
+           "not judged" in out
+    assert "Undetectable (1): `once/hit/few threads:1`" in out
+
+
+def test_missing_outranks_inconclusive(tmp_path, capsys):
+    base = {case(variant="a"): FOUR_BASE, case(variant="gone"): FOUR_BASE}
+    assert _gate(tmp_path, base, {case(variant="a"): FOUR_BASE}) == EXIT_INCOMPLETE
+
+
+def test_an_undetectable_case_is_never_called_slower():
+    # With ties scipy's asymptotic p (0.047) undercuts the exact minimum 2/C(6,3) = 0.1.
+    row = compare_samples(CaseKey("once", "hit", "lock", 1), [10.0] * 3, [20.0] * 3, alpha=0.05)
+    assert not row.alpha_reachable
+    assert row.verdict == UNCHANGED and row.verdict_text == "undetectable (too few samples)"
+
+
+def test_help_documents_the_exit_codes_and_flag(capsys):
+    with pytest.raises(SystemExit):
+        main(["gate", "--help"])
+    out = capsys.readouterr().out
+    assert "--allow-missing" in out
+    for line in ("0  success; for gate: passed", "1  gate: at least one case is slower",
+                 "2  bad input or usage", "3  scripts/analyze could not set up",
+                 "4  gate: inconclusive", "5  gate: incomplete"):
+        assert line in out
