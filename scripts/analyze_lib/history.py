@@ -108,7 +108,7 @@ def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple
             title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
             panels.append(Panel(title, tuple(series)))
         stem = f"history-{suite}-{benchmark}".replace("/", "-")
-        title = f"{suite}/{benchmark}: ns/op by run (median, IQR band)"
+        title = f"{suite}/{benchmark}: ns/op by run (median, IQR bars)"
         for figure in budget.split(stem, title, panels):
             draw_figure(out_dir / figure.filename, figure.title, list(figure.panels),
                         Axes("run", "ns/op", x_ticklabels=ticks))

@@ -7,16 +7,18 @@ atomically (see output.atomic_directory).
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
-from .charts import Axes, Panel, Series, draw_figure, make_series
+from .chart_plan import plan_charts
+from .charts import draw_figure
 from .doc import Heading, Image, Paragraph, Table, to_html, to_markdown
-from .loader import Case, CaseKey, ResultsFile, filter_cases, format_params
+from .figures import FigureBudget
+from .loader import Case, CaseKey, ResultsFile, filter_cases
 from .output import atomic_directory
+from .presentation import FLOOR_SUITES
 from .render import fmt_ns, fmt_ratio
 from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
 
@@ -24,130 +26,11 @@ DEFAULT_RESULTS_DIR = "Results"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 
-# Per suite, and per benchmark where it differs, the param on the x axis. When it does not
-# vary within a benchmark, the numeric param with the most values is used, else threads.
-SUITE_X_PARAM = {"once": "tokens", "isolation": "read_pct", "wait": "tasks"}
-BENCHMARK_X_PARAM = {("wait", "throttle"): "limit"}
-# Per suite, what one operation is (bench already divides by it: a fan-out of 256 tasks counts 256 operations).
-SUITE_OPERATION = {"wait": "task"}
-# Suites drawn log-log when their x param spans decades.
-LOG_LOG_SUITES = {"once"}
-# Suites shown as a small table rather than charts (the harness overhead floor).
-TABLE_ONLY_SUITES = {"harness"}
-MAX_PANELS_PER_FIGURE = 12
-MAX_FIGURES = 40
-THREADS = "threads"
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
     """``Results/report-<csv stem>/`` (relative to the working directory)."""
     return Path(DEFAULT_RESULTS_DIR) / f"report-{Path(csv_path).stem}"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
-
-
-def _without(params, name):
-    return tuple((k, v) for k, v in params if k != name)
-
-
-def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
-    by_variant: dict[str, list[Case]] = defaultdict(list)
-    for case in cases:
-        by_variant[case.key.variant].append(case)
-    series = []
-    for variant in sorted(by_variant):
-        points = []
-        for case in sorted(by_variant[variant], key=x_of):
-            low, high = quartiles(case.ns_per_op)
-            points.append((float(x_of(case)), median(case.ns_per_op), low, high))
-        series.append(make_series(variant, points))
-    return tuple(series)
-
-
-def _x_param(suite: str, benchmark: str, cases: list[Case]) -> str | None:
-    """The param on the x axis: the preferred one when it varies, else the numeric param
-    with the most distinct values, else None (x is threads)."""
-    def values(name):
-        found = {c.key.params_dict.get(name) for c in cases}
-        numeric = all(isinstance(v, (int, float)) for v in found)
-        return len(found) if numeric else 0
-
-    preferred = BENCHMARK_X_PARAM.get((suite, benchmark), SUITE_X_PARAM.get(suite))
-    if preferred is not None and values(preferred) > 1:
-        return preferred
-    names = sorted({k for c in cases for k, _ in c.key.params})
-    ranked = sorted((-values(n), n) for n in names if values(n) > 1)
-    return ranked[0][1] if ranked else None
-
-
-def _has_line(panel: Panel) -> bool:
-    return len({x for s in panel.series for x in (*s.x, *s.starved_x)}) > 1
-
-
-def _chosen_threads(cases: list[Case], logical_cpus: int) -> int:
-    """The thread count shown when x is not threads: the most threads that are not
-    oversubscribed, else the fewest measured."""
-    counts = sorted({c.key.threads for c in cases})
-    fitting = [t for t in counts if t <= logical_cpus]
-    return fitting[-1] if fitting else counts[0]
-
-
-class _ChartPlan:
-    """Collects figures for one report, capping their number at MAX_FIGURES."""
-
-    def __init__(self, out_dir: Path, logical_cpus: int):
-        self.out_dir = out_dir
-        self.logical_cpus = logical_cpus
-        self.figures: list[tuple[str, str, str]] = []  # (suite, filename, alt)
-        self.skipped = 0
-
-    def add(self, suite: str, stem: str, title: str, panels: list[Panel], axes: Axes) -> None:
-        # A panel with one x value is a row of dots, not a chart: its cases are in the tables.
-        panels = [p for p in panels if _has_line(p)]
-        if not panels:
-            return
-        chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]
-        for index, chunk in enumerate(chunks):
-            if len(self.figures) >= MAX_FIGURES:
-                self.skipped += 1
-                continue
-            suffix = f"-{index + 1}" if len(chunks) > 1 else ""
-            filename = f"{stem}{suffix}.png"
-            draw_figure(self.out_dir / filename, title + (f" ({index + 1}/{len(chunks)})" if suffix else ""),
-                        chunk, axes)
-            self.figures.append((suite, filename, title))
-
-
-def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[Case]) -> None:
-    operation = SUITE_OPERATION.get(suite)
-    metric = f"ns per {operation}" if operation else "ns/op"
-    ylabel = f"{metric} (median, IQR band)"
-    x_param = _x_param(suite, benchmark, cases)
-    usable_x = x_param is not None
-    stem = f"{_slug(suite)}-{_slug(benchmark)}"
-    thread_counts = {c.key.threads for c in cases}
-    if usable_x:
-        threads = _chosen_threads(cases, plan.logical_cpus)
-        groups: dict[tuple, list[Case]] = defaultdict(list)
-        for case in cases:
-            if case.key.threads == threads:
-                groups[_without(case.key.params, x_param)].append(case)
-        over = " (oversubscribed)" if threads > plan.logical_cpus else ""
-        panels = [Panel(f"threads:{threads}{over}" + (f" {format_params(k)}" if k else ""),
-                        _series(g, lambda c: c.key.params_dict[x_param]))
-                  for k, g in sorted(groups.items(), key=lambda kv: format_params(kv[0]))]
-        plan.add(suite, f"{stem}-by-{_slug(x_param)}", f"{suite}/{benchmark}: {metric} vs {x_param}",
-                 panels, Axes(x_param, ylabel, force_log_y=suite in LOG_LOG_SUITES))
-    if not usable_x or len(thread_counts) > 1:
-        groups = defaultdict(list)
-        for case in cases:
-            groups[case.key.params].append(case)
-        panels = [Panel(format_params(k) or benchmark, _series(g, lambda c: c.key.threads))
-                  for k, g in sorted(groups.items(), key=lambda kv: CaseKey("", "", "", 1, kv[0]).sort_key())]
-        plan.add(suite, f"{stem}-by-threads", f"{suite}/{benchmark}: {metric} vs threads",
-                 panels, Axes(THREADS, ylabel, oversubscribed_after=plan.logical_cpus))
 
 
 def _scenario_label(key: CaseKey, logical_cpus: int) -> str:
@@ -187,7 +70,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tupl
     starved has no fastest. Returns (``suite/benchmark``, table) pairs in case order."""
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
-        if key.suite not in TABLE_ONLY_SUITES:
+        if key.suite not in FLOOR_SUITES:
             scenarios[(key.suite, key.benchmark, key.threads, key.params)].append(case)
     by_benchmark: dict[tuple[str, str], list[list[Case]]] = defaultdict(list)
     for scenario_cases in sorted(scenarios.values(), key=lambda cs: cs[0].key.sort_key()):
@@ -301,7 +184,7 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     title = f"DispatchBench report: {Path(results.path).stem}"
     blocks: list = [Heading(1, title),
                     Paragraph(f"{len(cases)} cases from `{results.path}`. Timings are ns per operation "
-                              "(lower is better): lines are medians of the samples, bands their "
+                              "(lower is better): lines are medians of the samples, bars their "
                               "interquartile range. Thread counts above the machine's "
                               f"{cpus} logical CPUs are oversubscribed (shaded on charts)."),
                     Heading(2, "Environment"), environment_table(results)]
@@ -318,13 +201,10 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
             blocks += [Heading(3, name), table]
     else:
         blocks.append(Paragraph("No scenario has more than one variant."))
-    by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
-    for case in cases.values():
-        by_benchmark[(case.key.suite, case.key.benchmark)].append(case)
-    plan = _ChartPlan(out_dir, cpus)
-    for (suite, benchmark), group in sorted(by_benchmark.items()):
-        if suite not in TABLE_ONLY_SUITES:
-            _benchmark_charts(plan, suite, benchmark, group)
+    budget = FigureBudget()
+    figures = plan_charts(cases, cpus, budget)
+    for figure in figures:
+        draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     starved = starved_table(list(cases.values()), cpus)
     if starved:
         blocks += [Heading(2, "Starved samples"),
@@ -334,18 +214,17 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
                              "samples count as slower than any time; a median that falls on them "
                              "reads `starved`, and on charts sits as ▲ on the panel's top edge."),
                    starved]
-    if plan.figures:
+    if figures:
         blocks.append(Heading(2, "Charts"))
         current = None
-        for suite, filename, alt in plan.figures:
-            if suite != current:
-                blocks.append(Heading(3, suite))
-                current = suite
-            blocks.append(Image(filename, alt))
-        if plan.skipped:
-            blocks.append(Paragraph(f"{plan.skipped} more chart(s) not drawn (limit {MAX_FIGURES}); "
-                                    "narrow the report with `--filter`."))
-    table_only = [c for c in cases.values() if c.key.suite in TABLE_ONLY_SUITES]
+        for figure in figures:
+            if figure.suite != current:
+                blocks.append(Heading(3, figure.suite))
+                current = figure.suite
+            blocks.append(Image(figure.filename, figure.title))
+        if budget.skipped_note():
+            blocks.append(Paragraph(budget.skipped_note()))
+    table_only = [c for c in cases.values() if c.key.suite in FLOOR_SUITES]
     if table_only:
         blocks += [Heading(2, "Harness overhead"),
                    Paragraph("The cost of the measurement itself: the floor under every other number."),
@@ -359,7 +238,7 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     blocks.append(Heading(2, "All cases"))
     by_suite: dict[str, list[Case]] = defaultdict(list)
     for case in cases.values():
-        if case.key.suite not in TABLE_ONLY_SUITES:
+        if case.key.suite not in FLOOR_SUITES:
             by_suite[case.key.suite].append(case)
     for suite in sorted(by_suite):
         blocks += [Heading(3, suite), cases_table(by_suite[suite], cpus)]

@@ -40,15 +40,22 @@ def test_the_widest_figure_fits_the_page_and_its_smallest_text_is_legible():
     assert figures.text_px_at_page_width(9, 15) == pytest.approx(9 * 100 / 72 * 1000 / 1500)
 
 
-def test_history_splits_charts_with_the_budget(tmp_path):
-    # once/hit at 9 token counts and two thread counts: 18 panels (threads x tokens).
+@pytest.mark.parametrize("command", ["report", "history"])
+def test_report_and_history_split_charts_the_same_way(tmp_path, command):
+    # once/hit at 9 token counts and one thread count: 9 panels against threads in history
+    # (one per token count), more than one figure holds.
     cases = {case(variant=v, threads=t, params=f"tokens={n}"): 10.0 * n
              for v in ("a", "b") for t in (1, 2) for n in range(1, 10)}
     paths = [write_results(tmp_path / f"run{i}.csv", cases, seed=i,
                            run={"started_at": f"2026-11-2{i}T10:00:00Z"}) for i in (1, 2)]
     out = tmp_path / "out"
-    assert main(["history", *map(str, paths), "--out", str(out)]) == 0
-    # Three figures of at most 8 panels.
-    assert sorted(p.name for p in out.glob("*.png")) == [
-        "history-once-hit-1.png", "history-once-hit-2.png", "history-once-hit-3.png"]
+    args = [str(paths[0])] if command == "report" else [str(p) for p in paths]
+    assert main([command, *args, "--out", str(out)]) == 0
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    if command == "report":
+        # 9 panels against threads (a panel per token count): two figures of at most 8.
+        assert "once-hit-by-threads-1.png" in pngs and "once-hit-by-threads-2.png" in pngs
+    else:
+        # 18 panels (threads x tokens): three figures of at most 8.
+        assert pngs == ["history-once-hit-1.png", "history-once-hit-2.png", "history-once-hit-3.png"]
     assert figures.MAX_PANELS_PER_FIGURE == 8

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from analyze_lib import figures
 from analyze_lib import report as report_module
 from analyze_lib.cli import main
 from csvgen import case, full_run_cases, write_results
@@ -33,7 +34,7 @@ def test_report_writes_markdown_html_and_pngs(written):
     assert "once-hit-by-tokens.png" in pngs and "once-hit-by-threads.png" in pngs
     assert "isolation-mixed-by-read-pct.png" in pngs and "wait-fan-out-by-tasks.png" in pngs
     assert not any(n.startswith("harness") for n in pngs)  # the harness is a table
-    assert len(pngs) <= report_module.MAX_FIGURES
+    assert len(pngs) <= figures.MAX_FIGURES
     markdown = (written / "report.md").read_text()
     for png in pngs:
         assert f"]({png})" in markdown
