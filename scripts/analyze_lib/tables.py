@@ -8,15 +8,13 @@ from collections import defaultdict
 
 import numpy as np
 
-from .decisions import disqualification, fmt_multiple, role_rows
+from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
 from .doc import Table
 from .loader import Case, CaseKey, ResultsFile
 from .presentation import FLOOR_SUITES
 from .render import fmt_ns
 from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
 
-# A ratio to the fastest whose 95% CI reaches down to this is not told apart from it.
-TIE_PREFIX = "≈"
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"
 LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
