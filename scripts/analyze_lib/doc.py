@@ -1,7 +1,9 @@
-"""A tiny document model (headings, paragraphs, tables, images) rendered to Markdown or HTML.
+"""A tiny document model (headings, paragraphs, tables, images, a table of contents and
+folded sections) rendered to Markdown or HTML.
 
 Reports are built once as a list of blocks so report.md and report.html always say the
-same thing. Inline text may use `code` and **bold**, nothing else.
+same thing. Inline text may use `code` and **bold**, nothing else. Headings get the
+anchors GitHub gives them, so the contents' links work in both renderings.
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+# The HTML page's content width in CSS pixels; figures are laid out to fit it unshrunk.
+PAGE_WIDTH_PX = 1000
+CONTENTS_TITLE = "Contents"
 
 
 @dataclass(frozen=True)
@@ -34,10 +40,13 @@ class Bullets:
 
 @dataclass(frozen=True)
 class Table:
-    """A table; ``aligns`` has one ``l`` or ``r`` per column."""
+    """A table; ``aligns`` has one ``l`` or ``r`` per column. A newline in a cell breaks
+    the line (``<br>`` in both renderings). ``widths``, when given, are the columns' shares
+    of the page's width in percent (HTML only; the table then takes the whole width)."""
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     aligns: str
+    widths: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,12 +56,74 @@ class Image:
     alt: str
 
 
+@dataclass(frozen=True)
+class Contents:
+    """A table of contents: links to the headings that follow it, of level 2 up to
+    ``max_level``, leaving out those folded inside Details."""
+    max_level: int = 3
+
+
+@dataclass(frozen=True)
+class Details:
+    """Reference material, folded: a one-line summary and blocks shown on request
+    (an HTML ``<details>``, which GitHub's Markdown folds too)."""
+    summary: str
+    blocks: tuple
+
+
+def anchor_slug(text: str) -> str:
+    """GitHub's anchor for a heading: markup dropped, lower case, punctuation other than
+    ``-`` and ``_`` removed, spaces turned into hyphens (``once/hit`` -> ``oncehit``)."""
+    plain = text.replace("`", "").replace("**", "").strip().lower()
+    return re.sub(r"[^\w\- ]", "", plain).replace(" ", "-")
+
+
+def _anchors(blocks) -> dict[int, str]:
+    """id(heading) -> its unique anchor, numbered -1, -2, … on repeats as GitHub does."""
+    used = {anchor_slug(CONTENTS_TITLE)}
+    anchors = {}
+
+    def visit(items):
+        for block in items:
+            if isinstance(block, Heading):
+                slug = base = anchor_slug(block.text)
+                number = 0
+                while slug in used:
+                    number += 1
+                    slug = f"{base}-{number}"
+                used.add(slug)
+                anchors[id(block)] = slug
+            elif isinstance(block, Details):
+                visit(block.blocks)
+
+    visit(blocks)
+    return anchors
+
+
+def _contents_entries(blocks, contents: Contents, anchors) -> list[tuple[int, str, str]]:
+    """(level, text, anchor) of the headings after ``contents`` that it lists."""
+    after = blocks[next(i for i, b in enumerate(blocks) if b is contents) + 1:]
+    return [(b.level, b.text, anchors[id(b)]) for b in after
+            if isinstance(b, Heading) and 2 <= b.level <= contents.max_level]
+
+
 def to_markdown(blocks) -> str:
     """Markdown with images as relative links to the PNGs beside it."""
+    return _markdown(blocks, blocks, _anchors(blocks)) + "\n"
+
+
+def _markdown(items, document, anchors) -> str:
     out = []
-    for block in blocks:
+    for block in items:
         if isinstance(block, Heading):
             out.append(f"{'#' * block.level} {block.text}")
+        elif isinstance(block, Contents):
+            lines = [f"{'  ' * (level - 2)}- [{text}](#{anchor})"
+                     for level, text, anchor in _contents_entries(document, block, anchors)]
+            out.append(f"## {CONTENTS_TITLE}\n\n" + "\n".join(lines))
+        elif isinstance(block, Details):
+            out.append(f"<details><summary>{html.escape(block.summary, quote=False)}</summary>\n\n"
+                       + _markdown(block.blocks, document, anchors) + "\n\n</details>")
         elif isinstance(block, Paragraph):
             out.append(block.text)
         elif isinstance(block, Bullets):
@@ -60,43 +131,95 @@ def to_markdown(blocks) -> str:
         elif isinstance(block, Table):
             lines = ["| " + " | ".join(block.headers) + " |",
                      "| " + " | ".join("---:" if a == "r" else "---" for a in block.aligns) + " |"]
-            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in block.rows]
+            lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", "<br>") for c in row) + " |"
+                      for row in block.rows]
             out.append("\n".join(lines))
         elif isinstance(block, Image):
             out.append(f"![{block.alt}]({block.filename})")
         else:
             raise TypeError(f"unknown block {block!r}")
-    return "\n\n".join(out) + "\n"
+    return "\n\n".join(out)
 
 
 _CODE = re.compile(r"`([^`]*)`")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
-HTML_STYLE = """
-body { font-family: -apple-system, system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
-       padding: 0 1em; color: #222; line-height: 1.45; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; vertical-align: top; }
-th { background: #f3f3f3; }
-td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
-code { background: #f3f3f3; padding: 0 0.2em; }
-img { max-width: 100%; height: auto; }
+HTML_STYLE = f"""
+body {{ font-family: -apple-system, system-ui, sans-serif; max-width: {PAGE_WIDTH_PX}px; margin: 2em auto;
+       padding: 0 1em; color: #222; line-height: 1.45; }}
+h2 {{ border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.8em; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; vertical-align: top; }}
+th {{ background: #f3f3f3; }}
+td.r, th.r {{ text-align: right; font-variant-numeric: tabular-nums; }}
+code {{ background: #f3f3f3; padding: 0 0.2em; }}
+table.wide {{ width: 100%; table-layout: fixed; font-size: 0.85em; }}
+table.wide th, table.wide td {{ padding: 0.25em 0.4em; }}
+img {{ max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }}
+nav.contents {{ background: #f8f8f8; border: 1px solid #ddd; padding: 0.4em 1.2em; margin: 1em 0; }}
+nav.contents h2 {{ border: none; margin: 0.3em 0; font-size: 1.1em; }}
+nav.contents ul {{ margin: 0.2em 0; padding-left: 1.2em; }}
+nav.contents > ul > li {{ margin: 0.15em 0; }}
+nav.contents ul ul {{ display: inline; padding: 0; }}
+nav.contents ul ul li {{ display: inline; }}
+nav.contents ul ul li::before {{ content: " · "; color: #888; }}
+nav.contents ul ul li:first-child::before {{ content: " — "; }}
+details {{ margin: 0.8em 0; }}
+summary {{ cursor: pointer; color: #0645ad; }}
 """
 
 
 def _inline_html(text: str) -> str:
     escaped = html.escape(text, quote=False)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
-    return _BOLD.sub(r"<strong>\1</strong>", escaped)
+    return _BOLD.sub(r"<strong>\1</strong>", escaped).replace("\n", "<br>")
 
 
 def to_html(blocks, image_dir: Path, title: str) -> str:
     """A self-contained HTML page: every image embedded as a base64 data URI."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>{html.escape(title)}</title>", f"<style>{HTML_STYLE}</style>", "</head>", "<body>"]
-    for block in blocks:
+    out += _html(blocks, blocks, _anchors(blocks), image_dir)
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def _html_contents(entries) -> str:
+    out, open_sub = ["<ul>"], False
+    for level, text, anchor in entries:
+        link = f'<a href="#{anchor}">{_inline_html(text)}</a>'
+        if level == 2:
+            if open_sub:
+                out.append("</ul>")
+                open_sub = False
+            if len(out) > 1:
+                out.append("</li>")
+            out.append(f"<li>{link}")
+        else:
+            if not open_sub:
+                out.append("<ul>")
+                open_sub = True
+            out.append(f"<li>{link}</li>")
+    if open_sub:
+        out.append("</ul>")
+    if len(out) > 1:
+        out.append("</li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
+def _html(items, document, anchors, image_dir: Path) -> list[str]:
+    out = []
+    for block in items:
         if isinstance(block, Heading):
-            out.append(f"<h{block.level}>{_inline_html(block.text)}</h{block.level}>")
+            out.append(f'<h{block.level} id="{anchors[id(block)]}">{_inline_html(block.text)}</h{block.level}>')
+        elif isinstance(block, Contents):
+            entries = _contents_entries(document, block, anchors)
+            out.append(f'<nav class="contents"><h2>{CONTENTS_TITLE}</h2>{_html_contents(entries)}</nav>')
+        elif isinstance(block, Details):
+            out.append(f"<details><summary>{_inline_html(block.summary)}</summary>")
+            out += _html(block.blocks, document, anchors, image_dir)
+            out.append("</details>")
         elif isinstance(block, Paragraph):
             out.append(f"<p>{_inline_html(block.text)}</p>")
         elif isinstance(block, Bullets):
@@ -106,11 +229,15 @@ def to_html(blocks, image_dir: Path, title: str) -> str:
             body = "".join("<tr>" + "".join(f'<td class="{a}">{_inline_html(c)}</td>'
                                             for c, a in zip(row, block.aligns)) + "</tr>"
                            for row in block.rows)
-            out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            if block.widths:
+                columns = "".join(f'<col style="width: {w}%">' for w in block.widths)
+                opening = f'<table class="wide"><colgroup>{columns}</colgroup>'
+            else:
+                opening = "<table>"
+            out.append(f"{opening}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
         elif isinstance(block, Image):
             data = base64.b64encode((image_dir / block.filename).read_bytes()).decode("ascii")
-            out.append(f'<p><img alt="{html.escape(block.alt)}" src="data:image/png;base64,{data}"></p>')
+            out.append(f'<img alt="{html.escape(block.alt)}" src="data:image/png;base64,{data}">')
         else:
             raise TypeError(f"unknown block {block!r}")
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    return out

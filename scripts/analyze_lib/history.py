@@ -14,6 +14,7 @@ from .charts import Axes, Panel, draw_figure, make_series
 from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
 from .errors import AnalyzeError
+from .figures import FigureBudget
 from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
 from .output import atomic_directory
 from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
@@ -22,8 +23,6 @@ from .stats import median, quartiles
 DEFAULT_HISTORY_DIR = "Results/history"
 HISTORY_MD = "history.md"
 CSV_GLOB = "*.csv"
-MAX_PANELS_PER_FIGURE = 12
-MAX_FIGURES = 40
 
 
 @dataclass(frozen=True)
@@ -88,15 +87,16 @@ def _run_label(index: int, run: ResultsFile) -> str:
     return f"{index + 1}: {run.commit_label}"
 
 
-def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple[str, str]], int]:
-    """Draw one figure per benchmark (a panel per threads/params, a line per variant)."""
+def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple[str, str]], FigureBudget]:
+    """Draw one figure per benchmark (a panel per threads/params, a line per variant),
+    split and capped by a FigureBudget."""
     points: dict[tuple[str, str], dict[tuple, dict[str, list[tuple[int, Case]]]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(list)))
     for index, run in enumerate(runs):
         for key, case in filter_cases(run.cases, pattern).items():
             points[(key.suite, key.benchmark)][(key.threads, key.params)][key.variant].append((index, case))
     ticks = tuple((float(i), _run_label(i, r)) for i, r in enumerate(runs))
-    figures, skipped = [], 0
+    figures, budget = [], FigureBudget()
     for (suite, benchmark), panels_data in sorted(points.items()):
         panels = []
         for (threads, params), variants in sorted(
@@ -107,17 +107,13 @@ def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple
                 series.append(make_series(variant, points))
             title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
             panels.append(Panel(title, tuple(series)))
-        chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]
-        for number, chunk in enumerate(chunks):
-            if len(figures) >= MAX_FIGURES:
-                skipped += 1
-                continue
-            suffix = f"-{number + 1}" if len(chunks) > 1 else ""
-            filename = f"history-{suite}-{benchmark}{suffix}.png".replace("/", "-")
-            title = f"{suite}/{benchmark}: ns/op by run (median, IQR band)"
-            draw_figure(out_dir / filename, title, chunk, Axes("run", "ns/op", x_ticklabels=ticks))
-            figures.append((filename, f"{suite}/{benchmark}"))
-    return figures, skipped
+        stem = f"history-{suite}-{benchmark}".replace("/", "-")
+        title = f"{suite}/{benchmark}: ns/op by run (median, IQR bars)"
+        for figure in budget.split(stem, title, panels):
+            draw_figure(out_dir / figure.filename, figure.title, list(figure.panels),
+                        Axes("run", "ns/op", x_ticklabels=ticks))
+            figures.append((figure.filename, f"{suite}/{benchmark}"))
+    return figures, budget
 
 
 def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alpha: float,
@@ -153,13 +149,12 @@ def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alph
     else:
         blocks.append(Paragraph("No case stepped up or down." if len(runs) > 1
                                 else "One run only: nothing to compare."))
-    figures, skipped = _charts(runs, out_dir, pattern)
+    figures, budget = _charts(runs, out_dir, pattern)
     if figures:
         blocks.append(Heading(2, "Trends"))
         blocks += [Image(filename, alt) for filename, alt in figures]
-    if skipped:
-        blocks.append(Paragraph(f"{skipped} more chart(s) not drawn (limit {MAX_FIGURES}); "
-                                "narrow with `--filter`."))
+    if budget.skipped_note():
+        blocks.append(Paragraph(budget.skipped_note()))
     return blocks
 
 

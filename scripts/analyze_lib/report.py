@@ -1,42 +1,41 @@
-"""``analyze report``: charts, a which-one-to-use table and the environment of one run.
+"""``analyze report``: one run as report.md, a self-contained report.html and PNG charts.
 
-Writes report.md, a self-contained report.html and the PNGs into an output directory,
-atomically (see output.atomic_directory).
+This module assembles the document; the parts come from their own modules: decisions
+(which one to use), chart_plan and charts (which figures, and drawing them), tables (the
+reference tables), presentation (what a benchmark's params say about how to show it).
+
+The page leads with a table of contents; then per family (suite) the decision table and
+the charts, with the per-scenario ratios folded below them; then the harness floor,
+starved cases, latency percentiles, the environment and every case (folded).
+Output is written atomically (see output.atomic_directory).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
-
-from .charts import Axes, Panel, Series, draw_figure, make_series
-from .doc import Heading, Image, Paragraph, Table, to_html, to_markdown
-from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
+from .chart_plan import plan_charts
+from .charts import draw_figure
+from .decisions import Decision, decide, decision_table, rules_text
+from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
+from .figures import FigureBudget
+from .model import Case, ResultsFile, filter_cases
 from .output import atomic_directory
-from .render import fmt_ns, fmt_ratio
-from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
+from .presentation import FLOOR_SUITES
+from .tables import (
+    DISQUALIFIED_MARK,
+    TIE_PREFIX,
+    cases_table,
+    environment_table,
+    latency_table,
+    starved_table,
+    which_one_tables,
+)
 
 DEFAULT_RESULTS_DIR = "Results"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
-
-# Per suite, and per benchmark where it differs, the param on the x axis. When it does not
-# vary within a benchmark, the numeric param with the most values is used, else threads.
-SUITE_X_PARAM = {"once": "tokens", "isolation": "read_pct", "wait": "tasks"}
-BENCHMARK_X_PARAM = {("wait", "throttle"): "limit"}
-# Per suite, what one operation is (bench already divides by it: a fan-out of 256 tasks counts 256 operations).
-SUITE_OPERATION = {"wait": "task"}
-# Suites drawn log-log when their x param spans decades.
-LOG_LOG_SUITES = {"once"}
-# Suites shown as a small table rather than charts (the harness overhead floor).
-TABLE_ONLY_SUITES = {"harness"}
-MAX_PANELS_PER_FIGURE = 12
-MAX_FIGURES = 40
-THREADS = "threads"
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
@@ -44,287 +43,74 @@ def default_report_dir(csv_path: str | Path) -> Path:
     return Path(DEFAULT_RESULTS_DIR) / f"report-{Path(csv_path).stem}"
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
-
-
-def _without(params, name):
-    return tuple((k, v) for k, v in params if k != name)
-
-
-def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
-    by_variant: dict[str, list[Case]] = defaultdict(list)
-    for case in cases:
-        by_variant[case.key.variant].append(case)
-    series = []
-    for variant in sorted(by_variant):
-        points = []
-        for case in sorted(by_variant[variant], key=x_of):
-            low, high = quartiles(case.ns_per_op)
-            points.append((float(x_of(case)), median(case.ns_per_op), low, high))
-        series.append(make_series(variant, points))
-    return tuple(series)
-
-
-def _x_param(suite: str, benchmark: str, cases: list[Case]) -> str | None:
-    """The param on the x axis: the preferred one when it varies, else the numeric param
-    with the most distinct values, else None (x is threads)."""
-    def values(name):
-        found = {c.key.params_dict.get(name) for c in cases}
-        numeric = all(isinstance(v, (int, float)) for v in found)
-        return len(found) if numeric else 0
-
-    preferred = BENCHMARK_X_PARAM.get((suite, benchmark), SUITE_X_PARAM.get(suite))
-    if preferred is not None and values(preferred) > 1:
-        return preferred
-    names = sorted({k for c in cases for k, _ in c.key.params})
-    ranked = sorted((-values(n), n) for n in names if values(n) > 1)
-    return ranked[0][1] if ranked else None
-
-
-def _has_line(panel: Panel) -> bool:
-    return len({x for s in panel.series for x in (*s.x, *s.starved_x)}) > 1
-
-
-def _chosen_threads(cases: list[Case], logical_cpus: int) -> int:
-    """The thread count shown when x is not threads: the most threads that are not
-    oversubscribed, else the fewest measured."""
-    counts = sorted({c.key.threads for c in cases})
-    fitting = [t for t in counts if t <= logical_cpus]
-    return fitting[-1] if fitting else counts[0]
-
-
-class _ChartPlan:
-    """Collects figures for one report, capping their number at MAX_FIGURES."""
-
-    def __init__(self, out_dir: Path, logical_cpus: int):
-        self.out_dir = out_dir
-        self.logical_cpus = logical_cpus
-        self.figures: list[tuple[str, str, str]] = []  # (suite, filename, alt)
-        self.skipped = 0
-
-    def add(self, suite: str, stem: str, title: str, panels: list[Panel], axes: Axes) -> None:
-        # A panel with one x value is a row of dots, not a chart: its cases are in the tables.
-        panels = [p for p in panels if _has_line(p)]
-        if not panels:
-            return
-        chunks = [panels[i:i + MAX_PANELS_PER_FIGURE] for i in range(0, len(panels), MAX_PANELS_PER_FIGURE)]
-        for index, chunk in enumerate(chunks):
-            if len(self.figures) >= MAX_FIGURES:
-                self.skipped += 1
-                continue
-            suffix = f"-{index + 1}" if len(chunks) > 1 else ""
-            filename = f"{stem}{suffix}.png"
-            draw_figure(self.out_dir / filename, title + (f" ({index + 1}/{len(chunks)})" if suffix else ""),
-                        chunk, axes)
-            self.figures.append((suite, filename, title))
-
-
-def _benchmark_charts(plan: _ChartPlan, suite: str, benchmark: str, cases: list[Case]) -> None:
-    operation = SUITE_OPERATION.get(suite)
-    metric = f"ns per {operation}" if operation else "ns/op"
-    ylabel = f"{metric} (median, IQR band)"
-    x_param = _x_param(suite, benchmark, cases)
-    usable_x = x_param is not None
-    stem = f"{_slug(suite)}-{_slug(benchmark)}"
-    thread_counts = {c.key.threads for c in cases}
-    if usable_x:
-        threads = _chosen_threads(cases, plan.logical_cpus)
-        groups: dict[tuple, list[Case]] = defaultdict(list)
-        for case in cases:
-            if case.key.threads == threads:
-                groups[_without(case.key.params, x_param)].append(case)
-        over = " (oversubscribed)" if threads > plan.logical_cpus else ""
-        panels = [Panel(f"threads:{threads}{over}" + (f" {format_params(k)}" if k else ""),
-                        _series(g, lambda c: c.key.params_dict[x_param]))
-                  for k, g in sorted(groups.items(), key=lambda kv: format_params(kv[0]))]
-        plan.add(suite, f"{stem}-by-{_slug(x_param)}", f"{suite}/{benchmark}: {metric} vs {x_param}",
-                 panels, Axes(x_param, ylabel, force_log_y=suite in LOG_LOG_SUITES))
-    if not usable_x or len(thread_counts) > 1:
-        groups = defaultdict(list)
-        for case in cases:
-            groups[case.key.params].append(case)
-        panels = [Panel(format_params(k) or benchmark, _series(g, lambda c: c.key.threads))
-                  for k, g in sorted(groups.items(), key=lambda kv: CaseKey("", "", "", 1, kv[0]).sort_key())]
-        plan.add(suite, f"{stem}-by-threads", f"{suite}/{benchmark}: {metric} vs threads",
-                 panels, Axes(THREADS, ylabel, oversubscribed_after=plan.logical_cpus))
-
-
-def _scenario_label(key: CaseKey, logical_cpus: int) -> str:
-    over = " (oversubscribed)" if key.threads > logical_cpus else ""
-    params = f" {key.params_text}" if key.params else ""
-    return f"threads:{key.threads}{over}{params}"
-
-
-# A ratio to the fastest whose 95% CI reaches down to this is not told apart from it.
-TIE_PREFIX = "≈"
-
-
-def _ratio_cell(case: Case, fastest: Case) -> str:
-    if case is fastest:
-        return "**1.00**"
-    if math.isinf(median(case.ns_per_op)):
-        return "starved"
-    estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
-    tie = TIE_PREFIX if estimate.low <= 1.0 else ""
-    return f"{tie}{_fmt_multiple(estimate.ratio)}"
-
-
-def _fmt_multiple(value: float) -> str:
-    # Three significant digits: 1.23, 12.3, 123, 2,352 (a 2352.02× ratio is noise in the last places).
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.1f}"
-    return fmt_ratio(value)
-
-
-def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tuple[str, Table]]:
-    """Per benchmark, a table with a row per scenario (threads and params) that has two or
-    more variants: the fastest variant by median, its median, and every variant's median
-    as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
-    reaches 1, i.e. not told apart from the fastest). A scenario whose every variant is
-    starved has no fastest. Returns (``suite/benchmark``, table) pairs in case order."""
-    scenarios: dict[tuple, list[Case]] = defaultdict(list)
-    for key, case in cases.items():
-        if key.suite not in TABLE_ONLY_SUITES:
-            scenarios[(key.suite, key.benchmark, key.threads, key.params)].append(case)
-    by_benchmark: dict[tuple[str, str], list[list[Case]]] = defaultdict(list)
-    for scenario_cases in sorted(scenarios.values(), key=lambda cs: cs[0].key.sort_key()):
-        if len(scenario_cases) >= 2:
-            by_benchmark[scenario_cases[0].key.suite, scenario_cases[0].key.benchmark].append(scenario_cases)
-    tables = []
-    for (suite, benchmark), rows_cases in sorted(by_benchmark.items()):
-        variants = sorted({c.key.variant for cs in rows_cases for c in cs})
-        rows = []
-        for scenario_cases in rows_cases:
-            ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
-            fastest = ranked[0]
-            by_variant = {c.key.variant: c for c in scenario_cases}
-            if math.isinf(median(fastest.ns_per_op)):
-                name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
-            else:
-                name = f"**{fastest.key.variant}**"
-                cells = [_ratio_cell(by_variant[v], fastest) if v in by_variant else "" for v in variants]
-            rows.append((_scenario_label(fastest.key, logical_cpus), name,
-                         fmt_ns(median(fastest.ns_per_op)), *cells))
-        headers = ("Scenario", "Fastest", "Median ns/op", *variants)
-        tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
-    return tables
-
-
-def environment_table(results: ResultsFile) -> Table:
-    """Where the run came from: machine, toolchain, build, commit and date."""
+def _summary(results: ResultsFile, count: int) -> str:
     run = results.run
-    commit = run["commit"] + (" (dirty)" if run["dirty"] else "")
-    rows = (("Host", run["host"]), ("CPUs (logical)", str(run["logical_cpus"])),
-            ("CPU model", run["cpu_model"]), ("OS", f"{run['os']} (kernel {run['kernel']})"),
-            ("Swift version", run["swift_version"]), ("Build", run["build"]),
-            ("Allocator", run["allocator"]), ("Commit", f"`{commit}`"),
-            ("Date", f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"), ("Run id", f"`{run['run_id']}`"),
-            ("Schema version", str(results.schema_version)), ("File", f"`{results.path}`"))
-    return Table(("Field", "Value"), rows, "ll")
+    return (f"{count} cases from `{results.path}`: commit `{results.commit_label}`, {run['host']} "
+            f"({run['cpu_model']}, {run['logical_cpus']} logical CPUs), {run['build']} build, Swift "
+            f"{run['swift_version']}, {run['started_at']:%Y-%m-%d}. Times are ns per operation, lower is "
+            f"better; more than {run['logical_cpus']} threads oversubscribe the machine.")
 
 
-def _iqr_text(values: np.ndarray) -> str:
-    low, high = quartiles(values)
-    return f"{fmt_ns(low)}–{fmt_ns(high)}"
+def _how_to_read(cpus: int) -> list:
+    return [Heading(2, "How to read this report"),
+            Paragraph(rules_text(cpus)),
+            Paragraph("Charts: lines join medians, bars span the interquartile range, the panels of a "
+                      "figure share their y axis; oversubscribed thread counts are shaded. Each title "
+                      "names the thread counts it shows.")]
 
 
-def _finite_median(values: np.ndarray) -> float | None:
-    finite = values[np.isfinite(values)]
-    return float(np.median(finite)) if finite.size else None
-
-
-def _samples_text(case: Case) -> str:
-    starved = starved_count(case.ns_per_op)
-    return f"{case.n} ({starved} starved)" if starved else str(case.n)
-
-
-def _case_name(key: CaseKey, logical_cpus: int, with_suite: bool) -> str:
-    over = " (oversubscribed)" if key.threads > logical_cpus else ""
-    name = key.label if with_suite else key.label.split("/", 1)[1]
-    return f"{name}{over}"
-
-
-def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
-    """Every case: samples (and how many starved), median and IQR, plus fairness where
-    recorded (the slowest thread's operations over the fastest's, median over samples)."""
-    fairness = any(_finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
-    headers = ["Case", "n", "Median ns/op", "IQR"]
-    if fairness:
-        headers.append("Thread ops min/max")
-    rows = []
-    for case in sorted(cases, key=lambda c: c.key.sort_key()):
-        row = [_case_name(case.key, logical_cpus, with_suite), _samples_text(case),
-               fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
-        if fairness:
-            low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
-            row.append(f"{low / high:.2f}" if low is not None and high else "")
-        rows.append(tuple(row))
-    return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
-
-
-LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
-
-
-def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
-    """The cases that record latency percentiles (wait/handoff): median ns/op and the
-    median over samples of each sample's p50/p90/p99 (None when no case has them)."""
-    measured = [c for c in cases if _finite_median(c.columns["p50_ns"]) is not None]
-    if not measured:
-        return None
-    rows = []
-    for case in sorted(measured, key=lambda c: c.key.sort_key()):
-        cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
-        rows.append((_case_name(case.key, logical_cpus, True), _samples_text(case),
-                     fmt_ns(median(case.ns_per_op)),
-                     *(fmt_ns(v) if v is not None else "" for v in cells)))
-    return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
-
-
-def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
-    """The cases with at least one starved sample, most starved first (None when none)."""
-    starved = [c for c in cases if starved_count(c.ns_per_op)]
-    if not starved:
-        return None
-    starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
-    rows = tuple((_case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
-                  fmt_ns(median(c.ns_per_op))) for c in starved)
-    return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
+def _family(suite: str, decisions: list[Decision], figures, ratios) -> list:
+    blocks: list = [Heading(2, suite)]
+    if decisions:
+        blocks += [Heading(3, "Which one to use"), decision_table(decisions)]
+    if figures:
+        blocks.append(Heading(3, "Charts"))
+        blocks += [Image(f.filename, f.title) for f in figures]
+    if ratios:
+        inner: list = [Paragraph(
+            "Per scenario (same benchmark, threads and params), the fastest variant by median and "
+            "every variant's median as a multiple of it. "
+            f"`{TIE_PREFIX}`: the 95% bootstrap CI of the ratio reaches 1.00 (not told apart); "
+            f"`{DISQUALIFIED_MARK}`: disqualified in the decision table (starves a role or is unfair); "
+            "`starved`: no operation completed in at least half its samples; empty: not measured.")]
+        for name, table in ratios:
+            inner += [Heading(4, name), table]
+        blocks.append(Details(f"Every scenario of {suite}: medians as multiples of the fastest "
+                              f"({sum(len(t.rows) for _, t in ratios)} rows)", tuple(inner)))
+    return blocks
 
 
 def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     """Draw the charts into ``out_dir`` and return the report's blocks."""
     cases = filter_cases(results.cases, pattern)
     cpus = results.logical_cpus
-    title = f"DispatchBench report: {Path(results.path).stem}"
-    blocks: list = [Heading(1, title),
-                    Paragraph(f"{len(cases)} cases from `{results.path}`. Timings are ns per operation "
-                              "(lower is better): lines are medians of the samples, bands their "
-                              "interquartile range. Thread counts above the machine's "
-                              f"{cpus} logical CPUs are oversubscribed (shaded on charts)."),
-                    Heading(2, "Environment"), environment_table(results)]
-    which = which_one_tables(cases, cpus)
-    blocks.append(Heading(2, "Which one to use"))
-    if which:
-        blocks.append(Paragraph(
-            "Per scenario (same suite, benchmark, threads and params), the fastest variant by "
-            "median, and every variant's median as a multiple of the fastest's. "
-            f"`{TIE_PREFIX}` marks a variant not told apart from the fastest (the 95% bootstrap "
-            "confidence interval of its ratio reaches 1.00); `starved` means no operation "
-            "completed in at least half its samples; an empty cell, not measured there."))
-        for name, table in which:
-            blocks += [Heading(3, name), table]
-    else:
-        blocks.append(Paragraph("No scenario has more than one variant."))
-    by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
-    for case in cases.values():
-        by_benchmark[(case.key.suite, case.key.benchmark)].append(case)
-    plan = _ChartPlan(out_dir, cpus)
-    for (suite, benchmark), group in sorted(by_benchmark.items()):
-        if suite not in TABLE_ONLY_SUITES:
-            _benchmark_charts(plan, suite, benchmark, group)
+    budget = FigureBudget()
+    figures = plan_charts(cases, cpus, budget)
+    for figure in figures:
+        draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
+    decisions = decide(cases, cpus)
+    ratios = which_one_tables(cases, cpus)
+
+    blocks: list = [Heading(1, f"DispatchBench report: {Path(results.path).stem}"),
+                    Paragraph(_summary(results, len(cases))), Contents()]
+    if not cases:
+        blocks.append(Paragraph("No case matches the filter."))
+    # Families in the order bench ran them (their first row in the CSV).
+    order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
+    if order:
+        blocks += _how_to_read(cpus)
+    for suite in order:
+        blocks += _family(suite, [d for d in decisions if d.suite == suite],
+                          [f for f in figures if f.suite == suite],
+                          [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite])
+    note = budget.skipped_note()
+    if note:
+        blocks.append(Paragraph(note))
+    floor = [c for c in cases.values() if c.key.suite in FLOOR_SUITES]
+    if floor:
+        blocks += [Heading(2, "Harness overhead"),
+                   Paragraph("The cost of the measurement itself: the floor under every other number."),
+                   cases_table(floor, cpus, with_suite=True)]
     starved = starved_table(list(cases.values()), cpus)
     if starved:
         blocks += [Heading(2, "Starved samples"),
@@ -332,39 +118,25 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
                              "(bench writes `ns_per_op=inf`, `ops=0`): e.g. the writer of "
                              "`isolation/roles` kept out by readers for a whole sample. Starved "
                              "samples count as slower than any time; a median that falls on them "
-                             "reads `starved`, and on charts sits as ▲ on the panel's top edge."),
+                             "reads `starved`, and on charts sits as ▲ on the panels' top edge."),
                    starved]
-    if plan.figures:
-        blocks.append(Heading(2, "Charts"))
-        current = None
-        for suite, filename, alt in plan.figures:
-            if suite != current:
-                blocks.append(Heading(3, suite))
-                current = suite
-            blocks.append(Image(filename, alt))
-        if plan.skipped:
-            blocks.append(Paragraph(f"{plan.skipped} more chart(s) not drawn (limit {MAX_FIGURES}); "
-                                    "narrow the report with `--filter`."))
-    table_only = [c for c in cases.values() if c.key.suite in TABLE_ONLY_SUITES]
-    if table_only:
-        blocks += [Heading(2, "Harness overhead"),
-                   Paragraph("The cost of the measurement itself: the floor under every other number."),
-                   cases_table(table_only, cpus, with_suite=True)]
     latency = latency_table(list(cases.values()), cpus)
     if latency:
         blocks += [Heading(2, "Latency percentiles"),
                    Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
                              "percentiles of one operation's latency in ns, median over samples."),
                    latency]
-    blocks.append(Heading(2, "All cases"))
+    blocks += [Heading(2, "Environment"), environment_table(results)]
     by_suite: dict[str, list[Case]] = defaultdict(list)
     for case in cases.values():
-        if case.key.suite not in TABLE_ONLY_SUITES:
+        if case.key.suite not in FLOOR_SUITES:
             by_suite[case.key.suite].append(case)
-    for suite in sorted(by_suite):
-        blocks += [Heading(3, suite), cases_table(by_suite[suite], cpus)]
-    if not cases:
-        blocks.append(Paragraph("No case matches the filter."))
+    if by_suite:
+        blocks += [Heading(2, "All cases"),
+                   Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
+                             "thread's operations over the busiest's, medians over samples).")]
+        blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus),))
+                   for suite in order]
     return blocks
 
 

@@ -55,10 +55,12 @@ def case(suite="once", benchmark="hit", variant="dispatch-once", threads=1, para
 
 
 def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = None,
-                  seed: int = DEFAULT_SEED) -> Path:
+                  seed: int = DEFAULT_SEED, thread_ops: dict | None = None) -> Path:
     """Write a results CSV: ``cases`` maps case tuple -> samples (array of ns/op), or
     -> a median, from which DEFAULT_SAMPLES log-normal samples with DEFAULT_CV are drawn
-    (seeded, so the file is the same every time)."""
+    (seeded, so the file is the same every time). ``thread_ops`` maps a case tuple to the
+    (thread_ops_min, thread_ops_max) of each of its samples; by default every thread did
+    an equal share of the sample's operations."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     columns = COLUMNS_BY_VERSION[version]
@@ -72,6 +74,8 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                 # A starved sample (inf) completed no operation, as bench writes it.
                 starved = np.isinf(ns)
                 ops = 0 if starved else 100000
+                fewest, most = (thread_ops or {}).get((suite, benchmark, variant, threads, params),
+                                                      (ops // threads, ops // threads))
                 row = {
                     **meta, "schema_version": str(version),
                     "suite": suite, "benchmark": benchmark, "variant": variant,
@@ -80,7 +84,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "ns_per_op": "inf" if starved else repr(float(ns)),
                     "ops_per_sec": "0.0000" if starved else repr(1e9 / float(ns)), "cpu_user_ns": "1000", "cpu_sys_ns": "10",
                     "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
-                    "thread_ops_min": str(ops // threads), "thread_ops_max": str(ops // threads),
+                    "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
                     "round": "1", "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
                 }

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from analyze_lib import figures
 from analyze_lib import report as report_module
 from analyze_lib.cli import main
 from csvgen import case, full_run_cases, write_results
@@ -33,7 +34,7 @@ def test_report_writes_markdown_html_and_pngs(written):
     assert "once-hit-by-tokens.png" in pngs and "once-hit-by-threads.png" in pngs
     assert "isolation-mixed-by-read-pct.png" in pngs and "wait-fan-out-by-tasks.png" in pngs
     assert not any(n.startswith("harness") for n in pngs)  # the harness is a table
-    assert len(pngs) <= report_module.MAX_FIGURES
+    assert len(pngs) <= figures.MAX_FIGURES
     markdown = (written / "report.md").read_text()
     for png in pngs:
         assert f"]({png})" in markdown
@@ -49,16 +50,49 @@ def test_html_is_self_contained(written):
 
 def test_report_sections(written):
     markdown = (written / "report.md").read_text()
-    for heading in ("## Environment", "## Which one to use", "## Charts", "## Harness overhead", "## All cases"):
-        assert heading in markdown
+    headings = [line for line in markdown.splitlines() if line.startswith("## ")]
+    assert headings == ["## Contents", "## How to read this report", "## once", "## isolation", "## wait",
+                        "## Harness overhead", "## Environment", "## All cases"]
     assert "| CPU model | Test CPU @ 3.0GHz |" in markdown
     assert "| Commit | `0123456789abcdef0123456789abcdef01234567` |" in markdown
     assert "threads:8 (oversubscribed)" in markdown
-    # dispatch-once is the cheapest once/hit variant at every token count.
+    # The per-scenario ratios stay, folded, below each family's decisions and charts.
     # Columns: array-tracker, dispatch-once, lock (ratios to the fastest).
-    assert "### once/hit\n\n| Scenario | Fastest | Median ns/op | array-tracker | dispatch-once | lock |" in markdown
+    assert "#### once/hit\n\n| Scenario | Fastest | Median ns/op | array-tracker | dispatch-once | lock |" in markdown
     assert re.search(r"\| threads:1 tokens=1 \| \*\*dispatch-once\*\* \| [\d.]+ \| "
                      r"[23]\.\d\d \| \*\*1\.00\*\* \| 1\d\.\d \|", markdown)
+
+
+# A table longer than this is reference material: it comes after the charts, folded.
+LONG_TABLE_ROWS = 20
+
+
+def test_html_leads_with_contents_decisions_and_charts(written):
+    html = (written / "report.html").read_text()
+    nav = re.search(r"<nav[^>]*>(.*?)</nav>", html, re.S)
+    assert nav, "no table of contents"
+    targets = re.findall(r'href="#([^"]+)"', nav.group(1))
+    ids = re.findall(r'<h[1-6] id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)) and set(targets) <= set(ids)
+    assert set(re.findall(r'<h2 id="([^"]+)"', html)) <= set(targets)
+    first_image = html.index("<img")
+    assert html.index(">Which one to use</h3>") < first_image < html.index(">All cases</h2>")
+    long_tables = 0
+    for match in re.finditer(r"<table.*?</table>", html, re.S):
+        if match.group(0).count("<tr>") - 1 > LONG_TABLE_ROWS:
+            long_tables += 1
+            before = html[:match.start()]
+            assert match.start() > first_image
+            assert before.count("<details") > before.count("</details>"), "a long table is not folded"
+    assert long_tables
+
+
+def test_markdown_has_the_same_contents(written):
+    markdown = (written / "report.md").read_text()
+    contents = markdown.split("## Contents\n\n", 1)[1].split("\n\n", 1)[0]
+    assert "- [once](#once)" in contents.splitlines()
+    assert "  - [Which one to use](#which-one-to-use)" in contents.splitlines()
+    assert "  - [Which one to use](#which-one-to-use-1)" in contents.splitlines()
 
 
 def test_report_replaces_earlier_output_only_on_success(small_run, tmp_path, monkeypatch):

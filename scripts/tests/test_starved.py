@@ -13,7 +13,7 @@ from analyze_lib import stats
 from analyze_lib.cli import main
 from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
 from analyze_lib.loader import load_results
-from analyze_lib.report import which_one_tables
+from analyze_lib.tables import which_one_tables
 from csvgen import case, write_results
 
 INF = math.inf

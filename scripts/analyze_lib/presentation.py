@@ -1,0 +1,147 @@
+"""How a benchmark is presented, read from its own cases: which param goes on a chart's
+x axis, which thread counts stand for "one thread", "contended" and "oversubscribed", and
+which parameter values are the situations a decision table covers.
+
+Everything is derived from the CSV (the params that vary, the thread counts measured, the
+machine's logical CPUs) except ``NOTES`` below: the few facts a results file does not carry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .model import Case, format_params
+
+THREADS = "threads"
+# The param that splits one case into one row per role of its threads (``role=read`` /
+# ``role=write``); the CSV schema defines it for every suite.
+ROLE_PARAM = "role"
+
+
+@dataclass(frozen=True)
+class Notes:
+    """What the CSV does not say about a benchmark: what one operation is (bench already
+    divides by it) and which variants are baselines to subtract, not choices."""
+    operation: str = "op"
+    baselines: tuple[str, ...] = ()
+
+
+# Suites that measure the harness itself: the floor under every number, a table only.
+FLOOR_SUITES = frozenset({"harness"})
+NOTES: dict[tuple[str, str], Notes] = {
+    ("wait", "fan-out"): Notes(operation="task"),
+    ("wait", "throttle"): Notes(operation="task"),
+    ("wait", "handoff"): Notes(operation="round trip"),
+    ("once", "race"): Notes(baselines=("barrier-only",)),
+}
+
+
+def notes(suite: str, benchmark: str) -> Notes:
+    """The benchmark's entry in NOTES (defaults: an operation is an op, no baselines)."""
+    return NOTES.get((suite, benchmark), Notes())
+
+
+def metric(suite: str, benchmark: str) -> str:
+    """``ns/op``, or ``ns per task`` where one operation is a task."""
+    operation = notes(suite, benchmark).operation
+    return "ns/op" if operation == "op" else f"ns per {operation}"
+
+
+def param_values(cases: Iterable[Case], name: str) -> list:
+    """The distinct values of param ``name`` among ``cases``, sorted (None where absent)."""
+    found = {case.key.params_dict.get(name) for case in cases}
+    return sorted(found, key=lambda v: (v is None, not isinstance(v, (int, float)), v if v is not None else 0))
+
+
+def varying_params(cases: list[Case]) -> list[str]:
+    """The params that take more than one value among ``cases``, by name."""
+    names = sorted({k for case in cases for k, _ in case.key.params})
+    return [n for n in names if len(param_values(cases, n)) > 1]
+
+
+def constant_params(cases: list[Case]) -> tuple:
+    """The (name, value) params every case shares (e.g. ``keys=1000``)."""
+    varying = set(varying_params(cases))
+    first = cases[0].key.params if cases else ()
+    return tuple((k, v) for k, v in first if k not in varying)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def x_param(cases: list[Case]) -> str | None:
+    """The chart's x axis: the numeric param with the most distinct values (ties broken
+    by name), or None when no numeric param varies (x is then threads)."""
+    ranked = []
+    for name in varying_params(cases):
+        values = param_values(cases, name)
+        if all(_is_number(v) for v in values):
+            ranked.append((-len(values), name))
+    return min(ranked)[1] if ranked else None
+
+
+def threads_text(counts: Iterable[int]) -> str:
+    """``1 thread``, ``1 and 2 threads``, ``1, 2 and 4 threads``."""
+    counts = sorted(set(counts))
+    if counts == [1]:
+        return "1 thread"
+    names = [str(c) for c in counts]
+    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{joined} threads"
+
+
+def thread_situations(counts: Iterable[int], logical_cpus: int) -> list[tuple[str, int]]:
+    """The thread counts a decision is made at, with their names: one thread; contended,
+    the most threads that still fit the CPUs; oversubscribed, the most threads measured.
+    Only the situations that were measured."""
+    counts = sorted(set(counts))
+    situations = []
+    if 1 in counts:
+        situations.append(("1 thread", 1))
+    fitting = [t for t in counts if 1 < t <= logical_cpus]
+    if fitting:
+        situations.append((f"{fitting[-1]} threads (contended)", fitting[-1]))
+    over = [t for t in counts if t > logical_cpus]
+    if over:
+        situations.append((f"{over[-1]} threads (oversubscribed)", over[-1]))
+    return situations
+
+
+def chart_threads(counts: Iterable[int], logical_cpus: int) -> list[int]:
+    """The thread counts a chart against a param shows, a panel each: one thread, and the
+    most threads that still fit the CPUs; the fewest measured when none fits."""
+    counts = sorted(set(counts))
+    chosen = [t for t in counts if t == 1]
+    fitting = [t for t in counts if 1 < t <= logical_cpus]
+    if fitting:
+        chosen.append(fitting[-1])
+    return chosen or counts[:1]
+
+
+def situation_params(combinations: Iterable[tuple]) -> list[tuple]:
+    """The param combinations a decision table covers: those in which every numeric param
+    is at its smallest or largest value among the measured combinations that agree on the
+    other params (the fewest and the most tokens; no work and 1 µs of work at the one batch
+    size that has both). Non-numeric params (roles) are all kept. Sorted as measured."""
+    combinations = list(dict.fromkeys(combinations))
+    kept = []
+    for combo in combinations:
+        extreme = True
+        for name, value in combo:
+            if not _is_number(value):
+                continue
+            others = {k: v for k, v in combo if k != name}
+            peers = [dict(c)[name] for c in combinations
+                     if {k: v for k, v in c if k != name} == others and _is_number(dict(c).get(name))]
+            if value not in (min(peers), max(peers)):
+                extreme = False
+        if extreme:
+            kept.append(combo)
+    return kept
+
+
+def params_label(params: tuple) -> str:
+    """``tokens=1, work=0`` (readable in a sentence; empty for none)."""
+    return format_params(params).replace(";", ", ")

@@ -1,0 +1,159 @@
+"""The report's reference tables: the environment, every case, latency percentiles, starved
+cases, and per benchmark every scenario's medians as multiples of the fastest."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
+from .doc import Table
+from .model import Case, CaseKey, ResultsFile
+from .presentation import FLOOR_SUITES
+from .render import fmt_ns
+from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
+
+# Marks a variant the decision tables disqualify (it starves a role or is unfair).
+DISQUALIFIED_MARK = "✗"
+LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
+
+
+def _oversubscribed(key: CaseKey, logical_cpus: int) -> str:
+    return " (oversubscribed)" if key.threads > logical_cpus else ""
+
+
+def scenario_label(key: CaseKey, logical_cpus: int) -> str:
+    """``threads:8 (oversubscribed) tokens=100``."""
+    params = f" {key.params_text}" if key.params else ""
+    return f"threads:{key.threads}{_oversubscribed(key, logical_cpus)}{params}"
+
+
+def case_name(key: CaseKey, logical_cpus: int, with_suite: bool) -> str:
+    """The case's label (without its suite unless asked), marked when oversubscribed."""
+    name = key.label if with_suite else key.label.split("/", 1)[1]
+    return f"{name}{_oversubscribed(key, logical_cpus)}"
+
+
+def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
+    mark = f" {DISQUALIFIED_MARK}" if disqualified else ""
+    if case is fastest:
+        return f"**1.00**{mark}"
+    if math.isinf(median(case.ns_per_op)):
+        return "starved"
+    estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
+    tie = TIE_PREFIX if estimate.low <= 1.0 else ""
+    return f"{tie}{fmt_multiple(estimate.ratio)}{mark}"
+
+
+def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tuple[str, Table]]:
+    """Per benchmark, a table with a row per scenario (threads and params) that has two or
+    more variants: the fastest variant by median, its median, and every variant's median
+    as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
+    reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
+    disqualify it). A scenario whose every variant is starved has no fastest. Returns
+    (``suite/benchmark``, table) pairs in case order."""
+    rows_by_measurement = role_rows(cases.values())
+    scenarios: dict[tuple, list[Case]] = defaultdict(list)
+    for key, case in cases.items():
+        if key.suite not in FLOOR_SUITES:
+            scenarios[(key.suite, key.benchmark, key.threads, key.params)].append(case)
+    by_benchmark: dict[tuple[str, str], list[list[Case]]] = defaultdict(list)
+    for scenario_cases in sorted(scenarios.values(), key=lambda cs: cs[0].key.sort_key()):
+        if len(scenario_cases) >= 2:
+            by_benchmark[scenario_cases[0].key.suite, scenario_cases[0].key.benchmark].append(scenario_cases)
+    tables = []
+    for (suite, benchmark), rows_cases in sorted(by_benchmark.items()):
+        variants = sorted({c.key.variant for cs in rows_cases for c in cs})
+        rows = []
+        for scenario_cases in rows_cases:
+            ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
+            fastest = ranked[0]
+            by_variant = {c.key.variant: c for c in scenario_cases}
+            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus) is not None
+                   for c in scenario_cases}
+            if math.isinf(median(fastest.ns_per_op)):
+                name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
+            else:
+                mark = f" {DISQUALIFIED_MARK}" if out[fastest.key.variant] else ""
+                name = f"**{fastest.key.variant}**{mark}"
+                cells = [_ratio_cell(by_variant[v], fastest, out[v]) if v in by_variant else "" for v in variants]
+            rows.append((scenario_label(fastest.key, logical_cpus), name,
+                         fmt_ns(median(fastest.ns_per_op)), *cells))
+        headers = ("Scenario", "Fastest", "Median ns/op", *variants)
+        tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
+    return tables
+
+
+def environment_table(results: ResultsFile) -> Table:
+    """Where the run came from: machine, toolchain, build, commit and date."""
+    run = results.run
+    dirty = {True: " (dirty)", False: "", None: " (dirty: unknown, git could not be read)"}[run["dirty"]]
+    commit = run["commit"] + dirty
+    rows = (("Host", run["host"]), ("CPUs (logical)", str(run["logical_cpus"])),
+            ("CPU model", run["cpu_model"]), ("OS", f"{run['os']} (kernel {run['kernel']})"),
+            ("Swift version", run["swift_version"]), ("Build", run["build"]),
+            ("Allocator", run["allocator"]), ("Commit", f"`{commit}`"),
+            ("Date", f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"), ("Run id", f"`{run['run_id']}`"),
+            ("Schema version", str(results.schema_version)), ("File", f"`{results.path}`"))
+    return Table(("Field", "Value"), rows, "ll")
+
+
+def _iqr_text(values: np.ndarray) -> str:
+    low, high = quartiles(values)
+    return f"{fmt_ns(low)}–{fmt_ns(high)}"
+
+
+def _finite_median(values: np.ndarray) -> float | None:
+    finite = values[np.isfinite(values)]
+    return float(np.median(finite)) if finite.size else None
+
+
+def _samples_text(case: Case) -> str:
+    starved = starved_count(case.ns_per_op)
+    return f"{case.n} ({starved} starved)" if starved else str(case.n)
+
+
+def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
+    """Every case: samples (and how many starved), median and IQR, plus fairness where
+    recorded (the slowest thread's operations over the fastest's, median over samples)."""
+    fairness = any(_finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
+    headers = ["Case", "n", "Median ns/op", "IQR"]
+    if fairness:
+        headers.append("Thread ops min/max")
+    rows = []
+    for case in sorted(cases, key=lambda c: c.key.sort_key()):
+        row = [case_name(case.key, logical_cpus, with_suite), _samples_text(case),
+               fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
+        if fairness:
+            low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
+            row.append(f"{low / high:.2f}" if low is not None and high else "")
+        rows.append(tuple(row))
+    return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
+
+
+def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
+    """The cases that record latency percentiles (wait/handoff): median ns/op and the
+    median over samples of each sample's p50/p90/p99 (None when no case has them)."""
+    measured = [c for c in cases if _finite_median(c.columns["p50_ns"]) is not None]
+    if not measured:
+        return None
+    rows = []
+    for case in sorted(measured, key=lambda c: c.key.sort_key()):
+        cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
+        rows.append((case_name(case.key, logical_cpus, True), _samples_text(case),
+                     fmt_ns(median(case.ns_per_op)),
+                     *(fmt_ns(v) if v is not None else "" for v in cells)))
+    return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
+
+
+def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
+    """The cases with at least one starved sample, most starved first (None when none)."""
+    starved = [c for c in cases if starved_count(c.ns_per_op)]
+    if not starved:
+        return None
+    starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
+    rows = tuple((case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
+                  fmt_ns(median(c.ns_per_op))) for c in starved)
+    return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")

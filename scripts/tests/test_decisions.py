@@ -1,0 +1,139 @@
+"""The report's "which one to use" decision tables (issue 14, item 12): computed from the
+run, one short table per family, and never recommending a variant that starves a role or
+is unfair."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyze_lib.cli import main
+from csvgen import case, full_run_cases, write_results
+
+# csvgen's machine has 4 logical CPUs: 2 threads are contended, 8 oversubscribed.
+FAIR = (100000, 100000)
+
+
+def _decision_rows(markdown: str, family: str) -> list[dict[str, str]]:
+    """The rows of ``family``'s decision table, as dicts keyed by column header."""
+    section = markdown.split(f"\n## {family}\n", 1)[1].split("\n## ", 1)[0]
+    table = section.split("### Which one to use\n", 1)[1].strip().split("\n\n")
+    lines = next(t for t in table if t.startswith("|")).splitlines()
+    headers = [h.strip() for h in lines[0].strip("|").split("|")]
+    rows = []
+    for line in lines[2:]:
+        # (No-break spaces keep a variant, its factor and CI together in a cell.)
+        cells = [c.strip().replace("\u00a0", " ") for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        rows.append(dict(zip(headers, cells)))
+    return rows
+
+
+def _row(rows, benchmark, situation) -> dict[str, str]:
+    matches = [r for r in rows if r["Benchmark"] == benchmark and r["Situation"] == situation]
+    assert len(matches) == 1, [(r["Benchmark"], r["Situation"]) for r in rows]
+    return matches[0]
+
+
+def _report(tmp_path, cases, thread_ops=None) -> str:
+    path = write_results(tmp_path / "run.csv", cases, thread_ops=thread_ops)
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    return (tmp_path / "report" / "report.md").read_text()
+
+
+def _roles(variant, threads, role):
+    return case("isolation", "roles", variant, threads, f"keys=1000;role={role};writers=1")
+
+
+# (variant, read ns/op, write ns/op, read thread ops, write thread ops)
+ROLES = [
+    ("mutex", 100.0, 100.0, FAIR, FAIR),
+    ("nslock", 150.0, 150.0, FAIR, FAIR),
+    # Readers' fastest by far, but the writer's thread completes 100x fewer operations.
+    ("rwlock", 40.0, 4000.0, FAIR, (1000, 1000)),
+    # The writer's fastest, because the readers wait behind its flood of barriers.
+    ("barrier-async", 8000.0, 80.0, (1000, 1000), FAIR),
+]
+
+
+@pytest.fixture
+def roles_report(tmp_path):
+    cases, ops = {}, {}
+    for threads in (2, 8):
+        for variant, read, write, read_ops, write_ops in ROLES:
+            cases[_roles(variant, threads, "read")] = read
+            cases[_roles(variant, threads, "write")] = write
+            ops[_roles(variant, threads, "read")] = read_ops
+            ops[_roles(variant, threads, "write")] = write_ops
+    return _report(tmp_path, cases, ops)
+
+
+def test_a_variant_that_starves_a_role_is_disqualified(roles_report):
+    rows = _decision_rows(roles_report, "isolation")
+    reads = _row(rows, "roles", "2 threads (contended), role=read")
+    assert reads["Use"].startswith("**`mutex`** ")
+    assert re.fullmatch(r"`nslock` 1\.[45]\d× \[1\.\d\d, 1\.\d\d\]", reads["Runner-up"])
+    assert "rwlock" not in reads["Use"] + reads["Runner-up"] + reads["Avoid"]
+    assert re.fullmatch(r"`rwlock` 0\.4\d×: fastest by median, but starves role=write "
+                        r"\(100× fewer ops per thread than role=read\)<br>"
+                        r"`barrier-async` 80\.\d×: starves role=read \(.*\)", reads["Disqualified"]), reads["Disqualified"]
+    writes = _row(rows, "roles", "2 threads (contended), role=write")
+    assert writes["Use"].startswith("**`mutex`** ")
+    assert "barrier-async" in writes["Disqualified"] and "fastest by median, but starves role=read" \
+        in writes["Disqualified"]
+    # Starving is disqualifying with any number of threads.
+    oversubscribed = _row(rows, "roles", "8 threads (oversubscribed), role=read")
+    assert oversubscribed["Use"].startswith("**`mutex`** ") and "rwlock" in oversubscribed["Disqualified"]
+
+
+def test_an_unfair_variant_is_disqualified_unless_the_machine_is_oversubscribed(tmp_path):
+    cases, ops = {}, {}
+    for threads in (1, 2, 8):
+        for variant, cost in (("barging", 50.0), ("mutex", 100.0), ("nslock", 120.0), ("serial", 400.0)):
+            key = case("isolation", "mixed", variant, threads, "keys=1000;read_pct=90")
+            cases[key] = cost
+            # One thread of barging does 99% of the work.
+            ops[key] = (1000, 99000) if variant == "barging" and threads > 1 else (100000 // threads,) * 2
+    rows = _decision_rows(_report(tmp_path, cases, ops), "isolation")
+    contended = _row(rows, "mixed", "2 threads (contended)")
+    assert contended["Use"].startswith("**`mutex`** ")
+    assert re.fullmatch(r"`barging` 0\.5\d×: fastest by median, but unfair \(slowest thread did 0\.01 of the "
+                        r"busiest one's ops\)", contended["Disqualified"])
+    assert re.fullmatch(r"`serial` 4\.\d\d× \[[\d.]+, [\d.]+\]", contended["Avoid"])
+    # With more threads than CPUs, some threads wait for a CPU, not for the lock: fairness
+    # says nothing about the variant there.
+    oversubscribed = _row(rows, "mixed", "8 threads (oversubscribed)")
+    assert oversubscribed["Use"].startswith("**`barging`** ") and oversubscribed["Disqualified"] == "—"
+    assert _row(rows, "mixed", "1 thread")["Use"].startswith("**`barging`** ")
+
+
+def test_decisions_per_situation_with_factor_and_ci(tmp_path):
+    markdown = _report(tmp_path, full_run_cases())
+    rows = _decision_rows(markdown, "once")
+    # The fewest and the most tokens, each at one thread, contended (the most threads that
+    # fit the 4 CPUs) and oversubscribed (the most threads); tokens 10 and 100 are the
+    # charts' and the detail tables' business.
+    assert [(r["Benchmark"], r["Situation"]) for r in rows if r["Benchmark"] == "hit"] == [
+        ("hit", f"{threads}, tokens={tokens}")
+        for tokens in (1, 1000)
+        for threads in ("1 thread", "4 threads (contended)", "8 threads (oversubscribed)")]
+    few = _row(rows, "hit", "1 thread, tokens=1")
+    assert re.fullmatch(r"\*\*`dispatch-once`\*\* (1\.\d\d|0\.9\d+) ns", few["Use"])
+    assert re.fullmatch(r"`array-tracker` [23]\.\d\d× \[\d\.\d\d, \d\.\d\d\]", few["Runner-up"])
+    assert re.fullmatch(r"`lock` 1[78]\.\d× \[1[78]\.\d, 1[789]\.\d\]", few["Avoid"])
+    assert few["Disqualified"] == "—"
+    many = _row(rows, "hit", "1 thread, tokens=1000")
+    assert many["Use"].startswith("**`dispatch-once`** ")
+    assert many["Runner-up"].startswith("`lock` 1")
+    assert re.fullmatch(r"`array-tracker` 9\d\.\d× \[\d+(\.\d)?, \d+(\.\d)?\]", many["Avoid"])
+    # The wait family's table: ns per task, a row per thread situation and batch size.
+    fan_out = _row(_decision_rows(markdown, "wait"), "fan-out", "1 thread, tasks=16, work=0")
+    assert re.fullmatch(r"\*\*`concurrent-perform`\*\* [\d,]+ ns per task", fan_out["Use"])
+
+
+def test_a_tie_is_marked(tmp_path):
+    a = [10.0, 10.2, 10.4, 10.6, 10.8]
+    rows = _decision_rows(_report(tmp_path, {case(variant="a"): a, case(variant="b"): [v + 0.05 for v in a]}),
+                          "once")
+    [row] = rows
+    assert row["Runner-up"].startswith("`b` ≈1.0")
