@@ -6,6 +6,8 @@ import PackageDescription
 /// The rooms, from the inside out:
 /// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
 /// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
+/// - `VariantCatalog`: one catalog per family binding each CSV id to its type and to what it can do; the suites,
+///   the stress tests and the README's variant tables all read it.
 /// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
 /// - `bench`: the command-line tool.
@@ -29,9 +31,10 @@ let package = Package(
             ]
         ),
         .target(name: "SyncVariants"),
+        .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
         .target(
             name: "BenchSuites",
-            dependencies: ["BenchCore", "SyncVariants"],
+            dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"],
             path: "Benchmarks"
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore"]),

@@ -18,7 +18,7 @@ import Dispatch
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks
 /// (libdispatch traps where it can tell).
-public final class DispatchOnce: OnceTracker, @unchecked Sendable {
+public final class DispatchOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens (predicates) in the table.
     public let count: Int
     /// `count` predicates, written only by libdispatch after initialization.
@@ -33,6 +33,10 @@ public final class DispatchOnce: OnceTracker, @unchecked Sendable {
 
     deinit {
         predicates.deallocate()
+    }
+
+    public static func makeTable(tokens: Int) -> DispatchOnce {
+        DispatchOnce(count: tokens)
     }
 
     public func once(token: Int, block: @escaping () -> Void) {

@@ -15,7 +15,7 @@ import Darwin
 ///
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks.
-public final class PthreadOnce: OnceTracker, @unchecked Sendable {
+public final class PthreadOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens (controls) in the table.
     public let count: Int
     /// `count` controls, written only by `pthread_once` after initialization.
@@ -41,6 +41,10 @@ public final class PthreadOnce: OnceTracker, @unchecked Sendable {
 
     deinit {
         controls.deallocate()
+    }
+
+    public static func makeTable(tokens: Int) -> PthreadOnce {
+        PthreadOnce(count: tokens)
     }
 
     public func once(token: Int, block: @escaping () -> Void) {
