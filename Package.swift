@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
         .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore"]),
+        .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
         .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults"]),
     ],
     swiftLanguageModes: [.v6]
