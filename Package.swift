@@ -44,6 +44,7 @@ let package = Package(
                 "BenchCore",
                 "BenchSuites",
                 "BenchResults",
+                "VariantCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
