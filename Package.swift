@@ -6,6 +6,7 @@ import PackageDescription
 /// The rooms, from the inside out:
 /// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
 /// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
+///   `CSyncSupport` holds the few lines of C they need (what a C caller of those APIs gets and Swift does not).
 /// - `VariantCatalog`: one catalog per family binding each CSV id to its type and to what it can do; the suites,
 ///   the stress tests and the README's variant tables all read it.
 /// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
@@ -30,7 +31,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        .target(name: "SyncVariants"),
+        .target(name: "CSyncSupport"),
+        .target(name: "SyncVariants", dependencies: ["CSyncSupport"]),
         .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
         .target(
             name: "BenchSuites",

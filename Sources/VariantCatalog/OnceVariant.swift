@@ -64,7 +64,8 @@ public enum OnceVariant: String, VariantCatalog {
                 + "compare-exchange on the predicate even when it is done."
         case .pthreadOnce:
             "POSIX `pthread_once` over a table of `pthread_once_t`. Its init routine takes no context, so the block "
-                + "travels through a thread-specific slot that every call sets (hits included)."
+                + "travels through a C `_Thread_local` slot: one plain store per call (hits included), all a hit adds "
+                + "to a bare `pthread_once` on a done control besides the bounds check."
         case .atomicFlag:
             "Double-checked locking: an `Atomic<Bool>` acquire load on the fast path, a per-token `Mutex` on the "
                 + "slow path. What `dispatch_once`'s inline fast path and `swift_once` do."
