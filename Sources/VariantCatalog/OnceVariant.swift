@@ -7,6 +7,7 @@ public enum OnceVariant: String, VariantCatalog {
     case osLock = "os-lock"
     case lazyStatic = "lazy-static"
     case dispatchOnce = "dispatch-once"
+    case dispatchOnceInline = "dispatch-once-inline"
     case pthreadOnce = "pthread-once"
     case atomicFlag = "atomic-flag"
     case autoToken = "auto-token"
@@ -34,6 +35,7 @@ public enum OnceVariant: String, VariantCatalog {
         case .osLock: visitor.table(OSLockOnce.self)
         case .lazyStatic: visitor.staticLet(LazyStatic.self)
         case .dispatchOnce: visitor.table(DispatchOnce.self)
+        case .dispatchOnceInline: visitor.table(DispatchOnceInline.self)
         case .pthreadOnce: visitor.table(PthreadOnce.self)
         case .atomicFlag: visitor.table(AtomicFlagOnce.self)
         case .autoToken: visitor.callSite(AutoTokenOnce.self)
@@ -62,6 +64,10 @@ public enum OnceVariant: String, VariantCatalog {
                 + #"Swift property). Swift calls the out-of-line function: the C header's inline "already done?" "#
                 + "check is a macro Swift does not import, and on x86-64 the out-of-line function then tries a "
                 + "compare-exchange on the predicate even when it is done."
+        case .dispatchOnceInline:
+            "`dispatch-once` with dispatch/once.h's inline fast path done in Swift: an acquire load of the predicate, "
+                + "and `dispatch_once_f` only when it does not read done (~0). What C and Objective-C callers of "
+                + "`dispatch_once` get."
         case .pthreadOnce:
             "POSIX `pthread_once` over a table of `pthread_once_t`. Its init routine takes no context, so the block "
                 + "travels through a C `_Thread_local` slot: one plain store per call (hits included), all a hit adds "
