@@ -55,8 +55,9 @@ private struct OnceSetup: OnceVariantVisitor {
         }
     }
 
-    func staticLet(_: LazyStatic.Type) -> Workload? {
-        benchmark == .hit ? lazyStaticHitWorkload() : nil
+    /// A hit reads a real `static let`; the first call and the race use the type's table of fresh predicates.
+    func staticLet(_ type: LazyStatic.Type) -> Workload? {
+        benchmark == .hit ? lazyStaticHitWorkload() : table(type)
     }
 
     func callSite(_: AutoTokenOnce.Type) -> Workload? {

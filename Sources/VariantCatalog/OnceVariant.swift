@@ -57,8 +57,10 @@ public enum OnceVariant: String, VariantCatalog {
                 + "`os_unfair_lock` on Darwin, a futex-word lock on Linux. Differs from `set-tracker` only in the lock. "
                 + "Not recursive: a block that calls `once` on the same tracker deadlocks."
         case .lazyStatic:
-            "A Swift `static let`, read through a non-inlinable function so every read pays the accessor's "
-                + "`swift_once` check (otherwise the optimizer hoists the read out of the loop and it looks free)."
+            "A Swift `static let`. `hit` reads a real one through a non-inlinable function, so every read pays the "
+                + "accessor's `swift_once` check (otherwise the optimizer hoists the read out of the loop and it looks "
+                + "free). `first` and `race` make the same runtime call, `swift_once`, on fresh zeroed predicates, one "
+                + "per token: a program cannot make new statics at run time."
         case .dispatchOnce:
             "libdispatch's `dispatch_once_f` over a table of heap-allocated predicates (stable addresses, never a "
                 + #"Swift property). Swift calls the out-of-line function: the C header's inline "already done?" "#
@@ -102,8 +104,9 @@ public protocol OnceVariantVisitor {
     /// A table that makes fresh tokens (the trackers, the predicate tables): joins `hit`, `first` and `race`, and
     /// the stress checks race it on fresh tokens.
     func table<Table: OnceTable>(_ type: Table.Type) -> Output
-    /// Swift's `static let`: joins `hit` only, since a program cannot make new statics at run time. The stress
-    /// checks race the first access of a few real statics instead.
+    /// Swift's `static let`: `hit` reads a real static; `first`, `race` and the stress checks use the type as a
+    /// table, making the accessor's runtime call (`swift_once`) on fresh predicates, since a program cannot make
+    /// new statics at run time.
     func staticLet(_ type: LazyStatic.Type) -> Output
     /// The seed's call-site convenience, whose token is built from `#file`, `#function` and `#line` on every call:
     /// joins `hit` only (beyond `set-tracker`, all it adds is building that string, which `hit` shows). The stress
@@ -122,7 +125,7 @@ private struct TypeName: OnceVariantVisitor {
 
 private struct Joins: OnceVariantVisitor {
     func table<Table: OnceTable>(_: Table.Type) -> [OnceVariant.Benchmark] { [.hit, .first, .race] }
-    func staticLet(_: LazyStatic.Type) -> [OnceVariant.Benchmark] { [.hit] }
+    func staticLet(_: LazyStatic.Type) -> [OnceVariant.Benchmark] { [.hit, .first, .race] }
     func callSite(_: AutoTokenOnce.Type) -> [OnceVariant.Benchmark] { [.hit] }
     func barrierOnly() -> [OnceVariant.Benchmark] { [.race] }
 }

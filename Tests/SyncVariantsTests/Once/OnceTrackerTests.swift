@@ -49,7 +49,7 @@ private struct RunsPerToken: OnceVariantVisitor {
         runsPerToken(Table.makeTable(tokens: 3), tokens: Table.makeTokens(3))
     }
 
-    func staticLet(_: LazyStatic.Type) -> [Int]? { nil }
+    func staticLet(_ type: LazyStatic.Type) -> [Int]? { table(type) }
     func callSite(_ type: AutoTokenOnce.Type) -> [Int]? { table(type) }
     func barrierOnly() -> [Int]? { nil }
 }
