@@ -6,6 +6,9 @@ import PackageDescription
 /// The rooms, from the inside out:
 /// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
 /// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
+///   `CSyncSupport` holds the few lines of C they need (what a C caller of those APIs gets and Swift does not).
+/// - `VariantCatalog`: one catalog per family binding each CSV id to its type and to what it can do; the suites,
+///   the stress tests and the README's variant tables all read it.
 /// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
 /// - `bench`: the command-line tool.
@@ -28,10 +31,12 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        .target(name: "SyncVariants"),
+        .target(name: "CSyncSupport"),
+        .target(name: "SyncVariants", dependencies: ["CSyncSupport"]),
+        .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
         .target(
             name: "BenchSuites",
-            dependencies: ["BenchCore", "SyncVariants"],
+            dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"],
             path: "Benchmarks"
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore"]),
@@ -41,12 +46,14 @@ let package = Package(
                 "BenchCore",
                 "BenchSuites",
                 "BenchResults",
+                "VariantCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
-        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants", "BenchCore"]),
+        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore"]),
+        .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
         .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import BenchCore
 import Dispatch
 import SyncVariants
+import VariantCatalog
 
 extension BenchmarkRegistry {
     /// The isolation suite: one identity map (`[String: IdentityModel]`, preloaded with `keys` models) guarded by
@@ -27,67 +28,56 @@ extension BenchmarkRegistry {
     /// contending", and at most two of those callers (one per pool thread) ever run at once.
     mutating func addIsolationBenchmarks() {
         add(Benchmark(
-            suite: "isolation",
-            name: "mixed",
-            variants: IsolationVariant.allCases.map(\.rawValue),
+            IsolationVariant.self, .mixed,
             parameters: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
-        ) { benchmarkCase in
+        ) { variant, benchmarkCase in
             let readPercent = benchmarkCase[parameter: "read_pct"]
-            return IsolationVariant(rawValue: benchmarkCase.variant)!.workload(
+            return variant.accept(IsolationSetup(
                 keys: benchmarkCase[parameter: "keys"],
                 threads: benchmarkCase.threads,
                 readPercent: { _ in readPercent },
                 role: nil
-            )
+            ))
         })
         add(Benchmark(
-            suite: "isolation",
-            name: "roles",
-            variants: IsolationVariant.allCases.map(\.rawValue),
+            IsolationVariant.self, .roles,
             parameters: ["keys": [1_000], "writers": [1]],
-            includes: { $0.threads > $0[parameter: "writers"] }
-        ) { benchmarkCase in
+            includes: { _, benchmarkCase in benchmarkCase.threads > benchmarkCase[parameter: "writers"] }
+        ) { variant, benchmarkCase in
             let writers = benchmarkCase[parameter: "writers"]
-            return IsolationVariant(rawValue: benchmarkCase.variant)!.workload(
+            return variant.accept(IsolationSetup(
                 keys: benchmarkCase[parameter: "keys"],
                 threads: benchmarkCase.threads,
                 readPercent: { $0 < writers ? 0 : 100 },
                 role: { $0 < writers ? "write" : "read" }
-            )
+            ))
         })
     }
 }
 
-/// The isolation variants, named by their CSV ids.
-enum IsolationVariant: String, CaseIterable {
-    case serialSync = "serial-sync"
-    case serialAsyncWrite = "serial-async-write"
-    case concurrentBarrierAsync = "concurrent-barrier-async"
-    case concurrentBarrierSync = "concurrent-barrier-sync"
-    case nslock
-    case mutex
-    case rwlock
-    case actor
+/// A fresh preloaded store of the variant's type and the workload that drives it.
+private struct IsolationSetup: IsolationVariantVisitor {
+    let plan: IsolationPlan
+    let models: [IdentityModel]
+    let role: (@Sendable (_ threadIndex: Int) -> String)?
 
-    /// A fresh preloaded store of this variant and the workload that drives it.
-    func workload(
-        keys: Int,
-        threads: Int,
-        readPercent: (_ threadIndex: Int) -> Int,
-        role: (@Sendable (_ threadIndex: Int) -> String)?
-    ) -> Workload {
-        let plan = IsolationPlan(keys: keys, threads: threads, readPercent: readPercent)
-        let models = IdentityModel.preload(count: keys)
-        switch self {
-        case .serialSync: return plan.workload(SerialSyncStore(preloading: models), role: role)
-        case .serialAsyncWrite: return plan.workload(SerialAsyncWriteStore(preloading: models), role: role)
-        case .concurrentBarrierAsync: return plan.workload(ConcurrentBarrierAsyncStore(preloading: models), role: role)
-        case .concurrentBarrierSync: return plan.workload(ConcurrentBarrierSyncStore(preloading: models), role: role)
-        case .nslock: return plan.workload(NSLockStore(preloading: models), role: role)
-        case .mutex: return plan.workload(MutexStore(preloading: models), role: role)
-        case .rwlock: return plan.workload(RWLockStore(preloading: models), role: role)
-        case .actor: return plan.workload(ActorStore(preloading: models), role: role)
-        }
+    init(keys: Int, threads: Int, readPercent: (_ threadIndex: Int) -> Int,
+         role: (@Sendable (_ threadIndex: Int) -> String)?) {
+        plan = IsolationPlan(keys: keys, threads: threads, readPercent: readPercent)
+        models = IdentityModel.preload(count: keys)
+        self.role = role
+    }
+
+    func queueStore<Store: QueueStore>(_: Store.Type) -> Workload? {
+        plan.workload(Store(preloading: models, probe: nil), role: role)
+    }
+
+    func lockStore<Store: LockStore>(_: Store.Type) -> Workload? {
+        plan.workload(Store(preloading: models), role: role)
+    }
+
+    func actor(_: ActorStore.Type) -> Workload? {
+        plan.workload(ActorStore(preloading: models), role: role)
     }
 }
 

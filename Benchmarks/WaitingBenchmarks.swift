@@ -1,5 +1,6 @@
 import BenchCore
 import SyncVariants
+import VariantCatalog
 
 extension BenchmarkRegistry {
     /// The waiting suite: every way the seeds wait for work, measured against each other.
@@ -16,93 +17,86 @@ extension BenchmarkRegistry {
 
     private mutating func addFanOutBenchmark() {
         add(Benchmark(
-            suite: "wait", name: "fan-out",
-            variants: ["semaphore", "group-wait", "group-notify", "concurrent-perform", "operation-queue", "task-group"],
+            FanOutVariant.self, .fanOut,
             parameters: ["tasks": [1, 16, 256, 4096], "work": [0, 1000]],
             // Overhead (work=0) at every batch size; realistic small tasks (work=1000) at one mid-sized batch.
-            includes: { $0[parameter: "work"] == 0 || $0[parameter: "tasks"] == 256 }
-        ) { benchmarkCase in
-            let tasks = benchmarkCase[parameter: "tasks"]
-            let waiter = fanOutWaiter(benchmarkCase.variant)
-            let task = spinningTask(nanoseconds: benchmarkCase[parameter: "work"])
-            return Workload(operationsPerIteration: tasks) { _, iterations in
-                for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
-            }
+            includes: { _, benchmarkCase in benchmarkCase[parameter: "work"] == 0 || benchmarkCase[parameter: "tasks"] == 256 }
+        ) { variant, benchmarkCase in
+            variant.accept(BatchSetup(tasks: benchmarkCase[parameter: "tasks"], work: benchmarkCase[parameter: "work"]))
         })
     }
 
     private mutating func addThrottleBenchmark() {
         add(Benchmark(
-            suite: "wait", name: "throttle",
-            variants: ["semaphore-limit", "operation-queue-limit", "serial-worker"],
+            ThrottleVariant.self, .throttle,
             parameters: ["limit": [1, 2, 4, 8], "tasks": [256], "work": [0, 1000]],
             threadCounts: .fixed([1]),
-            includes: { $0.variant != "serial-worker" || $0[parameter: "limit"] == 1 }
-        ) { benchmarkCase in
-            let tasks = benchmarkCase[parameter: "tasks"]
-            let waiter = throttle(benchmarkCase.variant, limit: benchmarkCase[parameter: "limit"])
-            let task = spinningTask(nanoseconds: benchmarkCase[parameter: "work"])
-            return Workload(operationsPerIteration: tasks) { _, iterations in
-                for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
-            }
+            includes: { variant, benchmarkCase in variant.supports(limit: benchmarkCase[parameter: "limit"]) }
+        ) { variant, benchmarkCase in
+            variant.accept(ThrottleSetup(limit: benchmarkCase[parameter: "limit"],
+                                         batch: BatchSetup(tasks: benchmarkCase[parameter: "tasks"],
+                                                           work: benchmarkCase[parameter: "work"])))
         })
     }
 
     private mutating func addHandoffBenchmark() {
-        add(Benchmark(
-            suite: "wait", name: "handoff",
-            variants: ["semaphore", "group", "condition"],
-            threadCounts: .fixed([2])
-        ) { benchmarkCase in
-            let handoff = handoff(benchmarkCase.variant)
-            // Both threads complete every round trip; only the initiator's are reported, so ns_per_op is one
-            // round trip. Only the initiator clocks round trips; its two clock reads (~20 ns each) are inside the
-            // measured time.
-            return Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { worker, iterations in
-                if worker.index == 0 {
-                    for _ in 0..<iterations {
-                        let started = MonotonicClock.now()
-                        handoff.ping()
-                        worker.recordLatency(nanoseconds: MonotonicClock.now() &- started)
-                    }
-                } else {
-                    for _ in 0..<iterations { handoff.pong() }
-                }
-            }
+        add(Benchmark(HandoffVariant.self, .handoff, threadCounts: .fixed([2])) { variant, _ in
+            variant.accept(HandoffSetup())
         })
     }
 }
 
-/// The fan-out variant with the given CSV id.
-private func fanOutWaiter(_ variant: String) -> any TaskWaiter {
-    switch variant {
-    case "semaphore": SemaphoreFanOut()
-    case "group-wait": GroupWaitFanOut()
-    case "group-notify": GroupNotifyFanOut()
-    case "concurrent-perform": ConcurrentPerformFanOut()
-    case "operation-queue": OperationQueueFanOut()
-    case "task-group": TaskGroupFanOut()
-    default: preconditionFailure("wait/fan-out has no variant '\(variant)'")
+/// A waiter that runs `tasks` tasks of `work` ns per iteration, blocking until all have finished; each task is
+/// reported as an operation, so ns_per_op is per task.
+private struct BatchSetup: TaskWaiterVisitor {
+    let tasks: Int
+    let work: Int
+
+    func visit<Waiter: TaskWaiter>(_ make: () -> Waiter) -> Workload? {
+        workload(make())
+    }
+
+    /// Generic over the concrete waiter, so the loop calls it directly.
+    func workload<Waiter: TaskWaiter>(_ waiter: Waiter) -> Workload {
+        let tasks = self.tasks
+        let task = spinningTask(nanoseconds: work)
+        return Workload(operationsPerIteration: tasks) { _, iterations in
+            for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
+        }
     }
 }
 
-/// The throttle variant with the given CSV id.
-private func throttle(_ variant: String, limit: Int) -> any TaskWaiter {
-    switch variant {
-    case "semaphore-limit": SemaphoreLimitThrottle(limit: limit)
-    case "operation-queue-limit": OperationQueueLimitThrottle(limit: limit)
-    case "serial-worker": SerialWorkerThrottle()
-    default: preconditionFailure("wait/throttle has no variant '\(variant)'")
+/// A throttle at the case's `limit`, run as a batch; nil at a limit the variant does not take.
+private struct ThrottleSetup: ThrottleVisitor {
+    let limit: Int
+    let batch: BatchSetup
+
+    func anyLimit<Throttle: TaskWaiter>(_ make: (Int) -> Throttle) -> Workload? {
+        batch.workload(make(limit))
+    }
+
+    func fixedLimit<Throttle: TaskWaiter>(_ fixed: Int, _ make: () -> Throttle) -> Workload? {
+        limit == fixed ? batch.workload(make()) : nil
     }
 }
 
-/// The handoff variant with the given CSV id.
-private func handoff(_ variant: String) -> any Handoff {
-    switch variant {
-    case "semaphore": SemaphoreHandoff()
-    case "group": GroupHandoff()
-    case "condition": ConditionHandoff()
-    default: preconditionFailure("wait/handoff has no variant '\(variant)'")
+/// Two threads ping-pong. Both threads complete every round trip; only the initiator's are reported, so ns_per_op
+/// is one round trip. Only the initiator clocks round trips; its two clock reads (~20 ns each) are inside the
+/// measured time.
+private struct HandoffSetup: HandoffVisitor {
+    func visit<Pair: Handoff>(_ make: () -> Pair) -> Workload? {
+        let handoff = make()
+        return Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { worker, iterations in
+            if worker.index == 0 {
+                for _ in 0..<iterations {
+                    let started = MonotonicClock.now()
+                    handoff.ping()
+                    worker.recordLatency(nanoseconds: MonotonicClock.now() &- started)
+                }
+            } else {
+                for _ in 0..<iterations { handoff.pong() }
+            }
+        }
     }
 }
 

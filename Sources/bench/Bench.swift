@@ -65,16 +65,21 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "List the cases a run would measure, and time nothing.")
     var list = false
 
+    @Option(name: .long, help: "With --list: text (the cases) or md (every family's variant table, as in the README).")
+    var format = ListFormat.text
+
     mutating func validate() throws {
         _ = try ThreadList.parse(threads)
         _ = try pathMatcher()
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, not \(samples)") }
+        if format != .text && !list { throw ValidationError("--format goes with --list") }
         if let sampleTime, !(1...60_000).contains(sampleTime) {
             throw ValidationError("--sample-time must be 1 to 60000 milliseconds, not \(sampleTime)")
         }
     }
 
     func run() throws {
+        if list && format == .md { return print(CatalogTable.markdown()) }
         let cases = try selectedCases()
         if list {
             for (benchmarkCase, _) in cases { print(benchmarkCase) }

@@ -8,10 +8,12 @@ import Dispatch
 /// `write` returns before the write is applied (see `AsynchronousWriteStore`): a read issued afterwards still
 /// sees it, because it queues behind the barrier, but pays for every barrier queued ahead. Writers that enqueue
 /// faster than the queue applies grow the queue without bound until they stop.
-public final class ConcurrentBarrierAsyncStore: AsynchronousWriteStore, @unchecked Sendable {
+public final class ConcurrentBarrierAsyncStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.concurrent-barrier-async", attributes: .concurrent)
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
+
+    public static let readsConcurrently = true
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {

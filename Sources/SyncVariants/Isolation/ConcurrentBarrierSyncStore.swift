@@ -5,10 +5,12 @@ import Dispatch
 ///
 /// Thread-safe; `entries` is read only inside blocks of `queue` and written only inside its barrier blocks.
 /// A write has been applied when `write` returns.
-public final class ConcurrentBarrierSyncStore: IsolatedStore, @unchecked Sendable {
+public final class ConcurrentBarrierSyncStore: QueueStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.concurrent-barrier-sync", attributes: .concurrent)
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
+
+    public static let readsConcurrently = true
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {

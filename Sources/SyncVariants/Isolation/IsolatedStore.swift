@@ -11,6 +11,21 @@ public protocol IsolatedStore: AnyObject, Sendable {
     func write(_ model: IdentityModel)
 }
 
+/// A store guarded by a lock: built from its preloaded models alone.
+public protocol LockStore: IsolatedStore {
+    /// A store holding `models`.
+    init(preloading models: [IdentityModel])
+}
+
+/// A store built on a dispatch queue: every read and write is a block on its queue, and a test probe can watch
+/// those blocks (see `QueueBlockProbe`).
+public protocol QueueStore: IsolatedStore {
+    /// Whether read blocks may run beside each other (a concurrent queue) rather than one at a time (a serial one).
+    static var readsConcurrently: Bool { get }
+    /// A store holding `models`; `probe`, for tests only, is told when each block begins and ends.
+    init(preloading models: [IdentityModel], probe: (any QueueBlockProbe)?)
+}
+
 /// A store whose `write` may return before the write is applied (it is enqueued on the store's queue).
 ///
 /// Reads go through the same FIFO queue, so a read issued after `write` returned (by the writer, or by anyone it

@@ -4,7 +4,7 @@ import Synchronization
 /// compiler rather than a comment says what guards it.
 ///
 /// Thread-safe. A write has been applied when `write` returns.
-public final class MutexStore: IsolatedStore, Sendable {
+public final class MutexStore: LockStore, Sendable {
     private let entries: Mutex<[String: IdentityModel]>
 
     /// A store holding `models`.

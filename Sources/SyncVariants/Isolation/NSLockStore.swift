@@ -3,7 +3,7 @@ import Foundation
 /// `nslock`: the dictionary behind a Foundation `NSLock` (a pthread mutex on Linux), for reads and writes alike.
 ///
 /// Thread-safe; `entries` is touched only while `lock` is held. A write has been applied when `write` returns.
-public final class NSLockStore: IsolatedStore, @unchecked Sendable {
+public final class NSLockStore: LockStore, @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: IdentityModel]
 

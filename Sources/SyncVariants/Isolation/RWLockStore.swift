@@ -9,7 +9,7 @@ import Glibc
 /// Thread-safe; `entries` is read only under the read or write lock and written only under the write lock.
 /// A write has been applied when `write` returns. glibc's default rwlock prefers readers, so a steady stream of
 /// readers can delay a writer.
-public final class RWLockStore: IsolatedStore, @unchecked Sendable {
+public final class RWLockStore: LockStore, @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var entries: [String: IdentityModel]
 

@@ -7,10 +7,12 @@ import Dispatch
 /// (see `AsynchronousWriteStore`): a read issued afterwards still sees it, because it queues behind it, but pays
 /// for every write queued ahead. Writers that enqueue faster than the queue applies grow the queue without bound
 /// until they stop: there is no back-pressure.
-public final class SerialAsyncWriteStore: AsynchronousWriteStore, @unchecked Sendable {
+public final class SerialAsyncWriteStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.serial-async-write")
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
+
+    public static let readsConcurrently = false
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {

@@ -5,10 +5,12 @@ import Dispatch
 ///
 /// Thread-safe; `entries` is touched only inside blocks of `queue`. A write has been applied when `write`
 /// returns, so the writer's next read (and anyone's read ordered after it) sees it.
-public final class SerialSyncStore: IsolatedStore, @unchecked Sendable {
+public final class SerialSyncStore: QueueStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.serial-sync")
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
+
+    public static let readsConcurrently = false
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {

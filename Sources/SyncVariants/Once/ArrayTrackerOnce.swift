@@ -11,12 +11,16 @@
 /// caller returns before the block has. Because the lock is recursive, a block may call `once` for another
 /// token; a block that calls `once` for its own token returns at once without waiting for itself, as in the
 /// seed. Blocks of different tokens never run at the same time.
-public final class ArrayTrackerOnce: OnceTracker, @unchecked Sendable {
+public final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
     private let lock = RecursiveMutex()
     /// Guarded by `lock`.
     private var tracker: [String] = []
 
     public init() {}
+
+    public static func makeTable(tokens: Int) -> ArrayTrackerOnce {
+        ArrayTrackerOnce()
+    }
 
     public func once(token: String, block: () -> Void) {
         lock.withLock {

@@ -12,7 +12,7 @@ import Synchronization
 /// load pairs with it, so a caller that sees "done" sees the block's effects; callers that lose the race wait on
 /// the token's mutex until the block has returned. Blocks of different tokens may run at the same time. A block
 /// that calls `once` for its own token deadlocks.
-public final class AtomicFlagOnce: OnceTracker, @unchecked Sendable {
+public final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens in the table.
     public let count: Int
     /// `count` flags, false until the token's block has returned.
@@ -36,6 +36,10 @@ public final class AtomicFlagOnce: OnceTracker, @unchecked Sendable {
         slowPath.deinitialize(count: count)
         done.deallocate()
         slowPath.deallocate()
+    }
+
+    public static func makeTable(tokens: Int) -> AtomicFlagOnce {
+        AtomicFlagOnce(count: tokens)
     }
 
     public func once(token: Int, block: () -> Void) {

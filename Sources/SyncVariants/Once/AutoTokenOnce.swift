@@ -6,10 +6,14 @@
 /// In Swift 6 mode `#file` is the short `Module/File.swift` (the seed's Swift 3 had the full path, a longer
 /// string). Two call sites on the same line of same-named functions in same-named files share a token, as
 /// the seed warns. Thread-safety and nesting are as for `SetTrackerOnce`.
-public final class AutoTokenOnce: OnceTracker, Sendable {
+public final class AutoTokenOnce: OnceTable, Sendable {
     private let tracker = SetTrackerOnce()
 
     public init() {}
+
+    public static func makeTable(tokens: Int) -> AutoTokenOnce {
+        AutoTokenOnce()
+    }
 
     /// Runs `block` once per call site (file, function and line).
     public func once(file: String = #file, function: String = #function, line: Int = #line, block: () -> Void) {

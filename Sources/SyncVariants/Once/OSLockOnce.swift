@@ -9,10 +9,14 @@ import Synchronization
 /// before the block has. The mutex is not recursive: a block that calls `once` on the same tracker (for any
 /// token) deadlocks, or traps where the platform detects it. Blocks of different tokens never run at the same
 /// time.
-public final class OSLockOnce: OnceTracker, Sendable {
+public final class OSLockOnce: OnceTable, Sendable {
     private let tracker = Mutex<Set<String>>([])
 
     public init() {}
+
+    public static func makeTable(tokens: Int) -> OSLockOnce {
+        OSLockOnce()
+    }
 
     public func once(token: String, block: () -> Void) {
         tracker.withLock { registered in

@@ -5,12 +5,16 @@
 /// A hit costs one hash of the token (Swift's seeded SipHash over all its bytes) and, on a match, one string
 /// comparison, whatever the number of tokens registered. Thread-safety and nesting are as for
 /// `ArrayTrackerOnce`.
-public final class SetTrackerOnce: OnceTracker, @unchecked Sendable {
+public final class SetTrackerOnce: OnceTable, @unchecked Sendable {
     private let lock = RecursiveMutex()
     /// Guarded by `lock`.
     private var tracker: Set<String> = []
 
     public init() {}
+
+    public static func makeTable(tokens: Int) -> SetTrackerOnce {
+        SetTrackerOnce()
+    }
 
     public func once(token: String, block: () -> Void) {
         lock.withLock {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SyncVariants
 import Testing
+import VariantCatalog
 
 /// The isolation family's stress checks, run against every variant and, with the same check functions, against
 /// the broken stores of this target (negative controls), which must be caught.
@@ -66,10 +67,9 @@ import Testing
 
     /// A synchronous write has been applied when `write` returns, even while its block is held.
     @Test(arguments: IsolationVariant.queueBased.filter { !$0.writesAsynchronously })
-    func syncWriteIsAppliedWhenItReturns(_ variant: IsolationVariant) async {
-        let window = await offPool {
-            IsolationChecks.writeWindow { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
-        }
+    func syncWriteIsAppliedWhenItReturns(_ variant: IsolationVariant) async throws {
+        let make = try #require(variant.probedStoreFactory)
+        let window = await offPool { IsolationChecks.writeWindow { make(Self.preload, $0) } }
         #expect(window.appliedWhenWriteReturned)
         #expect(window.readBack == window.written)
     }
@@ -80,12 +80,11 @@ import Testing
     /// Bounded attempts: the writer must load the count before the hold expires, which it does at once unless
     /// the machine stalls it for the whole hold.
     @Test(arguments: IsolationVariant.queueBased.filter(\.writesAsynchronously))
-    func asyncWriteWindow(_ variant: IsolationVariant) async {
+    func asyncWriteWindow(_ variant: IsolationVariant) async throws {
+        let make = try #require(variant.probedStoreFactory)
         var windowSeen = false
         for _ in 0..<3 where !windowSeen {
-            let window = await offPool {
-                IsolationChecks.writeWindow { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
-            }
+            let window = await offPool { IsolationChecks.writeWindow { make(Self.preload, $0) } }
             #expect(window.readBack == window.written, "a read after an async write missed it")
             windowSeen = !window.appliedWhenWriteReturned
         }
@@ -97,16 +96,14 @@ import Testing
     /// No block runs beside a write block; on a concurrent queue reads do run beside each other (else the queue
     /// would be serial in disguise), on a serial queue never.
     @Test(arguments: IsolationVariant.queueBased)
-    func writeBlocksRunAlone(_ variant: IsolationVariant) async {
-        let counts = await offPool {
-            IsolationChecks.exclusivity { variant.makeProbedStore(preloading: Self.preload, probe: $0) }
-        }
+    func writeBlocksRunAlone(_ variant: IsolationVariant) async throws {
+        let make = try #require(variant.probedStoreFactory)
+        let counts = await offPool { IsolationChecks.exclusivity { make(Self.preload, $0) } }
         #expect(counts?.violations == 0)
         if variant.readsConcurrently {
             let overlaps = await offPool {
                 IsolationChecks.untilViolation(seconds: 3) {
-                    IsolationChecks.exclusivity { variant.makeProbedStore(preloading: Self.preload, probe: $0) }?
-                        .overlappingReads
+                    IsolationChecks.exclusivity { make(Self.preload, $0) }?.overlappingReads
                 }
             }
             #expect((overlaps ?? 0) > 0, "reads on a concurrent queue never overlapped")

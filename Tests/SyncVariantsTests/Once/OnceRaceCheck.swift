@@ -86,18 +86,20 @@ enum OnceRaceCheck {
         return report
     }
 
-    /// Runs batches of `OnceRaceCheck.run` with fresh trackers until `isCaught` says the report shows what
-    /// the caller is looking for, or `maximumBatches` have run: for the negative controls, whose violations
-    /// depend on scheduling.
-    static func runUntil<Tracker: OnceTracker>(
-        maximumBatches: Int, threads: Int, rounds: Int,
-        make: () -> (Tracker, [Tracker.Token]),
-        isCaught: (OnceRaceReport) -> Bool
-    ) -> OnceRaceReport where Tracker.Token: Sendable {
+    /// One race over `rounds` fresh tokens of a fresh `Table`: the check every variant that makes fresh tokens
+    /// goes through, and the negative controls with it.
+    static func race<Table: OnceTable>(_: Table.Type, threads: Int, rounds: Int) -> OnceRaceReport {
+        run(Table.makeTable(tokens: rounds), tokens: Table.makeTokens(rounds), threads: threads)
+    }
+
+    /// Runs `race` with fresh tables until `isCaught` says the report shows what the caller is looking for, or
+    /// `maximumBatches` have run: for the negative controls, whose violations depend on scheduling.
+    static func raceUntil<Table: OnceTable>(
+        _: Table.Type, maximumBatches: Int, threads: Int, rounds: Int, isCaught: (OnceRaceReport) -> Bool
+    ) -> OnceRaceReport {
         var total = OnceRaceReport()
         for _ in 0..<maximumBatches {
-            let (tracker, tokens) = make()
-            total.add(run(tracker, tokens: tokens.prefix(rounds).map { $0 }, threads: threads))
+            total.add(race(Table.self, threads: threads, rounds: rounds))
             if isCaught(total) || total.timedOut { break }
         }
         return total
@@ -129,9 +131,4 @@ private final class RaceState: @unchecked Sendable {
         runs.deallocate()
         values.deallocate()
     }
-}
-
-/// `count` distinct string tokens.
-func stringTokens(_ count: Int) -> [String] {
-    (0..<count).map { "com.dispatchbench.test.token-\($0)" }
 }

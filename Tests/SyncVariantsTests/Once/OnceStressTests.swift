@@ -3,31 +3,32 @@ import Foundation
 import Synchronization
 import SyncVariants
 import Testing
+import VariantCatalog
 
-/// The once variants that can make fresh tokens, as the stress check drives them.
-enum StressedVariant: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case arrayTracker = "array-tracker"
-    case setTracker = "set-tracker"
-    case osLock = "os-lock"
-    case dispatchOnce = "dispatch-once"
-    case pthreadOnce = "pthread-once"
-    case atomicFlag = "atomic-flag"
-    case autoToken = "auto-token"
+/// How the stress check races each shape of once variant: a race over fresh tokens of a fresh instance, or nil
+/// for a shape that has none to race on.
+struct OnceRacer: OnceVariantVisitor {
+    typealias Output = (@Sendable (_ threads: Int, _ rounds: Int) -> OnceRaceReport)?
 
-    var testDescription: String { rawValue }
-
-    /// One race over `rounds` fresh tokens of a fresh instance.
-    func race(threads: Int, rounds: Int) -> OnceRaceReport {
-        switch self {
-        case .arrayTracker: OnceRaceCheck.run(ArrayTrackerOnce(), tokens: stringTokens(rounds), threads: threads)
-        case .setTracker: OnceRaceCheck.run(SetTrackerOnce(), tokens: stringTokens(rounds), threads: threads)
-        case .osLock: OnceRaceCheck.run(OSLockOnce(), tokens: stringTokens(rounds), threads: threads)
-        case .dispatchOnce: OnceRaceCheck.run(DispatchOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
-        case .pthreadOnce: OnceRaceCheck.run(PthreadOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
-        case .atomicFlag: OnceRaceCheck.run(AtomicFlagOnce(count: rounds), tokens: Array(0..<rounds), threads: threads)
-        case .autoToken: OnceRaceCheck.run(AutoTokenCallSites(), tokens: Array(0..<rounds), threads: threads)
-        }
+    func table<Table: OnceTable>(_: Table.Type) -> Output {
+        { OnceRaceCheck.race(Table.self, threads: $0, rounds: $1) }
     }
+
+    /// Races the runtime's `swift_once` on fresh predicates; `lazyStaticInitializesOnceUnderARace` also races
+    /// the first access of a few real statics.
+    func staticLet(_ type: LazyStatic.Type) -> Output { table(type) }
+
+    func callSite(_: AutoTokenOnce.Type) -> Output {
+        { OnceRaceCheck.run(AutoTokenCallSites(), tokens: Array(0..<$1), threads: $0) }
+    }
+
+    /// Makes no once call: nothing to check.
+    func barrierOnly() -> Output { nil }
+}
+
+extension OnceVariant {
+    /// The catalog's variants that the stress check races.
+    static let raced = allCases.filter { $0.accept(OnceRacer()) != nil }
 }
 
 /// `AutoTokenOnce` through its call-site API: token n is the call site at line n, so the token string is built
@@ -45,10 +46,18 @@ final class AutoTokenCallSites: OnceTracker, Sendable {
     /// Rounds per race: many fresh tokens per race (the controls below are usually caught in their first batch).
     static let rounds = 1_000
 
-    @Test(arguments: StressedVariant.allCases, [2, 4, 16])
-    func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: StressedVariant, threads: Int) {
-        let report = variant.race(threads: threads, rounds: Self.rounds)
-        #expect(report.isClean, "\(variant.rawValue), \(threads) threads: \(report)")
+    @Test(arguments: OnceVariant.raced, [2, 4, 16])
+    func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: OnceVariant, threads: Int) throws {
+        let race = try #require(variant.accept(OnceRacer()))
+        let report = race(threads, Self.rounds)
+        #expect(report.isClean, "\(variant), \(threads) threads: \(report)")
+    }
+
+    /// A variant added to the catalog is raced without a test edit: only a baseline without a type of its own
+    /// (no once call to check) is left out.
+    @Test func everyVariantWithATypeIsRaced() {
+        let unraced = OnceVariant.allCases.filter { $0.typeName != nil && !OnceVariant.raced.contains($0) }
+        #expect(unraced.isEmpty)
     }
 
     @Test(arguments: [4, 16])
@@ -83,9 +92,8 @@ final class AutoTokenCallSites: OnceTracker, Sendable {
     static let maximumBatches = 25
 
     @Test func unsyncedTrackerIsCaughtRunningABlockTwice() {
-        let report = OnceRaceCheck.runUntil(
-            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            make: { (UnsyncedTrackerOnce(), stringTokens(OnceStressTests.rounds)) },
+        let report = OnceRaceCheck.raceUntil(
+            UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
             isCaught: { $0.repeatedRuns > 0 }
         )
         #expect(report.repeatedRuns > 0, "the exactly-once check missed the unsynced tracker: \(report)")
@@ -93,18 +101,16 @@ final class AutoTokenCallSites: OnceTracker, Sendable {
     }
 
     @Test func unsyncedTrackerIsCaughtReturningEarly() {
-        let report = OnceRaceCheck.runUntil(
-            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            make: { (UnsyncedTrackerOnce(), stringTokens(OnceStressTests.rounds)) },
+        let report = OnceRaceCheck.raceUntil(
+            UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
             isCaught: { $0.earlyReturns > 0 }
         )
         #expect(report.earlyReturns > 0, "the no-early-return check missed the unsynced tracker: \(report)")
     }
 
     @Test func blockOutsideTheLockIsCaughtReturningEarly() {
-        let report = OnceRaceCheck.runUntil(
-            maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            make: { (EarlyReturnOnce(), stringTokens(OnceStressTests.rounds)) },
+        let report = OnceRaceCheck.raceUntil(
+            EarlyReturnOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
             isCaught: { $0.earlyReturns > 0 }
         )
         #expect(report.earlyReturns > 0, "the no-early-return check missed the early-returning tracker: \(report)")

@@ -1,32 +1,20 @@
 import SyncVariants
 import Testing
+import VariantCatalog
 
 /// Single-threaded behaviour of the once variants: one run per token, tokens independent.
 @Suite struct OnceTrackerTests {
-    /// Calls once three times for each of three tokens and returns the runs per token.
-    private func runsPerToken<Tracker: OnceTracker>(_ tracker: Tracker, tokens: [Tracker.Token]) -> [Int] {
-        var runs = [Int](repeating: 0, count: tokens.count)
-        for _ in 0..<3 {
-            for (index, token) in tokens.enumerated() {
-                tracker.once(token: token) { runs[index] += 1 }
-            }
-        }
-        return runs
+    /// Every variant that makes fresh tables, from the catalog, and the call-site tracker's explicit tokens.
+    @Test(arguments: OnceVariant.joining(.first) + [.autoToken])
+    func eachTokensBlockRunsOnce(variant: OnceVariant) throws {
+        let runs = try #require(variant.accept(RunsPerToken()))
+        #expect(runs == [1, 1, 1])
     }
 
-    @Test func stringTrackersRunEachTokensBlockOnce() {
-        let tokens = ["com.example.a", "com.example.b", "com.example.c"]
-        #expect(runsPerToken(ArrayTrackerOnce(), tokens: tokens) == [1, 1, 1])
-        #expect(runsPerToken(SetTrackerOnce(), tokens: tokens) == [1, 1, 1])
-        #expect(runsPerToken(OSLockOnce(), tokens: tokens) == [1, 1, 1])
-        #expect(runsPerToken(AutoTokenOnce(), tokens: tokens) == [1, 1, 1])
-    }
-
-    @Test func predicateTablesRunEachTokensBlockOnce() {
-        #expect(runsPerToken(DispatchOnce(count: 3), tokens: [0, 1, 2]) == [1, 1, 1])
+    /// `PthreadOnce` hands blocks over through per-thread state that every table shares; a second table still
+    /// runs each of its own blocks.
+    @Test func aSecondTableRunsItsOwnBlocks() {
         #expect(runsPerToken(PthreadOnce(count: 3), tokens: [0, 1, 2]) == [1, 1, 1])
-        #expect(runsPerToken(AtomicFlagOnce(count: 3), tokens: [0, 1, 2]) == [1, 1, 1])
-        // Two tables never share a predicate.
         #expect(runsPerToken(PthreadOnce(count: 3), tokens: [2, 1, 0]) == [1, 1, 1])
     }
 
@@ -53,4 +41,26 @@ import Testing
         tracker.once(token: "\(#file):\(#function):7") { runs += 1 }
         #expect(runs == 3)
     }
+}
+
+/// Runs per token of three fresh tokens of a fresh table, for the shapes that have tables; nil for the others.
+private struct RunsPerToken: OnceVariantVisitor {
+    func table<Table: OnceTable>(_: Table.Type) -> [Int]? {
+        runsPerToken(Table.makeTable(tokens: 3), tokens: Table.makeTokens(3))
+    }
+
+    func staticLet(_ type: LazyStatic.Type) -> [Int]? { table(type) }
+    func callSite(_ type: AutoTokenOnce.Type) -> [Int]? { table(type) }
+    func barrierOnly() -> [Int]? { nil }
+}
+
+/// Calls once three times for each of three tokens and returns the runs per token.
+private func runsPerToken<Tracker: OnceTracker>(_ tracker: Tracker, tokens: [Tracker.Token]) -> [Int] {
+    var runs = [Int](repeating: 0, count: tokens.count)
+    for _ in 0..<3 {
+        for (index, token) in tokens.enumerated() {
+            tracker.once(token: token) { runs[index] += 1 }
+        }
+    }
+    return runs
 }

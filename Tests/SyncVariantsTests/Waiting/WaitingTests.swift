@@ -3,6 +3,7 @@ import Foundation
 import SyncVariants
 import Synchronization
 import Testing
+import VariantCatalog
 
 /// The waiting family's checks, one after another: they spawn threads and load GCD's small pool, and a check
 /// running beside another would change the width the other's variants get.
@@ -11,27 +12,30 @@ import Testing
 /// Every task count of the fan-out benchmark, and rounds per count (fewer for the big batches).
 private let taskCounts: [(tasks: Int, rounds: Int)] = [(1, 200), (16, 100), (256, 20), (4096, 3)]
 
-/// The fan-out and throttle variants, by CSV id, that must run every task exactly once before returning.
-private let waiters: [(id: String, waiter: any TaskWaiter)] = [
-    ("fan-out/semaphore", SemaphoreFanOut()),
-    ("fan-out/group-wait", GroupWaitFanOut()),
-    ("fan-out/group-notify", GroupNotifyFanOut()),
-    ("fan-out/concurrent-perform", ConcurrentPerformFanOut()),
-    ("fan-out/operation-queue", OperationQueueFanOut()),
-    ("fan-out/task-group", TaskGroupFanOut()),
-    ("throttle/semaphore-limit:2", SemaphoreLimitThrottle(limit: 2)),
-    ("throttle/operation-queue-limit:2", OperationQueueLimitThrottle(limit: 2)),
-    ("throttle/serial-worker", SerialWorkerThrottle()),
-]
+/// The limits a throttle is checked at for exactly-once, in order of preference: 2 where the variant takes any
+/// limit (so that tasks overlap), else the one its design fixes.
+private let exactlyOnceLimits = [2, 1, 4, 8]
+
+/// The limits of `wait/throttle`.
+private let throttleLimits = [1, 2, 4, 8]
 
 extension WaitingTests {
     @Suite struct FanOutTests {
-        @Test(arguments: waiters.indices)
-        func everyTaskRunsExactlyOnceBeforeTheWaitReturns(_ index: Int) async {
-            let (id, waiter) = waiters[index]
+        @Test(arguments: FanOutVariant.allCases)
+        func everyTaskRunsExactlyOnceBeforeTheWaitReturns(_ variant: FanOutVariant) async {
+            await expectEveryTaskRunsExactlyOnce(variant.makeWaiter(), "\(variant)")
+        }
+
+        @Test(arguments: ThrottleVariant.allCases)
+        func everyTaskRunsExactlyOnceBeforeTheThrottleReturns(_ variant: ThrottleVariant) async throws {
+            let limit = try #require(exactlyOnceLimits.first(where: variant.supports), "\(variant) takes no limit we try")
+            await expectEveryTaskRunsExactlyOnce(try #require(variant.makeThrottle(limit: limit)), "\(variant) limit=\(limit)")
+        }
+
+        private func expectEveryTaskRunsExactlyOnce(_ waiter: any TaskWaiter, _ name: String) async {
             for (tasks, rounds) in taskCounts {
                 let violations = await onPlainThread { exactlyOnceViolations(waiter, tasks: tasks, rounds: rounds) }
-                #expect(violations.isEmpty, "\(id) tasks=\(tasks): \(violations)")
+                #expect(violations.isEmpty, "\(name) tasks=\(tasks): \(violations)")
             }
         }
 
@@ -46,16 +50,15 @@ extension WaitingTests {
 
 extension WaitingTests {
     @Suite struct ThrottleTests {
-        @Test(arguments: [1, 2, 4, 8])
-        func throttlesNeverExceedTheirLimit(_ limit: Int) async {
-            var throttles: [(String, any TaskWaiter)] = [
-                ("semaphore-limit", SemaphoreLimitThrottle(limit: limit)),
-                ("operation-queue-limit", OperationQueueLimitThrottle(limit: limit)),
-            ]
-            if limit == 1 { throttles.append(("serial-worker", SerialWorkerThrottle())) }
-            for (id, throttle) in throttles {
+        /// At every limit of `wait/throttle` the variant takes.
+        @Test(arguments: ThrottleVariant.allCases)
+        func throttlesNeverExceedTheirLimit(_ variant: ThrottleVariant) async throws {
+            let limits = throttleLimits.filter(variant.supports)
+            try #require(!limits.isEmpty, "\(variant) takes none of the limits \(throttleLimits)")
+            for limit in limits {
+                let throttle = try #require(variant.makeThrottle(limit: limit))
                 let violations = await onPlainThread { throttleViolations(throttle, limit: limit) }
-                #expect(violations.isEmpty, "\(id) limit=\(limit): \(violations)")
+                #expect(violations.isEmpty, "\(variant) limit=\(limit): \(violations)")
             }
         }
 
@@ -74,15 +77,11 @@ extension WaitingTests {
 
 extension WaitingTests {
     @Suite struct HandoffTests {
-        @Test(arguments: ["semaphore", "group", "condition"])
-        func noWakeUpIsLostAcrossAHundredThousandHandoffs(_ id: String) async {
-            let handoff: any Handoff = switch id {
-            case "semaphore": SemaphoreHandoff()
-            case "group": GroupHandoff()
-            default: ConditionHandoff()
-            }
+        @Test(arguments: HandoffVariant.allCases)
+        func noWakeUpIsLostAcrossAHundredThousandHandoffs(_ variant: HandoffVariant) async {
+            let handoff = variant.makeHandoff()
             let report = await onPlainThread { handoffReport(handoff, roundTrips: 100_000) }
-            #expect(!report.stalled, "\(id) stalled after \(report.completedRoundTrips) round trips")
+            #expect(!report.stalled, "\(variant) stalled after \(report.completedRoundTrips) round trips")
             #expect(report.completedRoundTrips == 100_000)
         }
 
@@ -98,9 +97,18 @@ extension WaitingTests {
 
 extension WaitingTests {
     @Suite struct TimeoutTests {
-        @Test func semaphoreAndGroupWaitsReportTimedOutAndSuccess() async {
-            #expect(await onPlainThread { timeoutViolations(SemaphoreFanOut()) }.isEmpty)
-            #expect(await onPlainThread { timeoutViolations(GroupWaitFanOut()) }.isEmpty)
+        /// Every fan-out variant whose wait can give up (a `TimedTaskWaiter`).
+        static let timed = FanOutVariant.allCases.filter { $0.makeWaiter() is any TimedTaskWaiter }
+
+        @Test(arguments: timed)
+        func timedWaitsReportTimedOutAndSuccess(_ variant: FanOutVariant) async throws {
+            let waiter = try #require(variant.makeWaiter() as? any TimedTaskWaiter)
+            let violations = await onPlainThread { timeoutViolations(waiter) }
+            #expect(violations.isEmpty, "\(variant): \(violations)")
+        }
+
+        @Test func theSeedsTimedWaitsAreAmongThoseChecked() {
+            #expect(Set(Self.timed).isSuperset(of: [.semaphore, .groupWait]))
         }
 
         @Test func negativeControlAWaiterThatIgnoresItsTimeoutIsCaught() async {

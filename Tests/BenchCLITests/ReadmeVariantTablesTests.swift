@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The README's variant tables are `bench --list --format md`'s, to the character: each family's block, between
+/// its two marker comments, stands in the README exactly as the tool prints it from the catalogs.
+@Suite struct ReadmeVariantTablesTests {
+    static let readmePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md").path
+    /// How every block opens; the family's name follows.
+    static let markerPrefix = "<!-- variants "
+
+    /// The blocks `bench --list --format md` prints, each from its opening marker to its closing one.
+    static func printedBlocks() throws -> [String] {
+        let outcome = try BenchProcess.debug.run(["--list", "--format", "md"])
+        try #require(outcome.status == 0, "stderr: \(outcome.standardError)")
+        return outcome.standardOutput.components(separatedBy: "\n\n")
+            .map { $0.trimmingCharacters(in: .newlines) }
+            .filter { !$0.isEmpty }
+    }
+
+    @Test func everyPrintedTableStandsInTheReadmeAsPrinted() throws {
+        let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+        let blocks = try Self.printedBlocks()
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(block.hasPrefix(Self.markerPrefix))
+            let opening = String(block.prefix { $0 != "\n" })
+            let standsInReadme = readme.contains(block)  // not inside #expect, which would print the whole README
+            #expect(standsInReadme, """
+                README.md's table after \(opening) differs from `swift run bench --list --format md`; \
+                replace it with:
+                \(block)
+                """)
+        }
+    }
+
+    @Test func theReadmeHasNoTableTheToolDoesNotPrint() throws {
+        let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+        let printed = Set(try Self.printedBlocks().map { String($0.prefix { $0 != "\n" }) })
+        let inReadme = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix(Self.markerPrefix) }
+        #expect(Set(inReadme) == printed)
+        #expect(inReadme.count == printed.count, "a table appears twice in the README")
+    }
+
+    @Test func formatGoesWithList() throws {
+        let outcome = try BenchProcess.debug.run(["--format", "md"])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("--format goes with --list"), "stderr: \(outcome.standardError)")
+    }
+}
