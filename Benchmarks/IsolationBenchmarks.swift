@@ -123,7 +123,8 @@ final class IsolationPlan: @unchecked Sendable {
         if let asynchronous = store as? any AsynchronousWriteStore {
             drain = { asynchronous.drainWrites() }
         }
-        return Workload(role: role, drain: drain) { [self] worker, iterations in
+        // An async write runs later on the queue's thread, not the caller's.
+        return Workload(role: role, drain: drain, offloadsWork: drain != nil) { [self] worker, iterations in
             let cursor = cursors + worker.index * Self.cursorStride
             let pattern = patterns[worker.index]
             var slot = cursor[0], key = cursor[1], value = cursor[2]
@@ -156,7 +157,8 @@ final class IsolationPlan: @unchecked Sendable {
     /// The workload for the actor: each batch runs as one task making `iterations × actorCallsPerIteration`
     /// awaited calls, while the worker thread waits for it on a semaphore.
     func workload(_ store: ActorStore, role: (@Sendable (Int) -> String)?) -> Workload {
-        Workload(operationsPerIteration: Self.actorCallsPerIteration, role: role) { [self] worker, iterations in
+        Workload(operationsPerIteration: Self.actorCallsPerIteration, role: role,
+                 offloadsWork: true) { [self] worker, iterations in
             let finished = DispatchSemaphore(value: 0)
             let index = worker.index
             Task.detached { [self] in

@@ -60,7 +60,7 @@ private struct BatchSetup: TaskWaiterVisitor {
     func workload<Waiter: TaskWaiter>(_ waiter: Waiter) -> Workload {
         let tasks = self.tasks
         let task = spinningTask(nanoseconds: work)
-        return Workload(operationsPerIteration: tasks) { _, iterations in
+        return Workload(operationsPerIteration: tasks, offloadsWork: true) { _, iterations in
             for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
         }
     }

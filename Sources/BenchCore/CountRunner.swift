@@ -1,36 +1,51 @@
-/// Runs a case's operation a fixed number of times on one thread, between two hooks that run on that thread:
-/// for counts that do not depend on time or load (instructions under callgrind, allocations under jemalloc).
+/// Runs cases' operations a fixed number of times, each between two hooks, for counts that do not depend on
+/// time or load (instructions under callgrind, allocations under jemalloc).
 ///
-/// The operation runs once untouched first, so that state built on first use (a lazily created table, a
-/// queue's first thread) is not counted as the cost of every operation.
-public struct CountRunner: Sendable {
+/// Every case runs on the same single worker thread, which lives as long as the runner: per-thread counters
+/// (callgrind's) then see one thread throughout, and the process has more than one thread, as it does in
+/// every timed run (glibc's locks take a cheaper path in a single-threaded process). The operation runs once
+/// untouched first, so that state built on first use (a lazily created table, a queue's first thread) is not
+/// counted as the cost of every operation.
+///
+/// Not thread-safe: one coordinator calls `count`, one case at a time.
+public final class CountRunner: @unchecked Sendable {
     /// Iterations of the workload in the counted run (and in the warm-up run before it).
     public let iterations: Int
+    private let team = ThreadTeam(count: 1, name: "bench-count")
+    private let worker = WorkerContext(index: 0, threadCount: 1)
+    /// Written on the worker thread, read by the coordinator after the team's end barrier orders it.
+    private var counted: Any?
 
     public init(iterations: Int) {
         precondition(iterations >= 1, "a counted run has at least one iteration")
         self.iterations = iterations
     }
 
-    /// Runs `workload` on one thread: a warm-up run, then a run between `begin` and `end`, which return what
-    /// was counted. Returns that, and the operations the counted run performed.
-    public func count<Counted: Sendable>(
+    deinit {
+        team.shutdown()
+    }
+
+    /// Runs `workload` on the runner's thread: a warm-up run, then a run between `begin` and `end`, which
+    /// return what was counted; then drains and tears the workload down. Returns what `end` counted and the
+    /// operations of the counted run.
+    public func count<Counted>(
         _ workload: Workload,
         begin: @escaping @Sendable () -> Void,
         end: @escaping @Sendable () -> Counted
     ) -> (counted: Counted, operations: Int) {
-        let session = Session(workload: workload, threads: 1)
-        defer { session.finish() }
-        session.solo(thread: 0, iterations: iterations)
-        let result = ResultBox<Counted>()
-        session.solo(thread: 0, iterations: iterations, begin: begin, end: { result.value = end() })
+        let worker = self.worker, iterations = self.iterations, body = workload.body
+        workload.prepare?(iterations)
+        team.run { _ in body(worker, iterations) }
+        workload.prepare?(iterations)
+        team.run { [self] _ in
+            begin()
+            body(worker, iterations)
+            counted = end()
+        }
         workload.drain?()
-        session.collectLatencies()
-        return (result.value!, iterations * workload.operationsPerIteration)
+        workload.teardown?()
+        worker.latencies.reset()
+        defer { counted = nil }
+        return (counted as! Counted, iterations * workload.operationsPerIteration)
     }
-}
-
-/// Carries a value out of a worker thread; the thread team's end barrier orders the write before the read.
-private final class ResultBox<Value>: @unchecked Sendable {
-    var value: Value?
 }

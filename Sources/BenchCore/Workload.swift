@@ -46,7 +46,7 @@ public struct Workload: Sendable {
     public var teardown: (@Sendable () -> Void)?
     /// True when the operation's work runs on threads the harness does not own (GCD's pool, Swift's
     /// cooperative pool): `bench count` leaves such cases out, because it counts on the calling thread only.
-    public var offloadsWork = false
+    public var offloadsWork: Bool
 
     public init(
         pacing: Pacing = .timed,
@@ -56,6 +56,7 @@ public struct Workload: Sendable {
         drain: (@Sendable () -> Void)? = nil,
         prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)? = nil,
         teardown: (@Sendable () -> Void)? = nil,
+        offloadsWork: Bool = false,
         body: @escaping @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
     ) {
         precondition(operationsPerIteration >= 1, "an iteration performs at least one operation")
@@ -67,5 +68,6 @@ public struct Workload: Sendable {
         self.reportsThread = reportsThread
         self.prepare = prepare
         self.teardown = teardown
+        self.offloadsWork = offloadsWork
     }
 }

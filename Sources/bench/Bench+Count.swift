@@ -28,9 +28,8 @@ extension Bench {
         static let defaultIterations = 1_000
         static let quickIterations = 100
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Only cases whose suite/benchmark/variant matches this regular expression.", valueName: "regex"))
-        var filter: String?
+        /// `bench`'s own options: `--filter` selects the cases (`bench count --filter REGEX`).
+        @ParentCommand var bench: Bench
 
         @Option(name: .long, help: ArgumentHelp(
             "Iterations of each counted run (default \(Count.defaultIterations), quick \(Count.quickIterations)).",
@@ -46,11 +45,11 @@ extension Bench {
             }
         }
 
-        /// The one-thread cases `filter` selects.
-        static func cases(filter: String?) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-            var arguments = ["--threads", "1"]
-            if let filter { arguments += ["--filter", filter] }
-            return try Bench.parse(arguments).selectedCases().filter { $0.benchmarkCase.threads == 1 }
+        /// The one-thread cases `bench`'s `--filter` selects.
+        static func cases(_ bench: Bench) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
+            var oneThread = bench
+            oneThread.threads = "1"
+            return try oneThread.selectedCases()
         }
 
         func run() throws {
@@ -58,9 +57,9 @@ extension Bench {
             guard bench_callgrind_compiled_in() != 0 else {
                 throw BenchError("this bench was built without valgrind/callgrind.h; install valgrind and rebuild")
             }
-            _ = try Self.cases(filter: filter)
+            _ = try Self.cases(bench)
             let count = iterations ?? (quick ? Self.quickIterations : Self.defaultIterations)
-            let passes = CountPasses(tools: tools, iterations: count, filter: filter)
+            let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter)
             let (counted, offloaded) = try passes.run()
             for row in counted { print(row) }
             for name in offloaded { print("left out (work on other threads): \(name)") }

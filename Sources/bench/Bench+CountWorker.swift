@@ -25,11 +25,11 @@ extension Bench {
 
         @Option var pass: Pass
         @Option var iterations: Int
-        @Option var filter: String?
+        @ParentCommand var bench: Bench
 
         func run() throws {
             let runner = CountRunner(iterations: iterations)
-            for (benchmarkCase, benchmark) in try Count.cases(filter: filter) {
+            for (benchmarkCase, benchmark) in try Count.cases(bench) {
                 // `runner.count` tears the workload down; one that is not run is torn down here.
                 let workload = benchmark.setup(benchmarkCase)
                 let name = benchmarkCase.description

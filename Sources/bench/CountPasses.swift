@@ -33,7 +33,7 @@ struct CountPasses {
         environment[BenchMain.deterministicHashing] = "1"
         // A crash under valgrind must end the pass, not wait on Swift's backtracer.
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let worker = ["count-worker", "--iterations", String(iterations)] + (filter.map { ["--filter", $0] } ?? [])
+        let worker = (filter.map { ["--filter", $0] } ?? []) + ["count-worker", "--iterations", String(iterations)]
 
         let stripped = "\(directory)/bench"
         guard CountTools.run(tools.objcopy, ["--strip-debug", executable, stripped]) != nil else {
