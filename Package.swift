@@ -46,6 +46,7 @@ let package = Package(
                 "BenchCore",
                 "BenchSuites",
                 "BenchResults",
+                "SyncVariants",
                 "VariantCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -14,13 +14,25 @@ extension Bench {
             commandName: "self-check",
             abstract: "Compare the harness with hand-written timing loops on this machine (nothing is written).",
             discussion: """
-            Times an uncontended pthread_mutex_lock/unlock pair two ways: a hand-written loop of 10 million pairs \
-            with one clock read at each end, and the harness's harness/mutex-pair case on one thread, the \
-            harness first: glibc's mutex skips its atomic `lock` prefix while a process has a single thread, so a \
-            loop run before any thread exists would time a cheaper mutex than any benchmark sees. Each check \
-            prints its measurements and PASS or FAIL against its tolerance (mutex-pair: the two may differ by \
-            ±\(Int(mutexPairTolerance * 100))%); then the harness floor (empty loop, opaque call, static let \
-            read), and a last line with the verdict. Exits 1 when a check failed. Use a release build.
+            Each check is graded PASS or FAIL against its tolerance:
+
+            mutex-pair: an uncontended pthread_mutex_lock/unlock pair through the harness and in a hand-written \
+            loop of 10 million pairs (±\(Int(mutexPairTolerance * 100))%). The harness runs first: glibc's mutex \
+            skips its atomic `lock` prefix while a process has a single thread, so a loop run before any thread \
+            exists would time a cheaper mutex than any benchmark sees.
+
+            pthread-once: a pthread-once hit through the harness against pthread_once on a done control in a \
+            plain loop (±\(Int(pthreadOnceTolerance * 100))%).
+
+            sample-length: the harness cases, every once hit at tokens=1 and the lock-based isolation stores at \
+            read_pct 0 and 100, at 1, 2 and 8 threads, with 2 ms and with 50 ms samples: the worst disagreement \
+            of the two medians (±\(Int(sampleLengthTolerance * 100))%).
+
+            fairness: from the same sweep, the least median fairness of the read-only hit paths (lazy-static, \
+            atomic-flag, pthread-once) at 8 threads with 2 ms samples (at least \(minimumFairness)).
+
+            Then the harness floor (empty loop, opaque call, static let read), and a last line with the verdict. \
+            Takes about a minute. Exits 1 when a check failed. Use a release build on a quiet machine.
             """
         )
 
@@ -33,9 +45,16 @@ extension Bench {
 
         /// The checks, run in this order, each measuring what it compares and grading itself. Add a check by
         /// appending a function that returns its `SelfCheckResult`.
-        static let checks: [@Sendable (SelfCheck) throws -> SelfCheckResult] = [
-            { try $0.mutexPair() },
+        static let checks: [@Sendable (SelfCheck) throws -> [SelfCheckResult]] = [
+            { [try $0.mutexPair()] },
+            { [try $0.pthreadOnce()] },
+            { try $0.sampleLength() },
         ]
+
+        /// A pthread-once hit through the harness may cost this much more or less than `pthread_once` on a done
+        /// control in a plain loop: the harness adds its loop and the variant a bounds check and a thread-local
+        /// store, a nanosecond or so on a call that costs a few.
+        static let pthreadOnceTolerance = 0.30
 
         @Option(name: .long, help: "Repetitions of each measurement; the median is reported.")
         var repetitions = SelfCheck.repetitions
@@ -48,9 +67,10 @@ extension Bench {
             if RunEnvironment.buildIsDebug { warn("WARNING: debug build; use swift run -c release bench self-check") }
             var results: [SelfCheckResult] = []
             for check in Self.checks {
-                let result = try check(self)
-                print(result.line)
-                results.append(result)
+                for result in try check(self) {
+                    print(result.line)
+                    results.append(result)
+                }
             }
             print("harness floor (for reference, not graded):")
             for path in ["harness/empty/", "harness/opaque-call/", "harness/lazy-static/"] {
@@ -75,6 +95,28 @@ extension Bench {
                 reference: .init(label: "hand-written loop", nanoseconds: handWritten.median),
                 measured: .init(label: "harness", nanoseconds: harness),
                 tolerance: Self.mutexPairTolerance)
+        }
+
+        /// A `pthread-once` hit through the harness against `pthread_once` on a done control in a plain loop.
+        func pthreadOnce() throws -> SelfCheckResult {
+            let harness = try harnessMedian("once/hit/pthread-once")
+            let handWritten = Statistics((0..<repetitions).map { _ in Self.handWrittenPthreadOnce() })!
+            return .agreement(
+                "pthread-once",
+                reference: .init(label: "hand-written loop", nanoseconds: handWritten.median),
+                measured: .init(label: "harness", nanoseconds: harness),
+                tolerance: Self.pthreadOnceTolerance)
+        }
+
+        /// ns per call of a plain loop of `pthread_once` on a control whose routine has run.
+        static func handWrittenPthreadOnce() -> Double {
+            let control = UnsafeMutablePointer<pthread_once_t>.allocate(capacity: 1)
+            control.initialize(to: pthread_once_t())
+            defer { control.deallocate() }
+            pthread_once(control) {}
+            let started = MonotonicClock.now()
+            for _ in 0..<handWrittenPairs { pthread_once(control) {} }
+            return Double(MonotonicClock.now() - started) / Double(handWrittenPairs)
         }
 
         /// ns per pair of a plain loop, one clock read before and one after.
