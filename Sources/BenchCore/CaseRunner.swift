@@ -39,9 +39,33 @@ public struct CaseRunner: Sendable {
     ) throws -> [CaseResult] {
         let session = Session(workload: workload, threads: benchmarkCase.threads)
         defer { session.finish() }
-
         let plan = plan(session)
         session.collectLatencies()  // calibration's latencies are not a sample's
+        let samples = try keptSamples(session, plan: plan, shouldContinue: shouldContinue)
+        return results(for: benchmarkCase, workload: workload, samples: samples)
+    }
+
+    /// Measures the case once per entry of `sampleTimes`, in that order, on one thread team and one workload:
+    /// the same threads, stacks and data throughout, so that what differs between the results is the sample
+    /// time alone. Returns the first role's result (or the only one) for each entry.
+    public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload, sampleTimes: [UInt64]) throws -> [CaseResult] {
+        let session = Session(workload: workload, threads: benchmarkCase.threads)
+        defer { session.finish() }
+        var plans: [UInt64: SamplePlan] = [:]
+        return try sampleTimes.map { sampleTime in
+            var settings = self.settings
+            settings.sampleNanoseconds = sampleTime
+            let runner = CaseRunner(settings: settings)
+            let plan = plans[sampleTime] ?? runner.plan(session)
+            plans[sampleTime] = plan
+            session.collectLatencies()
+            let samples = try runner.keptSamples(session, plan: plan, shouldContinue: { true })
+            return runner.results(for: benchmarkCase, workload: workload, samples: samples)[0]
+        }
+    }
+
+    /// The warm-up samples, run and dropped, then the kept ones.
+    private func keptSamples(_ session: Session, plan: SamplePlan, shouldContinue: () -> Bool) throws -> [RawSample] {
         var samples: [RawSample] = []
         for index in 0..<(settings.warmupSamples + settings.samples) {
             guard shouldContinue() else { throw MeasurementInterrupted() }
@@ -51,7 +75,7 @@ public struct CaseRunner: Sendable {
             }
             if index >= settings.warmupSamples { samples.append(sample) }
         }
-        return results(for: benchmarkCase, workload: workload, samples: samples)
+        return samples
     }
 
     /// How every sample of a case runs, as calibration decided.

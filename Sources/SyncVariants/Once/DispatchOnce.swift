@@ -47,7 +47,8 @@ public final class DispatchOnce: OnceTable, @unchecked Sendable {
 /// `dispatch_once_f(predicate, …)` running `block`, which reaches the C callback through the context pointer.
 @inline(__always)
 func dispatchOnce(_ predicate: UnsafeMutablePointer<dispatch_once_t>, _ block: @escaping () -> Void) {
-    withUnsafePointer(to: OnceBlock(body: block)) { context in
+    // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
+    _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in
         dispatch_once_f(predicate, UnsafeMutableRawPointer(mutating: context)) { context in
             context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
         }

@@ -43,7 +43,8 @@ public final class LazyStatic: OnceTable, @unchecked Sendable {
 
     public func once(token: Int, block: @escaping () -> Void) {
         let predicate = predicates.address(of: token)
-        withUnsafePointer(to: OnceBlock(body: block)) { context in
+        // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
+        _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in
             sync_swift_once(predicate, { context in
                 context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
             }, UnsafeMutableRawPointer(mutating: context))

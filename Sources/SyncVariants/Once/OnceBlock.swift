@@ -1,7 +1,7 @@
 /// A block on its way through a C API's context pointer (`dispatch_once_f`, `pthread_once`'s thread-local
 /// slot). Wrapping the closure in a struct stores it as it is; storing a bare closure as a generic value would
 /// re-wrap it in a heap-allocated thunk on every call. Callers hand the C API a pointer to a borrowed
-/// `OnceBlock` (`withUnsafePointer(to: OnceBlock(body: block))`), which costs no retain and release of the block;
+/// `OnceBlock` (`_withUnprotectedUnsafePointer(to: OnceBlock(body: block))`), which costs no retain and release of the block;
 /// copying it into a `var` to take its address did, on every call.
 struct OnceBlock {
     let body: () -> Void

@@ -33,7 +33,9 @@ public final class PthreadOnce: OnceTable, @unchecked Sendable {
 
     public func once(token: Int, block: @escaping () -> Void) {
         let control = controls.address(of: token)
-        withUnsafePointer(to: OnceBlock(body: block)) { context in
+        // Unprotected: the pointer never outlives the call, and a stack protector would add a canary load and
+        // check to every hit.
+        _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in
             sync_once_set_pending_block(UnsafeMutableRawPointer(mutating: context))
             pthread_once(control) {
                 sync_once_get_pending_block()!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
