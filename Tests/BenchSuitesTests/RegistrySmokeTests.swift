@@ -1,11 +1,15 @@
 import BenchCore
 import BenchSuites
+import Synchronization
 import Testing
 
 /// Every case a run can measure can be set up, measured and torn down: each case of the registry, at threads 1
 /// and 2 (and at the fixed counts of the benchmarks that fix theirs), runs one very short sample. Nothing here
-/// asserts how fast anything is; a case passes when every thread completed work and the sample has a finite
-/// ns/op. Serialized: cases run one at a time, as in a real run.
+/// asserts how fast anything is; a case passes when its operation ran on the harness's threads and its result
+/// has the shape of a sample. A thread need not complete a batch inside so short a window (an iteration of a
+/// fan-out can outlast it, and a loaded machine may not run every thread in it), so per-thread counts of zero
+/// are allowed; a window with no operation at all must then say so with an infinite ns/op. Serialized: cases
+/// run one at a time, as in a real run.
 @Suite(.serialized) struct RegistrySmokeTests {
     static let registry = BenchmarkRegistry.all()
     static let cases = registry.cases(threads: [1, 2]).map(\.benchmarkCase)
@@ -17,15 +21,24 @@ import Testing
         let benchmark = try #require(Self.registry.benchmarks.first {
             $0.suite == benchmarkCase.suite && $0.name == benchmarkCase.benchmark
         })
-        let results = try CaseRunner(settings: Self.settings).measure(benchmarkCase, workload: benchmark.setup(benchmarkCase))
+        var workload = benchmark.setup(benchmarkCase)
+        let iterationsRun = Mutex(0)
+        let body = workload.body
+        workload.body = { worker, iterations in
+            body(worker, iterations)
+            iterationsRun.withLock { $0 += iterations }
+        }
+        let results = try CaseRunner(settings: Self.settings).measure(benchmarkCase, workload: workload)
+        #expect(iterationsRun.withLock { $0 } > 0, "\(benchmarkCase): the operation never ran")
         #expect(!results.isEmpty)
         for result in results {
             let role = result.role.map { " role=\($0)" } ?? ""
             try #require(result.samples.count == 1)
             let sample = result.samples[0]
-            #expect(!sample.threadOperations.isEmpty && sample.threadOperations.allSatisfy { $0 >= 1 },
-                    "\(benchmarkCase)\(role): operations per thread \(sample.threadOperations)")
-            #expect(sample.nanosecondsPerOperation.isFinite, "\(benchmarkCase)\(role): no operation completed")
+            #expect(!sample.threadOperations.isEmpty, "\(benchmarkCase)\(role): no thread reported")
+            #expect(sample.operations == sample.threadOperations.reduce(0, +))
+            #expect(sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds, "\(benchmarkCase)\(role)")
+            #expect(sample.nanosecondsPerOperation.isFinite == (sample.operations > 0), "\(benchmarkCase)\(role)")
         }
     }
 
