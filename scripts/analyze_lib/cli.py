@@ -148,10 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser(
         "report", help="charts, a which-one-to-use table and the environment of one run",
-        description="Write DIR/report.md, a self-contained DIR/report.html and PNG charts.",
+        description=("Write DIR/report.md, a self-contained DIR/report.html and PNG charts. Give a timing "
+                     "file, a counts file (bench count), or one of each in either order (told apart by "
+                     "their headers): with a counts file the report adds a table of instructions/op and "
+                     "allocations/op beside the one-thread timing medians, and charts of instructions/op "
+                     "against each benchmark's swept parameter (once/hit: tokens)."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    report.add_argument("results", metavar="RESULTS.csv")
-    report.add_argument("--out", metavar="DIR", help="output directory (default Results/report-<csv stem>/)")
+    report.add_argument("files", nargs="+", metavar="CSV",
+                        help="a timing results CSV, a counts CSV, or one of each")
+    report.add_argument("--out", metavar="DIR",
+                        help="output directory (default Results/report-<stem of the first CSV>/)")
     report.add_argument("--filter", metavar="REGEX",
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
@@ -265,13 +271,26 @@ def _compare(args, gate: bool) -> int:
     return decision.exit_code if decision is not None else EXIT_OK
 
 
+def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | None]:
+    """At most one timing file and one counts file, in either order."""
+    if len(paths) > 2:
+        raise AnalyzeError(f"report takes one timing file, one counts file or one of each, not {len(paths)} files")
+    loaded = [_load(path) for path in paths]
+    if len(loaded) == 2 and _kind(loaded[0]) == _kind(loaded[1]):
+        raise AnalyzeError(f"{loaded[0].path} and {loaded[1].path} are both {_kind(loaded[0])} files: report "
+                           "takes one timing file, one counts file or one of each")
+    timing = next((f for f in loaded if isinstance(f, ResultsFile)), None)
+    counts = next((f for f in loaded if isinstance(f, CountsFile)), None)
+    return timing, counts
+
+
 def _report(args) -> int:
     from .report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
-    results = _load(args.results, load_results)
-    out = Path(args.out) if args.out else default_report_dir(args.results)
-    written = write_report(results, out, pattern)
+    results, counts = _report_inputs(args.files)
+    out = Path(args.out) if args.out else default_report_dir(args.files[0])
+    written = write_report(results, out, pattern, counts=counts)
     print(f"wrote {written}")
     return EXIT_OK
 
