@@ -10,6 +10,7 @@ both, told apart by their headers.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
@@ -33,6 +34,7 @@ from .gate import (
 from .loader import load_any, load_results
 from .model import CountsFile, ResultsFile
 from .render import FORMATS, RENDERERS
+from .schema import COUNTS, TIMING
 
 PROG = "analyze"
 EXIT_OK = EXIT_PASSED
@@ -101,7 +103,7 @@ def _allocations(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value < 1e6:
+    if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"must be a number of allocations per op, at least 0: {text!r}")
     return value
 
@@ -118,7 +120,7 @@ def _pattern(text: str | None):
 def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> None:
     """The options that judge a change. With ``counts`` (compare, gate) the timing options
     default to None, so that giving one for counts files, or a counts option for timing
-    files, is told apart from leaving it out (_rules refuses it)."""
+    files, is told apart from leaving it out (_refuse_options refuses it)."""
     timing = " (timing files)" if counts else ""
     parser.add_argument("--threshold", type=_threshold, default=None if counts else DEFAULT_THRESHOLD_PERCENT,
                         metavar="PERCENT",
@@ -233,7 +235,12 @@ def _load_usable(paths: list[Path]) -> list[ResultsFile]:
 
 
 def _kind(loaded) -> str:
-    return "counts" if isinstance(loaded, CountsFile) else "timing"
+    return COUNTS if isinstance(loaded, CountsFile) else TIMING
+
+
+def _given(value, default):
+    """An option's value, or ``default`` when it was not given (None)."""
+    return default if value is None else value
 
 
 def _refuse_options(args, names: tuple[str, ...], kind: str, instead: str) -> None:
@@ -254,18 +261,14 @@ def _compare(args, gate: bool) -> int:
         _refuse_options(args, ("threshold", "alpha"), "counts",
                         "--instructions-tolerance and --allocations-tolerance")
         counts = build_counts_comparison(
-            base, head,
-            DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT if args.instructions_tolerance is None
-            else args.instructions_tolerance,
-            DEFAULT_ALLOCATIONS_TOLERANCE if args.allocations_tolerance is None else args.allocations_tolerance,
-            pattern)
+            base, head, _given(args.instructions_tolerance, DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT),
+            _given(args.allocations_tolerance, DEFAULT_ALLOCATIONS_TOLERANCE), pattern)
         counts_decision = decide_counts_gate(counts, args.allow_missing) if gate else None
         sys.stdout.write(COUNTS_RENDERERS[args.format](counts, gate=counts_decision))
         return counts_decision.exit_code if counts_decision is not None else EXIT_OK
     _refuse_options(args, ("instructions_tolerance", "allocations_tolerance"), "timing", "--threshold and --alpha")
-    comparison = build_comparison(base, head,
-                                  DEFAULT_THRESHOLD_PERCENT if args.threshold is None else args.threshold,
-                                  DEFAULT_ALPHA if args.alpha is None else args.alpha, pattern)
+    comparison = build_comparison(base, head, _given(args.threshold, DEFAULT_THRESHOLD_PERCENT),
+                                  _given(args.alpha, DEFAULT_ALPHA), pattern)
     decision = decide_gate(comparison, args.allow_missing) if gate else None
     sys.stdout.write(RENDERERS[args.format](comparison, gate=decision))
     return decision.exit_code if decision is not None else EXIT_OK

@@ -267,10 +267,12 @@ def test_options_of_the_other_kind_are_refused(tmp_path, capsys, kind, option, m
     assert _one_error_line(capsys).startswith(f"analyze: {message}")
 
 
-@pytest.mark.parametrize("value", ["-1", "x", "1000"])
-def test_bad_tolerance_values_are_usage_errors(tmp_path, value):
+@pytest.mark.parametrize("option, value", [("--instructions-tolerance", "-1"), ("--instructions-tolerance", "x"),
+                                           ("--instructions-tolerance", "1000"), ("--allocations-tolerance", "-0.5"),
+                                           ("--allocations-tolerance", "inf")])
+def test_bad_tolerance_values_are_usage_errors(tmp_path, option, value):
     with pytest.raises(SystemExit) as exit_info:
-        main(["gate", "a.csv", "b.csv", "--instructions-tolerance", value])
+        main(["gate", "a.csv", "b.csv", option, value])
     assert exit_info.value.code == EXIT_BAD_INPUT
 
 
