@@ -8,6 +8,10 @@ against threads, their panels and series. Nothing is drawn here (see charts).
 
 A panel with a single x value is a row of dots, not a chart: its cases are in the tables.
 Every title says which thread counts it shows.
+
+Counts (``plan_counts_charts``): per benchmark of a counts file, instructions per op against
+the same swept param (once/hit: tokens), a panel per thread count and remaining params, a
+line per variant; a count is exact, so its points have no bars.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
 from .figures import FigureBudget
-from .model import Case, CaseKey
+from .model import Case, CaseCounts, CaseKey
 from .presentation import (
     FLOOR_SUITES,
     THREADS,
@@ -134,3 +138,65 @@ def plan_charts(cases: dict[CaseKey, Case], logical_cpus: int, budget: FigureBud
     for (suite, benchmark), group in sorted(by_benchmark.items()):
         planned += benchmark_charts(suite, benchmark, group, logical_cpus, budget)
     return planned
+
+
+COUNTS_AXIS_LABEL = "instructions/op (one counted run)"
+
+
+@dataclass(frozen=True)
+class CountsChart:
+    """The figures of one benchmark's instructions per op against its swept param ``x``, and
+    the counted cases they draw (for the table that goes with them)."""
+    suite: str
+    benchmark: str
+    x: str
+    figures: tuple[ChartFigure, ...]
+    cases: tuple[CaseCounts, ...]
+
+
+def _counts_series(cases: list[CaseCounts], x: str) -> tuple[Series, ...]:
+    by_variant: dict[str, list[CaseCounts]] = defaultdict(list)
+    for case in cases:
+        by_variant[case.key.variant].append(case)
+    series = []
+    for variant in sorted(by_variant):
+        points = [(float(c.key.params_dict[x]), c.instructions_per_op, c.instructions_per_op, c.instructions_per_op)
+                  for c in sorted(by_variant[variant], key=lambda c: c.key.params_dict[x])]
+        series.append(make_series(variant, points))
+    return tuple(series)
+
+
+def plan_counts_charts(cases: dict[CaseKey, CaseCounts], budget: FigureBudget) -> list[CountsChart]:
+    """Per benchmark whose counted cases sweep a numeric param (presentation.x_param), the
+    figures of instructions per op against it, in suite and benchmark order, within
+    ``budget``. Benchmarks without such a param (nothing to draw a line through) get none."""
+    by_benchmark: dict[tuple[str, str], list[CaseCounts]] = defaultdict(list)
+    for case in cases.values():
+        if case.key.suite not in FLOOR_SUITES:
+            by_benchmark[(case.key.suite, case.key.benchmark)].append(case)
+    charts = []
+    for (suite, benchmark), group in sorted(by_benchmark.items()):
+        x = x_param(group)
+        if x is None:
+            continue
+        others = [n for n in varying_params(group) if n != x]
+        panels_cases: dict[tuple, list[CaseCounts]] = defaultdict(list)
+        for case in group:
+            panels_cases[(_subset(case.key.params, others), case.key.threads)].append(case)
+        panels, shown = [], set()
+        for (params, threads), members in sorted(panels_cases.items(),
+                                                 key=lambda kv: (_params_order(kv[0][0]), kv[0][1])):
+            label = threads_text([threads]) + (f", {params_label(params)}" if params else "")
+            panel = Panel(label, _counts_series(members, x))
+            if _has_line(panel):
+                panels.append(panel)
+                shown.add(threads)
+        if not panels:
+            continue
+        title = _title(suite, benchmark, group, f"instructions/op vs {x} at {threads_text(shown)}")
+        stem = f"counts-{slug(suite)}-{slug(benchmark)}-by-{slug(x)}"
+        figures = tuple(ChartFigure(suite, f.filename, f.title, f.panels, Axes(x, COUNTS_AXIS_LABEL))
+                        for f in budget.split(stem, title, panels))
+        if figures:
+            charts.append(CountsChart(suite, benchmark, x, figures, tuple(group)))
+    return charts

@@ -9,6 +9,8 @@ by a few points so that the interquartile bars of variants at the same x do not 
 each other. Notes (the oversubscribed shading, starved markers) are legend entries, never
 text on the data.
 
+A point whose low and high equal its value (a count, which has no spread) has no bar.
+
 Starved points (median ``inf``: no operation completed in at least half the samples)
 cannot be placed on a y axis: they come as ``Series.starved_x`` and are drawn as a
 triangle on the panels' top edge; a bar whose upper end is ``inf`` runs to that edge.
@@ -59,7 +61,7 @@ MARKER_CYCLE = ("o", "s", "D", "v", "P", "X", "*", "h", "<", ">")
 class Series:
     """One line: x values with the finite median and the interquartile range (low, high)
     at each, and the x values whose median is starved (not on the line). ``high`` may be
-    ``inf``."""
+    ``inf``; low = high = median draws the point without a bar (an exact count)."""
     label: str
     x: tuple[float, ...]
     median: tuple[float, ...]
@@ -157,8 +159,11 @@ def _draw_panel(ax, panel: Panel, axes: Axes, y: _YAxis, styles: dict[str, tuple
         nudged = ax.transData + ScaledTranslation(shift, 0, figure.dpi_scale_trans)
         ax.plot(series.x, series.median, marker=marker, markersize=MARKER_SIZE, linewidth=LINE_WIDTH,
                 label=series.label, color=color, transform=nudged)
-        ax.vlines(series.x, series.low, [min(h, y.top) for h in series.high], color=color,
-                  linewidth=BAR_WIDTH, alpha=0.7, transform=nudged)
+        # A point without spread (a count: one exact value) gets no bar.
+        bars = [(x, low, min(high, y.top)) for x, low, high in zip(series.x, series.low, series.high)
+                if high > low]
+        if bars:
+            ax.vlines(*zip(*bars), color=color, linewidth=BAR_WIDTH, alpha=0.7, transform=nudged)
         if series.starved_x:
             ax.plot(series.starved_x, [y.top] * len(series.starved_x), linestyle="none",
                     marker=STARVED_MARKER, markersize=MARKER_SIZE + 3, color=color, clip_on=False,

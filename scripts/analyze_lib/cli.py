@@ -1,23 +1,40 @@
 """The command line: a thin argparse front over report, compare, gate and history.
 
 ``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
-gate found a slower case, 2 bad input or usage (one line on stderr naming the file),
-4 gate inconclusive, 5 gate incomplete (base cases missing from head).
+gate found a slower case (timings) or a worse one (counts), 2 bad input or usage (one line
+on stderr naming the file), 4 gate inconclusive, 5 gate incomplete (base cases missing
+from head). compare, gate and report take timing files, counts files (bench count) or
+both, told apart by their headers.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from pathlib import Path
 
 from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
+from .counts_compare import (
+    DEFAULT_ALLOCATIONS_TOLERANCE,
+    DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
+    build_counts_comparison,
+)
+from .counts_render import COUNTS_RENDERERS
 from .errors import AnalyzeError
-from .gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
-from .loader import load_results
-from .model import ResultsFile
+from .gate import (
+    EXIT_INCOMPLETE,
+    EXIT_INCONCLUSIVE,
+    EXIT_PASSED,
+    EXIT_REGRESSION,
+    decide_counts_gate,
+    decide_gate,
+)
+from .loader import load_any, load_results
+from .model import CountsFile, ResultsFile
 from .render import FORMATS, RENDERERS
+from .schema import COUNTS, TIMING
 
 PROG = "analyze"
 EXIT_OK = EXIT_PASSED
@@ -28,11 +45,12 @@ EXIT_ENVIRONMENT = 3
 EXIT_CODES_HELP = f"""\
 exit codes:
   {EXIT_OK}  success; for gate: passed (every base case compared or --allow-missing,
-     at least one case decidable, none slower)
-  {EXIT_REGRESSION}  gate: at least one case is slower (listed first)
+     at least one case decidable, none slower or worse)
+  {EXIT_REGRESSION}  gate: at least one case is slower (timings) or worse: more instructions
+     or allocations per op (counts); listed first
   {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
-     duplicate sample, no case in common, bad option (one line on stderr names the
-     file and line)
+     duplicate sample or case, no case in common, a timing file against a counts
+     file, bad option (one line on stderr names the file and line)
   {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
   {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
@@ -44,9 +62,20 @@ GATE_DESCRIPTION = (
     " The gate passes only when it could have failed: base cases missing from head fail it "
     f"(exit {EXIT_INCOMPLETE}; --allow-missing for a head filtered on purpose), undetectable "
     f"cases are listed and not judged, and when no case can be decided it is inconclusive "
-    f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing.")
+    f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
+    f"the gate fails (exit {EXIT_REGRESSION}) when a case is worse; better cases are listed and do "
+    "not fail it.")
 
-DESCRIPTION = "Analyse DispatchBench results CSVs (one row per sample; metric ns_per_op, lower is better)."
+COUNTS_DESCRIPTION = (
+    " Counts files (bench count: instructions and allocations per op) are compared exactly: "
+    "a case is worse or better, regardless of any p-value, when its instructions/op changed by more "
+    "than --instructions-tolerance percent of base or its allocations/op by at least "
+    "--allocations-tolerance, in either direction (fewer is reported too: an unexplained "
+    "improvement is a finding). Both files must be of one kind: timing or counts.")
+
+DESCRIPTION = ("Analyse DispatchBench results CSVs: timing files (bench: one row per sample; metric "
+               "ns_per_op, lower is better) and counts files (bench count: one row per case; "
+               "instructions and allocations per op), told apart by their headers.")
 
 
 def _threshold(text: str) -> float:
@@ -69,6 +98,16 @@ def _alpha(text: str) -> float:
     return value
 
 
+def _allocations(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be a number of allocations per op, at least 0: {text!r}")
+    return value
+
+
 def _pattern(text: str | None):
     if text is None:
         return None
@@ -78,12 +117,26 @@ def _pattern(text: str | None):
         raise AnalyzeError(f"--filter: invalid regular expression {text!r}: {error}") from None
 
 
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD_PERCENT,
+def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> None:
+    """The options that judge a change. With ``counts`` (compare, gate) the timing options
+    default to None, so that giving one for counts files, or a counts option for timing
+    files, is told apart from leaving it out (_refuse_options refuses it)."""
+    timing = " (timing files)" if counts else ""
+    parser.add_argument("--threshold", type=_threshold, default=None if counts else DEFAULT_THRESHOLD_PERCENT,
                         metavar="PERCENT",
-                        help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})")
-    parser.add_argument("--alpha", type=_alpha, default=DEFAULT_ALPHA,
-                        help=f"significance level of the Mann-Whitney U test (default {DEFAULT_ALPHA:g})")
+                        help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})"
+                             + timing)
+    parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
+                        help=f"significance level of the Mann-Whitney U test (default {DEFAULT_ALPHA:g})"
+                             + timing)
+    if counts:
+        parser.add_argument("--instructions-tolerance", type=_threshold, metavar="PCT",
+                            help="counts files: an instructions/op change of more than this, in percent of "
+                                 f"base, is a change (default {DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT:g}; "
+                                 "0: any difference)")
+        parser.add_argument("--allocations-tolerance", type=_allocations, metavar="N",
+                            help="counts files: an allocations/op change of at least this is a change "
+                                 f"(default {DEFAULT_ALLOCATIONS_TOLERANCE:g}; 0: any difference)")
     parser.add_argument("--filter", metavar="REGEX",
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
@@ -97,16 +150,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser(
         "report", help="charts, a which-one-to-use table and the environment of one run",
-        description="Write DIR/report.md, a self-contained DIR/report.html and PNG charts.",
+        description=("Write DIR/report.md, a self-contained DIR/report.html and PNG charts. Give a timing "
+                     "file, a counts file (bench count), or one of each in either order (told apart by "
+                     "their headers): with a counts file the report adds a table of instructions/op and "
+                     "allocations/op beside the one-thread timing medians, and charts of instructions/op "
+                     "against each benchmark's swept parameter (once/hit: tokens)."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    report.add_argument("results", metavar="RESULTS.csv")
-    report.add_argument("--out", metavar="DIR", help="output directory (default Results/report-<csv stem>/)")
+    report.add_argument("files", nargs="+", metavar="CSV",
+                        help="a timing results CSV, a counts CSV, or one of each")
+    report.add_argument("--out", metavar="DIR",
+                        help="output directory (default Results/report-<stem of the first CSV>/)")
     report.add_argument("--filter", metavar="REGEX",
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
     for name, summary in (("compare", "compare two runs case by case"),
-                          ("gate", "compare, then fail if a case is slower or missing from head, or if no case "
-                                   "can be decided")):
+                          ("gate", "compare, then fail if a case is slower (or worse, counts) or missing from "
+                                   "head, or if no case can be decided")):
         extra = GATE_DESCRIPTION if name == "gate" else ""
         sub = commands.add_parser(
             name, help=summary,
@@ -114,11 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + extra),
+                         "few samples for p < alpha is undetectable." + extra + COUNTS_DESCRIPTION),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
-        _add_rule_options(sub)
+        _add_rule_options(sub, counts=True)
         sub.add_argument("--format", choices=FORMATS, default="text" if name == "compare" else "md",
                          help="output format (default: %(default)s)")
         if name == "gate":
@@ -129,9 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
         description=("Order runs by started_at, chart each benchmark's medians over them and "
-                     "list the steps: consecutive runs whose comparison is significant. A file "
-                     "that cannot be used (header only, unreadable, unknown schema) is skipped "
-                     "with a warning; it fails only when no file is usable."),
+                     "list the steps: consecutive runs whose comparison is significant. Timing files "
+                     "only: a file that cannot be used (header only, unreadable, unknown schema, a "
+                     "counts file) is skipped with a warning; it fails only when no file is usable."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
@@ -144,9 +203,10 @@ def _warn(message: str) -> None:
     print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
-def _load(path) -> ResultsFile:
-    """Load one results file; what the loader worked around goes to stderr as warnings."""
-    results = load_results(path)
+def _load(path, reader=load_any) -> ResultsFile | CountsFile:
+    """Load one file (by default a timing or a counts file); what the loader worked around
+    goes to stderr as warnings."""
+    results = reader(path)
     for warning in results.warnings:
         _warn(warning)
     return results
@@ -154,17 +214,18 @@ def _load(path) -> ResultsFile:
 
 def _load_usable(paths: list[Path]) -> list[ResultsFile]:
     """Load every file that can be loaded, skipping the others with a one-line warning
-    (a directory of nightly results may hold an interrupted, header-only file).
+    (a directory of nightly results may hold an interrupted, header-only file, or a
+    counts file: history follows timings only).
 
     Raises AnalyzeError when nothing usable remains: the loader's own error for a
     single input, else a summary after the warnings.
     """
     if len(paths) == 1:
-        return [_load(paths[0])]
+        return [_load(paths[0], load_results)]
     runs = []
     for path in paths:
         try:
-            runs.append(_load(path))
+            runs.append(_load(path, load_results))
         except AnalyzeError as error:
             _warn(f"skipped {error}")
     if not runs:
@@ -173,22 +234,66 @@ def _load_usable(paths: list[Path]) -> list[ResultsFile]:
     return runs
 
 
+def _kind(loaded) -> str:
+    return COUNTS if isinstance(loaded, CountsFile) else TIMING
+
+
+def _given(value, default):
+    """An option's value, or ``default`` when it was not given (None)."""
+    return default if value is None else value
+
+
+def _refuse_options(args, names: tuple[str, ...], kind: str, instead: str) -> None:
+    """Refuse options that do not apply to ``kind`` files rather than ignore them."""
+    for name in names:
+        if getattr(args, name) is not None:
+            option = "--" + name.replace("_", "-")
+            raise AnalyzeError(f"{option} does not apply to {kind} files (they are judged by {instead})")
+
+
 def _compare(args, gate: bool) -> int:
     pattern = _pattern(args.filter)
-    comparison = build_comparison(_load(args.base), _load(args.head),
-                                  args.threshold, args.alpha, pattern)
+    base, head = _load(args.base), _load(args.head)
+    if _kind(base) != _kind(head):
+        raise AnalyzeError(f"{base.path} is a {_kind(base)} file but {head.path} is a {_kind(head)} file: "
+                           "compare two timing files or two counts files")
+    if isinstance(base, CountsFile):
+        _refuse_options(args, ("threshold", "alpha"), "counts",
+                        "--instructions-tolerance and --allocations-tolerance")
+        counts = build_counts_comparison(
+            base, head, _given(args.instructions_tolerance, DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT),
+            _given(args.allocations_tolerance, DEFAULT_ALLOCATIONS_TOLERANCE), pattern)
+        counts_decision = decide_counts_gate(counts, args.allow_missing) if gate else None
+        sys.stdout.write(COUNTS_RENDERERS[args.format](counts, gate=counts_decision))
+        return counts_decision.exit_code if counts_decision is not None else EXIT_OK
+    _refuse_options(args, ("instructions_tolerance", "allocations_tolerance"), "timing", "--threshold and --alpha")
+    comparison = build_comparison(base, head, _given(args.threshold, DEFAULT_THRESHOLD_PERCENT),
+                                  _given(args.alpha, DEFAULT_ALPHA), pattern)
     decision = decide_gate(comparison, args.allow_missing) if gate else None
     sys.stdout.write(RENDERERS[args.format](comparison, gate=decision))
     return decision.exit_code if decision is not None else EXIT_OK
+
+
+def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | None]:
+    """At most one timing file and one counts file, in either order."""
+    if len(paths) > 2:
+        raise AnalyzeError(f"report takes one timing file, one counts file or one of each, not {len(paths)} files")
+    loaded = [_load(path) for path in paths]
+    if len(loaded) == 2 and _kind(loaded[0]) == _kind(loaded[1]):
+        raise AnalyzeError(f"{loaded[0].path} and {loaded[1].path} are both {_kind(loaded[0])} files: report "
+                           "takes one timing file, one counts file or one of each")
+    timing = next((f for f in loaded if isinstance(f, ResultsFile)), None)
+    counts = next((f for f in loaded if isinstance(f, CountsFile)), None)
+    return timing, counts
 
 
 def _report(args) -> int:
     from .report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
-    results = _load(args.results)
-    out = Path(args.out) if args.out else default_report_dir(args.results)
-    written = write_report(results, out, pattern)
+    results, counts = _report_inputs(args.files)
+    out = Path(args.out) if args.out else default_report_dir(args.files[0])
+    written = write_report(results, out, pattern, counts=counts)
     print(f"wrote {written}")
     return EXIT_OK
 

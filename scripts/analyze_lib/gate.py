@@ -3,6 +3,8 @@
 A gate passes only when it could have failed: every base case was measured in head
 (or the user said a filtered head is fine), at least one case could be decided, and no
 decided case is slower. ``decide_gate()`` is pure; the renderers print its sentences.
+``decide_counts_gate()`` is the same for counts files, whose cases are always decided and
+fail the gate when worse (more instructions or allocations per op).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compare import Comparison
+from .counts_compare import CountsComparison
 from .model import CaseKey
 
 # Statuses, in order of precedence when several apply: a regression found is a fact
@@ -152,4 +155,105 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         undetectable_sizes=tuple(sorted({(row.base_n, row.head_n) for row in undetectable})),
         allow_missing=allow_missing,
         alpha=comparison.alpha,
+    )
+
+
+# Counts: what a worse and a better case are, in the gate's words.
+WORSE_TEXT = "more instructions or allocations per op"
+BETTER_TEXT = "fewer instructions or allocations per op"
+
+
+@dataclass(frozen=True)
+class CountsGateDecision:
+    """The gate's outcome for a comparison of counts files.
+
+    Counts are exact, so every compared case is decided (there is no INCONCLUSIVE):
+    REGRESSION when a case is worse, INCOMPLETE when base cases are missing from head
+    (unless allowed), else PASSED. Better cases never fail the gate; they are named, since
+    an unexplained improvement is a finding too.
+    """
+
+    status: str
+    worse: int
+    better: int
+    compared: int
+    base_total: int
+    missing: tuple[CaseKey, ...]
+    allow_missing: bool
+
+    @property
+    def exit_code(self) -> int:
+        """What the process exits with (EXIT_CODES)."""
+        return EXIT_CODES[self.status]
+
+    @property
+    def passed(self) -> bool:
+        """True only for PASSED."""
+        return self.status == PASSED
+
+    def _missing_text(self) -> str:
+        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
+
+    def _better_text(self) -> str:
+        return f"{_cases(self.better)} better ({BETTER_TEXT}: check why)"
+
+    @property
+    def headline(self) -> str:
+        """The verdict in one line, e.g. ``Gate: FAILED, 2 cases worse (more instructions
+        or allocations per op)``."""
+        if self.status == REGRESSION:
+            return f"Gate: FAILED, {_cases(self.worse)} worse ({WORSE_TEXT})"
+        if self.status == INCOMPLETE:
+            return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+        if self.better:
+            return f"Gate: passed, no case worse; {self._better_text()}"
+        return "Gate: passed, no case worse"
+
+    @property
+    def notes(self) -> list[str]:
+        """Further facts the headline does not say, one sentence each."""
+        notes = []
+        if self.missing and self.allow_missing:
+            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
+        elif self.missing and self.status != INCOMPLETE:
+            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
+        if self.better and not self.passed:
+            notes.append(f"Also: {self._better_text()}")
+        return notes
+
+    def to_json(self) -> dict:
+        """A JSON-ready summary (the ``gate`` object of --format json)."""
+        return {
+            "status": self.status,
+            "passed": self.passed,
+            "exit_code": self.exit_code,
+            "worse": self.worse,
+            "better": self.better,
+            "missing": len(self.missing),
+            "allow_missing": self.allow_missing,
+        }
+
+
+def decide_counts_gate(comparison: CountsComparison, allow_missing: bool = False) -> CountsGateDecision:
+    """Decide the gate for a comparison of counts files; ``allow_missing`` as in decide_gate.
+
+    Precedence: REGRESSION (any case worse), then INCOMPLETE (cases missing, unless
+    allowed), else PASSED. Cases only in head never fail the gate.
+    """
+    missing = tuple(comparison.base_only)
+    worse = len(comparison.worse)
+    if worse:
+        status = REGRESSION
+    elif missing and not allow_missing:
+        status = INCOMPLETE
+    else:
+        status = PASSED
+    return CountsGateDecision(
+        status=status,
+        worse=worse,
+        better=len(comparison.better),
+        compared=len(comparison.rows),
+        base_total=len(comparison.rows) + len(missing),
+        missing=missing,
+        allow_missing=allow_missing,
     )

@@ -1,7 +1,11 @@
 """Loading results CSVs into cases: validation with messages that name file and line.
 
-``load_results(path)`` either returns a fully typed ``ResultsFile`` or raises
-``AnalyzeError``; it never returns a partially loaded file.
+Timing files (``bench``) load as ``ResultsFile``, counts files (``bench count``) as
+``CountsFile``; the header tells them apart (schema.file_kind). ``load_results(path)``
+reads a timing file, ``load_counts(path)`` a counts file, ``load_any(path)`` either. Each
+returns a fully typed file or raises ``AnalyzeError``; none returns a partially loaded
+file. Both kinds share the reading: torn last rows, headers, versions, cell types and
+run-level columns are checked the same way.
 """
 
 from __future__ import annotations
@@ -10,22 +14,29 @@ import csv
 import io
 import math
 import re
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from .errors import AnalyzeError
-from .model import Case, CaseKey, ResultsFile, parse_params
+from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, parse_params
 from .schema import (
     CASE_COLUMNS,
     COLUMNS_BY_VERSION,
+    COUNTS,
+    COUNTS_COLUMNS_BY_VERSION,
+    COUNTS_PER_OP,
     DEFAULT_ROUND,
-    KNOWN_VERSIONS,
     METRIC,
     SAMPLE_NUMERIC_COLUMNS,
+    TIMING,
     column_type,
+    counts_run_columns,
+    file_kind,
     run_columns,
 )
 
@@ -34,6 +45,33 @@ BOOL_TEXT = {"true": True, "false": False}
 UNKNOWN_TEXT = "unknown"
 LINE_END = re.compile(r"\r\n|\r|\n")
 TORN_ROW_WARNING = "ignored the last row: it has no line end (a torn row: was the write interrupted?)"
+# What load_results and load_counts say when handed the other kind of file.
+COUNTS_NOT_TIMING = "a counts file (written by bench count), not a timing results file"
+TIMING_NOT_COUNTS = "a timing results file, not a counts file (written by bench count)"
+# Relative slack when a per-op column is checked against count / operations (on top of
+# the rounding the column's written digits allow).
+PER_OP_RELATIVE_SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """One kind of results file: its columns per version, its run-level columns, and what
+    its rows are called in messages."""
+
+    kind: str
+    columns_by_version: dict[int, tuple[str, ...]]
+    run_columns: Callable[[int], tuple[str, ...]]
+    rows: str
+    # How an "unknown schema_version" message names the versions this kind reads.
+    known_versions: str
+
+
+LAYOUTS = {
+    TIMING: _Layout(TIMING, COLUMNS_BY_VERSION, run_columns, "samples",
+                    ", ".join(map(str, sorted(COLUMNS_BY_VERSION)))),
+    COUNTS: _Layout(COUNTS, COUNTS_COLUMNS_BY_VERSION, counts_run_columns, "cases",
+                    "counts files of version " + ", ".join(map(str, sorted(COUNTS_COLUMNS_BY_VERSION)))),
+}
 
 
 def _parse_int(raw: str, column: str) -> int:
@@ -118,7 +156,7 @@ def _read_text(path: Path) -> str:
         raise AnalyzeError("not a CSV file (not UTF-8 text)", path) from None
 
 
-def _split_torn_row(text: str, path: Path) -> tuple[str, int | None]:
+def _split_torn_row(text: str, path: Path, rows: str) -> tuple[str, int | None]:
     """The text without a torn last row, and the torn row's line number (None if whole).
 
     bench ends every row with a line end, so a last line without one was cut short by
@@ -130,15 +168,14 @@ def _split_torn_row(text: str, path: Path) -> tuple[str, int | None]:
         return text, None
     cut = max(text.rfind("\n"), text.rfind("\r"))
     if cut < 0:
-        raise AnalyzeError("no samples: the file ends inside its header (was the write interrupted?)", path, 1)
+        raise AnalyzeError(f"no {rows}: the file ends inside its header (was the write interrupted?)", path, 1)
     kept, tail = text[:cut + 1], text[cut + 1:]
     if tail.strip() == "":
         return kept, None
     return kept, len(LINE_END.findall(kept)) + 1
 
 
-def _check_header(header: list[str], version: int, path: Path) -> None:
-    expected = COLUMNS_BY_VERSION[version]
+def _check_header(header: list[str], expected: tuple[str, ...], version: int, path: Path) -> None:
     missing = [c for c in expected if c not in header]
     if missing:
         raise AnalyzeError(
@@ -176,7 +213,7 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
     return None
 
 
-def _check_unique(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
+def _check_unique_sample(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
     """Refuse a second row for the same (case, round, sample): a file whose rows were
     appended twice would otherwise double n and shrink every p-value."""
     round_ = parsed.get("round", DEFAULT_ROUND)
@@ -189,94 +226,233 @@ def _check_unique(seen: dict, key: CaseKey, parsed: dict, version: int, path: Pa
             path, line)
 
 
+@dataclass
+class _Table:
+    """A results CSV being read: its header and layout (from the header), then its rows.
+
+    ``rows()`` yields each data row as (line, raw cells, parsed cells) after the checks
+    every kind shares: the schema version (from the first row), the header against it,
+    the field count, each cell's type, and run-level columns equal on every row. It fills
+    ``version`` and ``run`` from the first row; ``finish()`` checks that there was one.
+    """
+
+    path: Path
+    layout: _Layout
+    header: list[str]
+    reader: Any
+    torn_line: int | None
+    version: int | None = None
+    run: dict[str, Any] = field(default_factory=dict)
+    _kinds: dict[str, str] = field(default_factory=dict)
+    _first_run_raw: dict[str, str] = field(default_factory=dict)
+
+    def rows(self) -> Iterator[tuple[int, dict[str, str], dict[str, Any]]]:
+        path, header = self.path, self.header
+        try:
+            for row in self.reader:
+                line = self.reader.line_num
+                if not row or all(cell.strip() == "" for cell in row):
+                    continue
+                if self.version is None:
+                    self._start(row, line)
+                if len(row) != len(header):
+                    raise AnalyzeError(f"expected {len(header)} fields, found {len(row)}", path, line)
+                cells = dict(zip(header, row))
+                try:
+                    parsed = {column: _parse_cell(cells[column], column, self._kinds[column]) for column in header}
+                except ValueError as error:
+                    raise AnalyzeError(str(error), path, line) from None
+                self._check_run(cells, parsed, line)
+                if parsed["threads"] < 1:
+                    raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
+                yield line, cells, parsed
+        except csv.Error as error:
+            raise AnalyzeError(f"malformed CSV: {error}", path, self.reader.line_num) from None
+
+    def _start(self, row: list[str], line: int) -> None:
+        """Read the schema version from the first row and check the header against it."""
+        layout, path = self.layout, self.path
+        index = self.header.index("schema_version")
+        raw_version = row[index] if index < len(row) else ""
+        try:
+            version = _parse_int(raw_version, "schema_version")
+        except ValueError as error:
+            raise AnalyzeError(str(error), path, line) from None
+        if version not in layout.columns_by_version:
+            raise AnalyzeError(
+                f"unknown schema_version {version} (this analyze reads {layout.known_versions}); "
+                "update scripts/analyze", path, line)
+        _check_header(self.header, layout.columns_by_version[version], version, path)
+        self.version = version
+        self._kinds = {column: column_type(column, version) for column in self.header}
+
+    def _check_run(self, cells: dict[str, str], parsed: dict[str, Any], line: int) -> None:
+        """Keep the first row's run-level columns; refuse a later row that differs."""
+        run_level = self.layout.run_columns(self.version)
+        if not self.run:
+            self.run = {c: parsed[c] for c in run_level}
+            self._first_run_raw = {c: cells[c] for c in run_level}
+            if self.run["logical_cpus"] < 1:
+                raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", self.path, line)
+            return
+        for column in run_level:
+            if cells[column] != self._first_run_raw[column]:
+                raise AnalyzeError(
+                    f"{column} {cells[column]!r} differs from the first row's "
+                    f"{self._first_run_raw[column]!r}: one file must hold one run", self.path, line)
+
+    def finish(self) -> list[str]:
+        """After the rows: refuse a file without any; the warnings of what was worked
+        around (a torn last row dropped)."""
+        rows = self.layout.rows
+        if self.version is None:
+            if self.torn_line is not None:
+                raise AnalyzeError(f"no {rows}: the only row is torn (it has no line end: "
+                                   "was the write interrupted?)", self.path, self.torn_line)
+            raise AnalyzeError(f"no {rows}: the file has a header but no rows", self.path)
+        if self.torn_line is not None:
+            return [f"{self.path}:{self.torn_line}: {TORN_ROW_WARNING}"]
+        return []
+
+
+def _open_table(path: Path) -> _Table:
+    """Read ``path``'s text and header and tell its kind from the header."""
+    text = _read_text(path)
+    # Which noun messages use before the header is read: a cut header has no kind yet.
+    first_line = LINE_END.split(text, 1)[0]
+    provisional = LAYOUTS[file_kind(name.strip() for name in first_line.split(","))]
+    text, torn_line = _split_torn_row(text, path, provisional.rows)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = [name.strip() for name in next(reader)]
+    except csv.Error as error:
+        raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
+    if "schema_version" not in header:
+        raise AnalyzeError(
+            "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
+    return _Table(path, LAYOUTS[file_kind(header)], header, reader, torn_line)
+
+
+def _results(table: _Table) -> ResultsFile:
+    """The rows of a timing file as cases of samples."""
+    path = table.path
+    values: dict[CaseKey, dict[str, list[float]]] = {}
+    # (case, round, sample) -> the line it was first seen on.
+    seen: dict[tuple[CaseKey, int, int], int] = {}
+    for line, cells, parsed in table.rows():
+        if parsed.get("round", DEFAULT_ROUND) < 1:
+            raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
+        problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+        if problem:
+            raise AnalyzeError(problem, path, line)
+        key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+        _check_unique_sample(seen, key, parsed, table.version, path, line)
+        columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
+        for column in SAMPLE_NUMERIC_COLUMNS:
+            columns[column].append(float(parsed.get(column, math.nan)))
+    warnings = table.finish()
+    cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
+             for key, cols in values.items()}
+    return ResultsFile(str(path), table.version, table.run, cases, warnings)
+
+
+def _written_precision(raw: str) -> float:
+    """Half a unit in the last digit ``raw`` was written with: ``12.35`` -> 0.005, ``1e-05``
+    -> 5e-06, ``40`` -> 0.5. A per-op value written to fewer digits is rounded that much."""
+    try:
+        exponent = Decimal(raw.strip()).as_tuple().exponent
+    except InvalidOperation:
+        return 0.0
+    return 0.5 * 10.0 ** exponent if isinstance(exponent, int) else 0.0
+
+
+def _counts_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
+    """Why a counts row's numbers cannot be (see COUNTS_CSV.md), or None when they are fine."""
+    iterations, operations = parsed["iterations"], parsed["operations"]
+    if iterations < 1:
+        return f"iterations must be at least 1: {cells['iterations']!r}"
+    if operations < 1:
+        return f"operations must be at least 1: {cells['operations']!r}"
+    if operations % iterations:
+        return (f"operations {operations} is not a multiple of iterations {iterations} "
+                "(operations = iterations × operations per iteration)")
+    if parsed["instructions"] == 0:
+        return ("instructions is 0: callgrind counted nothing (the harness loop alone costs "
+                "instructions; was collection turned on around the loop?)")
+    for per_op, count in COUNTS_PER_OP.items():
+        if parsed[count] < 0:
+            return f"{count} must not be negative: {cells[count]!r}"
+        if parsed[per_op] < 0:
+            return f"{per_op} must not be negative: {cells[per_op]!r}"
+        expected = parsed[count] / operations
+        slack = _written_precision(cells[per_op]) + PER_OP_RELATIVE_SLACK * expected
+        if abs(parsed[per_op] - expected) > slack:
+            return (f"{per_op} {cells[per_op].strip()} does not match {count} / operations = "
+                    f"{parsed[count]} / {operations} = {expected:.6g}")
+    return None
+
+
+def _counts(table: _Table) -> CountsFile:
+    """The rows of a counts file as one CaseCounts per case."""
+    path = table.path
+    cases: dict[CaseKey, CaseCounts] = {}
+    lines: dict[CaseKey, int] = {}
+    for line, cells, parsed in table.rows():
+        problem = _counts_problem(parsed, cells)
+        if problem:
+            raise AnalyzeError(problem, path, line)
+        key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+        first = lines.setdefault(key, line)
+        if first != line:
+            # A case is counted once: a second row is a file appended to twice.
+            raise AnalyzeError(f"duplicate case: {key.label} is also on line {first}", path, line)
+        cases[key] = CaseCounts(key, parsed["iterations"], parsed["operations"],
+                                parsed["instructions"], parsed["allocations"])
+    warnings = table.finish()
+    return CountsFile(str(path), table.version, table.run, cases, warnings)
+
+
+_BUILDERS = {TIMING: _results, COUNTS: _counts}
+
+
+def load_any(path: str | Path) -> ResultsFile | CountsFile:
+    """Load and validate a timing or a counts file, whichever its header says it is.
+
+    Raises AnalyzeError, naming the file and line, as load_results and load_counts do.
+    """
+    table = _open_table(Path(path))
+    return _BUILDERS[table.layout.kind](table)
+
+
+def load_counts(path: str | Path) -> CountsFile:
+    """Load and validate one counts CSV (``bench count``; schema.COUNTS_COLUMNS_BY_VERSION).
+
+    Raises AnalyzeError, naming the file and line, for anything that is not a well-formed
+    counts file: what load_results refuses (unreadable, empty, header only, unknown
+    schema_version, missing columns, bad values, rows from different runs), a timing file,
+    impossible counts (no operations, no instructions, negative counts, a per-op column that
+    does not match its count / operations), or a case counted twice. A torn last row is
+    dropped and named in ``warnings``.
+    """
+    table = _open_table(Path(path))
+    if table.layout.kind != COUNTS:
+        raise AnalyzeError(TIMING_NOT_COUNTS, path, 1)
+    return _counts(table)
+
+
 def load_results(path: str | Path) -> ResultsFile:
-    """Load and validate one results CSV (any of schema.KNOWN_VERSIONS).
+    """Load and validate one timing results CSV (any of schema.KNOWN_VERSIONS).
 
     ``ns_per_op`` may be ``inf`` on a starved sample (ops = 0; see schema.COLUMN_TYPES).
 
     Raises AnalyzeError, naming the file and line, for anything that is not a
     well-formed results file: unreadable, binary, empty, header only, unknown
-    schema_version, missing columns, bad values, rows from different runs, or a
-    duplicate sample (the same case, round and sample twice). A torn last row (no
-    line end) is dropped and named in ``warnings``; a short row elsewhere is an error.
+    schema_version, missing columns, bad values, rows from different runs, a
+    duplicate sample (the same case, round and sample twice), or a counts file. A torn
+    last row (no line end) is dropped and named in ``warnings``; a short row elsewhere
+    is an error.
     """
-    path = Path(path)
-    text, torn_line = _split_torn_row(_read_text(path), path)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = [name.strip() for name in next(reader)]
-        if "schema_version" not in header:
-            raise AnalyzeError(
-                "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
-        version_index = header.index("schema_version")
-        results: ResultsFile | None = None
-        kinds: dict[str, str] = {}
-        run_level: tuple[str, ...] = ()
-        first_run_raw: dict[str, str] = {}
-        values: dict[CaseKey, dict[str, list[float]]] = {}
-        # (case, round, sample) -> the line it was first seen on.
-        seen: dict[tuple[CaseKey, int, int], int] = {}
-        for row in reader:
-            line = reader.line_num
-            if not row or all(cell.strip() == "" for cell in row):
-                continue
-            if results is None:
-                raw_version = row[version_index] if version_index < len(row) else ""
-                try:
-                    version = _parse_int(raw_version, "schema_version")
-                except ValueError as error:
-                    raise AnalyzeError(str(error), path, line) from None
-                if version not in COLUMNS_BY_VERSION:
-                    known = ", ".join(str(v) for v in KNOWN_VERSIONS)
-                    raise AnalyzeError(
-                        f"unknown schema_version {version} (this analyze reads {known}); "
-                        "update scripts/analyze", path, line)
-                _check_header(header, version, path)
-                results = ResultsFile(str(path), version, {})
-                kinds = {column: column_type(column, version) for column in header}
-                run_level = run_columns(version)
-            if len(row) != len(header):
-                raise AnalyzeError(
-                    f"expected {len(header)} fields, found {len(row)}", path, line)
-            cells = dict(zip(header, row))
-            try:
-                parsed = {column: _parse_cell(cells[column], column, kinds[column]) for column in header}
-            except ValueError as error:
-                raise AnalyzeError(str(error), path, line) from None
-            if not results.run:
-                results.run = {c: parsed[c] for c in run_level}
-                first_run_raw = {c: cells[c] for c in run_level}
-                if results.run["logical_cpus"] < 1:
-                    raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", path, line)
-            else:
-                for column in run_level:
-                    if cells[column] != first_run_raw[column]:
-                        raise AnalyzeError(
-                            f"{column} {cells[column]!r} differs from the first row's "
-                            f"{first_run_raw[column]!r}: one file must hold one run", path, line)
-            if parsed["threads"] < 1:
-                raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
-            if parsed.get("round", DEFAULT_ROUND) < 1:
-                raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
-            problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
-            if problem:
-                raise AnalyzeError(problem, path, line)
-            key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
-            _check_unique(seen, key, parsed, results.schema_version, path, line)
-            columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
-            for column in SAMPLE_NUMERIC_COLUMNS:
-                columns[column].append(float(parsed.get(column, math.nan)))
-    except csv.Error as error:
-        raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
-    if results is None:
-        if torn_line is not None:
-            raise AnalyzeError("no samples: the only row is torn (it has no line end: "
-                               "was the write interrupted?)", path, torn_line)
-        raise AnalyzeError("no samples: the file has a header but no rows", path)
-    if torn_line is not None:
-        results.warnings.append(f"{path}:{torn_line}: {TORN_ROW_WARNING}")
-    results.cases = {
-        key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
-        for key, cols in values.items()
-    }
-    return results
+    table = _open_table(Path(path))
+    if table.layout.kind != TIMING:
+        raise AnalyzeError(COUNTS_NOT_TIMING, path, 1)
+    return _results(table)

@@ -1,7 +1,9 @@
 """The data model of a results file: case keys, cases, loaded files and the params codec.
 
 Pure data and the small functions on it; no file I/O. ``loader`` builds these from CSVs;
-``compare``, ``render``, ``report`` and ``history`` consume them.
+``compare``, ``render``, ``report`` and ``history`` consume them. A timing file
+(``ResultsFile``) holds each case's samples (``Case``); a counts file (``CountsFile``)
+holds each case's one counted run (``CaseCounts``).
 """
 
 from __future__ import annotations
@@ -139,22 +141,11 @@ class Case:
         return int(self.ns_per_op.size)
 
 
-@dataclass
-class ResultsFile:
-    """A loaded results file: its run metadata and its cases (key -> Case).
+class RunMetadata:
+    """What a loaded file says about the run that wrote it, from its run-level columns
+    (``self.run``): shared by timing and counts files."""
 
-    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
-    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
-    version 3, None (unknown).
-    """
-
-    path: str
-    schema_version: int
     run: dict[str, Any]
-    cases: dict[CaseKey, Case] = field(default_factory=dict)
-    # What the loader noticed and worked around (e.g. a torn last row it dropped), each
-    # a complete line naming the file and line.
-    warnings: list[str] = field(default_factory=list)
 
     @property
     def started_at(self) -> datetime:
@@ -178,8 +169,67 @@ class ResultsFile:
         return f"{short}+dirty" if dirty else short
 
 
-def filter_cases(cases: dict[CaseKey, Case], pattern) -> dict[CaseKey, Case]:
-    """The cases whose ``suite/benchmark/variant`` matches ``pattern`` (re.search).
+@dataclass
+class ResultsFile(RunMetadata):
+    """A loaded timing file: its run metadata and its cases (key -> Case).
+
+    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
+    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
+    version 3, None (unknown).
+    """
+
+    path: str
+    schema_version: int
+    run: dict[str, Any]
+    cases: dict[CaseKey, Case] = field(default_factory=dict)
+    # What the loader noticed and worked around (e.g. a torn last row it dropped), each
+    # a complete line naming the file and line.
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseCounts:
+    """One case's counted run (``bench count``): how many operations it did and how many
+    instructions (callgrind) and allocations (jemalloc) they took.
+
+    Counts are exact and repeatable for the same binary, so one run is the whole story: no
+    samples, no spread. The per-operation values are computed from the integer counts (the
+    loader checks that the file's own per-op columns agree with them).
+    """
+
+    key: CaseKey
+    iterations: int
+    operations: int
+    instructions: int
+    allocations: int
+
+    @property
+    def instructions_per_op(self) -> float:
+        """Instructions per operation (harness loop included: nothing is subtracted)."""
+        return self.instructions / self.operations
+
+    @property
+    def allocations_per_op(self) -> float:
+        """Allocations per operation."""
+        return self.allocations / self.operations
+
+
+@dataclass
+class CountsFile(RunMetadata):
+    """A loaded counts file: its run metadata (schema.counts_run_columns) and its cases
+    (key -> CaseCounts), one counted run each."""
+
+    path: str
+    schema_version: int
+    run: dict[str, Any]
+    cases: dict[CaseKey, CaseCounts] = field(default_factory=dict)
+    # As ResultsFile.warnings.
+    warnings: list[str] = field(default_factory=list)
+
+
+def filter_cases(cases: dict[CaseKey, Any], pattern) -> dict[CaseKey, Any]:
+    """The cases (Case or CaseCounts) whose ``suite/benchmark/variant`` matches ``pattern``
+    (re.search).
 
     ``pattern`` is a compiled regex or None (keep everything), like the Swift CLI's --filter.
     """

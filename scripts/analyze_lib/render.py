@@ -12,6 +12,7 @@ import math
 from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, Comparison, CompareRow, json_number
 from .gate import GateDecision
 from .model import CaseKey, ResultsFile
+from .schema import TIMING
 from .stats import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("md", "text", "json")
@@ -20,7 +21,9 @@ FORMATS = ("md", "text", "json")
 # 3: counts gains "undetectable" (no longer counted as "unchanged"); gate gains status,
 # exit_code, missing, undetectable and allow_missing ("passed" is false for any status
 # but passed); run settings of schema 3 files appear in base/head.
-JSON_FORMAT_VERSION = 3
+# 4: every document says its "kind": "timing" (this module) or "counts" (counts_render,
+# a comparison of counts files).
+JSON_FORMAT_VERSION = 4
 TITLE = "DispatchBench comparison"
 # How a starved (infinite) time and an undefined number read in tables.
 STARVED_TEXT = "starved"
@@ -107,7 +110,8 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
+def md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
+    """A Markdown table's lines; ``aligns`` has one ``l`` or ``r`` per column."""
     lines = ["| " + " | ".join(headers) + " |",
              "| " + " | ".join("---:" if a == "r" else "---" for a in aligns) + " |"]
     lines += ["| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in rows]
@@ -144,7 +148,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += _md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
@@ -152,11 +156,11 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         what = "unchanged or undetectable" if comparison.undetectable else "unchanged"
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += _md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
-    lines += _md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
+    lines += md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
                        [[s, str(n), fmt_ratio(g)] for s, (g, n) in comparison.suite_geomeans.items()])
     lines.append("")
     for name, keys in _case_lists(comparison, gate):
@@ -195,7 +199,8 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     return "\n".join(lines) + "\n"
 
 
-def _run_json(results: ResultsFile) -> dict:
+def run_json(results: ResultsFile) -> dict:
+    """A file's path and run metadata, JSON-ready (timing or counts file)."""
     run = {k: json_number(v) if isinstance(v, float) else v for k, v in results.run.items()}
     run["started_at"] = f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"
     return {"path": results.path, **run}
@@ -229,11 +234,12 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
     """
     document = {
         "format_version": JSON_FORMAT_VERSION,
+        "kind": TIMING,
         "threshold_percent": comparison.threshold,
         "alpha": comparison.alpha,
         "bootstrap_resamples": BOOTSTRAP_RESAMPLES,
-        "base": _run_json(comparison.base),
-        "head": _run_json(comparison.head),
+        "base": run_json(comparison.base),
+        "head": run_json(comparison.head),
         "counts": comparison.counts,
         "suite_geomean_ratio": {s: {"ratio": json_number(g), "cases": n}
                                 for s, (g, n) in comparison.suite_geomeans.items()},

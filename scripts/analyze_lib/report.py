@@ -5,9 +5,11 @@ This module assembles the document; the parts come from their own modules: decis
 reference tables), presentation (what a benchmark's params say about how to show it).
 
 The page leads with a table of contents; then per family (suite) the decision table and
-the charts, with the per-scenario ratios folded below them; then the harness floor,
-starved cases, latency percentiles, the environment and every case (folded).
-Output is written atomically (see output.atomic_directory).
+the charts, with the per-scenario ratios folded below them; then, given a counts file,
+the counts per operation (charts of instructions/op against a swept param, and every
+counted case beside its timing median); then the harness floor, starved cases, latency
+percentiles, the environment and every case (folded). A report may have a counts file
+alone. Output is written atomically (see output.atomic_directory).
 """
 
 from __future__ import annotations
@@ -15,18 +17,20 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .chart_plan import plan_charts
+from .chart_plan import CountsChart, plan_charts, plan_counts_charts
 from .charts import draw_figure
 from .decisions import Decision, decide, decision_table, rules_text
 from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
-from .model import Case, ResultsFile, filter_cases
+from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, filter_cases
 from .output import atomic_directory
 from .presentation import FLOOR_SUITES
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
     cases_table,
+    counts_by_param_table,
+    counts_table,
     environment_table,
     latency_table,
     starved_table,
@@ -36,6 +40,7 @@ from .tables import (
 DEFAULT_RESULTS_DIR = "Results"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
+COUNTS_HEADING = "Counts per operation"
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
@@ -44,11 +49,8 @@ def default_report_dir(csv_path: str | Path) -> Path:
 
 
 def _summary(results: ResultsFile, count: int) -> str:
-    run = results.run
-    return (f"{count} cases from `{results.path}`: commit `{results.commit_label}`, {run['host']} "
-            f"({run['cpu_model']}, {run['logical_cpus']} logical CPUs), {run['build']} build, Swift "
-            f"{run['swift_version']}, {run['started_at']:%Y-%m-%d}. Times are ns per operation, lower is "
-            f"better; more than {run['logical_cpus']} threads oversubscribe the machine.")
+    return (f"{count} cases from `{results.path}`: {_run_text(results)}. Times are ns per operation, lower "
+            f"is better; more than {results.logical_cpus} threads oversubscribe the machine.")
 
 
 def _how_to_read(cpus: int) -> list:
@@ -80,20 +82,82 @@ def _family(suite: str, decisions: list[Decision], figures, ratios) -> list:
     return blocks
 
 
-def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
-    """Draw the charts into ``out_dir`` and return the report's blocks."""
-    cases = filter_cases(results.cases, pattern)
-    cpus = results.logical_cpus
+def _run_text(results) -> str:
+    run = results.run
+    return (f"commit `{results.commit_label}`, {run['host']} ({run['cpu_model']}, {run['logical_cpus']} logical "
+            f"CPUs), {run['build']} build, Swift {run['swift_version']}, {run['started_at']:%Y-%m-%d}")
+
+
+def _counts_summary(counts: CountsFile, count: int) -> str:
+    return (f"{count} counted cases from `{counts.path}`: {_run_text(counts)}. Instructions and allocations "
+            "per operation, one counted run per case; lower is better.")
+
+
+def _counts_section(counts: CountsFile, counted: dict[CaseKey, CaseCounts], charts: list[CountsChart],
+                    timings: ResultsFile | None, cases: dict[CaseKey, Case]) -> list:
+    """The counts of a counts file: what they are, the charts of instructions/op against a
+    swept param with their numbers, then every counted case (beside its timing median)."""
+    blocks: list = [Heading(2, COUNTS_HEADING), Paragraph(
+        f"From `{counts.path}`: {_run_text(counts)}, allocator {counts.run['allocator']}. Per case one "
+        "counted run: instructions (valgrind callgrind, collection on only around the loop) and "
+        "allocations (jemalloc, thread cache off), each divided by the run's operations. Counts are exact "
+        "and repeatable for the same binary, so they have no noise band, and `analyze gate` compares "
+        "them exactly. `harness/empty/loop` is the harness's own per-iteration cost; nothing is "
+        "subtracted from any row.")]
+    if timings is not None:
+        blocks.append(Paragraph(
+            f"*Timing median ns/op* is the median of the same case (same threads and params) in "
+            f"`{timings.path}`; empty where that run did not time it."))
+        if timings.commit_label != counts.commit_label:
+            blocks.append(Paragraph(
+                f"**Note:** the counts come from commit `{counts.commit_label}` and the timings from "
+                f"`{timings.commit_label}`: they may not measure the same code."))
+    if not counted:
+        return blocks + [Paragraph("No counted case matches the filter.")]
+    for chart in charts:
+        blocks.append(Heading(3, f"{chart.suite}/{chart.benchmark}: instructions per op vs {chart.x}"))
+        blocks += [Image(f.filename, f.title) for f in chart.figures]
+        blocks.append(counts_by_param_table(list(chart.cases), chart.x))
+    by_suite: dict[str, list[CaseCounts]] = defaultdict(list)
+    for case in counted.values():
+        by_suite[case.key.suite].append(case)
+    timed = cases if timings is not None else None
+    blocks.append(Heading(3, "Every counted case"))
+    blocks += [Details(f"{suite}: {len(members)} counted case{'s' if len(members) != 1 else ''}",
+                       (counts_table(members, timed, counts.logical_cpus),))
+               for suite, members in by_suite.items()]
+    return blocks
+
+
+def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
+                 counts: CountsFile | None = None) -> list:
+    """Draw the charts into ``out_dir`` and return the report's blocks: of a timing file,
+    a counts file, or both (at least one)."""
+    main = results if results is not None else counts
+    if main is None:
+        raise ValueError("build_report needs a timing file, a counts file or both")
+    cases = filter_cases(results.cases, pattern) if results is not None else {}
+    counted = filter_cases(counts.cases, pattern) if counts is not None else {}
+    cpus = main.logical_cpus
     budget = FigureBudget()
     figures = plan_charts(cases, cpus, budget)
-    for figure in figures:
+    counts_charts = plan_counts_charts(counted, budget)
+    for figure in figures + [f for chart in counts_charts for f in chart.figures]:
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     decisions = decide(cases, cpus)
     ratios = which_one_tables(cases, cpus)
 
-    blocks: list = [Heading(1, f"DispatchBench report: {Path(results.path).stem}"),
-                    Paragraph(_summary(results, len(cases))), Contents()]
-    if not cases:
+    summary = []
+    if results is not None:
+        summary.append(_summary(results, len(cases)))
+        if counts is not None:
+            summary.append(f"Counts per operation of {len(counted)} cases from `{counts.path}` have "
+                           "their own section.")
+    else:
+        summary.append(_counts_summary(counts, len(counted)))
+    blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"),
+                    Paragraph(" ".join(summary)), Contents()]
+    if not cases and not counted:
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
     order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
@@ -103,6 +167,8 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],
                           [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite])
+    if counts is not None:
+        blocks += _counts_section(counts, counted, counts_charts, results, cases)
     note = budget.skipped_note()
     if note:
         blocks.append(Paragraph(note))
@@ -126,7 +192,9 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
                    Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
                              "percentiles of one operation's latency in ns, median over samples."),
                    latency]
-    blocks += [Heading(2, "Environment"), environment_table(results)]
+    files = [f for f in (results, counts) if f is not None]
+    blocks += [Heading(2, "Environment"),
+               environment_table(*files, names=("Timings", "Counts"))]
     by_suite: dict[str, list[Case]] = defaultdict(list)
     for case in cases.values():
         if case.key.suite not in FLOOR_SUITES:
@@ -140,10 +208,12 @@ def build_report(results: ResultsFile, out_dir: Path, pattern=None) -> list:
     return blocks
 
 
-def write_report(results: ResultsFile, out_dir: Path, pattern=None) -> Path:
-    """Write report.md, report.html and the PNGs to ``out_dir`` atomically; return it."""
+def write_report(results: ResultsFile | None, out_dir: Path, pattern=None,
+                 counts: CountsFile | None = None) -> Path:
+    """Write report.md, report.html and the PNGs to ``out_dir`` atomically; return it.
+    ``results`` (timings), ``counts`` or both, as build_report."""
     with atomic_directory(out_dir) as staging:
-        blocks = build_report(results, staging, pattern)
+        blocks = build_report(results, staging, pattern, counts=counts)
         (staging / REPORT_MD).write_text(to_markdown(blocks), encoding="utf-8")
         title = next(b.text for b in blocks if isinstance(b, Heading))
         (staging / REPORT_HTML).write_text(to_html(blocks, staging, title), encoding="utf-8")

@@ -4,6 +4,10 @@ This mirrors Swift's ``ResultsSchema`` (the source; the agreed spec of each vers
 written down before either side implements it). Adding a schema version is one entry in
 ``COLUMNS_BY_VERSION``. Each column has a type name in ``COLUMN_TYPES`` (changed per
 version in ``TYPE_CHANGES``; ask ``column_type``); the loader knows how to parse each type.
+
+Two kinds of file share the schema family: *timing* files (``bench``: one row per sample,
+``COLUMNS_BY_VERSION``) and *counts* files (``bench count``: one row per case,
+``COUNTS_COLUMNS_BY_VERSION``). A file's header tells them apart (``file_kind``).
 """
 
 from __future__ import annotations
@@ -59,8 +63,43 @@ CASE_COLUMNS = ("suite", "benchmark", "variant", "threads", "params")
 SAMPLE_ID_COLUMNS = ("round", "sample")
 DEFAULT_ROUND = 1
 
-# The metric every analysis is about (lower is better).
+# The metric every analysis of a timing file is about (lower is better).
 METRIC = "ns_per_op"
+
+# Counts files (`bench count`): per case, one counted run at one thread. Instructions are
+# valgrind callgrind's (collection on only around the loop), allocations jemalloc's (small +
+# large nmalloc, thread cache off); nothing is subtracted from any row.
+COUNTS_MEASURE_COLUMNS = (
+    "iterations", "operations", "instructions", "instructions_per_op", "allocations", "allocations_per_op",
+)
+_COUNTS_V3 = (
+    "schema_version", "run_id", "started_at", "commit", "dirty", "host", "os", "kernel",
+    "cpu_model", "logical_cpus", "swift_version", "build", "allocator", "bench_version",
+) + CASE_COLUMNS + COUNTS_MEASURE_COLUMNS
+
+COUNTS_COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
+    3: _COUNTS_V3,
+}
+
+KNOWN_COUNTS_VERSIONS = tuple(sorted(COUNTS_COLUMNS_BY_VERSION))
+
+# The per-operation counts a counts file is about (lower is better), each the quotient of
+# a count column by ``operations``.
+COUNTS_PER_OP = {"instructions_per_op": "instructions", "allocations_per_op": "allocations"}
+
+# The two kinds of results file and the column that tells them apart: a counts file has it
+# and has no METRIC.
+TIMING = "timing"
+COUNTS = "counts"
+COUNTS_MARKER = "instructions_per_op"
+
+
+def file_kind(header) -> str:
+    """TIMING or COUNTS, from a file's header: a counts file has ``instructions_per_op`` and
+    no ``ns_per_op``. Anything else is taken for a timing file (whose header check then
+    names what is missing)."""
+    names = set(header)
+    return COUNTS if COUNTS_MARKER in names and METRIC not in names else TIMING
 
 # Type of each column: int, float (finite), float_or_inf (finite or "inf": the metric of
 # a starved sample, one in which no operation completed; the loader allows it only with
@@ -115,6 +154,16 @@ COLUMN_TYPES: dict[str, str] = {
     "bench_version": "str",
 }
 
+# Types of the columns only counts files have (the others are in COLUMN_TYPES).
+COUNTS_COLUMN_TYPES: dict[str, str] = {
+    "iterations": "int",
+    "operations": "int",
+    "instructions": "int",
+    "instructions_per_op": "float",
+    "allocations": "int",
+    "allocations_per_op": "float",
+}
+
 # Columns whose type changes with a version: from that version on, the new type.
 # Version 3: dirty may be "unknown" (git could not be read).
 TYPE_CHANGES: dict[int, dict[str, str]] = {
@@ -123,8 +172,8 @@ TYPE_CHANGES: dict[int, dict[str, str]] = {
 
 
 def column_type(column: str, version: int) -> str:
-    """The type name of ``column`` in a file of schema ``version``."""
-    kind = COLUMN_TYPES[column]
+    """The type name of ``column`` in a file (timing or counts) of schema ``version``."""
+    kind = COLUMN_TYPES[column] if column in COLUMN_TYPES else COUNTS_COLUMN_TYPES[column]
     for since in sorted(TYPE_CHANGES):
         if since <= version:
             kind = TYPE_CHANGES[since].get(column, kind)
@@ -137,8 +186,14 @@ RUN_SETTINGS_SINCE_VERSION = min(
 
 
 def run_columns(version: int) -> tuple[str, ...]:
-    """The run-level columns a file of schema ``version`` has."""
+    """The run-level columns a timing file of schema ``version`` has."""
     return tuple(c for c in RUN_COLUMNS if c in COLUMNS_BY_VERSION[version])
+
+
+def counts_run_columns(version: int) -> tuple[str, ...]:
+    """The run-level columns a counts file of schema ``version`` has (no run settings:
+    ``bench count`` has none of ``bench``'s sampling options)."""
+    return tuple(c for c in RUN_COLUMNS if c in COUNTS_COLUMNS_BY_VERSION[version])
 
 
 # Per-sample numeric columns kept beside the metric (NaN where empty or absent).

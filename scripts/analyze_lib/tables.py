@@ -1,5 +1,6 @@
 """The report's reference tables: the environment, every case, latency percentiles, starved
-cases, and per benchmark every scenario's medians as multiples of the fastest."""
+cases, per benchmark every scenario's medians as multiples of the fastest, and the counts
+per operation of a counts file (beside the timing medians, and against a swept param)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 
 from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
 from .doc import Table
-from .model import Case, CaseKey, ResultsFile
+from .counts_compare import fmt_allocations, fmt_instructions
+from .model import Case, CaseCounts, CaseKey, RunMetadata, format_params
 from .presentation import FLOOR_SUITES
 from .render import fmt_ns
 from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
@@ -86,18 +88,25 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tupl
     return tables
 
 
-def environment_table(results: ResultsFile) -> Table:
-    """Where the run came from: machine, toolchain, build, commit and date."""
+def _environment_rows(results) -> tuple[tuple[str, str], ...]:
     run = results.run
     dirty = {True: " (dirty)", False: "", None: " (dirty: unknown, git could not be read)"}[run["dirty"]]
     commit = run["commit"] + dirty
-    rows = (("Host", run["host"]), ("CPUs (logical)", str(run["logical_cpus"])),
+    return (("Host", run["host"]), ("CPUs (logical)", str(run["logical_cpus"])),
             ("CPU model", run["cpu_model"]), ("OS", f"{run['os']} (kernel {run['kernel']})"),
             ("Swift version", run["swift_version"]), ("Build", run["build"]),
             ("Allocator", run["allocator"]), ("Commit", f"`{commit}`"),
             ("Date", f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"), ("Run id", f"`{run['run_id']}`"),
             ("Schema version", str(results.schema_version)), ("File", f"`{results.path}`"))
-    return Table(("Field", "Value"), rows, "ll")
+
+
+def environment_table(*files: RunMetadata, names: tuple[str, ...] = ()) -> Table:
+    """Where the run came from: machine, toolchain, build, commit and date. Given several
+    files (a timing and a counts file), a column each, headed by ``names``."""
+    columns = [_environment_rows(f) for f in files]
+    rows = tuple((field, *(dict(c)[field] for c in columns)) for field, _ in columns[0])
+    headers = ("Field", *names) if len(files) > 1 else ("Field", "Value")
+    return Table(headers, rows, "l" * len(headers))
 
 
 def _iqr_text(values: np.ndarray) -> str:
@@ -157,3 +166,45 @@ def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
     rows = tuple((case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
                   fmt_ns(median(c.ns_per_op))) for c in starved)
     return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
+
+
+def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None, logical_cpus: int,
+                 with_suite: bool = False) -> Table:
+    """Every counted case: instructions and allocations per op and, given a timing run, the
+    timing median of the same case (same threads and params; empty where not timed)."""
+    headers = ["Case", "Instructions/op", "Allocations/op"]
+    if timings is not None:
+        headers.append("Timing median ns/op")
+    rows = []
+    for case in sorted(counted, key=lambda c: c.key.sort_key()):
+        row = [case_name(case.key, logical_cpus, with_suite), fmt_instructions(case.instructions_per_op),
+               fmt_allocations(case.allocations_per_op)]
+        if timings is not None:
+            timed = timings.get(case.key)
+            row.append(fmt_ns(median(timed.ns_per_op)) if timed is not None else "")
+        rows.append(tuple(row))
+    return Table(tuple(headers), tuple(rows), "l" + "r" * (len(headers) - 1))
+
+
+def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
+    """Instructions per op with a row per variant (and per thread count and other params,
+    where they vary) and a column per value of param ``x``: the numbers a counts chart draws."""
+    values = sorted({c.key.params_dict[x] for c in counted})
+    rows: dict[tuple, dict] = defaultdict(dict)
+    for case in counted:
+        others = tuple((k, v) for k, v in case.key.params if k != x)
+        rows[(case.key.variant, case.key.threads, others)][case.key.params_dict[x]] = case
+    several_threads = len({threads for _, threads, _ in rows}) > 1
+    several_params = len({others for _, _, others in rows}) > 1
+
+    def name(variant: str, threads: int, others: tuple) -> str:
+        parts = [variant] + ([f"threads:{threads}"] if several_threads else [])
+        return " ".join(parts) + (f", {format_params(others).replace(';', ', ')}" if several_params else "")
+
+    body = []
+    for (variant, threads, others), by_value in sorted(rows.items(), key=lambda kv: (
+            kv[0][1], CaseKey("", "", "", 1, kv[0][2]).sort_key(), kv[0][0])):
+        body.append((name(variant, threads, others),
+                     *(fmt_instructions(by_value[v].instructions_per_op) if v in by_value else "" for v in values)))
+    headers = ("Variant", *(format_params(((x, v),)) for v in values))
+    return Table(headers, tuple(body), "l" + "r" * len(values))

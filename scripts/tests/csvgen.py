@@ -1,4 +1,5 @@
-"""Writes valid results CSVs (schema 1, 2 or 3) from seeded distributions, for the tests."""
+"""Writes valid results CSVs for the tests: timing files (schema 1, 2 or 3) from seeded
+distributions, and counts files (bench count) from per-op values."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyze_lib.schema import COLUMNS_BY_VERSION
+from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 
 DEFAULT_SEED = 7
 DEFAULT_SAMPLES = 15
@@ -121,4 +122,53 @@ def full_run_cases(slowdown: float = 1.0, threads=FULL_RUN_THREADS) -> dict:
                     cases[case("wait", "fan-out", variant, t, f"tasks={tasks};work={work}")] = (
                         cost + work) * tasks / min(t, 4)
         cases[case("wait", "handoff", "semaphore", t)] = 900 * contention
+    return cases
+
+
+# Counts files (bench count): one row per case. A counted run of COUNT_ITERATIONS
+# iterations of COUNT_OPS_PER_ITERATION operations each.
+COUNT_ITERATIONS = 1000
+COUNT_OPS_PER_ITERATION = 10
+COUNTS_RUN = {**{k: v for k, v in RUN.items() if k in COUNTS_COLUMNS_BY_VERSION[3]}, "allocator": "jemalloc"}
+
+
+def write_counts(path: Path, cases: dict, run: dict | None = None, version: int = 3,
+                 iterations: int = COUNT_ITERATIONS, per_op_format: str = "{:.4f}") -> Path:
+    """Write a counts CSV: ``cases`` maps a case tuple (see ``case``) to
+    (instructions per op, allocations per op). The integer counts are the per-op values
+    times the operations of the counted run (iterations × COUNT_OPS_PER_ITERATION), rounded;
+    the per-op columns are written with ``per_op_format`` from those integers, as bench
+    writes them."""
+    meta = {**COUNTS_RUN, **(run or {})}
+    columns = COUNTS_COLUMNS_BY_VERSION[version]
+    operations = iterations * COUNT_OPS_PER_ITERATION
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for (suite, benchmark, variant, threads, params), (per_op, allocs_per_op) in cases.items():
+            instructions = round(per_op * operations)
+            allocations = round(allocs_per_op * operations)
+            row = {
+                **meta, "schema_version": str(version),
+                "suite": suite, "benchmark": benchmark, "variant": variant,
+                "threads": str(threads), "params": params,
+                "iterations": str(iterations), "operations": str(operations),
+                "instructions": str(instructions),
+                "instructions_per_op": per_op_format.format(instructions / operations),
+                "allocations": str(allocations),
+                "allocations_per_op": per_op_format.format(allocations / operations),
+            }
+            writer.writerow([row[c] for c in columns])
+    return path
+
+
+def once_hit_counts(variants=(("dispatch-once", 12.0, 0.0), ("lock", 40.0, 0.0), ("array-tracker", 15.0, 0.0)),
+                    tokens=(1, 10, 100, 1000)) -> dict:
+    """Case tuple -> (instructions/op, allocations/op) for once/hit at one thread, shaped
+    like a real count run: array-tracker's instructions grow with the tokens it scans."""
+    cases = {case("harness", "empty", "loop"): (3.0, 0.0)}
+    for count in tokens:
+        for variant, instructions, allocations in variants:
+            grows = count if variant == "array-tracker" else 1
+            cases[case("once", "hit", variant, 1, f"tokens={count}")] = (instructions * grows, allocations)
     return cases

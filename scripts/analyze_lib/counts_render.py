@@ -1,0 +1,151 @@
+"""Renderers of a CountsComparison: Markdown, text and JSON, as render.py's for timings.
+
+Each returns the complete output as one string ending in a newline; none computes
+anything beyond formatting.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .compare import json_number
+from .counts_compare import (
+    UNCHANGED,
+    CountsComparison,
+    CountsRow,
+    fmt_allocations,
+    fmt_difference,
+    fmt_instructions,
+)
+from .gate import CountsGateDecision
+from .model import CaseCounts, CaseKey
+from .render import JSON_FORMAT_VERSION, md_table, run_json, run_line, text_table
+from .schema import COUNTS
+
+TITLE = "DispatchBench counts comparison"
+COUNTS_HEADERS = ["Case", "Base instr/op", "Head instr/op", "Ratio", "Base allocs/op", "Head allocs/op",
+                  "Difference", "Verdict"]
+COUNTS_ALIGNS = "lrrrrrrl"
+
+
+def fmt_counts_ratio(value: float) -> str:
+    """A ratio of instruction counts to four decimals (1.0200): the tolerance is about 1%."""
+    return f"{value:.4f}"
+
+
+def rule_sentence(comparison: CountsComparison) -> str:
+    """How verdicts are decided, in one sentence."""
+    return (f"Counts are exact (one counted run per case: no noise, no p-value): a case is worse or "
+            f"better when its instructions per op changed by more than "
+            f"{comparison.instructions_tolerance:g}% of base or its allocations per op by at least "
+            f"{comparison.allocations_tolerance:g}, either way; fewer is reported too, an "
+            "unexplained improvement is a finding.")
+
+
+def outcome_sentence(comparison: CountsComparison) -> str:
+    """``1 worse, 2 better, 10 unchanged``."""
+    return ", ".join(f"{count} {verdict}" for verdict, count in comparison.outcomes.items())
+
+
+def _cells(row: CountsRow, code: bool) -> list[str]:
+    label = f"`{row.key.label}`" if code else row.key.label
+    verdict = row.verdict_text
+    if code and row.verdict != UNCHANGED:
+        verdict = f"**{verdict}**"
+    return [label, fmt_instructions(row.base.instructions_per_op), fmt_instructions(row.head.instructions_per_op),
+            fmt_counts_ratio(row.instructions_ratio), fmt_allocations(row.base.allocations_per_op),
+            fmt_allocations(row.head.allocations_per_op), fmt_difference(row.allocations_difference), verdict]
+
+
+def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -> list[tuple[str, list[CaseKey]]]:
+    base_only = "Missing from head" if gate is not None else "Only in base"
+    lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only)]
+    return [(name, keys) for name, keys in lists if keys]
+
+
+def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
+    """The comparison as Markdown: changed cases (worse first) in the main table,
+    unchanged ones folded in <details>."""
+    lines = [f"## {TITLE}", ""]
+    if gate is not None:
+        lines += [f"**{gate.headline}**", ""]
+        lines += [line for note in gate.notes for line in (f"> {note}", "")]
+    lines += [f"- Base: `{run_line(comparison.base)}`",
+              f"- Head: `{run_line(comparison.head)}`", "",
+              f"**{outcome_sentence(comparison)}.** {rule_sentence(comparison)}", ""]
+    for warning in comparison.warnings:
+        lines += [f"> **Warning:** {warning}", ""]
+    changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
+    unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
+    if changed:
+        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in changed]) + [""]
+    else:
+        lines += ["No case's counts changed.", ""]
+    if unchanged:
+        lines += [f"<details><summary>{len(unchanged)} unchanged case"
+                  f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
+        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
+        lines += ["", "</details>", ""]
+    for name, keys in _case_lists(comparison, gate):
+        lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_counts_text(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
+    """The comparison as aligned plain text for a terminal, worse cases first."""
+    lines = [TITLE,
+             f"base: {run_line(comparison.base)}",
+             f"head: {run_line(comparison.head)}", ""]
+    lines += text_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, False) for r in comparison.rows])
+    lines += ["", f"{outcome_sentence(comparison)}. {rule_sentence(comparison)}"]
+    for name, keys in _case_lists(comparison, gate):
+        lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += [f"warning: {w}" for w in comparison.warnings]
+    if gate is not None:
+        lines += gate.notes
+        lines.append(gate.headline)
+    return "\n".join(lines) + "\n"
+
+
+def _side_json(counts: CaseCounts) -> dict:
+    return {"iterations": counts.iterations, "operations": counts.operations,
+            "instructions": counts.instructions, "instructions_per_op": counts.instructions_per_op,
+            "allocations": counts.allocations, "allocations_per_op": counts.allocations_per_op}
+
+
+def _row_json(row: CountsRow) -> dict:
+    return {
+        **row.key.to_json(),
+        "base": _side_json(row.base),
+        "head": _side_json(row.head),
+        "instructions_ratio": json_number(row.instructions_ratio),
+        "instructions_change": row.instructions,
+        "allocations_difference": row.allocations_difference,
+        "allocations_change": row.allocations,
+        "verdict": row.verdict,
+        "verdict_text": row.verdict_text,
+    }
+
+
+def render_counts_json(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
+    """The comparison as JSON (render.JSON_FORMAT_VERSION, ``kind`` "counts") for tools.
+    ``instructions_change`` and ``allocations_change`` are "more", "fewer" or null."""
+    document = {
+        "format_version": JSON_FORMAT_VERSION,
+        "kind": COUNTS,
+        "instructions_tolerance_percent": comparison.instructions_tolerance,
+        "allocations_tolerance": comparison.allocations_tolerance,
+        "base": run_json(comparison.base),
+        "head": run_json(comparison.head),
+        "outcomes": comparison.outcomes,
+        "cases": [_row_json(r) for r in comparison.rows],
+        "base_only": [k.to_json() for k in comparison.base_only],
+        "head_only": [k.to_json() for k in comparison.head_only],
+        "warnings": comparison.warnings,
+    }
+    if gate is not None:
+        document["gate"] = gate.to_json()
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+COUNTS_RENDERERS = {"md": render_counts_markdown, "text": render_counts_text, "json": render_counts_json}
