@@ -16,10 +16,11 @@ public struct CaseRunner: Sendable {
     static let batchNanoseconds: UInt64 = 1_000
     /// Runs of a candidate count, the fastest of which must reach the target.
     static let confirmationRuns = 3
-    /// A timed window lasts at least this many turns of the scheduler through the team (`Session.rotation`),
-    /// so that with more threads than cores every thread has had its share of the window several times over
-    /// whatever `--sample-time` asks for.
-    static let rotationsPerWindow: UInt64 = 4
+    /// A timed window lasts at least this many turns of the scheduler through the team (`Session.rotation`), so
+    /// that with more threads than cores every thread has had its share of the window more than once, whatever
+    /// `--sample-time` asks for. Two kept the read-only hit paths' fairness at 8 threads on 2 cores at 0.55 or
+    /// more in quick runs; four cost the quick run 20 s more.
+    static let rotationsPerWindow: UInt64 = 2
     /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window.
     static let maximumRotationNanoseconds: UInt64 = 50_000_000
 
