@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
         .target(
             name: "BenchSuites",
-            dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"],
+            dependencies: ["BenchCore", "CBenchSupport", "SyncVariants", "VariantCatalog"],
             path: "Benchmarks"
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore"]),

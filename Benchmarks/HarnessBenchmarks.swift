@@ -1,4 +1,5 @@
 import BenchCore
+import CBenchSupport
 import SyncVariants
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,10 @@ extension BenchmarkRegistry {
     /// - `harness/lazy-static/static-let`: one read of a `static let` through `LazyStatic.value()`.
     /// - `harness/mutex-pair/pthread-mutex`: one uncontended `pthread_mutex_lock`/`unlock` pair per thread
     ///   (each thread has its own mutex), to compare with a hand-written loop (`bench self-check`).
+    /// - `harness/allocate/object` (`objects` 0, 1, 3, one thread): that many heap objects made and freed per
+    ///   operation, the known answer `bench count`'s allocation counter must give.
+    /// - `harness/nops/asm` (`nops` 0, 16, one thread): the empty loop plus that many `nop` instructions, the known
+    ///   difference `bench count`'s instruction counter must give.
     mutating func addHarnessBenchmarks() {
         add(Benchmark(suite: "harness", name: "empty", variants: ["loop"]) { _ in
             Workload { _, iterations in
@@ -39,7 +44,27 @@ extension BenchmarkRegistry {
                 }
             }
         })
+        add(Benchmark(suite: "harness", name: "allocate", variants: ["object"], parameters: ["objects": [0, 1, 3]],
+                      threadCounts: .fixed([1])) { benchmarkCase in
+            let objects = benchmarkCase[parameter: "objects"]
+            return Workload { _, iterations in
+                for _ in 0..<iterations {
+                    for _ in 0..<objects { blackHole(HeapObject()) }
+                }
+            }
+        })
+        add(Benchmark(suite: "harness", name: "nops", variants: ["asm"], parameters: ["nops": [0, 16]],
+                      threadCounts: .fixed([1])) { benchmarkCase in
+            benchmarkCase[parameter: "nops"] == 16
+                ? Workload { _, iterations in for index in 0..<iterations { bench_nops16(); blackHole(index) } }
+                : Workload { _, iterations in for index in 0..<iterations { blackHole(index) } }
+        })
     }
+}
+
+/// One heap allocation: a class instance, handed to `blackHole` so that it cannot live on the stack.
+private final class HeapObject {
+    var value = 0
 }
 
 /// One heap-allocated `pthread_mutex_t` per thread, each on its own cache line, so that threads never share one.

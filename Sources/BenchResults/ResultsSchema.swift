@@ -33,25 +33,10 @@ public enum ResultsSchema {
     }
 
     /// The columns, in file order.
-    public static let columns: [Column] = [
-        Column(name: "schema_version") { _ in String(version) },
-        Column(name: "run_id") { $0.environment.runID },
-        Column(name: "started_at") { $0.environment.startedAt },
-        Column(name: "commit") { $0.environment.commit },
-        Column(name: "dirty") { $0.environment.dirty.csvField },
-        Column(name: "host") { $0.environment.host },
-        Column(name: "os") { $0.environment.os },
-        Column(name: "kernel") { $0.environment.kernel },
-        Column(name: "cpu_model") { $0.environment.cpuModel },
-        Column(name: "logical_cpus") { String($0.environment.logicalCPUs) },
-        Column(name: "swift_version") { $0.environment.swiftVersion },
-        Column(name: "build") { $0.environment.build },
-        Column(name: "allocator") { $0.environment.allocator },
-        Column(name: "suite") { $0.result.benchmarkCase.suite },
-        Column(name: "benchmark") { $0.result.benchmarkCase.benchmark },
-        Column(name: "variant") { $0.result.benchmarkCase.variant },
-        Column(name: "threads") { String($0.result.benchmarkCase.threads) },
-        Column(name: "params") { $0.result.benchmarkCase.parameterString(role: $0.result.role) },
+    public static let columns: [Column] = [Column(name: "schema_version") { _ in String(version) }]
+        + environmentColumns.map { column in Column(name: column.name) { column.value($0.environment) } }
+        + caseColumns.map { column in Column(name: column.name) { column.value($0.result.benchmarkCase, $0.result.role) } }
+        + [
         Column(name: "sample") { String($0.sampleIndex) },
         Column(name: "ops") { String($0.sample.operations) },
         Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
@@ -82,6 +67,33 @@ public enum ResultsSchema {
         Column(name: "run_seed") { $0.settings.seed },
         Column(name: "load_avg_1m") { $0.environment.loadAverage1m.map { String(format: "%.2f", $0) } ?? "" },
         Column(name: "bench_version") { $0.environment.benchVersion },
+    ]
+
+    /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
+    /// file (`CountsSchema`).
+    public static let environmentColumns: [(name: String, value: @Sendable (RunEnvironment) -> String)] = [
+        ("run_id", { $0.runID }),
+        ("started_at", { $0.startedAt }),
+        ("commit", { $0.commit }),
+        ("dirty", { $0.dirty.csvField }),
+        ("host", { $0.host }),
+        ("os", { $0.os }),
+        ("kernel", { $0.kernel }),
+        ("cpu_model", { $0.cpuModel }),
+        ("logical_cpus", { String($0.logicalCPUs) }),
+        ("swift_version", { $0.swiftVersion }),
+        ("build", { $0.build }),
+        ("allocator", { $0.allocator }),
+    ]
+
+    /// What identifies a case (and the role of a row's threads, inside `params`), in file order; shared with
+    /// `CountsSchema`.
+    public static let caseColumns: [(name: String, value: @Sendable (BenchmarkCase, _ role: String?) -> String)] = [
+        ("suite", { benchmarkCase, _ in benchmarkCase.suite }),
+        ("benchmark", { benchmarkCase, _ in benchmarkCase.benchmark }),
+        ("variant", { benchmarkCase, _ in benchmarkCase.variant }),
+        ("threads", { benchmarkCase, _ in String(benchmarkCase.threads) }),
+        ("params", { benchmarkCase, role in benchmarkCase.parameterString(role: role) }),
     ]
 
     /// The header record's fields.

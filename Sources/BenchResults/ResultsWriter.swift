@@ -93,9 +93,15 @@ public final class ResultsWriter: @unchecked Sendable {
     /// All or nothing: when the write fails (a full disk, a file size limit), the file is cut back to its
     /// previous length, so it still ends at the last whole row, and the error says so.
     public func append(_ results: [CaseResult]) throws {
-        let rows = results.flatMap { ResultsSchema.rows(environment: environment, settings: settings, result: $0) }
+        try append(rows: results.flatMap { ResultsSchema.rows(environment: environment, settings: settings, result: $0) },
+                   header: ResultsSchema.header)
+    }
+
+    /// Appends `rows` as one case, after `header` when these are the file's first rows: for any file of the
+    /// schema family (a counts file writes its `CountsSchema` rows this way). All or nothing, as `append(_:)`.
+    public func append(rows: [[String]], header: [String]) throws {
         try lock.withLock {
-            let text = (committedLength == 0 ? CSVFormat.encode(ResultsSchema.header) : "")
+            let text = (committedLength == 0 ? CSVFormat.encode(header) : "")
                 + rows.map(CSVFormat.encode).joined()
             do {
                 try write(text)

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 import Synchronization
 
@@ -19,7 +20,7 @@ public struct RunEnvironment: Sendable, Equatable {
     public var swiftVersion: String
     /// `release` or `debug`.
     public var build: String
-    /// The allocator the process runs with: `system` (glibc malloc).
+    /// The allocator the process runs with: `system` (glibc malloc), or `jemalloc` when jemalloc is loaded.
     public var allocator: String
     /// The first field of `/proc/loadavg` when the run started: runnable threads averaged over a minute. At or
     /// above `logicalCPUs`, something else competes for the cores. Nil where it cannot be read.
@@ -89,7 +90,7 @@ public struct RunEnvironment: Sendable, Equatable {
             logicalCPUs: ProcessInfo.processInfo.activeProcessorCount,
             swiftVersion: swiftVersion(),
             build: buildConfiguration,
-            allocator: "system",
+            allocator: JemallocStatistics.isLoaded ? "jemalloc" : "system",
             loadAverage1m: loadAverage(),
             benchVersion: benchVersion,
             gitProblem: git.problem

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchCore
+import BenchResults
 import BenchSuites
 import CBenchSupport
 import Foundation
@@ -19,6 +20,9 @@ extension Bench {
             stay out of the counts, except the harness's own loop: harness/empty reports it as its own row, and \
             nothing is subtracted. Cases whose work runs on threads the harness does not own (GCD's pool, \
             Swift's cooperative pool: the wait suite, async-write stores, the actor) are left out and listed.
+
+            Writes Results/counts-<UTC stamp>-<short commit>.csv (or --output), one row per case, which \
+            scripts/analyze reports, compares and gates exactly.
 
             Needs valgrind (apt-get install valgrind) and libjemalloc2 (apt-get install libjemalloc-dev); \
             without them it says what is missing and exits 2.
@@ -57,12 +61,30 @@ extension Bench {
             guard bench_callgrind_compiled_in() != 0 else {
                 throw BenchError("this bench was built without valgrind/callgrind.h; install valgrind and rebuild")
             }
-            _ = try Self.cases(bench)
+            let cases = Dictionary(uniqueKeysWithValues: try Self.cases(bench).map {
+                ($0.benchmarkCase.description, $0.benchmarkCase)
+            })
             let count = iterations ?? (quick ? Self.quickIterations : Self.defaultIterations)
+            var environment = RunEnvironment.current(benchVersion: BenchVersion.current)
+            environment.allocator = "jemalloc"  // the allocation pass's
+            let writer = try bench.resultsWriter(environment, try bench.runSettings(), kind: "counts-")
+            warn("bench count: \(cases.count) one-thread cases, \(count) iterations each, writing \(writer.path)")
             let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter)
-            let (counted, offloaded) = try passes.run()
-            for row in counted { print(row) }
-            for name in offloaded { print("left out (work on other threads): \(name)") }
+            let counted: [CountsSchema.Row], offloaded: [String]
+            do {
+                (counted, offloaded) = try passes.run(cases: cases)
+                try writer.append(rows: counted.map { CountsSchema.fields($0, environment: environment) },
+                                  header: CountsSchema.header)
+            } catch {
+                writer.removeIfEmpty()
+                throw error
+            }
+            print(CountsTable.render(counted))
+            if !offloaded.isEmpty {
+                print("Left out, their work runs on threads bench does not own: \(offloaded.count) cases "
+                      + "(\(Set(offloaded.map { $0.split(separator: " ")[0] }).sorted().joined(separator: ", ")))")
+            }
+            warn("wrote \(writer.path) (\(counted.count) cases)")
         }
     }
 }

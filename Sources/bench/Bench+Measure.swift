@@ -7,6 +7,7 @@ import Synchronization
 extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
+        try allocator?.ensureLoaded()
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let runSettings = try runSettings()
         // Signals are caught before the file exists, so that none can end the process and leave the file behind.
@@ -99,8 +100,8 @@ extension Bench {
     }
 
     /// A writer for `--output`, or for a new file under Results/ named by the UTC start time and the short commit
-    /// (`-2`, `-3`, … appended when a run started in the same second took the name).
-    func resultsWriter(_ environment: RunEnvironment, _ settings: RunSettings) throws -> ResultsWriter {
+    /// (`-2`, `-3`, … appended when a run started in the same second took the name), after `kind` (`counts-`).
+    func resultsWriter(_ environment: RunEnvironment, _ settings: RunSettings, kind: String = "") throws -> ResultsWriter {
         if let output {
             return try ResultsWriter(path: output, environment: environment, settings: settings, overwrite: overwrite)
         }
@@ -112,7 +113,7 @@ extension Bench {
             throw BenchError("cannot create \(directory)/ for the results: \(error.localizedDescription)",
                              exitCode: ExitStatus.cannotCreate)
         }
-        return try ResultsWriter.unique(in: directory, stem: "\(stamp)-\(environment.shortCommit)",
+        return try ResultsWriter.unique(in: directory, stem: "\(kind)\(stamp)-\(environment.shortCommit)",
                                         environment: environment, settings: settings)
     }
 }

@@ -62,6 +62,12 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "Replace the --output file if it exists (by default an existing file is an error).")
     var overwrite = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The allocator of the timed run: system (glibc's malloc) or jemalloc (Debian's libjemalloc2, preloaded; "
+            + "apt-get install libjemalloc-dev). Default: the one the process starts with. Recorded in the "
+            + "allocator column.", valueName: "name"))
+    var allocator: Allocator?
+
     @Flag(name: .long, help: "List the cases a run would measure, and time nothing.")
     var list = false
 

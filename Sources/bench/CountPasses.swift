@@ -1,19 +1,6 @@
+import BenchCore
+import BenchResults
 import Foundation
-
-/// One case's counts: per operation, as `bench count` reports them.
-struct CaseCounts: CustomStringConvertible {
-    var name: String
-    var operations: Int
-    var instructions: UInt64
-    var allocations: UInt64
-
-    var instructionsPerOperation: Double { Double(instructions) / Double(operations) }
-    var allocationsPerOperation: Double { Double(allocations) / Double(operations) }
-
-    var description: String {
-        "\(name)\t\(String(format: "%.2f", instructionsPerOperation))\t\(String(format: "%.3f", allocationsPerOperation))"
-    }
-}
 
 /// Runs `bench count-worker` twice — under callgrind, then with jemalloc preloaded — and joins their counts.
 struct CountPasses {
@@ -21,8 +8,9 @@ struct CountPasses {
     let iterations: Int
     let filter: String?
 
-    /// The cases both passes counted, in the workers' order, and those they left out.
-    func run() throws -> (counted: [CaseCounts], offloaded: [String]) {
+    /// The cases both passes counted, in the workers' order, and those they left out; `cases` maps the
+    /// workers' case names back to the cases.
+    func run(cases: [String: BenchmarkCase]) throws -> (counted: [CountsSchema.Row], offloaded: [String]) {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bench-count-\(UUID().uuidString)").path
@@ -62,7 +50,7 @@ struct CountPasses {
             allocations[fields[0]] = UInt64(fields[2])
         }
 
-        var counted: [CaseCounts] = []
+        var counted: [CountsSchema.Row] = []
         var offloaded: [String] = []
         for fields in Self.fields(instructionLines) {
             let name = fields[0]
@@ -70,12 +58,13 @@ struct CountPasses {
                 offloaded.append(name)
                 continue
             }
-            guard fields.count == 2, let operations = Int(fields[1]),
+            guard fields.count == 2, let operations = Int(fields[1]), let benchmarkCase = cases[name],
                   let instructionCount = instructions[name], let allocated = allocations[name] else {
                 throw BenchError("the counting passes disagree about \(name)")
             }
-            counted.append(CaseCounts(name: name, operations: operations, instructions: instructionCount,
-                                      allocations: allocated))
+            counted.append(CountsSchema.Row(benchmarkCase: benchmarkCase, iterations: iterations,
+                                            operations: operations, instructions: instructionCount,
+                                            allocations: allocated))
         }
         return (counted, offloaded)
     }

@@ -10,16 +10,18 @@ struct CountTools {
     /// The tools, or an error whose one line says what is missing and how to install it.
     static func locate() throws -> CountTools {
         guard let valgrind = executable(named: "valgrind") else {
-            throw BenchError("bench count needs valgrind, which is not installed (apt-get install valgrind)")
+            throw BenchError("bench count needs valgrind, which is not installed (apt-get install valgrind)",
+                             exitCode: ExitStatus.toolMissing)
         }
         // valgrind 3.19 cannot read the DWARF 5 debug information the Swift toolchain writes: callgrind runs a
         // copy of bench with it stripped.
         guard let objcopy = executable(named: "objcopy") else {
-            throw BenchError("bench count needs objcopy, which is not installed (apt-get install binutils)")
+            throw BenchError("bench count needs objcopy, which is not installed (apt-get install binutils)",
+                             exitCode: ExitStatus.toolMissing)
         }
         guard let jemalloc = jemallocLibrary() else {
             throw BenchError("bench count needs jemalloc's shared library, which is not installed "
-                             + "(apt-get install libjemalloc-dev)")
+                             + "(apt-get install libjemalloc-dev)", exitCode: ExitStatus.toolMissing)
         }
         return CountTools(valgrind: valgrind, objcopy: objcopy, jemalloc: jemalloc)
     }

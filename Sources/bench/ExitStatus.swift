@@ -9,6 +9,9 @@ enum ExitStatus {
     static let selfCheckFailed: Int32 = 1
     /// Bad input: an invalid option or value, a filter that selects no case (EX_USAGE, as ArgumentParser).
     static let badInput: Int32 = 64
+    /// `bench count` only: a tool it needs (valgrind, jemalloc, objcopy) is not installed; the message says how to
+    /// install it (EX_UNAVAILABLE).
+    static let toolMissing: Int32 = 69
     /// A bug in `bench` (EX_SOFTWARE).
     static let internalError: Int32 = 70
     /// The results file could not be created: the path exists or is a directory, or cannot be written
@@ -27,6 +30,7 @@ enum ExitStatus {
         (success, "success (self-check: every check passed)"),
         (selfCheckFailed, "self-check: a check found the harness out of tolerance"),
         (badInput, "bad input: an invalid option or value, or no case selected"),
+        (toolMissing, "bench count: valgrind, jemalloc or objcopy is not installed"),
         (internalError, "internal error"),
         (cannotCreate, "the results file cannot be created (exists, directory, no permission)"),
         (writeFailed, "a write failed midway (full disk): the file keeps the completed cases"),

@@ -40,6 +40,11 @@ static inline __attribute__((always_inline)) int64_t bench_counter_read(const be
     return __atomic_load_n(&counter->value, __ATOMIC_RELAXED);
 }
 
+/// Exactly sixteen `nop` instructions: a known amount of work for `bench count`'s instruction counter to find.
+static inline __attribute__((always_inline)) void bench_nops16(void) {
+    __asm__ volatile(".rept 16\n\tnop\n\t.endr");
+}
+
 /// Callgrind client requests (valgrind/callgrind.h), for `bench count`. Outside valgrind each is a few
 /// instructions that do nothing; compiled without the header, they do nothing at all.
 

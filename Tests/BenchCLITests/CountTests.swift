@@ -1,0 +1,61 @@
+@testable import BenchResults
+import Foundation
+import Testing
+
+/// Whether valgrind and jemalloc's library are on this machine.
+private let countToolsInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")
+    && (try? String(contentsOfFile: "/etc/ld.so.cache", encoding: .isoLatin1))?.contains("libjemalloc.so.2") == true
+
+/// `bench count` against answers known in advance: cases that allocate exactly k objects per operation, a case
+/// that runs exactly 16 more instructions per operation, hit paths that allocate nothing, and two runs that
+/// must count the same. Runs the release build under valgrind and jemalloc, which `.ci/run` installs; skipped
+/// where either is missing.
+@Suite(.serialized, .enabled(if: countToolsInstalled, "needs valgrind and libjemalloc2"))
+struct CountTests {
+    static let filter = "^harness/(allocate|nops|empty)|^once/hit/(lazy-static|atomic-flag)"
+
+    /// One `bench count` of the known cases, as rows keyed by `variant params`.
+    static func count() throws -> [String: [String: String]] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("counts.csv").path
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
+        let outcome = try bench.run(["count", "--filter", filter, "--iterations", "200", "--output", output])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
+        let header = try #require(rows.first)
+        #expect(header == CountsSchema.header)
+        var byCase: [String: [String: String]] = [:]
+        for row in rows.dropFirst() {
+            let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
+            byCase["\(fields["benchmark"]!)/\(fields["variant"]!) \(fields["params"]!)"] = fields
+        }
+        return byCase
+    }
+
+    @Test func countsAreExactAndRepeatable() throws {
+        let first = try Self.count(), second = try Self.count()
+        for (objects, name) in [(0, "allocate/object objects=0"), (1, "allocate/object objects=1"),
+                                (3, "allocate/object objects=3")] {
+            let row = try #require(first[name])
+            #expect(Double(row["allocations_per_op"]!) == Double(objects), "\(name)")
+        }
+        for name in ["hit/lazy-static tokens=1", "hit/atomic-flag tokens=1"] {
+            #expect(Double(try #require(first[name])["allocations_per_op"]!) == 0, "\(name)")
+        }
+        let nops = try #require(first["nops/asm nops=16"]), none = try #require(first["nops/asm nops=0"])
+        // 16 more per operation; the two loops' set-up may differ by a few instructions, never by an iteration's.
+        let extra = Int(nops["instructions"]!)! - Int(none["instructions"]!)!, operations = Int(nops["operations"]!)!
+        #expect(abs(extra - 16 * operations) < 16, "\(extra) extra instructions over \(operations) operations")
+        #expect(first.mapValues { $0["instructions"] } == second.mapValues { $0["instructions"] },
+                "two counts of the same binary differ")
+    }
+
+    @Test func missingToolsAreNamedWithHowToInstallThem() throws {
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
+        let outcome = try bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
+        #expect(outcome.status == 69)
+        #expect(outcome.errorLines.contains { $0.contains("valgrind") && $0.contains("apt-get install valgrind") })
+    }
+}
