@@ -1,4 +1,5 @@
-"""A CSV written by bench itself loads with the real loader: the two sides agree on schema 3."""
+"""CSVs written by bench itself (a timing file and a counts file) load with the real loader: the two sides agree
+on schema 3. Regenerate them with the commands in fixtures/README.md."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from analyze_lib.loader import load_results
-from analyze_lib.schema import COLUMNS_BY_VERSION
+from analyze_lib.loader import load_counts, load_results
+from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v3.csv"
+COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v3.csv"
 SCHEMA_VERSION = 3
 
 
@@ -29,15 +31,28 @@ def check_bench_file(path: Path) -> None:
     assert sum(case.n for case in results.cases.values()) == len(data)  # every row is a sample
 
 
-@pytest.mark.skipif(not FIXTURE.is_file(),
-                    reason="scripts/tests/fixtures/bench-v3.csv is not committed yet (the lead adds a "
-                           "CSV written by bench with schema 3)")
 def test_bench_written_v3_csv_loads():
     check_bench_file(FIXTURE)
 
 
+def test_bench_count_written_csv_loads():
+    """A counts file written by `bench count` has schema.py's counts columns and loads, with the known answers of
+    the harness's counting cases: k allocations per operation for k objects, 16 more instructions for 16 nops."""
+    with open(COUNTS_FIXTURE, newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert tuple(header) == COUNTS_COLUMNS_BY_VERSION[SCHEMA_VERSION]
+    counts = load_counts(COUNTS_FIXTURE)
+    assert counts.warnings == []
+    by_name = {(key.benchmark, dict(key.params).get("objects", dict(key.params).get("nops"))): case
+               for key, case in counts.cases.items() if key.suite == "harness"}
+    for objects in (0, 1, 3):
+        assert by_name[("allocate", objects)].allocations_per_op == objects
+    extra = by_name[("nops", 16)].instructions - by_name[("nops", 0)].instructions
+    assert abs(extra - 16 * by_name[("nops", 16)].operations) < 16
+
+
 def test_the_check_itself_passes_on_a_generated_v3_file(tmp_path):
-    # Keeps check_bench_file honest while the fixture is absent.
+    # Keeps check_bench_file honest: it refuses a file of another version.
     path = write_results(tmp_path / "gen.csv", {case(threads=t): 100.0 for t in (1, 2)}, version=3)
     check_bench_file(path)
     with pytest.raises(AssertionError):
