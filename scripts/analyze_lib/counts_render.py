@@ -19,7 +19,7 @@ from .counts_compare import (
 )
 from .gate import CountsGateDecision
 from .model import CaseCounts, CaseKey
-from .render import JSON_FORMAT_VERSION, md_table, run_json, run_line, text_table
+from .render import JSON_FORMAT_VERSION, markdown_preamble, md_table, run_json, run_line, text_table
 from .schema import COUNTS
 
 TITLE = "DispatchBench counts comparison"
@@ -66,15 +66,8 @@ def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -
 def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
     """The comparison as Markdown: changed cases (worse first) in the main table,
     unchanged ones folded in <details>."""
-    lines = [f"## {TITLE}", ""]
-    if gate is not None:
-        lines += [f"**{gate.headline}**", ""]
-        lines += [line for note in gate.notes for line in (f"> {note}", "")]
-    lines += [f"- Base: `{run_line(comparison.base)}`",
-              f"- Head: `{run_line(comparison.head)}`", "",
-              f"**{outcome_sentence(comparison)}.** {rule_sentence(comparison)}", ""]
-    for warning in comparison.warnings:
-        lines += [f"> **Warning:** {warning}", ""]
+    lines = markdown_preamble(comparison, gate, f"**{outcome_sentence(comparison)}.** {rule_sentence(comparison)}",
+                              title=TITLE)
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:

@@ -44,8 +44,26 @@ def _cases(count: int) -> str:
     return f"{count} case{'s' if count != 1 else ''}"
 
 
+class _GateOutcome:
+    """What every gate decision shares: its exit code and its words for missing cases. Needs the fields
+    ``status``, ``missing`` and ``base_total``."""
+
+    @property
+    def exit_code(self) -> int:
+        """What the process exits with (EXIT_CODES)."""
+        return EXIT_CODES[self.status]
+
+    @property
+    def passed(self) -> bool:
+        """True only for PASSED."""
+        return self.status == PASSED
+
+    def _missing_text(self) -> str:
+        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
+
+
 @dataclass(frozen=True)
-class GateDecision:
+class GateDecision(_GateOutcome):
     """The gate's outcome for one comparison, with the facts behind it.
 
     ``missing`` are the base cases head lacks (after --filter); ``undetectable`` the
@@ -62,18 +80,6 @@ class GateDecision:
     allow_missing: bool
     alpha: float
 
-    @property
-    def exit_code(self) -> int:
-        """What the process exits with (EXIT_CODES)."""
-        return EXIT_CODES[self.status]
-
-    @property
-    def passed(self) -> bool:
-        """True only for PASSED."""
-        return self.status == PASSED
-
-    def _missing_text(self) -> str:
-        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
 
     def _undetectable_text(self) -> str:
         return (f"{len(self.undetectable)} of {self.compared} cases undetectable (too few samples: "
@@ -164,7 +170,7 @@ BETTER_TEXT = "fewer instructions or allocations per op"
 
 
 @dataclass(frozen=True)
-class CountsGateDecision:
+class CountsGateDecision(_GateOutcome):
     """The gate's outcome for a comparison of counts files.
 
     Counts are exact, so every compared case is decided (there is no INCONCLUSIVE):
@@ -181,18 +187,6 @@ class CountsGateDecision:
     missing: tuple[CaseKey, ...]
     allow_missing: bool
 
-    @property
-    def exit_code(self) -> int:
-        """What the process exits with (EXIT_CODES)."""
-        return EXIT_CODES[self.status]
-
-    @property
-    def passed(self) -> bool:
-        """True only for PASSED."""
-        return self.status == PASSED
-
-    def _missing_text(self) -> str:
-        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
 
     def _better_text(self) -> str:
         return f"{_cases(self.better)} better ({BETTER_TEXT}: check why)"

@@ -131,20 +131,27 @@ def _compare_cells(row: CompareRow, code: bool) -> list[str]:
             fmt_ci(row), fmt_p(row.p_value), verdict]
 
 
-def render_markdown(comparison: Comparison, gate: GateDecision | None = None) -> str:
-    """The comparison as Markdown for a pull-request comment or step summary.
-
-    Changed cases (slower first) in the main table, unchanged ones folded in <details>.
-    """
-    lines = [f"## {TITLE}", ""]
+def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> list[str]:
+    """The lines every Markdown comparison starts with, timing or counts: the title, the gate's verdict and
+    notes, the two runs, the `outcome` sentence and the warnings."""
+    lines = [f"## {title}", ""]
     if gate is not None:
         lines += [f"**{gate.headline}**", ""]
         lines += [line for note in gate.notes for line in (f"> {note}", "")]
     lines += [f"- Base: `{run_line(comparison.base)}`",
               f"- Head: `{run_line(comparison.head)}`", "",
-              f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}", ""]
+              outcome, ""]
     for warning in comparison.warnings:
         lines += [f"> **Warning:** {warning}", ""]
+    return lines
+
+
+def render_markdown(comparison: Comparison, gate: GateDecision | None = None) -> str:
+    """The comparison as Markdown for a pull-request comment or step summary.
+
+    Changed cases (slower first) in the main table, unchanged ones folded in <details>.
+    """
+    lines = markdown_preamble(comparison, gate, f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}")
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
