@@ -67,16 +67,23 @@ public struct CaseRunner: Sendable {
 
     /// The warm-up samples, run and dropped, then the kept ones.
     private func keptSamples(_ session: Session, plan: SamplePlan, shouldContinue: () -> Bool) throws -> [RawSample] {
+        let total = settings.warmupSamples + settings.samples
         var samples: [RawSample] = []
-        for index in 0..<(settings.warmupSamples + settings.samples) {
-            guard shouldContinue() else { throw MeasurementInterrupted() }
-            let sample = switch plan {
-            case .lockstep(let iterations): session.lockstep(iterations: iterations)
-            case .timed(let batches, let window): session.timed(batches: batches, duration: window)
+        switch plan {
+        case .lockstep(let iterations):
+            for _ in 0..<total {
+                guard shouldContinue() else { throw MeasurementInterrupted() }
+                samples.append(session.lockstep(iterations: iterations))
             }
-            if index >= settings.warmupSamples { samples.append(sample) }
+        case .timed(let batches, let window):
+            guard shouldContinue() else { throw MeasurementInterrupted() }
+            session.timed(batches: batches, duration: window, windows: total) { sample in
+                samples.append(sample)
+                return shouldContinue()
+            }
+            guard samples.count == total else { throw MeasurementInterrupted() }
         }
-        return samples
+        return Array(samples.dropFirst(settings.warmupSamples))
     }
 
     /// How every sample of a case runs, as calibration decided.

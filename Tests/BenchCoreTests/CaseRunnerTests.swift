@@ -100,6 +100,32 @@ import Testing
         #expect(samples.allSatisfy { $0.elapsedNanoseconds >= Self.settings.sampleNanoseconds + drainNanoseconds })
     }
 
+    @Test func theWindowsOfACaseRunOnOneLaunchOfTheWorkers() {
+        let launches = Mutex(0)
+        let workload = Workload(prepare: { _ in launches.withLock { $0 += 1 } }) { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let session = Session(workload: workload, threads: 2)
+        defer { session.finish() }
+        var samples: [RawSample] = []
+        session.timed(batches: [100, 100], duration: 1_000_000, windows: 4) { samples.append($0); return true }
+        #expect(samples.count == 4)
+        #expect(launches.withLock { $0 } == 1, "the workers kept running between the windows")
+        #expect(samples.allSatisfy { $0.elapsedNanoseconds >= 1_000_000 && $0.threadOperations.count == 2 })
+    }
+
+    @Test func aWorkloadWithADrainIsLaunchedAndDrainedPerWindow() {
+        let launches = Mutex(0), drains = Mutex(0)
+        let workload = Workload(drain: { drains.withLock { $0 += 1 } },
+                                prepare: { _ in launches.withLock { $0 += 1 } }) { _, _ in }
+        let session = Session(workload: workload, threads: 1)
+        defer { session.finish() }
+        var windows = 0
+        session.timed(batches: [1], duration: 500_000, windows: 3) { _ in windows += 1; return windows < 2 }
+        #expect(windows == 2, "take returning false stops the run")
+        #expect(launches.withLock { $0 } == 2 && drains.withLock { $0 } == 2)
+    }
+
     @Test func aRotationNeverExceedsItsLimit() {
         let workload = Workload { _, _ in }
         let session = Session(workload: workload, threads: 2)
