@@ -15,6 +15,10 @@ package struct OnceRaceReport: CustomStringConvertible {
     /// A thread did not arrive within the deadline (a deadlock or a lost thread).
     package var timedOut = false
 
+    package init(rounds: Int = 0) {
+        self.rounds = rounds
+    }
+
     package var isClean: Bool { repeatedRuns == 0 && missedRuns == 0 && earlyReturns == 0 && !timedOut }
 
     package mutating func add(_ other: OnceRaceReport) {
