@@ -1,0 +1,94 @@
+@testable import bench
+@testable import BenchResults
+import Foundation
+import StressChecks
+import Testing
+
+/// `bench stress` as a user runs it: its exit statuses, its CSV, and the watchdog ending a run whose check
+/// deadlocks. Short runs of a few cheap checks; no timing is asserted, only a generous bound on wall time for
+/// the watchdog (the point of it is that the run ends).
+@Suite(.serialized) struct StressTests {
+    /// Cheap checks of each family, and one control of each.
+    static let filter = "once/(dispatch-once|unsynced-tracker)/|isolation/(mutex|racy-store)/lost-writes|fan-out/(semaphore|early-return)/"
+
+    @Test func aCleanRunExitsZeroAndWritesEveryOutcomeWithItsGrade() throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4",
+                                                  "--duration", "1", "--output", path])
+        #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("control/once/unsynced-tracker/race threads:4: "))
+        #expect(outcome.standardOutput.contains("caught after"))
+        #expect(outcome.standardError.contains("[1/"), "progress on stderr")
+
+        let rows = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(rows.first == StressSchema.header)
+        let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(StressSchema.header, $0)) }
+        #expect(records.allSatisfy { $0["stress_schema_version"] == String(StressSchema.version) })
+        let variants = records.filter { $0["is_control"] == "false" }
+        #expect(Set(variants.compactMap { $0["threads"] }) == ["1", "4"])
+        #expect(variants.allSatisfy { $0["grade"] != "forbidden" })
+        #expect(variants.contains { $0["check"] == "once/dispatch-once/race" && $0["outcome"] == "block-ran-once" })
+        let controls = records.filter { $0["is_control"] == "true" }
+        #expect(Set(controls.compactMap { $0["check"] }) == [
+            "control/once/unsynced-tracker/race", "control/isolation/racy-store/lost-writes",
+            "control/wait/fan-out/early-return/exactly-once",
+        ])
+        #expect(controls.contains { $0["grade"] == "forbidden" && $0["seconds_to_first_forbidden"] != "" })
+    }
+
+    @Test func noControlsRunsOnlyTheVariants() throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
+                                                  "--duration", "0.2", "--no-controls", "--output", path])
+        #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("control/"))
+    }
+
+    /// The watchdog ends a run whose check deadlocks: by name, with its own status, well within a bound.
+    @Test func aDeadlockedCheckIsReportedByNameAndTheRunEnds() throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let watchdog = 2.0
+        let started = Date()
+        let outcome = try BenchProcess.debug.run(["stress", "--filter", "^$", "--deadlock-control",
+                                                  "--watchdog", String(watchdog), "--output", path])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(outcome.status == ExitStatus.suspectedDeadlock, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("suspected deadlock: control/deadlock/lock-order-inversion"))
+        #expect(elapsed < 3 * watchdog + 10, "the run must end within a bounded time, took \(elapsed) s")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("no-progress-suspected-deadlock,forbidden"))
+    }
+
+    @Test(arguments: [
+        (["stress", "--filter", "no-such-check"], "no stress check matches"),
+        (["stress", "--duration", "0"], "--duration must be a positive number"),
+        (["stress", "--watchdog", "-1"], "--watchdog must be a positive number"),
+        (["stress", "--threads", "0"], "--threads: invalid list"),
+        (["stress", "--filter", "("], "is not a valid regular expression"),
+    ])
+    func badInputExits64(arguments: [String], message: String) throws {
+        let outcome = try BenchProcess.debug.run(arguments)
+        #expect(outcome.status == ExitStatus.badInput)
+        #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    /// Exit 1's two causes, from results (no broken product variant exists to run).
+    @Test func aForbiddenOutcomeOrAnUncaughtControlFailsTheRun() throws {
+        let variant = try #require(StressCatalog.variants.first)
+        let control = try #require(StressCatalog.controls.first)
+        var clean = StressResult(slot: StressSlot(check: variant, threads: 2))
+        clean.counts.record(.ranOnce, times: 10)
+        var broken = clean
+        broken.counts.record(.ranMoreThanOnce)
+        var caught = StressResult(slot: StressSlot(check: control, threads: 4))
+        caught.secondsToFirstForbidden = 0.01
+        let uncaught = StressResult(slot: StressSlot(check: control, threads: 4))
+
+        #expect(StressReport.failures([clean, caught]).isEmpty)
+        #expect(StressReport.failures([broken]) == ["\(variant.name) threads:2 showed 1 forbidden outcomes"])
+        #expect(StressReport.failures([uncaught]) == ["\(control.name) threads:4 was never caught"])
+        #expect(StressReport.render([uncaught]).contains("NEVER CAUGHT"))
+    }
+}
