@@ -40,7 +40,7 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("threads"), parsing: .unconditional, help: ArgumentHelp(
         "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
             + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
-            + "default (\(Bench.defaultThreads)) names them all.", valueName: "list"))
+            + "default names them all.", valueName: "list"))
     var requestedThreads: String?
 
     /// The default of `--threads` for a timed run (`bench stress` has its own).

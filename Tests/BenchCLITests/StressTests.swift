@@ -61,6 +61,24 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("no-progress-suspected-deadlock,forbidden"))
     }
 
+    /// SIGTERM (what CI sends on cancel) stops the soak after the current iteration, the outcomes so far written.
+    @Test func sigtermStopsWithTheOutcomesSoFarWritten() throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (process, output, error) = try BenchProcess.debug.start(
+            ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "60", "--no-controls",
+             "--output", path])
+        var errorText = BenchProcess.read(error, until: "[2/")
+        kill(process.processIdentifier, SIGTERM)
+        errorText += String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == ExitStatus.terminated, "stderr: \(errorText)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("once/dispatch-once/race,false,1,"), "the first slot's outcomes are kept")
+    }
+
     @Test(arguments: [
         (["stress", "--filter", "no-such-check"], "no stress check matches"),
         (["stress", "--duration", "0"], "--duration must be a positive number"),
