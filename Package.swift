@@ -10,6 +10,8 @@ import PackageDescription
 /// - `VariantCatalog`: one catalog per family binding each CSV id to its type and to what it can do; the suites,
 ///   the stress tests and the README's variant tables all read it.
 /// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
+/// - `StressChecks`: the stress checks and their negative controls (deliberately broken variants), grading what
+///   they observe as jcstress does; run by the tests and by `bench stress`.
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
 /// - `bench`: the command-line tool.
 let package = Package(
@@ -40,12 +42,14 @@ let package = Package(
             path: "Benchmarks"
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore"]),
+        .target(name: "StressChecks", dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"]),
         .executableTarget(
             name: "bench",
             dependencies: [
                 "BenchCore",
                 "BenchSuites",
                 "BenchResults",
+                "StressChecks",
                 "SyncVariants",
                 "VariantCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -53,9 +57,11 @@ let package = Package(
         ),
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
-        .testTarget(name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore"]),
+        .testTarget(
+            name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore", "StressChecks"]
+        ),
         .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults", "StressChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

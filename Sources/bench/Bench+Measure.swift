@@ -102,6 +102,12 @@ extension Bench {
     /// A writer for `--output`, or for a new file under Results/ named by the UTC start time and the short commit
     /// (`-2`, `-3`, … appended when a run started in the same second took the name), after `kind` (`counts-`).
     func resultsWriter(_ environment: RunEnvironment, _ settings: RunSettings, kind: String = "") throws -> ResultsWriter {
+        try Self.resultsWriter(output: output, overwrite: overwrite, environment, settings, kind: kind)
+    }
+
+    /// The writer `resultsWriter` makes, for a subcommand with its own `--output` and `--overwrite`.
+    static func resultsWriter(output: String?, overwrite: Bool, _ environment: RunEnvironment, _ settings: RunSettings,
+                              kind: String = "") throws -> ResultsWriter {
         if let output {
             return try ResultsWriter(path: output, environment: environment, settings: settings, overwrite: overwrite)
         }

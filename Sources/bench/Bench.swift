@@ -28,7 +28,7 @@ struct Bench: ParsableCommand {
         \(ExitStatus.helpText)
         """,
         version: BenchVersion.current,
-        subcommands: [SelfCheck.self, Count.self, CountWorker.self]
+        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self]
     )
 
     @Option(name: .long, help: ArgumentHelp(
@@ -37,11 +37,20 @@ struct Bench: ParsableCommand {
 
     // `.unconditional`: the argument after --threads, --samples or --sample-time is its value even when it looks
     // like an option (`-1`), so that validation can say what is wrong with it.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+    @Option(name: .customLong("threads"), parsing: .unconditional, help: ArgumentHelp(
         "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
             + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
             + "default names them all.", valueName: "list"))
-    var threads = "1,2,4,8"
+    var requestedThreads: String?
+
+    /// The default of `--threads` for a timed run (`bench stress` has its own).
+    static let defaultThreads = "1,2,4,8"
+
+    /// The `--threads` list, or the default when none was given.
+    var threads: String {
+        get { requestedThreads ?? Self.defaultThreads }
+        set { requestedThreads = newValue }
+    }
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Samples kept per case (default 15, quick 5).", valueName: "n"))

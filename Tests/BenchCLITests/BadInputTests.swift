@@ -89,7 +89,7 @@ import Testing
         for (status, meaning) in ExitStatus.all {
             #expect(help.contains("  \(String(status).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)"))
         }
-        #expect(ExitStatus.all.map(\.status) == [0, 1, 64, 69, 70, 73, 74, 130, 143])
+        #expect(ExitStatus.all.map(\.status) == [0, 1, 3, 64, 69, 70, 73, 74, 130, 143])
     }
 
     /// The README's table of exit statuses lists the statuses `bench` has, in order, no more, no fewer.

@@ -3,6 +3,7 @@ import CDispatch
 #else
 import Dispatch
 #endif
+import StressChecks
 import SyncVariants
 import Testing
 

@@ -1,3 +1,4 @@
+import StressChecks
 import SyncVariants
 import Testing
 import VariantCatalog

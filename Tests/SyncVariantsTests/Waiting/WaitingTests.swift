@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StressChecks
 import SyncVariants
 import Synchronization
 import Testing

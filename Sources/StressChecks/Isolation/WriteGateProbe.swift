@@ -6,24 +6,24 @@ import SyncVariants
 /// passes, and counts the write blocks that have finished: so a test can see whether `write` returned before
 /// its write was applied, without depending on timing (a synchronous write cannot return while it is held; an
 /// asynchronous one returns at once).
-final class WriteGateProbe: QueueBlockProbe {
+package final class WriteGateProbe: QueueBlockProbe {
     /// How long the held block waits for `open()`; what a synchronous write costs in `writeWindow`.
-    static let hold: DispatchTimeInterval = .milliseconds(250)
+    package static let hold: DispatchTimeInterval = .milliseconds(250)
     private let gate = DispatchSemaphore(value: 0)
     private let hasHeld = Atomic<Bool>(false)
-    let appliedWrites = Atomic<Int>(0)
+    package let appliedWrites = Atomic<Int>(0)
 
-    func blockBegan(_ kind: QueueBlockKind) {
+    package func blockBegan(_ kind: QueueBlockKind) {
         guard kind == .write, !hasHeld.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = gate.wait(timeout: .now() + Self.hold)
     }
 
-    func blockEnded(_ kind: QueueBlockKind) {
+    package func blockEnded(_ kind: QueueBlockKind) {
         if kind == .write { appliedWrites.add(1, ordering: .releasing) }
     }
 
     /// Lets a held write go on.
-    func open() {
+    package func open() {
         gate.signal()
     }
 }
@@ -33,7 +33,7 @@ extension IsolationChecks {
     /// reads it back before releasing the hold. Returns whether the write had been applied when `write`
     /// returned, and what the read found: a read through the store's queue waits behind a held asynchronous
     /// write rather than missing it.
-    static func writeWindow(_ make: (_ probe: WriteGateProbe) -> any IsolatedStore)
+    package static func writeWindow(_ make: (_ probe: WriteGateProbe) -> any IsolatedStore)
         -> (appliedWhenWriteReturned: Bool, readBack: IdentityModel?, written: IdentityModel) {
         let probe = WriteGateProbe()
         let store = make(probe)

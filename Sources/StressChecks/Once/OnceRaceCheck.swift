@@ -4,20 +4,24 @@ import Synchronization
 import SyncVariants
 
 /// What one `OnceRaceCheck` run saw. A correct variant reports no violation of any kind.
-struct OnceRaceReport: CustomStringConvertible {
-    var rounds = 0
+package struct OnceRaceReport: CustomStringConvertible {
+    package var rounds = 0
     /// Tokens whose block ran more than once (exactly-once broken).
-    var repeatedRuns = 0
+    package var repeatedRuns = 0
     /// Tokens whose block never ran although every thread called once for them.
-    var missedRuns = 0
+    package var missedRuns = 0
     /// Calls that returned before the block's write was visible to their caller (no-early-return broken).
-    var earlyReturns = 0
+    package var earlyReturns = 0
     /// A thread did not arrive within the deadline (a deadlock or a lost thread).
-    var timedOut = false
+    package var timedOut = false
 
-    var isClean: Bool { repeatedRuns == 0 && missedRuns == 0 && earlyReturns == 0 && !timedOut }
+    package init(rounds: Int = 0) {
+        self.rounds = rounds
+    }
 
-    mutating func add(_ other: OnceRaceReport) {
+    package var isClean: Bool { repeatedRuns == 0 && missedRuns == 0 && earlyReturns == 0 && !timedOut }
+
+    package mutating func add(_ other: OnceRaceReport) {
         rounds += other.rounds
         repeatedRuns += other.repeatedRuns
         missedRuns += other.missedRuns
@@ -25,7 +29,7 @@ struct OnceRaceReport: CustomStringConvertible {
         timedOut = timedOut || other.timedOut
     }
 
-    var description: String {
+    package var description: String {
         "\(rounds) rounds: \(repeatedRuns) repeated, \(missedRuns) missed, \(earlyReturns) early returns"
             + (timedOut ? ", timed out" : "")
     }
@@ -38,8 +42,8 @@ struct OnceRaceReport: CustomStringConvertible {
 /// second caller in, or lets a caller out early), then writes the round's value; every caller reads that value
 /// as soon as its call returns. Afterwards each token must have exactly one run, and every read must have seen
 /// the value. Never hangs: every wait has a deadline, after which the report says `timedOut`.
-enum OnceRaceCheck {
-    static func run<Tracker: OnceTracker>(
+package enum OnceRaceCheck {
+    package static func run<Tracker: OnceTracker>(
         _ tracker: Tracker, tokens: [Tracker.Token], threads: Int, timeout: Double = 10
     ) -> OnceRaceReport where Tracker.Token: Sendable {
         let state = RaceState(rounds: tokens.count)
@@ -88,13 +92,13 @@ enum OnceRaceCheck {
 
     /// One race over `rounds` fresh tokens of a fresh `Table`: the check every variant that makes fresh tokens
     /// goes through, and the negative controls with it.
-    static func race<Table: OnceTable>(_: Table.Type, threads: Int, rounds: Int) -> OnceRaceReport {
+    package static func race<Table: OnceTable>(_: Table.Type, threads: Int, rounds: Int) -> OnceRaceReport {
         run(Table.makeTable(tokens: rounds), tokens: Table.makeTokens(rounds), threads: threads)
     }
 
     /// Runs `race` with fresh tables until `isCaught` says the report shows what the caller is looking for, or
     /// `maximumBatches` have run: for the negative controls, whose violations depend on scheduling.
-    static func raceUntil<Table: OnceTable>(
+    package static func raceUntil<Table: OnceTable>(
         _: Table.Type, maximumBatches: Int, threads: Int, rounds: Int, isCaught: (OnceRaceReport) -> Bool
     ) -> OnceRaceReport {
         var total = OnceRaceReport()
@@ -109,13 +113,13 @@ enum OnceRaceCheck {
 /// Per-round counters shared by the racing threads, in heap buffers of atomics: every access is atomic, and the
 /// buffers are freed only when the last thread has let go of the state.
 private final class RaceState: @unchecked Sendable {
-    let runs: UnsafeMutablePointer<Atomic<Int>>
-    let values: UnsafeMutablePointer<Atomic<Int>>
-    let earlyReturns = Atomic<Int>(0)
-    let timedOut = Atomic<Bool>(false)
+    package let runs: UnsafeMutablePointer<Atomic<Int>>
+    package let values: UnsafeMutablePointer<Atomic<Int>>
+    package let earlyReturns = Atomic<Int>(0)
+    package let timedOut = Atomic<Bool>(false)
     private let rounds: Int
 
-    init(rounds: Int) {
+    package init(rounds: Int) {
         self.rounds = rounds
         runs = .allocate(capacity: rounds)
         values = .allocate(capacity: rounds)

@@ -8,10 +8,12 @@ import SyncVariants
 
 /// Returns before its last task has finished: waits for `tasks - 1` signals (none for one task). The last
 /// task sleeps a little first, so that it is still running when the waiter returns.
-final class EarlyReturnFanOut: TaskWaiter {
+package final class EarlyReturnFanOut: TaskWaiter {
     private let queue = DispatchQueue(label: "broken.early-return", attributes: .concurrent)
 
-    func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package init() {}
+
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {
             queue.async {
@@ -25,15 +27,15 @@ final class EarlyReturnFanOut: TaskWaiter {
 }
 
 /// A semaphore throttle that gives its slot back before running the work instead of after: no limit at all.
-final class SignalEarlyThrottle: TaskWaiter {
+package final class SignalEarlyThrottle: TaskWaiter {
     private let queue = DispatchQueue(label: "broken.signal-early", attributes: .concurrent)
     private let slots: DispatchSemaphore
 
-    init(limit: Int) {
+    package init(limit: Int) {
         slots = DispatchSemaphore(value: limit)
     }
 
-    func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let group = DispatchGroup()
         let slots = self.slots
         for index in 0..<tasks {
@@ -48,14 +50,16 @@ final class SignalEarlyThrottle: TaskWaiter {
 }
 
 /// A group waiter that ignores what `wait(timeout:)` returned and reports success.
-final class IgnoresTimeoutFanOut: TimedTaskWaiter {
+package final class IgnoresTimeoutFanOut: TimedTaskWaiter {
     private let inner = GroupWaitFanOut()
 
-    func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package init() {}
+
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         inner.run(tasks: tasks, task)
     }
 
-    func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
+    package func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
         _ = inner.run(tasks: tasks, deadline: deadline, task)
         return .success
     }
@@ -64,13 +68,13 @@ final class IgnoresTimeoutFanOut: TimedTaskWaiter {
 /// A condition-variable handoff whose responder checks the flag without the mutex and then waits once: a ping
 /// that lands between the check and the wait is lost, and both threads sleep for ever. `sched_yield()` widens
 /// that window. `rescue()` wakes the sleepers so that a test can end the threads.
-final class LostWakeupHandoff: Handoff, @unchecked Sendable {
+package final class LostWakeupHandoff: Handoff, @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// 0: the initiator's turn, 1: the responder's. Atomic so that the broken unlocked read is not also a data race.
     private let turn = Atomic<Int>(0)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -82,7 +86,7 @@ final class LostWakeupHandoff: Handoff, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func ping() {
+    package func ping() {
         pthread_mutex_lock(mutex)
         turn.store(1, ordering: .sequentiallyConsistent)
         pthread_cond_signal(condition)
@@ -90,7 +94,7 @@ final class LostWakeupHandoff: Handoff, @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    func pong() {
+    package func pong() {
         if turn.load(ordering: .sequentiallyConsistent) != 1 {
             sched_yield()
             pthread_mutex_lock(mutex)
@@ -103,7 +107,7 @@ final class LostWakeupHandoff: Handoff, @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    func rescue() {
+    package func rescue() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
@@ -112,10 +116,12 @@ final class LostWakeupHandoff: Handoff, @unchecked Sendable {
 
 /// Seed 001's pattern on a running queue: items are submitted, allowed to start, then cancelled. A per-item claim
 /// keeps the group balanced (whoever claims first leaves), but an item that had started runs although cancelled.
-final class RacyCancelBatch: CancellableBatch {
+package final class RacyCancelBatch: CancellableBatch {
     private let queue = DispatchQueue(label: "broken.racy-cancel", attributes: .concurrent)
 
-    func run(tasks: Int, cancelling shouldCancel: (Int) -> Bool, deadline: DispatchTime,
+    package init() {}
+
+    package func run(tasks: Int, cancelling shouldCancel: (Int) -> Bool, deadline: DispatchTime,
              _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
         let group = DispatchGroup()
         let claims = (0..<tasks).map { _ in AtomicCounter() }
@@ -141,19 +147,19 @@ final class RacyCancelBatch: CancellableBatch {
 /// Seed 004's `AbstractOperation` as published, adapted to Linux only where it could not compile (`#keyPath` and
 /// `keyPathsForValuesAffecting…` need the Objective-C runtime, so it notifies `isExecuting`/`isFinished` itself).
 /// Its guard `if _state == .isFinished` is kept: the state never leaves `.isReady`, so it never finishes.
-final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
-    enum State { case isReady, isExecuting, isFinished }
+package final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
+    package enum State { case isReady, isExecuting, isFinished }
 
     private let stateLock = NSLock()
     private var _state = State.isReady
     private let work: @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void
 
-    init(_ work: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
+    package init(_ work: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
         self.work = work
         super.init()
     }
 
-    var state: State {
+    package var state: State {
         get {
             stateLock.lock()
             defer { stateLock.unlock() }
@@ -172,11 +178,11 @@ final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
         }
     }
 
-    override var isAsynchronous: Bool { true }
-    override var isExecuting: Bool { state == .isExecuting }
-    override var isFinished: Bool { state == .isFinished }
+    package override var isAsynchronous: Bool { true }
+    package override var isExecuting: Bool { state == .isExecuting }
+    package override var isFinished: Bool { state == .isFinished }
 
-    override func start() {
+    package override func start() {
         if isCancelled {
             state = .isFinished
             return
@@ -185,22 +191,22 @@ final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
         main()
     }
 
-    override func main() {
+    package override func main() {
         work { [self] in state = .isFinished }
     }
 }
 
 /// An asynchronous operation that calls `finish()` as soon as it has started its work, not when the work is done:
 /// the queue starts its dependents too early.
-final class EarlyFinishOperation: AsyncOperation, @unchecked Sendable {
+package final class EarlyFinishOperation: AsyncOperation, @unchecked Sendable {
     private let work: @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void
 
-    init(_ work: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
+    package init(_ work: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
         self.work = work
         super.init()
     }
 
-    override func main() {
+    package override func main() {
         work {}
         finish()
     }

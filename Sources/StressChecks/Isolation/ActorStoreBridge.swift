@@ -9,23 +9,23 @@ import SyncVariants
 /// Thread-safe: it holds only the actor and atomics. A call that does not finish within `timeout` is
 /// abandoned and counted in `timeouts` (a read then returns nil), which the tests expect to stay 0, so that
 /// nothing hangs.
-final class ActorStoreBridge: IsolatedStore {
-    static let timeout: DispatchTimeInterval = .seconds(10)
-    let store: ActorStore
-    let timeouts = Atomic<Int>(0)
+package final class ActorStoreBridge: IsolatedStore {
+    package static let timeout: DispatchTimeInterval = .seconds(10)
+    package let store: ActorStore
+    package let timeouts = Atomic<Int>(0)
 
-    init(_ store: ActorStore) {
+    package init(_ store: ActorStore) {
         self.store = store
     }
 
-    func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         let result = ResultBox()
         let store = self.store
         guard finishes({ result.model.withLock { [model = await store.read(id)] in $0 = model } }) else { return nil }
         return result.model.withLock { $0 }
     }
 
-    func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         let store = self.store
         _ = finishes { await store.write(model) }
     }
@@ -45,6 +45,6 @@ final class ActorStoreBridge: IsolatedStore {
 
     /// Carries a read's result out of its task.
     private final class ResultBox: Sendable {
-        let model = Mutex<IdentityModel?>(nil)
+        package let model = Mutex<IdentityModel?>(nil)
     }
 }

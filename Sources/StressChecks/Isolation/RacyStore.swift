@@ -13,18 +13,18 @@ import Glibc
 /// publishes it in two steps, with a yield between them to widen the race. Concurrent writers therefore publish
 /// stale copies over each other's writes (lost writes, and a writer's own write undone before it reads it back),
 /// and readers see the half-written model between the two steps (a torn read).
-final class RacyStore: IsolatedStore {
+package final class RacyStore: IsolatedStore {
     private let published: Mutex<[String: IdentityModel]>
 
-    init(preloading models: [IdentityModel]) {
+    package init(preloading models: [IdentityModel]) {
         published = Mutex(Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 }))
     }
 
-    func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         published.withLock { $0[id] }
     }
 
-    func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         var copy = published.withLock { $0 }
         var halfWritten = copy[model.id] ?? IdentityModel(id: model.id, value: 0)
         halfWritten.value = model.value

@@ -7,28 +7,28 @@ import SyncVariants
 // can demand "no violation" from the real variants and "a violation" from the broken ones in NegativeControls.swift.
 
 /// One atomic counter, boxed so that a batch can hold one per task.
-final class AtomicCounter: Sendable {
-    let value = Atomic<Int>(0)
+package final class AtomicCounter: Sendable {
+    package let value = Atomic<Int>(0)
 }
 
 /// How many times each task of one batch has run so far. Thread-safe.
-final class TaskLedger: Sendable {
+package final class TaskLedger: Sendable {
     private let counts: [AtomicCounter]
 
-    init(tasks: Int) {
+    package init(tasks: Int) {
         counts = (0..<tasks).map { _ in AtomicCounter() }
     }
 
-    func record(_ task: Int) {
+    package func record(_ task: Int) {
         counts[task].value.add(1, ordering: .sequentiallyConsistent)
     }
 
-    func runs(of task: Int) -> Int {
+    package func runs(of task: Int) -> Int {
         counts[task].value.load(ordering: .sequentiallyConsistent)
     }
 
     /// The tasks whose run count is not `expected(task)`, as "task: runs" strings.
-    func mismatches(expected: (Int) -> Int) -> [String] {
+    package func mismatches(expected: (Int) -> Int) -> [String] {
         counts.indices.compactMap { task in
             let runs = runs(of: task)
             return runs == expected(task) ? nil : "task \(task) ran \(runs)x"
@@ -38,7 +38,7 @@ final class TaskLedger: Sendable {
 
 /// Runs `body(thread)` on `count` real threads at once and waits for all of them, for at most `timeout` seconds.
 /// Returns false when they did not all finish in time (they are left running).
-func onThreads(_ count: Int, timeout: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+package func onThreads(_ count: Int, timeout: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
     let finished = DispatchGroup()
     for index in 0..<count {
         finished.enter()
@@ -55,7 +55,7 @@ func onThreads(_ count: Int, timeout: Double, _ body: @escaping @Sendable (Int) 
 /// Every task ran exactly once before the wait returned: `waiters` threads each run `rounds` batches of `tasks`
 /// through `waiter` at the same time, and the moment `run` returns, every task of the batch must have run once.
 /// Stops at the first violation. Returns the violations seen (empty when the waiter held).
-func exactlyOnceViolations(_ waiter: any TaskWaiter, tasks: Int, waiters: Int = 3, rounds: Int) -> [String] {
+package func exactlyOnceViolations(_ waiter: any TaskWaiter, tasks: Int, waiters: Int = 3, rounds: Int) -> [String] {
     let violations = Mutex<[String]>([])
     let finished = onThreads(waiters, timeout: 30) { _ in
         for round in 0..<rounds {
@@ -73,7 +73,7 @@ func exactlyOnceViolations(_ waiter: any TaskWaiter, tasks: Int, waiters: Int = 
 
 /// A throttle never runs more than `limit` tasks at once, and still runs each exactly once before returning.
 /// Every task sleeps briefly while counted in flight, so that tasks overlap whenever the throttle lets them.
-func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = 48) -> [String] {
+package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = 48) -> [String] {
     let inFlight = Atomic<Int>(0)
     let mostInFlight = Atomic<Int>(0)
     let ledger = TaskLedger(tasks: tasks)
@@ -92,16 +92,16 @@ func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = 48) -
 }
 
 /// What a handoff run saw.
-struct HandoffReport {
-    var completedRoundTrips: Int
+package struct HandoffReport {
+    package var completedRoundTrips: Int
     /// No round trip completed for `stallSeconds`: a lost wake-up left both threads asleep.
-    var stalled: Bool
+    package var stalled: Bool
 }
 
 /// No lost wake-ups: two threads complete `roundTrips` ping-pongs; a stretch of `stallSeconds` without one
 /// completed round trip is a stall. On a stall the threads are told to stop and `rescue` is called until they
 /// have (a correct handoff never needs it; a broken one offers a way to wake its sleepers).
-func handoffReport(
+package func handoffReport(
     _ handoff: any Handoff,
     roundTrips: Int,
     stallSeconds: Double = 2,
@@ -142,7 +142,7 @@ func handoffReport(
 
 /// `wait(timeout:)` tells the truth: `.timedOut` when the tasks are held past the deadline, `.success` (with every
 /// task run exactly once) when they can finish in time.
-func timeoutViolations(_ waiter: any TimedTaskWaiter) -> [String] {
+package func timeoutViolations(_ waiter: any TimedTaskWaiter) -> [String] {
     var violations: [String] = []
     let gate = DispatchSemaphore(value: 0)
     let held = 2
@@ -159,7 +159,7 @@ func timeoutViolations(_ waiter: any TimedTaskWaiter) -> [String] {
 }
 
 /// The shape of seed 001's cancellable batch, so that the real one and a broken one go through the same check.
-protocol CancellableBatch: Sendable {
+package protocol CancellableBatch: Sendable {
     func run(tasks: Int, cancelling shouldCancel: (Int) -> Bool, deadline: DispatchTime,
              _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult
 }
@@ -168,7 +168,7 @@ extension CancellableWorkItemBatch: CancellableBatch {}
 
 /// Cancelled work items never run and the group still balances: every third item is cancelled; the wait must
 /// succeed, with each other item run exactly once and no cancelled one run, then or a little later.
-func cancellationViolations(_ batch: any CancellableBatch, tasks: Int = 64, rounds: Int = 50) -> [String] {
+package func cancellationViolations(_ batch: any CancellableBatch, tasks: Int = 64, rounds: Int = 50) -> [String] {
     let cancelled: (Int) -> Bool = { $0 % 3 == 0 }
     for round in 0..<rounds {
         let ledger = TaskLedger(tasks: tasks)
@@ -188,7 +188,7 @@ func cancellationViolations(_ batch: any CancellableBatch, tasks: Int = 64, roun
 
 /// Whether `operation` finishes as its queue sees it: a marker operation that depends on it must run within
 /// `timeout` seconds. The queue is returned so that the caller keeps a stuck operation's queue alive.
-func finishesOnQueue(_ operation: Operation, timeout: Double = 2) -> (finished: Bool, queue: OperationQueue) {
+package func finishesOnQueue(_ operation: Operation, timeout: Double = 2) -> (finished: Bool, queue: OperationQueue) {
     let queue = OperationQueue()
     let markerRan = DispatchSemaphore(value: 0)
     let marker = BlockOperation { markerRan.signal() }
@@ -201,7 +201,7 @@ func finishesOnQueue(_ operation: Operation, timeout: Double = 2) -> (finished: 
 /// Seed 004's dependency graph: operation 3 depends on 1 (slow asynchronous work) and 2 (quick asynchronous
 /// work) and must start only after both have *really* finished their work. `make(work:delay:)` builds an operation
 /// that runs `work` asynchronously after `delay` seconds. Returns the violations seen.
-func dependencyViolations(
+package func dependencyViolations(
     make: (_ delay: Double, _ work: @escaping @Sendable () -> Void) -> Operation,
     rounds: Int = 5
 ) -> [String] {
@@ -235,7 +235,7 @@ func dependencyViolations(
 /// On Linux, Swift concurrency's global executor runs on GCD's global queues, so a test that blocked its own
 /// thread would hold one of the default-QoS pool's threads (one of two on a two-core machine) and halve the width
 /// every GCD variant under test gets. Awaiting a plain thread leaves the pool whole.
-func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = 1 << 20

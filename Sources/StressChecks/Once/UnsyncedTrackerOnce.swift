@@ -9,14 +9,14 @@ import Glibc
 /// from the check to the registration, and the block runs outside it. Two callers can both see "not yet" and
 /// both run the block, and a caller that arrives after the registration returns while the block is still
 /// running. The stress checks must catch both; a yield between check and registration widens the window.
-final class UnsyncedTrackerOnce: OnceTable, Sendable {
+package final class UnsyncedTrackerOnce: OnceTable, Sendable {
     private let registered = Mutex<Set<String>>([])
 
-    static func makeTable(tokens: Int) -> UnsyncedTrackerOnce {
+    package static func makeTable(tokens: Int) -> UnsyncedTrackerOnce {
         UnsyncedTrackerOnce()
     }
 
-    func once(token: String, block: () -> Void) {
+    package func once(token: String, block: () -> Void) {
         if registered.withLock({ $0.contains(token) }) { return }
         sched_yield()
         registered.withLock { _ = $0.insert(token) }

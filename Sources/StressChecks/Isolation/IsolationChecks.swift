@@ -10,13 +10,13 @@ import Glibc
 /// violations it saw (nil when its threads did not finish within `threadTimeout`, which the tests treat as a
 /// failure rather than waiting for ever). The same functions run against the variants, which must report 0,
 /// and against the broken stores in this target, which must not.
-enum IsolationChecks {
-    static let threadTimeout: DispatchTimeInterval = .seconds(15)
+package enum IsolationChecks {
+    package static let threadTimeout: DispatchTimeInterval = .seconds(15)
 
     /// No lost writes: `writers` threads each write `writesPerWriter` times, cycling through `keysPerWriter` keys
     /// of their own, into a store preloaded with a few shared keys. Returns the number of keys whose final model
     /// is not the last one written to them.
-    static func lostWrites(
+    package static func lostWrites(
         _ store: any IsolatedStore, writers: Int = 4, writesPerWriter: Int = 2_000, keysPerWriter: Int = 16
     ) -> Int? {
         let ids = (0..<writers).map { writer in (0..<keysPerWriter).map { "w\(writer)-\($0)" } }
@@ -40,7 +40,7 @@ enum IsolationChecks {
 
     /// No torn reads: `writers` threads rewrite a few shared keys while `readers` threads read them until the
     /// writers are done. Returns the number of reads that found a model whose fields disagree, or no model.
-    static func tornReads(
+    package static func tornReads(
         _ store: any IsolatedStore, writers: Int = 2, readers: Int = 2, writesPerWriter: Int = 2_000
     ) -> Int? {
         let ids = sharedKeys.map(\.id)
@@ -70,7 +70,7 @@ enum IsolationChecks {
     ///
     /// The yield between the write and the read is allowed (the promise holds for any read after the write
     /// returns) and gives other threads the chance to interfere.
-    static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 1_000) -> Int? {
+    package static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 1_000) -> Int? {
         let ids = (0..<threads).map { "ryw\($0)" }
         let misses = Atomic<Int>(0)
         let finished = runOnThreads(threads) { thread in
@@ -88,7 +88,7 @@ enum IsolationChecks {
 
     /// Barrier exclusivity: `readers` and `writers` threads use a queue-based store built with an
     /// `ExclusivityProbe` (passed to `make`). Returns the probe's counts after the queue has drained.
-    static func exclusivity(
+    package static func exclusivity(
         readers: Int = 3, writers: Int = 1, operations: Int = 1_000,
         _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore
     ) -> (violations: Int, overlappingReads: Int)? {
@@ -112,11 +112,11 @@ enum IsolationChecks {
     }
 
     /// The keys the shared-key checks preload and use.
-    static let sharedKeys = IdentityModel.preload(count: 8)
+    package static let sharedKeys = IdentityModel.preload(count: 8)
 
     /// Repeats `round` until it reports at least one violation, it fails (nil), or `seconds` have passed;
     /// returns the last round's result. For negative controls, whose races are likely but not certain per round.
-    static func untilViolation(seconds: Double = 5, _ round: () -> Int?) -> Int? {
+    package static func untilViolation(seconds: Double = 5, _ round: () -> Int?) -> Int? {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             guard let violations = round() else { return nil }
@@ -125,7 +125,7 @@ enum IsolationChecks {
     }
 
     /// Runs `body(index)` on `count` new threads released together; false if they did not all finish in time.
-    static func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) -> Bool {
+    package static func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) -> Bool {
         let done = DispatchGroup()
         let go = DispatchSemaphore(value: 0)
         for index in 0..<count {
@@ -145,13 +145,13 @@ enum IsolationChecks {
 /// at each moment. A write block that is not alone, or a read that runs beside a write, is a violation; reads
 /// that run beside other reads are counted too (a concurrent queue should show some, a serial one none).
 /// Each block yields once inside, so that overlaps have a chance to happen on two cores.
-final class ExclusivityProbe: QueueBlockProbe {
+package final class ExclusivityProbe: QueueBlockProbe {
     private let readersInside = Atomic<Int>(0)
     private let writersInside = Atomic<Int>(0)
-    let violations = Atomic<Int>(0)
-    let overlappingReads = Atomic<Int>(0)
+    package let violations = Atomic<Int>(0)
+    package let overlappingReads = Atomic<Int>(0)
 
-    func blockBegan(_ kind: QueueBlockKind) {
+    package func blockBegan(_ kind: QueueBlockKind) {
         switch kind {
         case .read:
             let readers = readersInside.add(1, ordering: .sequentiallyConsistent).newValue
@@ -164,7 +164,7 @@ final class ExclusivityProbe: QueueBlockProbe {
         sched_yield()
     }
 
-    func blockEnded(_ kind: QueueBlockKind) {
+    package func blockEnded(_ kind: QueueBlockKind) {
         switch kind {
         case .read:
             if writersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }

@@ -1,0 +1,138 @@
+import SyncVariants
+import VariantCatalog
+
+extension Outcome {
+    package static let keptLastWrite = Outcome("key-holds-its-last-write", .acceptable)
+    package static let lostWrite = Outcome("write-lost", .forbidden)
+    /// A round of concurrent reads and writes in which every read found a whole model.
+    package static let readsWhole = Outcome("reads-saw-whole-models", .acceptable)
+    package static let tornRead = Outcome("read-saw-half-applied-write", .forbidden)
+    package static let readOwnWrite = Outcome("read-saw-own-write", .acceptable)
+    package static let missedOwnWrite = Outcome("read-missed-own-write", .forbidden)
+    /// A round in which every write block ran alone on the store's queue.
+    package static let writesAlone = Outcome("write-blocks-ran-alone", .acceptable)
+    package static let besideWrite = Outcome("block-ran-beside-a-write", .forbidden)
+    package static let appliedWhenReturned = Outcome("write-applied-when-write-returned", .acceptable)
+    package static let readMissedHeldWrite = Outcome("read-missed-a-pending-write", .forbidden)
+
+    /// Reads overlapped on the queue: what a concurrent queue is for, forbidden on a serial one.
+    package static func readsOverlapped(concurrent: Bool) -> Outcome {
+        Outcome("reads-overlapped", concurrent ? .acceptable : .forbidden)
+    }
+
+    /// `write` returned while its write was still held on the queue: the contract of an async-write store allows
+    /// it (nothing outside the queue may rely on the write yet), a synchronous store's forbids it.
+    package static func returnedBeforeApplied(asynchronous: Bool) -> Outcome {
+        Outcome("write-returned-before-applied", asynchronous ? .interesting : .forbidden)
+    }
+}
+
+/// The isolation checks as graded outcomes, with their sizes scaled to one short iteration and `threads`.
+package enum IsolationOutcomes {
+    static let keysPerWriter = 16
+
+    package static func lostWrites(_ store: any IsolatedStore, threads: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        guard let lost = IsolationChecks.lostWrites(store, writers: threads, writesPerWriter: 200,
+                                                    keysPerWriter: keysPerWriter) else {
+            counts.record(.timedOut)
+            return counts
+        }
+        counts.record(.keptLastWrite, times: threads * keysPerWriter - lost)
+        counts.record(.lostWrite, times: lost)
+        return counts
+    }
+
+    package static func tornReads(_ store: any IsolatedStore, threads: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        // At most two readers, as in the tests: they read until the writers are done, and more of them keep a
+        // reader-preferring lock (glibc's rwlock) read-held so continuously that its writers starve for seconds.
+        let readers = threads < 4 ? 1 : 2
+        guard let torn = IsolationChecks.tornReads(store, writers: max(1, threads - readers), readers: readers,
+                                                   writesPerWriter: 200) else {
+            counts.record(.timedOut)
+            return counts
+        }
+        counts.record(torn == 0 ? .readsWhole : .tornRead, times: max(torn, 1))
+        return counts
+    }
+
+    package static func readYourWrites(_ store: any IsolatedStore, threads: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        let rounds = 100
+        guard let misses = IsolationChecks.readYourWritesMisses(store, threads: threads, rounds: rounds) else {
+            counts.record(.timedOut)
+            return counts
+        }
+        counts.record(.readOwnWrite, times: threads * rounds - misses)
+        counts.record(.missedOwnWrite, times: misses)
+        return counts
+    }
+
+    package static func exclusivity(threads: Int, readsConcurrently: Bool,
+                                    _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        guard let seen = IsolationChecks.exclusivity(readers: max(1, threads - 1), writers: 1, operations: 200, make)
+        else {
+            counts.record(.timedOut)
+            return counts
+        }
+        counts.record(seen.violations == 0 ? .writesAlone : .besideWrite, times: max(seen.violations, 1))
+        counts.record(.readsOverlapped(concurrent: readsConcurrently), times: seen.overlappingReads)
+        return counts
+    }
+
+    package static func writeWindow(asynchronous: Bool, _ make: (_ probe: WriteGateProbe) -> any IsolatedStore)
+        -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        let window = IsolationChecks.writeWindow(make)
+        counts.record(window.appliedWhenWriteReturned ? .appliedWhenReturned
+                      : .returnedBeforeApplied(asynchronous: asynchronous))
+        if window.readBack != window.written { counts.record(.readMissedHeldWrite) }
+        return counts
+    }
+}
+
+extension StressCatalog {
+    static let isolationCases: [StressCase] = IsolationVariant.allCases.flatMap { variant -> [StressCase] in
+        let name = "isolation/\(variant.rawValue)"
+        let preload = IsolationChecks.sharedKeys
+        var cases = [
+            StressCase("\(name)/lost-writes") { IsolationOutcomes.lostWrites(variant.makeStore(preloading: preload), threads: $0) },
+            StressCase("\(name)/torn-reads") { IsolationOutcomes.tornReads(variant.makeStore(preloading: preload), threads: $0) },
+            StressCase("\(name)/read-your-writes") {
+                IsolationOutcomes.readYourWrites(variant.makeStore(preloading: preload), threads: $0)
+            },
+        ]
+        if let make = variant.probedStoreFactory {
+            let concurrent = variant.readsConcurrently, asynchronous = variant.writesAsynchronously
+            cases.append(StressCase("\(name)/exclusivity") { threads in
+                IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: concurrent) { make(preload, $0) }
+            })
+            cases.append(StressCase("\(name)/write-window") { _ in
+                IsolationOutcomes.writeWindow(asynchronous: asynchronous) { make(preload, $0) }
+            })
+        }
+        return cases
+    }
+
+    static let isolationControls: [StressCase] = {
+        let preload = IsolationChecks.sharedKeys
+        return [
+            StressCase("isolation/racy-store/lost-writes", control: true) {
+                IsolationOutcomes.lostWrites(RacyStore(preloading: preload), threads: $0)
+            },
+            StressCase("isolation/racy-store/torn-reads", control: true) {
+                IsolationOutcomes.tornReads(RacyStore(preloading: preload), threads: $0)
+            },
+            StressCase("isolation/racy-store/read-your-writes", control: true) {
+                IsolationOutcomes.readYourWrites(RacyStore(preloading: preload), threads: $0)
+            },
+            StressCase("isolation/barrierless/exclusivity", control: true) { threads in
+                IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: true) {
+                    BarrierlessStore(preloading: preload, probe: $0)
+                }
+            },
+        ]
+    }()
+}

@@ -1,0 +1,34 @@
+import SyncVariants
+import VariantCatalog
+
+extension IsolationVariant {
+    /// The queue-based variants, which accept a `QueueBlockProbe`.
+    package static let queueBased = allCases.filter(\.isQueueBased)
+
+    /// A store of this variant holding `models`; the actor behind a blocking bridge, so that the same checks
+    /// drive every variant from threads.
+    package func makeStore(preloading models: [IdentityModel]) -> any IsolatedStore {
+        accept(StoreFactory(models: models))
+    }
+
+    /// How to make a store of this variant with a probe in its blocks; nil for the variants without a queue.
+    package var probedStoreFactory: (@Sendable (_ models: [IdentityModel], _ probe: any QueueBlockProbe) -> any IsolatedStore)? {
+        accept(ProbedStoreFactory())
+    }
+}
+
+private struct StoreFactory: IsolationVariantVisitor {
+    package let models: [IdentityModel]
+
+    package func queueStore<Store: QueueStore>(_: Store.Type) -> any IsolatedStore { Store(preloading: models, probe: nil) }
+    package func lockStore<Store: LockStore>(_: Store.Type) -> any IsolatedStore { Store(preloading: models) }
+    package func actor(_: ActorStore.Type) -> any IsolatedStore { ActorStoreBridge(ActorStore(preloading: models)) }
+}
+
+private struct ProbedStoreFactory: IsolationVariantVisitor {
+    package typealias Output = (@Sendable ([IdentityModel], any QueueBlockProbe) -> any IsolatedStore)?
+
+    package func queueStore<Store: QueueStore>(_: Store.Type) -> Output { { Store(preloading: $0, probe: $1) } }
+    package func lockStore<Store: LockStore>(_: Store.Type) -> Output { nil }
+    package func actor(_: ActorStore.Type) -> Output { nil }
+}

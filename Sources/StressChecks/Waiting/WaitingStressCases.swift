@@ -1,0 +1,69 @@
+import SyncVariants
+import VariantCatalog
+
+extension Outcome {
+    package static let allTasksRanOnce = Outcome("every-task-ran-once-before-wait-returned", .acceptable)
+    package static let waitReturnedEarly = Outcome("wait-returned-with-a-task-unfinished", .forbidden)
+    package static let taskRanTwice = Outcome("a-task-ran-more-than-once", .forbidden)
+    package static let limitHeld = Outcome("in-flight-within-limit", .acceptable)
+    package static let limitExceeded = Outcome("in-flight-above-limit", .forbidden)
+}
+
+/// The waiting checks as graded outcomes.
+package enum WaitingOutcomes {
+    /// Sorts the violation lines of `exactlyOnceViolations`/`throttleViolations` ("task 3 ran 0x", "5 tasks in
+    /// flight with limit 1", "did not return") into outcomes.
+    static func classify(_ violation: String) -> Outcome {
+        if violation.contains("in flight") { return .limitExceeded }
+        if violation.contains("did not return") { return .timedOut }
+        return violation.contains("ran 0x") ? .waitReturnedEarly : .taskRanTwice
+    }
+
+    /// `threads` waiters each run one batch of 16 tasks through `waiter` at once: one outcome per waiter.
+    package static func fanOut(_ waiter: any TaskWaiter, threads: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        let violations = exactlyOnceViolations(waiter, tasks: 16, waiters: threads, rounds: 1)
+        for violation in violations { counts.record(classify(violation)) }
+        counts.record(.allTasksRanOnce, times: threads - violations.count)
+        return counts
+    }
+
+    /// One batch of 48 tasks through a throttle of `limit`.
+    package static func throttle(_ waiter: any TaskWaiter, limit: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        let violations = throttleViolations(waiter, limit: limit)
+        for violation in violations { counts.record(classify(violation)) }
+        if violations.isEmpty { counts.record(.limitHeld) }
+        return counts
+    }
+
+    /// The throttle's limit at `threads`: the thread count itself when the variant takes it, else the first of
+    /// 2, 1, 4, 8 it takes (a variant with a fixed limit).
+    package static func limit(_ variant: ThrottleVariant, threads: Int) -> Int {
+        ([threads, 2, 1, 4, 8].first(where: variant.supports)) ?? 1
+    }
+}
+
+extension StressCatalog {
+    static let waitingCases: [StressCase] =
+        FanOutVariant.allCases.map { variant in
+            StressCase("wait/fan-out/\(variant.rawValue)/exactly-once") { threads in
+                WaitingOutcomes.fanOut(variant.makeWaiter(), threads: threads)
+            }
+        } + ThrottleVariant.allCases.map { variant in
+            StressCase("wait/throttle/\(variant.rawValue)/limit") { threads in
+                let limit = WaitingOutcomes.limit(variant, threads: threads)
+                guard let throttle = variant.makeThrottle(limit: limit) else { return OutcomeCounts() }
+                return WaitingOutcomes.throttle(throttle, limit: limit)
+            }
+        }
+
+    static let waitingControls: [StressCase] = [
+        StressCase("wait/fan-out/early-return/exactly-once", control: true) { threads in
+            WaitingOutcomes.fanOut(EarlyReturnFanOut(), threads: threads)
+        },
+        StressCase("wait/throttle/signal-early/limit", control: true, controlThreads: 1) { threads in
+            WaitingOutcomes.throttle(SignalEarlyThrottle(limit: threads), limit: threads)
+        },
+    ]
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import BenchCore
+import BenchResults
+import Foundation
+import StressChecks
+import Synchronization
+
+extension Bench {
+    /// `bench stress`: the stress checks of `swift test` as a soak, reporting every observed outcome graded as
+    /// jcstress grades them, with the negative controls run to prove the checks still have teeth.
+    struct Stress: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stress",
+            abstract: "Run the stress checks as a soak: outcomes graded acceptable, interesting or forbidden.",
+            discussion: """
+            Runs each selected check (family/variant/check, as --list-checks prints) again and again on real \
+            threads, at each --threads count, for an equal share of --duration (at least one iteration each), \
+            and reports every outcome it observed with its grade. Then runs each negative control (a \
+            deliberately broken variant) at its own thread count until the same check observes a forbidden \
+            outcome, for at most \(Int(Stress.controlBudget)) s, and reports how fast it was caught.
+
+            A check that makes no progress for --watchdog seconds is reported by name as a suspected deadlock \
+            and the run ends (its threads are abandoned, not stopped). Ctrl-C or SIGTERM ends the run after the \
+            current iteration with the outcomes so far written.
+
+            Takes bench's --filter (a regular expression on the check names), --threads (default \
+            \(Stress.defaultThreads)), --output and --overwrite. Writes \
+            Results/stress-<UTC stamp>-<short commit>.csv (or --output): one row per check, thread count \
+            and outcome, with its count and grade; control rows have is_control true.
+
+            Exit status:
+              0    no forbidden outcome, every control caught
+              1    a variant showed a forbidden outcome, or a control was never caught
+              3    a check made no progress for --watchdog seconds (suspected deadlock)
+              64   bad input; 73, 74 the file could not be created or written
+              130  stopped by SIGINT; 143 by SIGTERM (the outcomes so far are written)
+            """
+        )
+
+        /// Seconds a negative control may run before it counts as never caught.
+        static let controlBudget = 10.0
+
+        /// `bench`'s own options, which `bench stress` takes too: `--filter` (on check names), `--threads` (default
+        /// `defaultThreads` here), `--output`, `--overwrite`.
+        @ParentCommand var bench: Bench
+
+        static let defaultThreads = "1,2,4,8,16,32"
+
+        var filter: String? { bench.filter }
+        var threads: String { bench.requestedThreads ?? Self.defaultThreads }
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+            "Seconds for the variants' checks in all, shared equally by check and thread count (controls come on "
+                + "top, each until caught).", valueName: "seconds"))
+        var duration = 60.0
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+            "Seconds without an iteration completing after which a check is a suspected deadlock.",
+            valueName: "seconds"))
+        var watchdog = 10.0
+
+        @Flag(inversion: .prefixedNo, help: "Run the negative controls, which must be caught.")
+        var controls = true
+
+        @Flag(name: .customLong("deadlock-control"), help: ArgumentHelp(
+            "Also run a control that deadlocks for certain, to see the watchdog end the run.", visibility: .hidden))
+        var deadlockControl = false
+
+        @Flag(name: .customLong("list-checks"), help: "List the checks and controls a run would run, and run nothing.")
+        var listChecks = false
+
+        func validate() throws {
+            _ = try ThreadList.parse(threads)
+            _ = try matcher()
+            guard duration > 0, duration.isFinite else {
+                throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
+            }
+            guard watchdog > 0, watchdog.isFinite else {
+                throw ValidationError("--watchdog must be a positive number of seconds, not \(watchdog)")
+            }
+        }
+
+        func run() throws {
+            let counts = try ThreadList.parse(threads)
+            let matches = try matcher()
+            let variants = StressCatalog.variants.filter { matches($0.name) }
+            let controlCases = (controls ? StressCatalog.controls.filter { matches($0.name) } : [])
+                + (deadlockControl ? [StressCatalog.deadlock] : [])
+            guard !variants.isEmpty || !controlCases.isEmpty else {
+                throw BenchError("no stress check matches --filter '\(filter ?? "")' (see them with --list-checks)")
+            }
+            if listChecks {
+                for check in variants + controlCases { print(check.name) }
+                return print("\(variants.count) checks, \(controlCases.count) controls")
+            }
+            let slots = variants.flatMap { check in counts.map { StressSlot(check: check, threads: $0) } }
+                + controlCases.map { StressSlot(check: $0, threads: $0.controlThreads) }
+            let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
+            let settings = RunSettings(measurement: .standard, filter: filter ?? "", threads: threads)
+            let writer = try Bench.resultsWriter(output: bench.output, overwrite: bench.overwrite, environment, settings,
+                                                 kind: "stress-")
+            let runner = StressRunner(slots: slots, duration: duration, environment: environment, writer: writer,
+                                      watchdogSeconds: watchdog)
+            warn("bench stress: \(variants.count) checks at threads \(threads), \(controlCases.count) controls, "
+                 + "~\(Progress.duration(duration)) plus controls, writing \(writer.path)")
+            let results = runner.run()
+            print(StressReport.render(results))
+            if let signal = runner.stoppingSignal {
+                throw BenchError("stopped by \(Interruption.name(signal)): wrote the outcomes of \(results.count) "
+                                 + "checks to \(writer.path)", exitCode: Interruption.exitStatus(signal))
+            }
+            warn("wrote \(writer.path) (\(writer.rowsWritten) rows)")
+            let failures = StressReport.failures(results)
+            if !failures.isEmpty {
+                throw BenchError("stress: " + failures.joined(separator: "; "), exitCode: ExitStatus.stressFailed)
+            }
+        }
+
+        /// A predicate on the check names from `--filter`.
+        func matcher() throws -> @Sendable (String) -> Bool {
+            guard let filter else { return { _ in true } }
+            guard !filter.isEmpty, let regex = try? NSRegularExpression(pattern: filter) else {
+                throw ValidationError("--filter: '\(filter)' is not a valid regular expression")
+            }
+            return { name in regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil }
+        }
+    }
+}

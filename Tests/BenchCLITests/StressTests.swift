@@ -1,0 +1,131 @@
+@testable import bench
+@testable import BenchResults
+import Foundation
+import StressChecks
+import Testing
+
+/// `bench stress` as a user runs it: its exit statuses, its CSV, and the watchdog ending a run whose check
+/// deadlocks. Short runs of a few cheap checks; no timing is asserted, only a generous bound on wall time for
+/// the watchdog (the point of it is that the run ends).
+///
+/// Each child process is waited for on a plain thread (`offPool`): a test blocked for seconds on one of the
+/// cooperative pool's two threads would starve the actor-store checks running beside it.
+@Suite(.serialized) struct StressTests {
+    /// Cheap checks of each family, and one control of each.
+    static let filter = "once/(dispatch-once|unsynced-tracker)/|isolation/(mutex|racy-store)/lost-writes|fan-out/(semaphore|early-return)/"
+
+    @Test func aCleanRunExitsZeroAndWritesEveryOutcomeWithItsGrade() async throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try await offPool {
+            try BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4", "--duration", "1",
+                                        "--output", path])
+        }
+        #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("control/once/unsynced-tracker/race threads:4: "))
+        #expect(outcome.standardOutput.contains("caught after"))
+        #expect(outcome.standardError.contains("[1/"), "progress on stderr")
+
+        let rows = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(rows.first == StressSchema.header)
+        let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(StressSchema.header, $0)) }
+        #expect(records.allSatisfy { $0["stress_schema_version"] == String(StressSchema.version) })
+        let variants = records.filter { $0["is_control"] == "false" }
+        #expect(Set(variants.compactMap { $0["threads"] }) == ["1", "4"])
+        #expect(variants.allSatisfy { $0["grade"] != "forbidden" })
+        #expect(variants.contains { $0["check"] == "once/dispatch-once/race" && $0["outcome"] == "block-ran-once" })
+        let controls = records.filter { $0["is_control"] == "true" }
+        #expect(Set(controls.compactMap { $0["check"] }) == [
+            "control/once/unsynced-tracker/race", "control/isolation/racy-store/lost-writes",
+            "control/wait/fan-out/early-return/exactly-once",
+        ])
+        #expect(controls.contains { $0["grade"] == "forbidden" && $0["seconds_to_first_forbidden"] != "" })
+    }
+
+    @Test func noControlsRunsOnlyTheVariants() async throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try await offPool {
+            try BenchProcess.debug.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
+                                        "--duration", "0.2", "--no-controls", "--output", path])
+        }
+        #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("control/"))
+    }
+
+    /// The watchdog ends a run whose check deadlocks: by name, with its own status, well within a bound.
+    @Test func aDeadlockedCheckIsReportedByNameAndTheRunEnds() async throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let watchdog = 2.0
+        let started = Date()
+        let outcome = try await offPool {
+            try BenchProcess.debug.run(["stress", "--filter", "^$", "--deadlock-control",
+                                        "--watchdog", String(watchdog), "--output", path])
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(outcome.status == ExitStatus.suspectedDeadlock, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("suspected deadlock: control/deadlock/lock-order-inversion"))
+        #expect(elapsed < 3 * watchdog + 10, "the run must end within a bounded time, took \(elapsed) s")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("no-progress-suspected-deadlock,forbidden"))
+    }
+
+    /// SIGTERM (what CI sends on cancel) stops the soak after the current iteration, the outcomes so far written.
+    @Test func sigtermStopsWithTheOutcomesSoFarWritten() async throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, errorText) = try await offPool { () throws -> (Int32, String) in
+            let (process, output, error) = try BenchProcess.debug.start(
+                ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "60", "--no-controls",
+                 "--output", path])
+            var errorText = BenchProcess.read(error, until: "[2/")
+            kill(process.processIdentifier, SIGTERM)
+            errorText += String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, errorText)
+        }
+        #expect(status == ExitStatus.terminated, "stderr: \(errorText)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("once/dispatch-once/race,false,1,"), "the first slot's outcomes are kept")
+    }
+
+    @Test(arguments: [
+        (["stress", "--filter", "no-such-check"], "no stress check matches"),
+        (["stress", "--duration", "0"], "--duration must be a positive number"),
+        (["stress", "--watchdog", "-1"], "--watchdog must be a positive number"),
+        (["stress", "--threads", "0"], "--threads: invalid list"),
+        (["stress", "--filter", "("], "is not a valid regular expression"),
+    ])
+    func badInputExits64(arguments: [String], message: String) throws {
+        let outcome = try BenchProcess.debug.run(arguments)
+        #expect(outcome.status == ExitStatus.badInput)
+        #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    /// Exit 1's two causes, from results (no broken product variant exists to run).
+    @Test func aForbiddenOutcomeOrAnUncaughtControlFailsTheRun() throws {
+        let variant = try #require(StressCatalog.variants.first)
+        let control = try #require(StressCatalog.controls.first)
+        var clean = StressResult(slot: StressSlot(check: variant, threads: 2))
+        clean.counts.record(.ranOnce, times: 10)
+        var broken = clean
+        broken.counts.record(.ranMoreThanOnce)
+        var caught = StressResult(slot: StressSlot(check: control, threads: 4))
+        caught.secondsToFirstForbidden = 0.01
+        let uncaught = StressResult(slot: StressSlot(check: control, threads: 4))
+
+        #expect(StressReport.failures([clean, caught]).isEmpty)
+        #expect(StressReport.failures([broken]) == ["\(variant.name) threads:2 showed 1 forbidden outcomes"])
+        #expect(StressReport.failures([uncaught]) == ["\(control.name) threads:4 was never caught"])
+        #expect(StressReport.render([uncaught]).contains("NEVER CAUGHT"))
+    }
+}
+
+/// Runs blocking `work` on a thread of its own and returns its result or error, so that a test never blocks a
+/// thread of Swift's cooperative pool.
+func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import StressChecks
+import Testing
+
+/// The catalog `bench stress` runs, through the same outcome grading: every variant's check observes nothing
+/// forbidden, every negative control is caught, and the grading itself is exact.
+///
+/// Each check runs on a plain thread (`onPlainThread`): a check blocks its thread, and a blocked thread of
+/// Swift's cooperative pool (two threads here) starves the actor store and the task-group fan-out it checks.
+@Suite(.serialized) struct StressCatalogTests {
+    static let controlBudgetSeconds = 10.0
+
+    @Test(arguments: StressCatalog.variants.map(\.name))
+    func variantShowsNoForbiddenOutcome(_ name: String) async throws {
+        let check = try #require(StressCatalog.variants.first { $0.name == name })
+        let counts = await onPlainThread { check.iteration(4) }
+        #expect(counts.forbidden == 0, "\(name): \(counts.sorted)")
+        #expect(!counts.counts.isEmpty, "\(name) observed nothing")
+    }
+
+    @Test(arguments: StressCatalog.controls.map(\.name))
+    func controlIsCaught(_ name: String) async throws {
+        let control = try #require(StressCatalog.controls.first { $0.name == name })
+        let counts = await onPlainThread {
+            let deadline = Date().addingTimeInterval(Self.controlBudgetSeconds)
+            var counts = OutcomeCounts()
+            while counts.forbidden == 0 && Date() < deadline {
+                counts.add(control.iteration(control.controlThreads))
+            }
+            return counts
+        }
+        #expect(counts.forbidden > 0, "\(name) was never caught: \(counts.sorted)")
+    }
+
+    @Test func everyCaseNameIsUniqueAndControlsAreMarked() {
+        let names = (StressCatalog.variants + StressCatalog.controls).map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(StressCatalog.controls.allSatisfy { $0.isControl && $0.name.hasPrefix("control/") })
+        #expect(StressCatalog.variants.allSatisfy { !$0.isControl })
+    }
+
+    @Test func onceReportGradesEachToken() {
+        var report = OnceRaceReport(rounds: 10)
+        report.repeatedRuns = 2
+        report.missedRuns = 1
+        report.earlyReturns = 3
+        let counts = report.outcomes
+        #expect(counts.counts == [.ranOnce: 7, .ranMoreThanOnce: 2, .neverRan: 1, .returnedEarly: 3])
+        #expect(counts.forbidden == 6)
+    }
+
+    @Test func anEarlyReturningWriteIsInterestingOnlyForAnAsyncStore() {
+        #expect(Outcome.returnedBeforeApplied(asynchronous: true).grade == .interesting)
+        #expect(Outcome.returnedBeforeApplied(asynchronous: false).grade == .forbidden)
+        #expect(Outcome.readsOverlapped(concurrent: false).grade == .forbidden)
+    }
+
+    @Test func countsAddAndSortWorstFirst() {
+        var counts = OutcomeCounts()
+        counts.record(.ranOnce, times: 5)
+        counts.record(.neverRan, times: 0)
+        var other = OutcomeCounts()
+        other.record(.ranOnce)
+        other.record(.returnedEarly)
+        counts.add(other)
+        #expect(counts.sorted.map(\.outcome) == [.returnedEarly, .ranOnce])
+        #expect(counts.sorted.map(\.count) == [1, 6])
+    }
+}
