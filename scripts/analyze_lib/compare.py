@@ -19,6 +19,11 @@ from .model import Case, CaseKey, ResultsFile, filter_cases
 from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     bootstrap_ratio_of_medians,
+    hierarchical_ratio,
+    median_of_round_medians,
+    noise_floor,
+    round_medians,
+    split_by_round,
     geometric_mean,
     mann_whitney_p,
     median,
@@ -38,6 +43,19 @@ VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
 UNDETECTABLE = "undetectable"
 OUTCOME_ORDER = VERDICT_ORDER + (UNDETECTABLE,)
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
+UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
+
+# Rounds (bench --rounds N: N fresh processes). When both sides have at least
+# ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: the
+# ratio of the medians of round medians with a hierarchical bootstrap CI at confidence
+# 1 - alpha. With fewer than MIN_GATE_ROUNDS rounds on a side that evidence is too thin to
+# decide (a bootstrap over 2 rounds has only 3 distinct round draws), so the case is
+# undetectable.
+ROUNDS_MIN_FOR_ROUND_STATS = 2
+MIN_GATE_ROUNDS = 3
+ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
+                    "one round a side, so the U test treats them as independent and may call "
+                    "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ")")
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -98,6 +116,11 @@ class CompareRow:
     alpha_reachable: bool
     base_starved: int = 0
     head_starved: int = 0
+    # Rounds (fresh processes) per side; ``by_rounds`` when the row was judged on
+    # between-round evidence (both sides have at least ROUNDS_MIN_FOR_ROUND_STATS rounds).
+    base_rounds: int = 1
+    head_rounds: int = 1
+    by_rounds: bool = False
 
     @property
     def starved(self) -> str | None:
@@ -115,7 +138,7 @@ class CompareRow:
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
         if not self.alpha_reachable:
-            return UNDETECTABLE_TEXT
+            return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
 
 
@@ -173,10 +196,69 @@ def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
     return UNCHANGED
 
 
+def judge_interval(ratio: float, low: float, high: float, threshold: float) -> str:
+    """SLOWER/FASTER when the ratio's CI excludes 1 on that side and the change factor is
+    at least 1 + threshold/100 (the rule for cases judged by rounds)."""
+    if math.isnan(ratio):
+        return UNCHANGED
+    minimum_factor = 1 + threshold / 100
+    if low > 1 and ratio >= minimum_factor - _RATIO_EPSILON:
+        return SLOWER
+    if high < 1 and (ratio == 0 or 1 / ratio >= minimum_factor - _RATIO_EPSILON):
+        return FASTER
+    return UNCHANGED
+
+
+def _round_groups(value: Samples) -> list[np.ndarray]:
+    """A side's samples split by round (one group when it has no rounds)."""
+    if isinstance(value, Case):
+        return split_by_round(value.ns_per_op, value.round_ids)
+    return [np.asarray(value, dtype=float)]
+
+
+def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
+                   threshold: float = DEFAULT_THRESHOLD_PERCENT,
+                   alpha: float = DEFAULT_ALPHA) -> CompareRow:
+    """Compare one case on between-round evidence: ``base`` and ``head`` are lists of
+    rounds (arrays of ns/op). Each round is summarized by its median; the ratio is of the
+    medians of round medians, its CI a hierarchical bootstrap at confidence 1 - alpha;
+    ``p_value`` is a Mann-Whitney U test on the round medians, for information only."""
+    a, b = np.concatenate(base), np.concatenate(head)
+    estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
+    reachable = min(len(base), len(head)) >= MIN_GATE_ROUNDS
+    verdict = judge_interval(estimate.ratio, estimate.low, estimate.high, threshold)
+    return CompareRow(
+        key=key,
+        base_n=int(a.size),
+        head_n=int(b.size),
+        base_median=median_of_round_medians(base),
+        head_median=median_of_round_medians(head),
+        ratio=estimate.ratio,
+        ci_low=estimate.low,
+        ci_high=estimate.high,
+        p_value=mann_whitney_p(round_medians(base), round_medians(head)),
+        verdict=verdict if reachable else UNCHANGED,
+        alpha_reachable=reachable,
+        base_starved=starved_count(a),
+        head_starved=starved_count(b),
+        base_rounds=len(base),
+        head_rounds=len(head),
+        by_rounds=True,
+    )
+
+
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
                     alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case's base and head samples (ns/op, lower is better)."""
+    """Compare one case's base and head samples (ns/op, lower is better).
+
+    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
+    the case is judged by compare_rounds; otherwise on the pooled samples (U test and a
+    bootstrap over samples), as for one process a side.
+    """
+    base_groups, head_groups = _round_groups(base), _round_groups(head)
+    if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
+        return compare_rounds(key, base_groups, head_groups, threshold, alpha)
     a, b = _samples(base), _samples(head)
     estimate = bootstrap_ratio_of_medians(b, a)
     p_value = mann_whitney_p(a, b)
@@ -197,6 +279,8 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
+        base_rounds=len(base_groups),
+        head_rounds=len(head_groups),
     )
 
 
@@ -223,6 +307,14 @@ class Comparison:
     base_only: list[CaseKey] = field(default_factory=list)
     head_only: list[CaseKey] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # What the reader should know about how cases were judged (not a problem with the
+    # input): e.g. that samples from one process cannot show between-process variance.
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def by_rounds(self) -> bool:
+        """True when any row was judged on between-round evidence."""
+        return any(row.by_rounds for row in self.rows)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -328,8 +420,14 @@ def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
 
 
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
-    unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable)
+    unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable and not r.by_rounds)
+    few_rounds = Counter((r.base_rounds, r.head_rounds) for r in rows if not r.alpha_reachable and r.by_rounds)
     return [
+        f"{count} case(s) have {n_base} base and {n_head} head rounds: deciding on between-round "
+        f"evidence needs at least {MIN_GATE_ROUNDS} rounds a side, so they can never be called "
+        "slower or faster (run bench with more --rounds)"
+        for (n_base, n_head), count in sorted(few_rounds.items())
+    ] + [
         f"{count} case(s) have {n_base} base and {n_head} head samples: the smallest "
         f"possible p is {smallest_p(n_base, n_head):.3g}, not below alpha {alpha:g}, "
         "so they can never be called slower or faster (run more samples)"
@@ -361,7 +459,16 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
+        notes=_round_notes(rows),
     )
+
+
+def _round_notes(rows: list[CompareRow]) -> list[str]:
+    """The note on cases compared on one process's samples (no between-round evidence)."""
+    pooled = sum(1 for row in rows if not row.by_rounds)
+    if not pooled:
+        return []
+    return [ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}")]
 
 
 def finite_or_none(value: float) -> float | None:

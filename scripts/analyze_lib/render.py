@@ -75,7 +75,13 @@ def run_line(results: ResultsFile) -> str:
 
 
 def rule_sentence(comparison: Comparison) -> str:
-    """How verdicts are decided, in one sentence."""
+    """How verdicts are decided, in one sentence (two when some cases have rounds)."""
+    if comparison.by_rounds:
+        return (f"A case with rounds is slower or faster when the {ci_level(comparison)} CI of the ratio excludes "
+                f"1 and the change is at least {comparison.threshold:g}%; ratio = head/base median of "
+                f"round medians, CI a hierarchical bootstrap over rounds, then samples within rounds "
+                f"({BOOTSTRAP_RESAMPLES} resamples); p is a Mann-Whitney U test on the round medians, "
+                "for information. Cases without rounds: p < alpha and the threshold, as for one process.")
     return (f"A case is slower or faster when p < {comparison.alpha:g} (two-sided Mann-Whitney U) "
             f"and the change is at least {comparison.threshold:g}%; ratio = head/base median "
             f"ns/op with a 95% bootstrap CI ({BOOTSTRAP_RESAMPLES} resamples).")
@@ -122,6 +128,18 @@ COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "95% CI", "p", "
 COMPARE_ALIGNS = "lrrrlrl"
 
 
+def ci_level(comparison: Comparison) -> str:
+    """The CI's confidence as shown: 95% without rounds, 1 - alpha with them."""
+    return f"{(1 - comparison.alpha) * 100:g}%" if comparison.by_rounds else "95%"
+
+
+def compare_headers(comparison: Comparison) -> list[str]:
+    """The comparison table's headers; with rounds the CI column says its confidence."""
+    if not comparison.by_rounds:
+        return COMPARE_HEADERS
+    return [f"{ci_level(comparison)} CI" if h == "95% CI" else h for h in COMPARE_HEADERS]
+
+
 def _compare_cells(row: CompareRow, code: bool) -> list[str]:
     label = f"`{row.key.label}`" if code else row.key.label
     verdict = row.verdict_text
@@ -143,6 +161,8 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> lis
               outcome, ""]
     for warning in comparison.warnings:
         lines += [f"> **Warning:** {warning}", ""]
+    for note in getattr(comparison, "notes", []):
+        lines += [f"> **Note:** {note}", ""]
     return lines
 
 
@@ -155,7 +175,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
@@ -163,7 +183,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         what = "unchanged or undetectable" if comparison.undetectable else "unchanged"
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
@@ -191,7 +211,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines = [TITLE,
              f"base: {run_line(comparison.base)}",
              f"head: {run_line(comparison.head)}", ""]
-    lines += text_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+    lines += text_table(compare_headers(comparison), COMPARE_ALIGNS,
                         [_compare_cells(r, False) for r in comparison.rows])
     lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}"]
     geomeans = ", ".join(f"{s} {fmt_ratio(g)} ({n} case{'s' if n != 1 else ''})"
@@ -200,6 +220,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     for name, keys in _case_lists(comparison, gate):
         lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
     lines += [f"warning: {w}" for w in comparison.warnings]
+    lines += [f"note: {n}" for n in comparison.notes]
     if gate is not None:
         lines += gate.notes
         lines.append(gate.headline)
@@ -230,6 +251,9 @@ def _row_json(row: CompareRow) -> dict:
         "base_starved_samples": row.base_starved,
         "head_starved_samples": row.head_starved,
         "starved": row.starved,
+        "base_rounds": row.base_rounds,
+        "head_rounds": row.head_rounds,
+        "by_rounds": row.by_rounds,
     }
 
 
@@ -254,6 +278,7 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
         "base_only": [k.to_json() for k in comparison.base_only],
         "head_only": [k.to_json() for k in comparison.head_only],
         "warnings": comparison.warnings,
+        "notes": comparison.notes,
     }
     if gate is not None:
         document["gate"] = gate.to_json()

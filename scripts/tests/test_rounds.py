@@ -1,0 +1,115 @@
+"""Rounds (bench --rounds N): cases judged on between-round evidence.
+
+A round is one fresh process; these files have several rounds a side, written by
+csvgen.rounds with seeded per-round level shifts. No timing is asserted: the inputs are
+synthetic and seeded, so every verdict below is a fixed property of the inputs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from analyze_lib.cli import main
+from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
+from analyze_lib.gate import EXIT_PASSED, EXIT_REGRESSION, decide_gate
+from analyze_lib.loader import load_results
+from analyze_lib.model import Case, CaseKey
+from analyze_lib.stats import hierarchical_ratio, split_by_round
+from csvgen import case, rounds, write_results
+
+ROUNDS = 6
+SHIFT_CV = 0.04  # round-to-round level shifts of a noisy runner
+V3 = {"version": 3}
+
+
+def _files(tmp_path, base, head, run=None):
+    settings = {"run_rounds": str(ROUNDS), "run_seed": "42", **(run or {})}
+    b = write_results(tmp_path / "base.csv", base, run=settings, seed=1, **V3)
+    h = write_results(tmp_path / "head.csv", head, run=settings, seed=2, **V3)
+    return b, h
+
+
+def _pooled(groups):
+    return np.concatenate(groups)
+
+
+def test_loader_keeps_each_samples_round(tmp_path):
+    path = write_results(tmp_path / "r.csv", {case(): rounds(100.0, 3, samples=4)}, version=3)
+    [loaded] = load_results(path).cases.values()
+    assert loaded.round_ids.tolist() == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    assert loaded.round_count == 3
+
+
+def test_split_by_round_and_hierarchical_ratio_on_known_input():
+    groups = split_by_round(np.array([1.0, 2.0, 3.0, 10.0, 20.0]), np.array([2, 1, 2, 1, 1]))
+    assert [g.tolist() for g in groups] == [[2.0, 10.0, 20.0], [1.0, 3.0]]
+    same = [np.full(5, 10.0), np.full(5, 12.0), np.full(5, 11.0)]
+    estimate = hierarchical_ratio([g * 2 for g in same], same)
+    assert (estimate.ratio, estimate.low, estimate.high) == (2.0, 2.0 * 10 / 12, 2.0 * 12 / 10)
+
+
+def test_planted_25_percent_slowdown_across_rounds_is_flagged(tmp_path, capsys):
+    base = {case(variant="lock"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
+    head = {case(variant="lock"): rounds(125.0, ROUNDS, SHIFT_CV, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [row] = comparison.rows
+    assert row.by_rounds and (row.base_rounds, row.head_rounds) == (ROUNDS, ROUNDS)
+    assert row.verdict == SLOWER and row.ci_low > 1
+    assert decide_gate(comparison).exit_code == EXIT_REGRESSION
+    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_REGRESSION
+    out = capsys.readouterr().out
+    assert "99% CI" in out and "hierarchical bootstrap over rounds" in out
+    assert "note: samples from one process" not in out
+
+
+def test_same_distribution_with_round_level_shifts_is_not_flagged(tmp_path, capsys):
+    # Same commit twice on a noisy runner: each process sits at its own level. Pooled as
+    # if independent, the samples differ "significantly"; by rounds they do not.
+    base_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=5)
+    head_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=6)
+    key = CaseKey("once", "hit", "lock", 1)
+    pooled = compare_samples(key, _pooled(base_rounds), _pooled(head_rounds))
+    assert pooled.p_value < 0.01  # what the one-process rule would see
+    b, h = _files(tmp_path, {case(variant="lock"): base_rounds}, {case(variant="lock"): head_rounds})
+    comparison = build_comparison(load_results(b), load_results(h))
+    [row] = comparison.rows
+    assert row.by_rounds and row.verdict == UNCHANGED and row.alpha_reachable
+    assert row.ci_low < 1 < row.ci_high
+    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    document = json.loads(capsys.readouterr().out)
+    assert document["cases"][0]["by_rounds"] is True
+    assert document["cases"][0]["base_rounds"] == ROUNDS
+    assert document["notes"] == []
+
+
+def test_too_few_rounds_are_undetectable(tmp_path, capsys):
+    base = {case(): rounds(100.0, 2, seed=3)}
+    head = {case(): rounds(200.0, 2, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    [row] = build_comparison(load_results(b), load_results(h)).rows
+    assert row.by_rounds and not row.alpha_reachable and row.verdict == UNCHANGED
+    assert row.verdict_text == "undetectable (too few rounds)"
+    main(["compare", str(b), str(h)])
+    assert ("warning: 1 case(s) have 2 base and 2 head rounds: deciding on between-round evidence needs "
+            "at least 3 rounds a side") in capsys.readouterr().out
+
+
+def test_one_round_a_side_says_one_process_cannot_show_process_variance(tmp_path, capsys):
+    b = write_results(tmp_path / "base.csv", {case(): 100.0}, seed=1)
+    h = write_results(tmp_path / "head.csv", {case(): 100.0}, seed=2)
+    assert main(["compare", str(b), str(h)]) == 0
+    out = capsys.readouterr().out
+    assert ("note: samples from one process cannot show between-process variance: 1 case compared on "
+            "one round a side") in out
+    assert "95% CI" in out
+
+
+def test_plain_arrays_compare_as_before():
+    key = CaseKey("once", "hit", "lock", 1)
+    row = compare_samples(key, np.arange(10.0, 25.0), np.arange(20.0, 35.0))
+    assert not row.by_rounds and (row.base_rounds, row.head_rounds) == (1, 1)
+    as_case = compare_samples(key, Case(key, {"ns_per_op": np.arange(10.0, 25.0)}),
+                              Case(key, {"ns_per_op": np.arange(20.0, 35.0)}))
+    assert as_case == row
