@@ -18,6 +18,7 @@ from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, filter_cases
 from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
+    NOISE_FLOOR_PERCENTILE,
     bootstrap_ratio_of_medians,
     hierarchical_ratio,
     median_of_round_medians,
@@ -41,7 +42,12 @@ VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
 # Not a verdict but an outcome: too few samples for p < alpha, so the case was not judged
 # (its verdict is UNCHANGED). Counted apart from the verdicts.
 UNDETECTABLE = "undetectable"
-OUTCOME_ORDER = VERDICT_ORDER + (UNDETECTABLE,)
+# Not verdicts either: a case with rounds whose own noise floor reaches the smallest
+# change the gate calls (see noise_floor_rule) is UNSTABLE and not gated. Counted only
+# when present, so comparisons without rounds report exactly what they always did.
+UNSTABLE = "unstable"
+OUTCOME_ORDER = VERDICT_ORDER + (UNSTABLE, UNDETECTABLE)
+ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
 UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 
@@ -121,6 +127,17 @@ class CompareRow:
     base_rounds: int = 1
     head_rounds: int = 1
     by_rounds: bool = False
+    # The noise floor of each side (stats.noise_floor: the change factor its own rounds
+    # show between halves; NaN with one round), and whether the case is UNSTABLE.
+    base_floor: float = math.nan
+    head_floor: float = math.nan
+    unstable: bool = False
+
+    @property
+    def noise_floor(self) -> float:
+        """The larger side's noise floor (NaN when neither side has 2 rounds)."""
+        floors = [f for f in (self.base_floor, self.head_floor) if not math.isnan(f)]
+        return max(floors) if floors else math.nan
 
     @property
     def starved(self) -> str | None:
@@ -129,7 +146,10 @@ class CompareRow:
 
     @property
     def outcome(self) -> str:
-        """The verdict, or UNDETECTABLE when the sample counts could never decide it."""
+        """The verdict, or UNSTABLE (noise floor reaches the threshold), or UNDETECTABLE
+        when the sample or round counts could never decide it."""
+        if self.unstable:
+            return UNSTABLE
         return self.verdict if self.alpha_reachable else UNDETECTABLE
 
     @property
@@ -137,6 +157,8 @@ class CompareRow:
         """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
+        if self.unstable:
+            return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
         if not self.alpha_reachable:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
@@ -227,6 +249,8 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
     estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
     reachable = min(len(base), len(head)) >= MIN_GATE_ROUNDS
     verdict = judge_interval(estimate.ratio, estimate.low, estimate.high, threshold)
+    base_floor, head_floor = noise_floor(base), noise_floor(head)
+    unstable = is_unstable(max(base_floor, head_floor), threshold)
     return CompareRow(
         key=key,
         base_n=int(a.size),
@@ -237,14 +261,29 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
         ci_low=estimate.low,
         ci_high=estimate.high,
         p_value=mann_whitney_p(round_medians(base), round_medians(head)),
-        verdict=verdict if reachable else UNCHANGED,
+        verdict=verdict if reachable and not unstable else UNCHANGED,
         alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
         base_rounds=len(base),
         head_rounds=len(head),
         by_rounds=True,
+        base_floor=base_floor,
+        head_floor=head_floor,
+        unstable=unstable,
     )
+
+
+def is_unstable(floor: float, threshold: float) -> bool:
+    """True when a noise floor reaches the smallest change the gate calls.
+
+    The gate *resolves* a change when it is at least the threshold factor
+    1 + threshold/100 (smaller ones are "no change" by design). A case whose floor, the
+    change factor that 5% of the splits of one side's own rounds into halves reach with no
+    change at all, is at least that factor cannot tell a change the gate would call from
+    its process-to-process noise: it is unstable and not gated.
+    """
+    return not math.isnan(floor) and floor >= 1 + threshold / 100 - _RATIO_EPSILON
 
 
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
@@ -321,12 +360,19 @@ class Comparison:
         """Number of rows per outcome (the verdicts and UNDETECTABLE), each present
         (possibly 0); an undetectable case is not counted as unchanged."""
         counted = Counter(row.outcome for row in self.rows)
-        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER}
+        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER
+                if outcome in ALWAYS_COUNTED or counted.get(outcome)}
+
+    @property
+    def unstable(self) -> list[CompareRow]:
+        """The rows whose noise floor reaches the threshold (not gated)."""
+        return [row for row in self.rows if row.unstable]
 
     @property
     def undetectable(self) -> list[CompareRow]:
-        """The rows whose sample counts can never give p < alpha (not judged)."""
-        return [row for row in self.rows if not row.alpha_reachable]
+        """The rows whose sample (or round) counts can never decide them (not judged);
+        an unstable row is counted as unstable, not here."""
+        return [row for row in self.rows if row.outcome == UNDETECTABLE]
 
     @property
     def slower(self) -> list[CompareRow]:
@@ -420,8 +466,9 @@ def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
 
 
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
-    unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable and not r.by_rounds)
-    few_rounds = Counter((r.base_rounds, r.head_rounds) for r in rows if not r.alpha_reachable and r.by_rounds)
+    undecided = [r for r in rows if r.outcome == UNDETECTABLE]
+    unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds)
+    few_rounds = Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds)
     return [
         f"{count} case(s) have {n_base} base and {n_head} head rounds: deciding on between-round "
         f"evidence needs at least {MIN_GATE_ROUNDS} rounds a side, so they can never be called "

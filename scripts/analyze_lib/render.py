@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, Comparison, CompareRow, json_number
+from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
 from .gate import GateDecision
 from .model import CaseKey, ResultsFile
 from .schema import TIMING
@@ -92,8 +92,11 @@ def counts_sentence(comparison: Comparison) -> str:
     starved median)."""
     counts = comparison.counts
     text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    if counts.get(UNSTABLE):
+        text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
     if counts[UNDETECTABLE]:
-        text += f", {counts[UNDETECTABLE]} undetectable (too few samples)"
+        rounds = all(row.by_rounds for row in comparison.undetectable)
+        text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
     starved = len(comparison.starved_rows)
     if starved:
         text += (f"; {starved} case{'s' if starved != 1 else ''} with a starved median "
@@ -110,6 +113,16 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
     lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only),
              ("Undetectable", [row.key for row in comparison.undetectable])]
     return [(name, keys) for name, keys in lists if keys]
+
+
+def _unstable_line(comparison: Comparison, code: bool) -> list[str]:
+    """``Unstable, not gated (N): label (noise floor 1.23×), ...``, or nothing."""
+    rows = comparison.unstable
+    if not rows:
+        return []
+    quote = "`" if code else ""
+    return [f"Unstable, not gated ({len(rows)}): " + ", ".join(
+        f"{quote}{r.key.label}{quote} (noise floor {fmt_ratio(r.noise_floor)}×)" for r in rows)]
 
 
 def _md_escape(text: str) -> str:
@@ -180,7 +193,9 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
-        what = "unchanged or undetectable" if comparison.undetectable else "unchanged"
+        what = ", ".join(["unchanged"] + [name for name, rows in (("undetectable", comparison.undetectable),
+                                                                   ("unstable", comparison.unstable)) if rows])
+        what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
         lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
@@ -192,6 +207,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     lines.append("")
     for name, keys in _case_lists(comparison, gate):
         lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    lines += [line for text in _unstable_line(comparison, True) for line in (text, "")]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -219,6 +235,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines.append(f"Geometric-mean ratio per suite: {geomeans}")
     for name, keys in _case_lists(comparison, gate):
         lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += _unstable_line(comparison, False)
     lines += [f"warning: {w}" for w in comparison.warnings]
     lines += [f"note: {n}" for n in comparison.notes]
     if gate is not None:
@@ -254,6 +271,9 @@ def _row_json(row: CompareRow) -> dict:
         "base_rounds": row.base_rounds,
         "head_rounds": row.head_rounds,
         "by_rounds": row.by_rounds,
+        "base_noise_floor": json_number(row.base_floor),
+        "head_noise_floor": json_number(row.head_floor),
+        "unstable": row.unstable,
     }
 
 

@@ -15,7 +15,7 @@ from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_sam
 from analyze_lib.gate import EXIT_PASSED, EXIT_REGRESSION, decide_gate
 from analyze_lib.loader import load_results
 from analyze_lib.model import Case, CaseKey
-from analyze_lib.stats import hierarchical_ratio, split_by_round
+from analyze_lib.stats import hierarchical_ratio, noise_floor, split_by_round
 from csvgen import case, rounds, write_results
 
 ROUNDS = 6
@@ -67,15 +67,15 @@ def test_planted_25_percent_slowdown_across_rounds_is_flagged(tmp_path, capsys):
 def test_same_distribution_with_round_level_shifts_is_not_flagged(tmp_path, capsys):
     # Same commit twice on a noisy runner: each process sits at its own level. Pooled as
     # if independent, the samples differ "significantly"; by rounds they do not.
-    base_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=5)
-    head_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=6)
+    base_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=7)
+    head_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=8)
     key = CaseKey("once", "hit", "lock", 1)
     pooled = compare_samples(key, _pooled(base_rounds), _pooled(head_rounds))
     assert pooled.p_value < 0.01  # what the one-process rule would see
     b, h = _files(tmp_path, {case(variant="lock"): base_rounds}, {case(variant="lock"): head_rounds})
     comparison = build_comparison(load_results(b), load_results(h))
     [row] = comparison.rows
-    assert row.by_rounds and row.verdict == UNCHANGED and row.alpha_reachable
+    assert row.by_rounds and row.verdict == UNCHANGED and row.alpha_reachable and not row.unstable
     assert row.ci_low < 1 < row.ci_high
     assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
     document = json.loads(capsys.readouterr().out)
@@ -113,3 +113,36 @@ def test_plain_arrays_compare_as_before():
     as_case = compare_samples(key, Case(key, {"ns_per_op": np.arange(10.0, 25.0)}),
                               Case(key, {"ns_per_op": np.arange(20.0, 35.0)}))
     assert as_case == row
+
+
+def test_noise_floor_on_known_rounds():
+    assert np.isnan(noise_floor([np.array([1.0, 2.0])]))
+    assert noise_floor([np.full(3, 1.7), np.full(3, 2.7)]) == 2.7 / 1.7
+
+
+def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, capsys):
+    # A one-thread case whose processes sit at 1.7 or 2.7 ns: its own rounds differ by
+    # far more than the 10% the gate resolves, so it is labelled, not gated or dropped.
+    levels = [1.0, 1.6, 1.0, 1.6, 1.0, 1.6]
+    base = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels, cv=0.01, seed=3),
+            case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
+    head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.01, seed=4),
+            case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [unstable] = comparison.unstable
+    assert unstable.key.variant == "lock" and unstable.noise_floor > 1.5
+    assert unstable.outcome == "unstable" and unstable.verdict == UNCHANGED
+    assert comparison.counts["unstable"] == 1
+    decision = decide_gate(comparison)
+    assert decision.passed and decision.not_gated == 1
+    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_PASSED
+    out = capsys.readouterr().out
+    assert f"Unstable, not gated (1): once/hit/lock threads:1 (noise floor {unstable.noise_floor:.2f}×)" in out
+    assert out.splitlines()[-1] == (
+        "Gate: passed, no case slower among 1 decidable case; 1 of 2 cases unstable, not gated: their "
+        "rounds' noise floor is at least the 1.10× change the gate resolves")
+    assert main(["gate", str(b), str(h), "--format", "json", "--filter", "lock"]) == 4
+    document = json.loads(capsys.readouterr().out)
+    assert document["gate"]["unstable"] == 1 and document["gate"]["status"] == "inconclusive"
+    assert document["cases"][0]["unstable"] is True
