@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
 import numpy as np
@@ -18,8 +18,9 @@ from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, filter_cases
 from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
-    NOISE_FLOOR_PERCENTILE,
+    Modes,
     bootstrap_ratio_of_medians,
+    find_modes,
     hierarchical_ratio,
     median_of_round_medians,
     noise_floor,
@@ -46,7 +47,11 @@ UNDETECTABLE = "undetectable"
 # change the gate calls (see noise_floor_rule) is UNSTABLE and not gated. Counted only
 # when present, so comparisons without rounds report exactly what they always did.
 UNSTABLE = "unstable"
-OUTCOME_ORDER = VERDICT_ORDER + (UNSTABLE, UNDETECTABLE)
+# A case whose samples on either side fall in two levels (stats.find_modes) is BIMODAL:
+# a median between two levels describes neither, so it is not gated; each level's
+# median and share are reported, level by level when both sides are bimodal.
+BIMODAL = "bimodal"
+OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, UNDETECTABLE)
 ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
 UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
@@ -132,6 +137,14 @@ class CompareRow:
     base_floor: float = math.nan
     head_floor: float = math.nan
     unstable: bool = False
+    # Each side's two levels when its samples are bimodal (stats.Modes), else None.
+    base_modes: Modes | None = None
+    head_modes: Modes | None = None
+
+    @property
+    def bimodal(self) -> bool:
+        """True when either side's samples fall in two levels (not gated)."""
+        return self.base_modes is not None or self.head_modes is not None
 
     @property
     def noise_floor(self) -> float:
@@ -148,6 +161,8 @@ class CompareRow:
     def outcome(self) -> str:
         """The verdict, or UNSTABLE (noise floor reaches the threshold), or UNDETECTABLE
         when the sample or round counts could never decide it."""
+        if self.bimodal:
+            return BIMODAL
         if self.unstable:
             return UNSTABLE
         return self.verdict if self.alpha_reachable else UNDETECTABLE
@@ -157,6 +172,8 @@ class CompareRow:
         """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
+        if self.bimodal:
+            return bimodal_text(self.base_modes, self.head_modes)
         if self.unstable:
             return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
         if not self.alpha_reachable:
@@ -193,6 +210,32 @@ def verdict_text(ratio: float, verdict: str, starved: str | None = None) -> str:
     if verdict == FASTER:
         return f"{1 / ratio:.2f}× faster"
     return "no change"
+
+
+def _level_text(modes: Modes | None, single: float) -> str:
+    if modes is None:
+        return f"one level {single:.3g}"
+    return (f"{modes.low_median:.3g} ({modes.low_share:.0%}) / "
+            f"{modes.high_median:.3g} ({modes.high_share:.0%})")
+
+
+def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = math.nan,
+                 head_median: float = math.nan) -> str:
+    """``bimodal (not gated): base 500 (60%) / 1.6e+03 (40%); head ...`` and, when both
+    sides are bimodal, the level-by-level ratios (head/base of each level's median)."""
+    text = f"bimodal (not gated): base {_level_text(base, base_median)}; head {_level_text(head, head_median)}"
+    if base is not None and head is not None:
+        text += (f"; levels head/base {head.low_median / base.low_median:.2f} and "
+                 f"{head.high_median / base.high_median:.2f}")
+    return text
+
+
+def _with_modes(row: CompareRow, a: np.ndarray, b: np.ndarray) -> CompareRow:
+    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED)."""
+    base_modes, head_modes = find_modes(a), find_modes(b)
+    if base_modes is None and head_modes is None:
+        return row
+    return replace(row, base_modes=base_modes, head_modes=head_modes, verdict=UNCHANGED)
 
 
 def _samples(value: Samples) -> np.ndarray:
@@ -251,7 +294,7 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
     verdict = judge_interval(estimate.ratio, estimate.low, estimate.high, threshold)
     base_floor, head_floor = noise_floor(base), noise_floor(head)
     unstable = is_unstable(max(base_floor, head_floor), threshold)
-    return CompareRow(
+    return _with_modes(CompareRow(
         key=key,
         base_n=int(a.size),
         head_n=int(b.size),
@@ -271,7 +314,7 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
         base_floor=base_floor,
         head_floor=head_floor,
         unstable=unstable,
-    )
+    ), a, b)
 
 
 def is_unstable(floor: float, threshold: float) -> bool:
@@ -304,7 +347,7 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
     # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
     reachable = smallest_p(a.size, b.size) < alpha
-    return CompareRow(
+    return _with_modes(CompareRow(
         key=key,
         base_n=int(a.size),
         head_n=int(b.size),
@@ -320,7 +363,7 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         head_starved=starved_count(b),
         base_rounds=len(base_groups),
         head_rounds=len(head_groups),
-    )
+    ), a, b)
 
 
 def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
@@ -366,7 +409,12 @@ class Comparison:
     @property
     def unstable(self) -> list[CompareRow]:
         """The rows whose noise floor reaches the threshold (not gated)."""
-        return [row for row in self.rows if row.unstable]
+        return [row for row in self.rows if row.outcome == UNSTABLE]
+
+    @property
+    def bimodal(self) -> list[CompareRow]:
+        """The rows whose samples fall in two levels on either side (not gated)."""
+        return [row for row in self.rows if row.bimodal]
 
     @property
     def undetectable(self) -> list[CompareRow]:

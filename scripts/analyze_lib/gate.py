@@ -85,6 +85,8 @@ class GateDecision(_GateOutcome):
     threshold: float = 10.0
     # True when every undetectable case has rounds (too few of them) rather than samples.
     undetectable_by_rounds: bool = False
+    # Cases whose samples fall in two levels on either side (not gated).
+    bimodal: tuple[CaseKey, ...] = ()
 
     def _undetectable_text(self) -> str:
         if self.undetectable_by_rounds:
@@ -99,7 +101,11 @@ class GateDecision(_GateOutcome):
     @property
     def not_gated(self) -> int:
         """How many compared cases the gate could not judge (undetectable or unstable)."""
-        return len(self.undetectable) + len(self.unstable)
+        return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
+
+    def _bimodal_text(self) -> str:
+        return (f"{len(self.bimodal)} of {self.compared} cases bimodal, not gated: their samples "
+                "fall in two levels, and a median between them describes neither")
 
     @property
     def headline(self) -> str:
@@ -108,6 +114,12 @@ class GateDecision(_GateOutcome):
             return f"Gate: FAILED, {_cases(self.slower)} slower"
         if self.status == INCOMPLETE:
             return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+        if self.status == INCONCLUSIVE and self.bimodal:
+            return f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {self._bimodal_text()}"
+        if self.bimodal and self.status == PASSED:
+            decided = self.compared - self.not_gated
+            return (f"Gate: passed, no case slower among {decided} decidable "
+                    f"case{'s' if decided != 1 else ''}; {self.not_gated} of {self.compared} cases not gated")
         if self.status == INCONCLUSIVE and self.unstable:
             return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
                     f"{self._unstable_text()}"
@@ -147,8 +159,12 @@ class GateDecision(_GateOutcome):
             notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
         if self.undetectable and self.status in (REGRESSION, INCOMPLETE):
             notes.append(f"Also: {self._undetectable_text()}, not judged")
-        if self.unstable and self.status in (REGRESSION, INCOMPLETE):
+        if self.unstable and (self.status in (REGRESSION, INCOMPLETE) or self.bimodal):
             notes.append(f"Also: {self._unstable_text()}")
+        if self.bimodal:
+            notes.append(f"Also: {self._bimodal_text()}")
+        if self.undetectable and self.bimodal and self.status not in (REGRESSION, INCOMPLETE):
+            notes.append(f"Also: {self._undetectable_text()}, not judged")
         return notes
 
     def to_json(self) -> dict:
@@ -163,6 +179,7 @@ class GateDecision(_GateOutcome):
             "allow_missing": self.allow_missing,
             # Only when present, so documents without rounds keep their exact shape.
             **({"unstable": len(self.unstable)} if self.unstable else {}),
+            **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
         }
 
 
@@ -183,7 +200,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         status = REGRESSION
     elif missing and not allow_missing:
         status = INCOMPLETE
-    elif len(undetectable) + len(comparison.unstable) == len(comparison.rows):
+    elif len(undetectable) + len(comparison.unstable) + len(comparison.bimodal) == len(comparison.rows):
         status = INCONCLUSIVE
     else:
         status = PASSED
@@ -200,6 +217,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         unstable=tuple((row.key, row.noise_floor) for row in comparison.unstable),
         threshold=comparison.threshold,
         undetectable_by_rounds=bool(undetectable) and all(row.by_rounds for row in undetectable),
+        bimodal=tuple(row.key for row in comparison.bimodal),
     )
 
 

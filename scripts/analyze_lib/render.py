@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
+from .compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
 from .gate import GateDecision
 from .model import CaseKey, ResultsFile
 from .schema import TIMING
@@ -92,6 +92,8 @@ def counts_sentence(comparison: Comparison) -> str:
     starved median)."""
     counts = comparison.counts
     text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    if counts.get(BIMODAL):
+        text += f", {counts[BIMODAL]} bimodal (not gated: samples in two levels)"
     if counts.get(UNSTABLE):
         text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
     if counts[UNDETECTABLE]:
@@ -194,7 +196,8 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         lines += ["No case changed significantly.", ""]
     if unchanged:
         what = ", ".join(["unchanged"] + [name for name, rows in (("undetectable", comparison.undetectable),
-                                                                   ("unstable", comparison.unstable)) if rows])
+                                                                   ("unstable", comparison.unstable),
+                                                                   ("bimodal", comparison.bimodal)) if rows])
         what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
@@ -274,7 +277,16 @@ def _row_json(row: CompareRow) -> dict:
         "base_noise_floor": json_number(row.base_floor),
         "head_noise_floor": json_number(row.head_floor),
         "unstable": row.unstable,
+        "base_modes": _modes_json(row.base_modes),
+        "head_modes": _modes_json(row.head_modes),
     }
+
+
+def _modes_json(modes) -> list[dict] | None:
+    if modes is None:
+        return None
+    return [{"median_ns": modes.low_median, "share": modes.low_share},
+            {"median_ns": modes.high_median, "share": modes.high_share}]
 
 
 def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str:

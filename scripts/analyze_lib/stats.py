@@ -267,3 +267,51 @@ def noise_floor(groups: list[np.ndarray], seed: int = BOOTSTRAP_SEED) -> float:
         else:
             factors.append(max(r, 1 / r))
     return percentile(np.array(factors), NOISE_FLOOR_PERCENTILE)
+
+
+# --- Bimodal cases: samples in two levels (e.g. wait/fan-out at ~500 or ~1,600 ns/task) ---
+
+BIMODAL_MIN_SAMPLES = 10
+BIMODAL_MIN_SHARE = 0.20
+# The gap between the levels, in log ns, must be at least this many times the larger
+# level's interquartile range of log ns, and at least a factor BIMODAL_MIN_LEVEL_RATIO.
+BIMODAL_GAP_TO_SPREAD = 3.0
+BIMODAL_MIN_LEVEL_RATIO = 1.25
+
+
+@dataclass(frozen=True)
+class Modes:
+    """Two levels of one side's samples: each level's median and share of the samples."""
+
+    low_median: float
+    low_share: float
+    high_median: float
+    high_share: float
+
+
+def find_modes(values: np.ndarray) -> Modes | None:
+    """The two levels of ``values`` when they are bimodal by this rule, else None.
+
+    Of the finite samples (at least BIMODAL_MIN_SAMPLES) sorted by log value, split at the
+    widest gap between neighbours; bimodal when each side holds at least
+    BIMODAL_MIN_SHARE of them, the gap is at least BIMODAL_GAP_TO_SPREAD times the larger
+    side's interquartile range (of log values) and the levels' medians differ by at least
+    BIMODAL_MIN_LEVEL_RATIO. Shares are of the finite samples.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = np.sort(values[np.isfinite(values) & (values > 0)])
+    if finite.size < BIMODAL_MIN_SAMPLES:
+        return None
+    logs = np.log(finite)
+    gaps = np.diff(logs)
+    cut = int(np.argmax(gaps)) + 1
+    low, high = logs[:cut], logs[cut:]
+    least = math.ceil(BIMODAL_MIN_SHARE * logs.size)
+    if min(low.size, high.size) < least:
+        return None
+    spread = max(np.subtract(*np.percentile(low, [75, 25])), np.subtract(*np.percentile(high, [75, 25])))
+    gap = gaps[cut - 1]
+    low_median, high_median = float(np.median(finite[:cut])), float(np.median(finite[cut:]))
+    if gap < BIMODAL_GAP_TO_SPREAD * spread or high_median < BIMODAL_MIN_LEVEL_RATIO * low_median:
+        return None
+    return Modes(low_median, low.size / logs.size, high_median, high.size / logs.size)

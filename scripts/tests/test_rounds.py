@@ -15,7 +15,7 @@ from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_sam
 from analyze_lib.gate import EXIT_PASSED, EXIT_REGRESSION, decide_gate
 from analyze_lib.loader import load_results
 from analyze_lib.model import Case, CaseKey
-from analyze_lib.stats import hierarchical_ratio, noise_floor, split_by_round
+from analyze_lib.stats import find_modes, hierarchical_ratio, noise_floor, split_by_round
 from csvgen import case, rounds, write_results
 
 ROUNDS = 6
@@ -118,20 +118,25 @@ def test_plain_arrays_compare_as_before():
 def test_noise_floor_on_known_rounds():
     assert np.isnan(noise_floor([np.array([1.0, 2.0])]))
     assert noise_floor([np.full(3, 1.7), np.full(3, 2.7)]) == 2.7 / 1.7
+    # Four rounds: every split into halves of two; 95th percentile of the factors.
+    four = [np.full(3, v) for v in (1.0, 1.0, 1.0, 1.0)]
+    assert noise_floor(four) == 1.0
 
 
 def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, capsys):
-    # A one-thread case whose processes sit at 1.7 or 2.7 ns: its own rounds differ by
-    # far more than the 10% the gate resolves, so it is labelled, not gated or dropped.
-    levels = [1.0, 1.6, 1.0, 1.6, 1.0, 1.6]
-    base = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels, cv=0.01, seed=3),
+    # A case whose processes each settle at their own level, 0.9 to 1.4 times the
+    # typical one: its own rounds' halves differ by more than the 10% the gate resolves,
+    # so it is labelled, not gated or dropped. (Two distinct levels, such as 1.7 or 2.7 ns
+    # a process, would be bimodal in the pooled samples: see below.)
+    levels = [0.9, 1.0, 1.1, 1.2, 1.3, 1.4]
+    base = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels, cv=0.03, seed=3),
             case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
-    head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.01, seed=4),
+    head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.03, seed=4),
             case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=4)}
     b, h = _files(tmp_path, base, head)
     comparison = build_comparison(load_results(b), load_results(h))
     [unstable] = comparison.unstable
-    assert unstable.key.variant == "lock" and unstable.noise_floor > 1.5
+    assert unstable.key.variant == "lock" and unstable.noise_floor > 1.1
     assert unstable.outcome == "unstable" and unstable.verdict == UNCHANGED
     assert comparison.counts["unstable"] == 1
     decision = decide_gate(comparison)
@@ -146,3 +151,42 @@ def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, cap
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["unstable"] == 1 and document["gate"]["status"] == "inconclusive"
     assert document["cases"][0]["unstable"] is True
+
+
+FAN_OUT_LOW, FAN_OUT_HIGH = 500.0, 1600.0
+
+
+def _two_levels(high_count, total=15, seed=11):
+    rng = np.random.default_rng(seed)
+    levels = np.where(np.arange(total) < high_count, FAN_OUT_HIGH, FAN_OUT_LOW)
+    return levels * np.exp(rng.normal(0, 0.02, total))
+
+
+def test_find_modes_rule():
+    modes = find_modes(_two_levels(6))
+    assert modes is not None and (modes.low_share, modes.high_share) == (9 / 15, 6 / 15)
+    assert 480 < modes.low_median < 520 and 1540 < modes.high_median < 1660
+    assert find_modes(_two_levels(2)) is None  # 2 of 15 is under 20%: outliers, not a level
+    assert find_modes(rounds(100.0, 1, cv=0.05, samples=30)[0]) is None  # one level
+    assert find_modes(np.array([10.0] * 5 + [30.0] * 4)) is None  # too few samples
+
+
+def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys):
+    base = {case("wait", "fan-out", "group", 4): _two_levels(6, seed=1),
+            case(variant="lock"): 100.0}
+    head = {case("wait", "fan-out", "group", 4): _two_levels(9, seed=2),
+            case(variant="lock"): 100.0}
+    b = write_results(tmp_path / "base.csv", base, seed=1)
+    h = write_results(tmp_path / "head.csv", head, seed=2)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [bimodal] = comparison.bimodal
+    assert bimodal.outcome == "bimodal" and bimodal.verdict == UNCHANGED
+    assert bimodal.verdict_text.startswith("bimodal (not gated): base ")
+    assert "levels head/base" in bimodal.verdict_text
+    assert comparison.counts["bimodal"] == 1
+    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    document = json.loads(capsys.readouterr().out)
+    assert document["gate"]["bimodal"] == 1
+    [row] = [c for c in document["cases"] if c["suite"] == "wait"]
+    assert [level["share"] for level in row["base_modes"]] == [9 / 15, 6 / 15]
+    assert [level["share"] for level in row["head_modes"]] == [6 / 15, 9 / 15]
