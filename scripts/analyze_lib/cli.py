@@ -55,6 +55,7 @@ exit codes:
      file, bad option (one line on stderr names the file and line)
   {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
+     (or too few rounds), or every case is unstable or bimodal (not gated)
   {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
      filtered run; --allow-missing if on purpose)
 When several gate outcomes apply, the first of 1, 5, 4 wins.
@@ -67,6 +68,15 @@ GATE_DESCRIPTION = (
     f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
     f"the gate fails (exit {EXIT_REGRESSION}) when a case is worse; better cases are listed and do "
     "not fail it.")
+
+ROUNDS_DESCRIPTION = (
+    " With rounds (bench --rounds N, at least 2 a side) a case is judged on the between-round "
+    "evidence instead: the ratio of the medians of round medians, slower or faster when its "
+    "hierarchical bootstrap CI (rounds, then samples; confidence 1 - alpha) excludes 1 and the change "
+    "is at least the threshold; fewer than 3 rounds a side is undetectable. A case whose rounds' "
+    "noise floor reaches the threshold is unstable, one whose samples fall in two levels bimodal: "
+    "both are listed and not gated. With one round a side the output notes that one process's "
+    "samples cannot show between-process variance.")
 
 COUNTS_DESCRIPTION = (
     " Counts files (bench count: instructions and allocations per op) are compared exactly: "
@@ -175,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + extra + COUNTS_DESCRIPTION),
+                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + extra
+                         + COUNTS_DESCRIPTION),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
