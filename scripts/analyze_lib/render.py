@@ -118,13 +118,17 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
 
 
 def _unstable_line(comparison: Comparison, code: bool) -> list[str]:
-    """``Unstable, not gated (N): label (noise floor 1.23×), ...``, or nothing."""
-    rows = comparison.unstable
-    if not rows:
-        return []
+    """``Unstable, not gated (N): label (noise floor 1.23×), ...`` and ``Bimodal, not gated
+    (N): label, ...``, each only when there are such cases."""
     quote = "`" if code else ""
-    return [f"Unstable, not gated ({len(rows)}): " + ", ".join(
-        f"{quote}{r.key.label}{quote} (noise floor {fmt_ratio(r.noise_floor)}×)" for r in rows)]
+    lines = []
+    if comparison.unstable:
+        lines.append(f"Unstable, not gated ({len(comparison.unstable)}): " + ", ".join(
+            f"{quote}{r.key.label}{quote} (noise floor {fmt_ratio(r.noise_floor)}×)" for r in comparison.unstable))
+    if comparison.bimodal:
+        lines.append(f"Bimodal, not gated ({len(comparison.bimodal)}): " + ", ".join(
+            f"{quote}{r.key.label}{quote}" for r in comparison.bimodal))
+    return lines
 
 
 def _md_escape(text: str) -> str:

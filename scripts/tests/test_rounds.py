@@ -184,6 +184,8 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
     assert bimodal.verdict_text.startswith("bimodal (not gated): base ")
     assert "levels head/base" in bimodal.verdict_text
     assert comparison.counts["bimodal"] == 1
+    assert main(["compare", str(b), str(h)]) == 0
+    assert "Bimodal, not gated (1): wait/fan-out/group threads:4" in capsys.readouterr().out.splitlines()
     assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["bimodal"] == 1
