@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -234,7 +235,6 @@ def hierarchical_ratio(numerator: list[np.ndarray], denominator: list[np.ndarray
 
 def _half_splits(count: int, rng: np.random.Generator):
     half = count // 2
-    from itertools import combinations
     if math.comb(count, half) <= NOISE_FLOOR_SPLITS:
         yield from combinations(range(count), half)
         return
