@@ -27,7 +27,8 @@ from analyze_lib.compare import (  # noqa: E402  (needs the path above)
     SLOWER,
     compare,
 )
-from analyze_lib.model import CaseKey  # noqa: E402
+from analyze_lib.compare import UNSTABLE  # noqa: E402
+from analyze_lib.model import Case, CaseKey  # noqa: E402
 
 DEFAULT_TRIALS = 2000
 DEFAULT_SEED = 1
@@ -57,6 +58,48 @@ def simulate(n: int, slowdown: float, trials: int, cv: float, threshold: float, 
     return {"slower": slower, "faster": faster}
 
 
+def simulate_rounds(rounds: int, n: int, shift_cv: float, slowdown: float, trials: int, cv: float,
+                    threshold: float, alpha: float, rng: np.random.Generator) -> dict[str, float]:
+    """Like simulate, with ``rounds`` processes a side, each at its own level (log-normal
+    shift of CV ``shift_cv``): the fractions called slower when the samples are pooled as
+    if from one process, and slower and unstable when judged by rounds."""
+    pooled_base, pooled_head, base, head = {}, {}, {}, {}
+    ids = np.repeat(np.arange(1, rounds + 1), n)
+    for trial in range(trials):
+        key = CaseKey("sim", "gate", f"trial-{trial}", 1)
+        sides = []
+        for factor in (1.0, 1 + slowdown):
+            levels = lognormal(rng, MEDIAN_NS * factor, shift_cv, rounds)
+            sides.append(np.concatenate([lognormal(rng, level, cv, n) for level in levels]))
+        pooled_base[key], pooled_head[key] = sides
+        base[key] = Case(key, {"ns_per_op": sides[0]}, ids)
+        head[key] = Case(key, {"ns_per_op": sides[1]}, ids)
+    pooled = compare(pooled_base, pooled_head, threshold, alpha)
+    by_rounds = compare(base, head, threshold, alpha)
+    return {"pooled slower": sum(r.verdict == SLOWER for r in pooled) / trials,
+            "slower": sum(r.verdict == SLOWER for r in by_rounds) / trials,
+            "faster": sum(r.verdict == FASTER for r in by_rounds) / trials,
+            "unstable": sum(r.outcome == UNSTABLE for r in by_rounds) / trials}
+
+
+def main_rounds(args) -> int:
+    """Print the table of verdict rates with rounds: pooled (one-process rule) vs by rounds."""
+    rng = np.random.default_rng(args.seed)
+    print(f"{args.rounds} rounds of {SAMPLE_SIZES[0]} samples a side, round-level shift CV "
+          f"{args.round_shift_cv:.0%}, sample noise CV {args.cv:.0%}, threshold {args.threshold:g}%, "
+          f"alpha {args.alpha:g}, {args.trials} trials per row, seed {args.seed}")
+    print()
+    print("| True change | Pooled: called slower | By rounds: slower | faster | unstable |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for slowdown in SLOWDOWNS:
+        rates = simulate_rounds(args.rounds, SAMPLE_SIZES[0], args.round_shift_cv, slowdown, args.trials,
+                                args.cv, args.threshold, args.alpha, rng)
+        change = f"+{slowdown:.0%}" if slowdown else "none"
+        print(f"| {change} | {rates['pooled slower']:.1%} | {rates['slower']:.1%} | {rates['faster']:.1%} "
+              f"| {rates['unstable']:.1%} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the table of verdict rates per sample size and true slowdown."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -65,7 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cv", type=float, default=DEFAULT_CV, help="noise CV (default %(default)s)")
     parser.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD_PERCENT)
     parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
+    parser.add_argument("--rounds", type=int, default=0,
+                        help="simulate this many rounds (processes) a side instead (default: off)")
+    parser.add_argument("--round-shift-cv", type=float, default=0.04,
+                        help="with --rounds: CV of each round's level (default %(default)s)")
     args = parser.parse_args(argv)
+    if args.rounds:
+        return main_rounds(args)
     rng = np.random.default_rng(args.seed)
     started = time.monotonic()
     print(f"log-normal noise CV {args.cv:.0%}, threshold {args.threshold:g}%, alpha {args.alpha:g}, "

@@ -1,4 +1,4 @@
-"""The command line: a thin argparse front over report, compare, gate and history.
+"""The command line: a thin argparse front over report, compare, gate, export and history.
 
 ``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
 gate found a slower case (timings) or a worse one (counts), 2 bad input or usage (one line
@@ -10,6 +10,7 @@ both, told apart by their headers.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import sys
@@ -31,8 +32,9 @@ from .gate import (
     decide_counts_gate,
     decide_gate,
 )
+from .export import EXPORT_FORMATS, export_document
 from .loader import load_any, load_results
-from .model import CountsFile, ResultsFile
+from .model import CountsFile, ResultsFile, filter_cases
 from .render import FORMATS, RENDERERS
 from .schema import COUNTS, TIMING
 
@@ -53,6 +55,7 @@ exit codes:
      file, bad option (one line on stderr names the file and line)
   {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
+     (or too few rounds), or every case is unstable or bimodal (not gated)
   {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
      filtered run; --allow-missing if on purpose)
 When several gate outcomes apply, the first of 1, 5, 4 wins.
@@ -65,6 +68,15 @@ GATE_DESCRIPTION = (
     f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
     f"the gate fails (exit {EXIT_REGRESSION}) when a case is worse; better cases are listed and do "
     "not fail it.")
+
+ROUNDS_DESCRIPTION = (
+    " With rounds (bench --rounds N, at least 2 a side) a case is judged on the between-round "
+    "evidence instead: the ratio of the medians of round medians, slower or faster when its "
+    "hierarchical bootstrap CI (rounds, then samples; confidence 1 - alpha) excludes 1 and the change "
+    "is at least the threshold; fewer than 3 rounds a side is undetectable. A case whose rounds' "
+    "noise floor reaches the threshold is unstable, one whose samples fall in two levels bimodal: "
+    "both are listed and not gated. With one round a side the output notes that one process's "
+    "samples cannot show between-process variance.")
 
 COUNTS_DESCRIPTION = (
     " Counts files (bench count: instructions and allocations per op) are compared exactly: "
@@ -173,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + extra + COUNTS_DESCRIPTION),
+                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + extra
+                         + COUNTS_DESCRIPTION),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
@@ -184,6 +197,22 @@ def build_parser() -> argparse.ArgumentParser:
             sub.add_argument("--allow-missing", action="store_true",
                              help="do not fail when base cases are missing from head (head was "
                                   "run with a --filter on purpose); they are still listed")
+
+    export = commands.add_parser(
+        "export", help="one run as JSON for github-action-benchmark or Bencher",
+        description=("Write one timing or counts file as JSON for a dashboard. --format github: "
+                     "github-action-benchmark's customSmallerIsBetter list of {name, unit, value, range, "
+                     "extra}; --format bencher: Bencher Metric Format {name: {measure: {value, lower_value, "
+                     "upper_value}}}. Timing: median ns/op per case (median of round medians with "
+                     "rounds), the IQR as range or bounds, Bencher measure latency. Counts: "
+                     "instructions/op and allocations/op (Bencher measures instructions and "
+                     "allocations). A case with a starved median is left out with a warning."),
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    export.add_argument("file", metavar="CSV", help="a timing or a counts results CSV")
+    export.add_argument("--format", choices=EXPORT_FORMATS, required=True, help="github or bencher")
+    export.add_argument("--out", metavar="PATH", help="write here instead of stdout")
+    export.add_argument("--filter", metavar="REGEX",
+                        help="only cases whose suite/benchmark/variant matches (re.search)")
 
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
@@ -310,6 +339,25 @@ def _history(args) -> int:
     return EXIT_OK
 
 
+def _export(args) -> int:
+    loaded = _load(args.file)
+    pattern = _pattern(args.filter)
+    loaded.cases = filter_cases(loaded.cases, pattern)
+    if not loaded.cases:
+        raise AnalyzeError(f"{loaded.path}: no case to export"
+                           + (" matching --filter" if pattern is not None else ""))
+    document, warnings = export_document(loaded, args.format)
+    for warning in warnings:
+        _warn(warning)
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see EXIT_CODES_HELP)."""
     args = build_parser().parse_args(argv)
@@ -320,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
             return _compare(args, gate=True)
         if args.command == "report":
             return _report(args)
+        if args.command == "export":
+            return _export(args)
         return _history(args)
     except AnalyzeError as error:
         print(f"{PROG}: {error}", file=sys.stderr)

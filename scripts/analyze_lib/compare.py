@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
 import numpy as np
@@ -18,7 +18,14 @@ from .errors import AnalyzeError
 from .model import Case, CaseKey, ResultsFile, filter_cases
 from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
+    Modes,
     bootstrap_ratio_of_medians,
+    find_modes,
+    hierarchical_ratio,
+    median_of_round_medians,
+    noise_floor,
+    round_medians,
+    split_by_round,
     geometric_mean,
     mann_whitney_p,
     median,
@@ -36,8 +43,30 @@ VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
 # Not a verdict but an outcome: too few samples for p < alpha, so the case was not judged
 # (its verdict is UNCHANGED). Counted apart from the verdicts.
 UNDETECTABLE = "undetectable"
-OUTCOME_ORDER = VERDICT_ORDER + (UNDETECTABLE,)
+# Not verdicts either: a case with rounds whose own noise floor reaches the smallest
+# change the gate calls (see noise_floor_rule) is UNSTABLE and not gated. Counted only
+# when present, so comparisons without rounds report exactly what they always did.
+UNSTABLE = "unstable"
+# A case whose samples on either side fall in two levels (stats.find_modes) is BIMODAL:
+# a median between two levels describes neither, so it is not gated; each level's
+# median and share are reported, level by level when both sides are bimodal.
+BIMODAL = "bimodal"
+OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, UNDETECTABLE)
+ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
+UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
+
+# Rounds (bench --rounds N: N fresh processes). When both sides have at least
+# ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: the
+# ratio of the medians of round medians with a hierarchical bootstrap CI at confidence
+# 1 - alpha. With fewer than MIN_GATE_ROUNDS rounds on a side that evidence is too thin to
+# decide (a bootstrap over 2 rounds has only 3 distinct round draws), so the case is
+# undetectable.
+ROUNDS_MIN_FOR_ROUND_STATS = 2
+MIN_GATE_ROUNDS = 3
+ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
+                    "one round a side, so the U test treats them as independent and may call "
+                    "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ")")
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -98,6 +127,30 @@ class CompareRow:
     alpha_reachable: bool
     base_starved: int = 0
     head_starved: int = 0
+    # Rounds (fresh processes) per side; ``by_rounds`` when the row was judged on
+    # between-round evidence (both sides have at least ROUNDS_MIN_FOR_ROUND_STATS rounds).
+    base_rounds: int = 1
+    head_rounds: int = 1
+    by_rounds: bool = False
+    # The noise floor of each side (stats.noise_floor: the change factor its own rounds
+    # show between halves; NaN with one round), and whether the case is UNSTABLE.
+    base_floor: float = math.nan
+    head_floor: float = math.nan
+    unstable: bool = False
+    # Each side's two levels when its samples are bimodal (stats.Modes), else None.
+    base_modes: Modes | None = None
+    head_modes: Modes | None = None
+
+    @property
+    def bimodal(self) -> bool:
+        """True when either side's samples fall in two levels (not gated)."""
+        return self.base_modes is not None or self.head_modes is not None
+
+    @property
+    def noise_floor(self) -> float:
+        """The larger side's noise floor (NaN when neither side has 2 rounds)."""
+        floors = [f for f in (self.base_floor, self.head_floor) if not math.isnan(f)]
+        return max(floors) if floors else math.nan
 
     @property
     def starved(self) -> str | None:
@@ -106,7 +159,12 @@ class CompareRow:
 
     @property
     def outcome(self) -> str:
-        """The verdict, or UNDETECTABLE when the sample counts could never decide it."""
+        """The verdict, or UNSTABLE (noise floor reaches the threshold), or UNDETECTABLE
+        when the sample or round counts could never decide it."""
+        if self.bimodal:
+            return BIMODAL
+        if self.unstable:
+            return UNSTABLE
         return self.verdict if self.alpha_reachable else UNDETECTABLE
 
     @property
@@ -114,8 +172,12 @@ class CompareRow:
         """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
+        if self.bimodal:
+            return bimodal_text(self.base_modes, self.head_modes)
+        if self.unstable:
+            return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
         if not self.alpha_reachable:
-            return UNDETECTABLE_TEXT
+            return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
 
 
@@ -150,6 +212,32 @@ def verdict_text(ratio: float, verdict: str, starved: str | None = None) -> str:
     return "no change"
 
 
+def _level_text(modes: Modes | None, single: float) -> str:
+    if modes is None:
+        return f"one level {single:.3g}"
+    return (f"{modes.low_median:.3g} ({modes.low_share:.0%}) / "
+            f"{modes.high_median:.3g} ({modes.high_share:.0%})")
+
+
+def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = math.nan,
+                 head_median: float = math.nan) -> str:
+    """``bimodal (not gated): base 500 (60%) / 1.6e+03 (40%); head ...`` and, when both
+    sides are bimodal, the level-by-level ratios (head/base of each level's median)."""
+    text = f"bimodal (not gated): base {_level_text(base, base_median)}; head {_level_text(head, head_median)}"
+    if base is not None and head is not None:
+        text += (f"; levels head/base {head.low_median / base.low_median:.2f} and "
+                 f"{head.high_median / base.high_median:.2f}")
+    return text
+
+
+def _with_modes(row: CompareRow, a: np.ndarray, b: np.ndarray) -> CompareRow:
+    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED)."""
+    base_modes, head_modes = find_modes(a), find_modes(b)
+    if base_modes is None and head_modes is None:
+        return row
+    return replace(row, base_modes=base_modes, head_modes=head_modes, verdict=UNCHANGED)
+
+
 def _samples(value: Samples) -> np.ndarray:
     return value.ns_per_op if isinstance(value, Case) else np.asarray(value, dtype=float)
 
@@ -173,17 +261,93 @@ def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
     return UNCHANGED
 
 
+def judge_interval(ratio: float, low: float, high: float, threshold: float) -> str:
+    """SLOWER/FASTER when the ratio's CI excludes 1 on that side and the change factor is
+    at least 1 + threshold/100 (the rule for cases judged by rounds)."""
+    if math.isnan(ratio):
+        return UNCHANGED
+    minimum_factor = 1 + threshold / 100
+    if low > 1 and ratio >= minimum_factor - _RATIO_EPSILON:
+        return SLOWER
+    if high < 1 and (ratio == 0 or 1 / ratio >= minimum_factor - _RATIO_EPSILON):
+        return FASTER
+    return UNCHANGED
+
+
+def _round_groups(value: Samples) -> list[np.ndarray]:
+    """A side's samples split by round (one group when it has no rounds)."""
+    if isinstance(value, Case):
+        return split_by_round(value.ns_per_op, value.round_ids)
+    return [np.asarray(value, dtype=float)]
+
+
+def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
+                   threshold: float = DEFAULT_THRESHOLD_PERCENT,
+                   alpha: float = DEFAULT_ALPHA) -> CompareRow:
+    """Compare one case on between-round evidence: ``base`` and ``head`` are lists of
+    rounds (arrays of ns/op). Each round is summarized by its median; the ratio is of the
+    medians of round medians, its CI a hierarchical bootstrap at confidence 1 - alpha;
+    ``p_value`` is a Mann-Whitney U test on the round medians, for information only."""
+    a, b = np.concatenate(base), np.concatenate(head)
+    estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
+    reachable = min(len(base), len(head)) >= MIN_GATE_ROUNDS
+    verdict = judge_interval(estimate.ratio, estimate.low, estimate.high, threshold)
+    base_floor, head_floor = noise_floor(base), noise_floor(head)
+    unstable = is_unstable(max(base_floor, head_floor), threshold)
+    return _with_modes(CompareRow(
+        key=key,
+        base_n=int(a.size),
+        head_n=int(b.size),
+        base_median=median_of_round_medians(base),
+        head_median=median_of_round_medians(head),
+        ratio=estimate.ratio,
+        ci_low=estimate.low,
+        ci_high=estimate.high,
+        p_value=mann_whitney_p(round_medians(base), round_medians(head)),
+        verdict=verdict if reachable and not unstable else UNCHANGED,
+        alpha_reachable=reachable,
+        base_starved=starved_count(a),
+        head_starved=starved_count(b),
+        base_rounds=len(base),
+        head_rounds=len(head),
+        by_rounds=True,
+        base_floor=base_floor,
+        head_floor=head_floor,
+        unstable=unstable,
+    ), a, b)
+
+
+def is_unstable(floor: float, threshold: float) -> bool:
+    """True when a noise floor reaches the smallest change the gate calls.
+
+    The gate *resolves* a change when it is at least the threshold factor
+    1 + threshold/100 (smaller ones are "no change" by design). A case whose floor, the
+    change factor that 5% of the splits of one side's own rounds into halves reach with no
+    change at all, is at least that factor cannot tell a change the gate would call from
+    its process-to-process noise: it is unstable and not gated.
+    """
+    return not math.isnan(floor) and floor >= 1 + threshold / 100 - _RATIO_EPSILON
+
+
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
                     alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case's base and head samples (ns/op, lower is better)."""
+    """Compare one case's base and head samples (ns/op, lower is better).
+
+    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
+    the case is judged by compare_rounds; otherwise on the pooled samples (U test and a
+    bootstrap over samples), as for one process a side.
+    """
+    base_groups, head_groups = _round_groups(base), _round_groups(head)
+    if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
+        return compare_rounds(key, base_groups, head_groups, threshold, alpha)
     a, b = _samples(base), _samples(head)
     estimate = bootstrap_ratio_of_medians(b, a)
     p_value = mann_whitney_p(a, b)
     # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
     reachable = smallest_p(a.size, b.size) < alpha
-    return CompareRow(
+    return _with_modes(CompareRow(
         key=key,
         base_n=int(a.size),
         head_n=int(b.size),
@@ -197,7 +361,9 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
-    )
+        base_rounds=len(base_groups),
+        head_rounds=len(head_groups),
+    ), a, b)
 
 
 def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
@@ -223,18 +389,38 @@ class Comparison:
     base_only: list[CaseKey] = field(default_factory=list)
     head_only: list[CaseKey] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # What the reader should know about how cases were judged (not a problem with the
+    # input): e.g. that samples from one process cannot show between-process variance.
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def by_rounds(self) -> bool:
+        """True when any row was judged on between-round evidence."""
+        return any(row.by_rounds for row in self.rows)
 
     @property
     def counts(self) -> dict[str, int]:
         """Number of rows per outcome (the verdicts and UNDETECTABLE), each present
         (possibly 0); an undetectable case is not counted as unchanged."""
         counted = Counter(row.outcome for row in self.rows)
-        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER}
+        return {outcome: counted.get(outcome, 0) for outcome in OUTCOME_ORDER
+                if outcome in ALWAYS_COUNTED or counted.get(outcome)}
+
+    @property
+    def unstable(self) -> list[CompareRow]:
+        """The rows whose noise floor reaches the threshold (not gated)."""
+        return [row for row in self.rows if row.outcome == UNSTABLE]
+
+    @property
+    def bimodal(self) -> list[CompareRow]:
+        """The rows whose samples fall in two levels on either side (not gated)."""
+        return [row for row in self.rows if row.bimodal]
 
     @property
     def undetectable(self) -> list[CompareRow]:
-        """The rows whose sample counts can never give p < alpha (not judged)."""
-        return [row for row in self.rows if not row.alpha_reachable]
+        """The rows whose sample (or round) counts can never decide them (not judged);
+        an unstable row is counted as unstable, not here."""
+        return [row for row in self.rows if row.outcome == UNDETECTABLE]
 
     @property
     def slower(self) -> list[CompareRow]:
@@ -328,8 +514,15 @@ def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
 
 
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
-    unreachable = Counter((r.base_n, r.head_n) for r in rows if not r.alpha_reachable)
+    undecided = [r for r in rows if r.outcome == UNDETECTABLE]
+    unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds)
+    few_rounds = Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds)
     return [
+        f"{count} case(s) have {n_base} base and {n_head} head rounds: deciding on between-round "
+        f"evidence needs at least {MIN_GATE_ROUNDS} rounds a side, so they can never be called "
+        "slower or faster (run bench with more --rounds)"
+        for (n_base, n_head), count in sorted(few_rounds.items())
+    ] + [
         f"{count} case(s) have {n_base} base and {n_head} head samples: the smallest "
         f"possible p is {smallest_p(n_base, n_head):.3g}, not below alpha {alpha:g}, "
         "so they can never be called slower or faster (run more samples)"
@@ -361,7 +554,16 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
+        notes=_round_notes(rows),
     )
+
+
+def _round_notes(rows: list[CompareRow]) -> list[str]:
+    """The note on cases compared on one process's samples (no between-round evidence)."""
+    pooled = sum(1 for row in rows if not row.by_rounds)
+    if not pooled:
+        return []
+    return [ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}")]
 
 
 def finite_or_none(value: float) -> float | None:

@@ -79,11 +79,33 @@ class GateDecision(_GateOutcome):
     undetectable_sizes: tuple[tuple[int, int], ...]
     allow_missing: bool
     alpha: float
-
+    # Cases with rounds whose noise floor reaches the threshold (not gated), each with
+    # its floor; and the threshold, which names the change the gate resolves.
+    unstable: tuple[tuple[CaseKey, float], ...] = ()
+    threshold: float = 10.0
+    # True when every undetectable case has rounds (too few of them) rather than samples.
+    undetectable_by_rounds: bool = False
+    # Cases whose samples fall in two levels on either side (not gated).
+    bimodal: tuple[CaseKey, ...] = ()
 
     def _undetectable_text(self) -> str:
+        if self.undetectable_by_rounds:
+            return f"{len(self.undetectable)} of {self.compared} cases undetectable (too few rounds)"
         return (f"{len(self.undetectable)} of {self.compared} cases undetectable (too few samples: "
                 f"p can never be below alpha {self.alpha:g})")
+
+    def _unstable_text(self) -> str:
+        return (f"{len(self.unstable)} of {self.compared} cases unstable, not gated: their rounds' "
+                f"noise floor is at least the {1 + self.threshold / 100:.2f}× change the gate resolves")
+
+    @property
+    def not_gated(self) -> int:
+        """How many compared cases the gate could not judge (undetectable or unstable)."""
+        return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
+
+    def _bimodal_text(self) -> str:
+        return (f"{len(self.bimodal)} of {self.compared} cases bimodal, not gated: their samples "
+                "fall in two levels, and a median between them describes neither")
 
     @property
     def headline(self) -> str:
@@ -92,6 +114,20 @@ class GateDecision(_GateOutcome):
             return f"Gate: FAILED, {_cases(self.slower)} slower"
         if self.status == INCOMPLETE:
             return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+        if self.status == INCONCLUSIVE and self.bimodal:
+            return f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {self._bimodal_text()}"
+        if self.bimodal and self.status == PASSED:
+            decided = self.compared - self.not_gated
+            return (f"Gate: passed, no case slower among {decided} decidable "
+                    f"case{'s' if decided != 1 else ''}; {self.not_gated} of {self.compared} cases not gated")
+        if self.status == INCONCLUSIVE and self.unstable:
+            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
+                    f"{self._unstable_text()}"
+                    + (f"; {self._undetectable_text()}" if self.undetectable else "")
+                    + " (run more rounds or raise --threshold)")
+        if self.status == INCONCLUSIVE and self.undetectable_by_rounds:
+            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
+                    f"{self._undetectable_text()} (run more rounds)")
         if self.status == INCONCLUSIVE:
             if len(self.undetectable_sizes) == 1:
                 [(n_base, n_head)] = self.undetectable_sizes
@@ -100,11 +136,17 @@ class GateDecision(_GateOutcome):
                 why = "with these sample counts"
             return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {why} "
                     f"p can never be below alpha {self.alpha:g} (run more samples)")
+        if self.unstable:
+            decided = self.compared - self.not_gated
+            extra = f"; {self._undetectable_text()}" if self.undetectable else ""
+            return (f"Gate: passed, no case slower among {decided} decidable "
+                    f"case{'s' if decided != 1 else ''}; {self._unstable_text()}{extra}")
         if self.undetectable:
             decided = self.compared - len(self.undetectable)
+            why = "too few rounds" if self.undetectable_by_rounds else "too few samples"
             return (f"Gate: passed, no case slower among {decided} decidable "
                     f"case{'s' if decided != 1 else ''}; {len(self.undetectable)} of {self.compared} "
-                    "cases undetectable (too few samples)")
+                    f"cases undetectable ({why})")
         return "Gate: passed, no case slower"
 
     @property
@@ -116,6 +158,12 @@ class GateDecision(_GateOutcome):
         elif self.missing and self.status != INCOMPLETE:
             notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
         if self.undetectable and self.status in (REGRESSION, INCOMPLETE):
+            notes.append(f"Also: {self._undetectable_text()}, not judged")
+        if self.unstable and (self.status in (REGRESSION, INCOMPLETE) or self.bimodal):
+            notes.append(f"Also: {self._unstable_text()}")
+        if self.bimodal:
+            notes.append(f"Also: {self._bimodal_text()}")
+        if self.undetectable and self.bimodal and self.status not in (REGRESSION, INCOMPLETE):
             notes.append(f"Also: {self._undetectable_text()}, not judged")
         return notes
 
@@ -129,6 +177,9 @@ class GateDecision(_GateOutcome):
             "missing": len(self.missing),
             "undetectable": len(self.undetectable),
             "allow_missing": self.allow_missing,
+            # Only when present, so documents without rounds keep their exact shape.
+            **({"unstable": len(self.unstable)} if self.unstable else {}),
+            **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
         }
 
 
@@ -137,7 +188,9 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
     from head (a head run filtered on purpose) from failing it.
 
     Precedence: REGRESSION (any decided case slower), then INCOMPLETE (cases missing,
-    unless allowed), then INCONCLUSIVE (no compared case can be decided), else PASSED.
+    unless allowed), then INCONCLUSIVE (no compared case can be decided: each is
+    undetectable or unstable), else PASSED. Unstable cases are never gated and always
+    counted and named.
     Cases only in head never fail the gate.
     """
     undetectable = comparison.undetectable
@@ -147,7 +200,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         status = REGRESSION
     elif missing and not allow_missing:
         status = INCOMPLETE
-    elif len(undetectable) == len(comparison.rows):
+    elif len(undetectable) + len(comparison.unstable) + len(comparison.bimodal) == len(comparison.rows):
         status = INCONCLUSIVE
     else:
         status = PASSED
@@ -161,6 +214,10 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         undetectable_sizes=tuple(sorted({(row.base_n, row.head_n) for row in undetectable})),
         allow_missing=allow_missing,
         alpha=comparison.alpha,
+        unstable=tuple((row.key, row.noise_floor) for row in comparison.unstable),
+        threshold=comparison.threshold,
+        undetectable_by_rounds=bool(undetectable) and all(row.by_rounds for row in undetectable),
+        bimodal=tuple(row.key for row in comparison.bimodal),
     )
 
 

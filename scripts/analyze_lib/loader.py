@@ -337,6 +337,7 @@ def _results(table: _Table) -> ResultsFile:
     """The rows of a timing file as cases of samples."""
     path = table.path
     values: dict[CaseKey, dict[str, list[float]]] = {}
+    rounds: dict[CaseKey, list[int]] = {}
     # (case, round, sample) -> the line it was first seen on.
     seen: dict[tuple[CaseKey, int, int], int] = {}
     for line, cells, parsed in table.rows():
@@ -350,8 +351,10 @@ def _results(table: _Table) -> ResultsFile:
         columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
         for column in SAMPLE_NUMERIC_COLUMNS:
             columns[column].append(float(parsed.get(column, math.nan)))
+        rounds.setdefault(key, []).append(int(parsed.get("round", DEFAULT_ROUND)))
     warnings = table.finish()
-    cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()})
+    cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()},
+                       np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
     return ResultsFile(str(path), table.version, table.run, cases, warnings)
 

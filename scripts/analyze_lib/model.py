@@ -124,11 +124,26 @@ class CaseKey:
 class Case:
     """One case's samples: ``columns[name]`` is a float array, one entry per CSV row.
 
-    Empty optional cells (mallocs, latency percentiles) are NaN.
+    Empty optional cells (mallocs, latency percentiles) are NaN. ``rounds`` holds each
+    sample's fresh-process round (schema 3's ``round``; None means every sample is from
+    round 1, as in files before version 3).
     """
 
     key: CaseKey
     columns: dict[str, np.ndarray]
+    rounds: np.ndarray | None = None
+
+    @property
+    def round_ids(self) -> np.ndarray:
+        """Each sample's round, one int per sample (all 1 when the file has no rounds)."""
+        if self.rounds is None:
+            return np.ones(self.n, dtype=int)
+        return np.asarray(self.rounds, dtype=int)
+
+    @property
+    def round_count(self) -> int:
+        """How many distinct rounds (processes) the samples come from."""
+        return int(np.unique(self.round_ids).size)
 
     @property
     def ns_per_op(self) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from .compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, Comparison, CompareRow, json_number
+from .compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
 from .gate import GateDecision
 from .model import CaseKey, ResultsFile
 from .schema import TIMING
@@ -75,7 +75,13 @@ def run_line(results: ResultsFile) -> str:
 
 
 def rule_sentence(comparison: Comparison) -> str:
-    """How verdicts are decided, in one sentence."""
+    """How verdicts are decided, in one sentence (two when some cases have rounds)."""
+    if comparison.by_rounds:
+        return (f"A case with rounds is slower or faster when the {ci_level(comparison)} CI of the ratio excludes "
+                f"1 and the change is at least {comparison.threshold:g}%; ratio = head/base median of "
+                f"round medians, CI a hierarchical bootstrap over rounds, then samples within rounds "
+                f"({BOOTSTRAP_RESAMPLES} resamples); p is a Mann-Whitney U test on the round medians, "
+                "for information. Cases without rounds: p < alpha and the threshold, as for one process.")
     return (f"A case is slower or faster when p < {comparison.alpha:g} (two-sided Mann-Whitney U) "
             f"and the change is at least {comparison.threshold:g}%; ratio = head/base median "
             f"ns/op with a 95% bootstrap CI ({BOOTSTRAP_RESAMPLES} resamples).")
@@ -86,8 +92,13 @@ def counts_sentence(comparison: Comparison) -> str:
     starved median)."""
     counts = comparison.counts
     text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    if counts.get(BIMODAL):
+        text += f", {counts[BIMODAL]} bimodal (not gated: samples in two levels)"
+    if counts.get(UNSTABLE):
+        text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
     if counts[UNDETECTABLE]:
-        text += f", {counts[UNDETECTABLE]} undetectable (too few samples)"
+        rounds = all(row.by_rounds for row in comparison.undetectable)
+        text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
     starved = len(comparison.starved_rows)
     if starved:
         text += (f"; {starved} case{'s' if starved != 1 else ''} with a starved median "
@@ -106,6 +117,20 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
     return [(name, keys) for name, keys in lists if keys]
 
 
+def _unstable_line(comparison: Comparison, code: bool) -> list[str]:
+    """``Unstable, not gated (N): label (noise floor 1.23×), ...`` and ``Bimodal, not gated
+    (N): label, ...``, each only when there are such cases."""
+    quote = "`" if code else ""
+    lines = []
+    if comparison.unstable:
+        lines.append(f"Unstable, not gated ({len(comparison.unstable)}): " + ", ".join(
+            f"{quote}{r.key.label}{quote} (noise floor {fmt_ratio(r.noise_floor)}×)" for r in comparison.unstable))
+    if comparison.bimodal:
+        lines.append(f"Bimodal, not gated ({len(comparison.bimodal)}): " + ", ".join(
+            f"{quote}{r.key.label}{quote}" for r in comparison.bimodal))
+    return lines
+
+
 def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -120,6 +145,18 @@ def md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str
 
 COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "95% CI", "p", "Verdict"]
 COMPARE_ALIGNS = "lrrrlrl"
+
+
+def ci_level(comparison: Comparison) -> str:
+    """The CI's confidence as shown: 95% without rounds, 1 - alpha with them."""
+    return f"{(1 - comparison.alpha) * 100:g}%" if comparison.by_rounds else "95%"
+
+
+def compare_headers(comparison: Comparison) -> list[str]:
+    """The comparison table's headers; with rounds the CI column says its confidence."""
+    if not comparison.by_rounds:
+        return COMPARE_HEADERS
+    return [f"{ci_level(comparison)} CI" if h == "95% CI" else h for h in COMPARE_HEADERS]
 
 
 def _compare_cells(row: CompareRow, code: bool) -> list[str]:
@@ -143,6 +180,8 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> lis
               outcome, ""]
     for warning in comparison.warnings:
         lines += [f"> **Warning:** {warning}", ""]
+    for note in getattr(comparison, "notes", []):
+        lines += [f"> **Note:** {note}", ""]
     return lines
 
 
@@ -155,15 +194,18 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
-        what = "unchanged or undetectable" if comparison.undetectable else "unchanged"
+        what = ", ".join(["unchanged"] + [name for name, rows in (("undetectable", comparison.undetectable),
+                                                                   ("unstable", comparison.unstable),
+                                                                   ("bimodal", comparison.bimodal)) if rows])
+        what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
@@ -172,6 +214,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     lines.append("")
     for name, keys in _case_lists(comparison, gate):
         lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    lines += [line for text in _unstable_line(comparison, True) for line in (text, "")]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -191,7 +234,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines = [TITLE,
              f"base: {run_line(comparison.base)}",
              f"head: {run_line(comparison.head)}", ""]
-    lines += text_table(COMPARE_HEADERS, COMPARE_ALIGNS,
+    lines += text_table(compare_headers(comparison), COMPARE_ALIGNS,
                         [_compare_cells(r, False) for r in comparison.rows])
     lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}"]
     geomeans = ", ".join(f"{s} {fmt_ratio(g)} ({n} case{'s' if n != 1 else ''})"
@@ -199,7 +242,9 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines.append(f"Geometric-mean ratio per suite: {geomeans}")
     for name, keys in _case_lists(comparison, gate):
         lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += _unstable_line(comparison, False)
     lines += [f"warning: {w}" for w in comparison.warnings]
+    lines += [f"note: {n}" for n in comparison.notes]
     if gate is not None:
         lines += gate.notes
         lines.append(gate.headline)
@@ -230,7 +275,22 @@ def _row_json(row: CompareRow) -> dict:
         "base_starved_samples": row.base_starved,
         "head_starved_samples": row.head_starved,
         "starved": row.starved,
+        "base_rounds": row.base_rounds,
+        "head_rounds": row.head_rounds,
+        "by_rounds": row.by_rounds,
+        "base_noise_floor": json_number(row.base_floor),
+        "head_noise_floor": json_number(row.head_floor),
+        "unstable": row.unstable,
+        "base_modes": _modes_json(row.base_modes),
+        "head_modes": _modes_json(row.head_modes),
     }
+
+
+def _modes_json(modes) -> list[dict] | None:
+    if modes is None:
+        return None
+    return [{"median_ns": modes.low_median, "share": modes.low_share},
+            {"median_ns": modes.high_median, "share": modes.high_share}]
 
 
 def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str:
@@ -254,6 +314,7 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
         "base_only": [k.to_json() for k in comparison.base_only],
         "head_only": [k.to_json() for k in comparison.head_only],
         "warnings": comparison.warnings,
+        "notes": comparison.notes,
     }
     if gate is not None:
         document["gate"] = gate.to_json()

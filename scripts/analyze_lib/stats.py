@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -164,3 +165,153 @@ def geometric_mean(values) -> float:
     if values.size == 0:
         return math.nan
     return float(np.exp(np.mean(np.log(values))))
+
+
+# --- Rounds: fresh processes as the unit of replication (Kalibera & Jones 2013) ---
+
+# Splits of one side's round medians into two halves that noise_floor looks at: every
+# split when there are at most this many, else this many seeded random ones.
+NOISE_FLOOR_SPLITS = 2000
+# The floor is this percentile of the same-commit half-vs-half change factors.
+NOISE_FLOOR_PERCENTILE = 95.0
+
+
+def split_by_round(values: np.ndarray, rounds: np.ndarray) -> list[np.ndarray]:
+    """The samples of each round, in round order (a round is one fresh process)."""
+    values = np.asarray(values, dtype=float)
+    rounds = np.asarray(rounds)
+    return [values[rounds == r] for r in np.unique(rounds)]
+
+
+def round_medians(groups: list[np.ndarray]) -> np.ndarray:
+    """Each round's median (``inf`` for a round at least half starved)."""
+    return np.array([median(g) for g in groups], dtype=float)
+
+
+def median_of_round_medians(groups: list[np.ndarray]) -> float:
+    """A side's summary over rounds: the median of its round medians."""
+    return median(round_medians(groups))
+
+
+def _hierarchical_medians(groups: list[np.ndarray], rng: np.random.Generator, resamples: int) -> np.ndarray:
+    """Resample rounds with replacement, then samples within each chosen round; return
+    each resample's median of round medians (a two-level bootstrap)."""
+    sizes = np.array([g.size for g in groups])
+    padded = np.full((len(groups), sizes.max()), np.nan)
+    for i, g in enumerate(groups):
+        padded[i, :g.size] = g
+    chosen = rng.integers(0, len(groups), size=(resamples, len(groups)))
+    # A position below the chosen round's own size, so padding is never drawn.
+    positions = np.floor(rng.random((resamples, len(groups), sizes.max()))
+                         * sizes[chosen][..., None]).astype(int)
+    draws = padded[chosen[..., None], positions]
+    # Rounds of unequal size: only the first `size` draws of each belong to it.
+    mask = np.arange(sizes.max()) >= sizes[chosen][..., None]
+    draws = np.where(mask, np.nan, draws)
+    with np.errstate(invalid="ignore"):
+        medians = np.nanmedian(draws, axis=2) if mask.any() else np.median(draws, axis=2)
+    return np.median(medians, axis=1)
+
+
+def hierarchical_ratio(numerator: list[np.ndarray], denominator: list[np.ndarray],
+                       resamples: int = BOOTSTRAP_RESAMPLES, confidence: float = CONFIDENCE,
+                       seed: int = BOOTSTRAP_SEED) -> RatioEstimate:
+    """The ratio of the sides' medians of round medians with a hierarchical bootstrap CI.
+
+    Each side is a list of rounds (arrays of samples). A resample draws rounds with
+    replacement, then samples with replacement within each drawn round (Kalibera & Jones,
+    "Rigorous benchmarking in reasonable time", 2013), so the CI carries the
+    between-process variance that one process's samples cannot show. Deterministic for a
+    seed.
+    """
+    rng = np.random.default_rng(seed)
+    top = _hierarchical_medians(numerator, rng, resamples)
+    bottom = _hierarchical_medians(denominator, rng, resamples)
+    tail = (1 - confidence) / 2 * 100
+    ratios = _resampled_ratios(top, bottom)
+    point = ratio(median_of_round_medians(numerator), median_of_round_medians(denominator))
+    return RatioEstimate(point, percentile(ratios, tail), percentile(ratios, 100 - tail))
+
+
+def _half_splits(count: int, rng: np.random.Generator):
+    half = count // 2
+    if math.comb(count, half) <= NOISE_FLOOR_SPLITS:
+        yield from combinations(range(count), half)
+        return
+    for _ in range(NOISE_FLOOR_SPLITS):
+        yield tuple(rng.choice(count, size=half, replace=False))
+
+
+def noise_floor(groups: list[np.ndarray], seed: int = BOOTSTRAP_SEED) -> float:
+    """The change factor (>= 1) that one side's own rounds show between two halves.
+
+    The rounds' medians are split into two halves (every split, or NOISE_FLOOR_SPLITS
+    seeded random ones); each split gives the factor between the halves' medians,
+    max(r, 1/r); the floor is the NOISE_FLOOR_PERCENTILE-th percentile of those factors.
+    With 2 rounds it is max/min of the two round medians. NaN with fewer than 2 rounds
+    (one process cannot show between-process variance); ``inf`` when a half is starved.
+    """
+    medians = round_medians(groups)
+    if medians.size < 2:
+        return math.nan
+    rng = np.random.default_rng(seed)
+    factors = []
+    for first in _half_splits(medians.size, rng):
+        inside = np.zeros(medians.size, dtype=bool)
+        inside[list(first)] = True
+        r = ratio(median(medians[inside]), median(medians[~inside]))
+        if math.isnan(r):
+            factors.append(1.0)
+        elif r == 0 or math.isinf(r):
+            factors.append(math.inf)
+        else:
+            factors.append(max(r, 1 / r))
+    return percentile(np.array(factors), NOISE_FLOOR_PERCENTILE)
+
+
+# --- Bimodal cases: samples in two levels (e.g. wait/fan-out at ~500 or ~1,600 ns/task) ---
+
+BIMODAL_MIN_SAMPLES = 10
+BIMODAL_MIN_SHARE = 0.20
+# The gap between the levels, in log ns, must be at least this many times the larger
+# level's interquartile range of log ns, and at least a factor BIMODAL_MIN_LEVEL_RATIO.
+BIMODAL_GAP_TO_SPREAD = 3.0
+BIMODAL_MIN_LEVEL_RATIO = 1.25
+
+
+@dataclass(frozen=True)
+class Modes:
+    """Two levels of one side's samples: each level's median and share of the samples."""
+
+    low_median: float
+    low_share: float
+    high_median: float
+    high_share: float
+
+
+def find_modes(values: np.ndarray) -> Modes | None:
+    """The two levels of ``values`` when they are bimodal by this rule, else None.
+
+    Of the finite samples (at least BIMODAL_MIN_SAMPLES) sorted by log value, split at the
+    widest gap between neighbours; bimodal when each side holds at least
+    BIMODAL_MIN_SHARE of them, the gap is at least BIMODAL_GAP_TO_SPREAD times the larger
+    side's interquartile range (of log values) and the levels' medians differ by at least
+    BIMODAL_MIN_LEVEL_RATIO. Shares are of the finite samples.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = np.sort(values[np.isfinite(values) & (values > 0)])
+    if finite.size < BIMODAL_MIN_SAMPLES:
+        return None
+    logs = np.log(finite)
+    gaps = np.diff(logs)
+    cut = int(np.argmax(gaps)) + 1
+    low, high = logs[:cut], logs[cut:]
+    least = math.ceil(BIMODAL_MIN_SHARE * logs.size)
+    if min(low.size, high.size) < least:
+        return None
+    spread = max(np.subtract(*np.percentile(low, [75, 25])), np.subtract(*np.percentile(high, [75, 25])))
+    gap = gaps[cut - 1]
+    low_median, high_median = float(np.median(finite[:cut])), float(np.median(finite[cut:]))
+    if gap < BIMODAL_GAP_TO_SPREAD * spread or high_median < BIMODAL_MIN_LEVEL_RATIO * low_median:
+        return None
+    return Modes(low_median, low.size / logs.size, high_median, high.size / logs.size)

@@ -61,7 +61,10 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
     -> a median, from which DEFAULT_SAMPLES log-normal samples with DEFAULT_CV are drawn
     (seeded, so the file is the same every time). ``thread_ops`` maps a case tuple to the
     (thread_ops_min, thread_ops_max) of each of its samples; by default every thread did
-    an equal share of the sample's operations."""
+    an equal share of the sample's operations.
+
+    A case may also map to a list of rounds, each an array of ns/op (see ``rounds``): its
+    rows then carry ``round`` 1, 2, ... as `bench --rounds N` writes them (version 3)."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     columns = COLUMNS_BY_VERSION[version]
@@ -71,7 +74,11 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
         for (suite, benchmark, variant, threads, params), samples in cases.items():
             if np.isscalar(samples):
                 samples = lognormal(float(samples), DEFAULT_CV, DEFAULT_SAMPLES, rng)
-            for index, ns in enumerate(samples):
+            if _is_rounds(samples):
+                numbered = [(r + 1, i, ns) for r, group in enumerate(samples) for i, ns in enumerate(group)]
+            else:
+                numbered = [(1, i, ns) for i, ns in enumerate(samples)]
+            for round_, index, ns in numbered:
                 # A starved sample (inf) completed no operation, as bench writes it.
                 starved = np.isinf(ns)
                 ops = 0 if starved else 100000
@@ -87,10 +94,24 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
                     "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
-                    "round": "1", "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
+                    "round": str(round_), "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
                 }
                 writer.writerow([row[c] for c in columns])
     return path
+
+
+def _is_rounds(samples) -> bool:
+    return isinstance(samples, (list, tuple)) and len(samples) > 0 and not np.isscalar(samples[0])
+
+
+def rounds(median: float, count: int, shift_cv: float = 0.0, cv: float = DEFAULT_CV,
+           samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED, levels=None) -> list[np.ndarray]:
+    """``count`` rounds of log-normal samples for write_results: each round (a fresh
+    process) has its own level, ``median`` times a log-normal shift of CV ``shift_cv``
+    (or times ``levels[r]`` when given), and ``samples`` samples of CV ``cv`` around it."""
+    rng = np.random.default_rng(seed)
+    shifts = levels if levels is not None else lognormal(1.0, shift_cv, count, rng) if shift_cv else [1.0] * count
+    return [lognormal(median * float(shift), cv, samples, rng) for shift in shifts]
 
 
 FULL_RUN_THREADS = (1, 2, 4, 8)

@@ -1,0 +1,194 @@
+"""Rounds (bench --rounds N): cases judged on between-round evidence.
+
+A round is one fresh process; these files have several rounds a side, written by
+csvgen.rounds with seeded per-round level shifts. No timing is asserted: the inputs are
+synthetic and seeded, so every verdict below is a fixed property of the inputs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from analyze_lib.cli import main
+from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
+from analyze_lib.gate import EXIT_PASSED, EXIT_REGRESSION, decide_gate
+from analyze_lib.loader import load_results
+from analyze_lib.model import Case, CaseKey
+from analyze_lib.stats import find_modes, hierarchical_ratio, noise_floor, split_by_round
+from csvgen import case, rounds, write_results
+
+ROUNDS = 6
+SHIFT_CV = 0.04  # round-to-round level shifts of a noisy runner
+V3 = {"version": 3}
+
+
+def _files(tmp_path, base, head, run=None):
+    settings = {"run_rounds": str(ROUNDS), "run_seed": "42", **(run or {})}
+    b = write_results(tmp_path / "base.csv", base, run=settings, seed=1, **V3)
+    h = write_results(tmp_path / "head.csv", head, run=settings, seed=2, **V3)
+    return b, h
+
+
+def _pooled(groups):
+    return np.concatenate(groups)
+
+
+def test_loader_keeps_each_samples_round(tmp_path):
+    path = write_results(tmp_path / "r.csv", {case(): rounds(100.0, 3, samples=4)}, version=3)
+    [loaded] = load_results(path).cases.values()
+    assert loaded.round_ids.tolist() == [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    assert loaded.round_count == 3
+
+
+def test_split_by_round_and_hierarchical_ratio_on_known_input():
+    groups = split_by_round(np.array([1.0, 2.0, 3.0, 10.0, 20.0]), np.array([2, 1, 2, 1, 1]))
+    assert [g.tolist() for g in groups] == [[2.0, 10.0, 20.0], [1.0, 3.0]]
+    same = [np.full(5, 10.0), np.full(5, 12.0), np.full(5, 11.0)]
+    estimate = hierarchical_ratio([g * 2 for g in same], same)
+    assert (estimate.ratio, estimate.low, estimate.high) == (2.0, 2.0 * 10 / 12, 2.0 * 12 / 10)
+
+
+def test_planted_25_percent_slowdown_across_rounds_is_flagged(tmp_path, capsys):
+    base = {case(variant="lock"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
+    head = {case(variant="lock"): rounds(125.0, ROUNDS, SHIFT_CV, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [row] = comparison.rows
+    assert row.by_rounds and (row.base_rounds, row.head_rounds) == (ROUNDS, ROUNDS)
+    assert row.verdict == SLOWER and row.ci_low > 1
+    assert decide_gate(comparison).exit_code == EXIT_REGRESSION
+    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_REGRESSION
+    out = capsys.readouterr().out
+    assert "99% CI" in out and "hierarchical bootstrap over rounds" in out
+    assert "note: samples from one process" not in out
+
+
+def test_same_distribution_with_round_level_shifts_is_not_flagged(tmp_path, capsys):
+    # Same commit twice on a noisy runner: each process sits at its own level. Pooled as
+    # if independent, the samples differ "significantly"; by rounds they do not.
+    base_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=7)
+    head_rounds = rounds(100.0, ROUNDS, SHIFT_CV, seed=8)
+    key = CaseKey("once", "hit", "lock", 1)
+    pooled = compare_samples(key, _pooled(base_rounds), _pooled(head_rounds))
+    assert pooled.p_value < 0.01  # what the one-process rule would see
+    b, h = _files(tmp_path, {case(variant="lock"): base_rounds}, {case(variant="lock"): head_rounds})
+    comparison = build_comparison(load_results(b), load_results(h))
+    [row] = comparison.rows
+    assert row.by_rounds and row.verdict == UNCHANGED and row.alpha_reachable and not row.unstable
+    assert row.ci_low < 1 < row.ci_high
+    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    document = json.loads(capsys.readouterr().out)
+    assert document["cases"][0]["by_rounds"] is True
+    assert document["cases"][0]["base_rounds"] == ROUNDS
+    assert document["notes"] == []
+
+
+def test_too_few_rounds_are_undetectable(tmp_path, capsys):
+    base = {case(): rounds(100.0, 2, seed=3)}
+    head = {case(): rounds(200.0, 2, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    [row] = build_comparison(load_results(b), load_results(h)).rows
+    assert row.by_rounds and not row.alpha_reachable and row.verdict == UNCHANGED
+    assert row.verdict_text == "undetectable (too few rounds)"
+    main(["compare", str(b), str(h)])
+    assert ("warning: 1 case(s) have 2 base and 2 head rounds: deciding on between-round evidence needs "
+            "at least 3 rounds a side") in capsys.readouterr().out
+
+
+def test_one_round_a_side_says_one_process_cannot_show_process_variance(tmp_path, capsys):
+    b = write_results(tmp_path / "base.csv", {case(): 100.0}, seed=1)
+    h = write_results(tmp_path / "head.csv", {case(): 100.0}, seed=2)
+    assert main(["compare", str(b), str(h)]) == 0
+    out = capsys.readouterr().out
+    assert ("note: samples from one process cannot show between-process variance: 1 case compared on "
+            "one round a side") in out
+    assert "95% CI" in out
+
+
+def test_plain_arrays_compare_as_before():
+    key = CaseKey("once", "hit", "lock", 1)
+    row = compare_samples(key, np.arange(10.0, 25.0), np.arange(20.0, 35.0))
+    assert not row.by_rounds and (row.base_rounds, row.head_rounds) == (1, 1)
+    as_case = compare_samples(key, Case(key, {"ns_per_op": np.arange(10.0, 25.0)}),
+                              Case(key, {"ns_per_op": np.arange(20.0, 35.0)}))
+    assert as_case == row
+
+
+def test_noise_floor_on_known_rounds():
+    assert np.isnan(noise_floor([np.array([1.0, 2.0])]))
+    assert noise_floor([np.full(3, 1.7), np.full(3, 2.7)]) == 2.7 / 1.7
+    # Four rounds: every split into halves of two; 95th percentile of the factors.
+    four = [np.full(3, v) for v in (1.0, 1.0, 1.0, 1.0)]
+    assert noise_floor(four) == 1.0
+
+
+def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, capsys):
+    # A case whose processes each settle at their own level, 0.9 to 1.4 times the
+    # typical one: its own rounds' halves differ by more than the 10% the gate resolves,
+    # so it is labelled, not gated or dropped. (Two distinct levels, such as 1.7 or 2.7 ns
+    # a process, would be bimodal in the pooled samples: see below.)
+    levels = [0.9, 1.0, 1.1, 1.2, 1.3, 1.4]
+    base = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels, cv=0.03, seed=3),
+            case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
+    head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.03, seed=4),
+            case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [unstable] = comparison.unstable
+    assert unstable.key.variant == "lock" and unstable.noise_floor > 1.1
+    assert unstable.outcome == "unstable" and unstable.verdict == UNCHANGED
+    assert comparison.counts["unstable"] == 1
+    decision = decide_gate(comparison)
+    assert decision.passed and decision.not_gated == 1
+    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_PASSED
+    out = capsys.readouterr().out
+    assert f"Unstable, not gated (1): once/hit/lock threads:1 (noise floor {unstable.noise_floor:.2f}×)" in out
+    assert out.splitlines()[-1] == (
+        "Gate: passed, no case slower among 1 decidable case; 1 of 2 cases unstable, not gated: their "
+        "rounds' noise floor is at least the 1.10× change the gate resolves")
+    assert main(["gate", str(b), str(h), "--format", "json", "--filter", "lock"]) == 4
+    document = json.loads(capsys.readouterr().out)
+    assert document["gate"]["unstable"] == 1 and document["gate"]["status"] == "inconclusive"
+    assert document["cases"][0]["unstable"] is True
+
+
+FAN_OUT_LOW, FAN_OUT_HIGH = 500.0, 1600.0
+
+
+def _two_levels(high_count, total=15, seed=11):
+    rng = np.random.default_rng(seed)
+    levels = np.where(np.arange(total) < high_count, FAN_OUT_HIGH, FAN_OUT_LOW)
+    return levels * np.exp(rng.normal(0, 0.02, total))
+
+
+def test_find_modes_rule():
+    modes = find_modes(_two_levels(6))
+    assert modes is not None and (modes.low_share, modes.high_share) == (9 / 15, 6 / 15)
+    assert 480 < modes.low_median < 520 and 1540 < modes.high_median < 1660
+    assert find_modes(_two_levels(2)) is None  # 2 of 15 is under 20%: outliers, not a level
+    assert find_modes(rounds(100.0, 1, cv=0.05, samples=30)[0]) is None  # one level
+    assert find_modes(np.array([10.0] * 5 + [30.0] * 4)) is None  # too few samples
+
+
+def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys):
+    base = {case("wait", "fan-out", "group", 4): _two_levels(6, seed=1),
+            case(variant="lock"): 100.0}
+    head = {case("wait", "fan-out", "group", 4): _two_levels(9, seed=2),
+            case(variant="lock"): 100.0}
+    b = write_results(tmp_path / "base.csv", base, seed=1)
+    h = write_results(tmp_path / "head.csv", head, seed=2)
+    comparison = build_comparison(load_results(b), load_results(h))
+    [bimodal] = comparison.bimodal
+    assert bimodal.outcome == "bimodal" and bimodal.verdict == UNCHANGED
+    assert bimodal.verdict_text.startswith("bimodal (not gated): base ")
+    assert "levels head/base" in bimodal.verdict_text
+    assert comparison.counts["bimodal"] == 1
+    assert main(["compare", str(b), str(h)]) == 0
+    assert "Bimodal, not gated (1): wait/fan-out/group threads:4" in capsys.readouterr().out.splitlines()
+    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    document = json.loads(capsys.readouterr().out)
+    assert document["gate"]["bimodal"] == 1
+    [row] = [c for c in document["cases"] if c["suite"] == "wait"]
+    assert [level["share"] for level in row["base_modes"]] == [9 / 15, 6 / 15]
+    assert [level["share"] for level in row["head_modes"]] == [6 / 15, 9 / 15]
