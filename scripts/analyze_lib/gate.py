@@ -46,7 +46,7 @@ def _cases(count: int) -> str:
 
 class _GateOutcome:
     """What every gate decision shares: its exit code and its words for missing cases. Needs the fields
-    ``status``, ``missing`` and ``base_total``."""
+    ``status``, ``missing``, ``base_total`` and ``allow_missing``."""
 
     @property
     def exit_code(self) -> int:
@@ -60,6 +60,14 @@ class _GateOutcome:
 
     def _missing_text(self) -> str:
         return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
+
+    def _missing_notes(self) -> list[str]:
+        """The note on missing cases when the headline does not already say it (needs ``allow_missing``)."""
+        if self.missing and self.allow_missing:
+            return [f"{self._missing_text()}: not gated (--allow-missing)"]
+        if self.missing and self.status != INCOMPLETE:
+            return [f"Also: {self._missing_text()} ({MISSING_HINT})"]
+        return []
 
 
 @dataclass(frozen=True)
@@ -152,11 +160,7 @@ class GateDecision(_GateOutcome):
     @property
     def notes(self) -> list[str]:
         """Further facts the headline does not say, one sentence each."""
-        notes = []
-        if self.missing and self.allow_missing:
-            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
-        elif self.missing and self.status != INCOMPLETE:
-            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
+        notes = self._missing_notes()
         if self.undetectable and self.status in (REGRESSION, INCOMPLETE):
             notes.append(f"Also: {self._undetectable_text()}, not judged")
         if self.unstable and (self.status in (REGRESSION, INCOMPLETE) or self.bimodal):
@@ -263,11 +267,7 @@ class CountsGateDecision(_GateOutcome):
     @property
     def notes(self) -> list[str]:
         """Further facts the headline does not say, one sentence each."""
-        notes = []
-        if self.missing and self.allow_missing:
-            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
-        elif self.missing and self.status != INCOMPLETE:
-            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
+        notes = self._missing_notes()
         if self.better and not self.passed:
             notes.append(f"Also: {self._better_text()}")
         return notes
