@@ -21,8 +21,10 @@ extension Bench {
             nothing is subtracted. Cases whose work runs on threads the harness does not own (GCD's pool, \
             Swift's cooperative pool: the wait suite, async-write stores, the actor) are left out and listed.
 
-            Writes Results/counts-<UTC stamp>-<short commit>.csv (or --output), one row per case, which \
-            scripts/analyze reports, compares and gates exactly.
+            Takes bench's --filter (a regular expression on suite/benchmark/variant), --quick (\(quickIterations) \
+            iterations instead of \(defaultIterations)), --output and --overwrite. Writes \
+            Results/counts-<UTC stamp>-<short commit>.csv (or --output), one row per case, which scripts/analyze \
+            reports, compares and gates exactly.
 
             Needs valgrind (apt-get install valgrind) and libjemalloc2 (apt-get install libjemalloc-dev); \
             without them it says what is missing and exits 2.
@@ -32,7 +34,8 @@ extension Bench {
         static let defaultIterations = 1_000
         static let quickIterations = 100
 
-        /// `bench`'s own options: `--filter` selects the cases (`bench count --filter REGEX`).
+        /// `bench`'s own options: `--filter` selects the cases and `--quick` means 100 iterations
+        /// (`bench count --filter REGEX --quick`).
         @ParentCommand var bench: Bench
 
         @Option(name: .long, help: ArgumentHelp(
@@ -40,8 +43,6 @@ extension Bench {
             valueName: "n"))
         var iterations: Int?
 
-        @Flag(name: .long, help: "Fewer iterations (\(Count.quickIterations)): counts are exact either way.")
-        var quick = false
 
         func validate() throws {
             if let iterations, iterations < 1 {
@@ -64,7 +65,8 @@ extension Bench {
             let cases = Dictionary(uniqueKeysWithValues: try Self.cases(bench).map {
                 ($0.benchmarkCase.description, $0.benchmarkCase)
             })
-            let count = iterations ?? (quick ? Self.quickIterations : Self.defaultIterations)
+            // `--quick` is bench's own flag (the parent command parses it): fewer iterations, counts exact either way.
+            let count = iterations ?? (bench.quick ? Self.quickIterations : Self.defaultIterations)
             var environment = RunEnvironment.current(benchVersion: BenchVersion.current)
             environment.allocator = "jemalloc"  // the allocation pass's
             let writer = try bench.resultsWriter(environment, try bench.runSettings(), kind: "counts-")

@@ -52,6 +52,17 @@ struct CountTests {
                 "two counts of the same binary differ")
     }
 
+    @Test func quickCountsAHundredIterations() throws {
+        let output = BenchProcess.temporaryPath("count-quick")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
+        let outcome = try bench.run(["count", "--filter", "^harness/empty", "--quick", "--output", output])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
+        let iterations = try #require(rows.first?.firstIndex(of: "iterations"))
+        #expect(rows.dropFirst().map { $0[iterations] } == ["100"])
+    }
+
     @Test func missingToolsAreNamedWithHowToInstallThem() throws {
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
         let outcome = try bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
