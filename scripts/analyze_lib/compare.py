@@ -530,6 +530,22 @@ def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     ]
 
 
+def matched_cases(base, head, pattern):
+    """Both files' cases whose name matches ``pattern`` (timing or counts files alike), then the keys only base
+    has and the keys only head has, sorted.
+
+    Raises AnalyzeError (naming both files) when no case is on both sides.
+    """
+    base_cases = filter_cases(base.cases, pattern)
+    head_cases = filter_cases(head.cases, pattern)
+    if not set(base_cases) & set(head_cases):
+        what = "no case matching --filter" if pattern is not None else "no case"
+        raise AnalyzeError(f"{base.path}, {head.path}: {what} in common")
+    return (base_cases, head_cases,
+            sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
+            sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key))
+
+
 def build_comparison(base: ResultsFile, head: ResultsFile,
                      threshold: float = DEFAULT_THRESHOLD_PERCENT,
                      alpha: float = DEFAULT_ALPHA, pattern=None) -> Comparison:
@@ -537,12 +553,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
 
     Raises AnalyzeError (naming both files) when no case is on both sides.
     """
-    base_cases = filter_cases(base.cases, pattern)
-    head_cases = filter_cases(head.cases, pattern)
+    base_cases, head_cases, base_only, head_only = matched_cases(base, head, pattern)
     rows = compare(base_cases, head_cases, threshold, alpha)
-    if not rows:
-        what = "no case matching --filter" if pattern is not None else "no case"
-        raise AnalyzeError(f"{base.path}, {head.path}: {what} in common")
     rows.sort(key=_row_order)
     return Comparison(
         base=base,
@@ -550,8 +562,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         threshold=threshold,
         alpha=alpha,
         rows=rows,
-        base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
-        head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
+        base_only=base_only,
+        head_only=head_only,
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
         notes=_round_notes(rows),

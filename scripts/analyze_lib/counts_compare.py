@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .errors import AnalyzeError
-from .model import CaseCounts, CaseKey, CountsFile, filter_cases
+from .compare import matched_cases
+from .model import CaseCounts, CaseKey, CountsFile
 
 # An instructions/op change counts when it is more than this, in percent of base: callgrind
 # counts are exact, but a toolchain's scheduling moves them by a few instructions.
@@ -208,14 +208,10 @@ def build_counts_comparison(base: CountsFile, head: CountsFile,
                             pattern=None) -> CountsComparison:
     """Compare two loaded counts files, keeping only cases whose name matches ``pattern``.
 
-    Raises AnalyzeError (naming both files) when no case is on both sides.
+    Raises AnalyzeError (naming both files) when no case is on both sides (`matched_cases`).
     """
-    base_cases = filter_cases(base.cases, pattern)
-    head_cases = filter_cases(head.cases, pattern)
+    base_cases, head_cases, base_only, head_only = matched_cases(base, head, pattern)
     rows = compare_counts(base_cases, head_cases, instructions_tolerance, allocations_tolerance)
-    if not rows:
-        what = "no case matching --filter" if pattern is not None else "no case"
-        raise AnalyzeError(f"{base.path}, {head.path}: {what} in common")
     rows.sort(key=_row_order)
     return CountsComparison(
         base=base,
@@ -223,7 +219,7 @@ def build_counts_comparison(base: CountsFile, head: CountsFile,
         instructions_tolerance=instructions_tolerance,
         allocations_tolerance=allocations_tolerance,
         rows=rows,
-        base_only=sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
-        head_only=sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key),
+        base_only=base_only,
+        head_only=head_only,
         warnings=counts_warnings(base, head),
     )

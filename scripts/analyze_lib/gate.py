@@ -61,6 +61,10 @@ class _GateOutcome:
     def _missing_text(self) -> str:
         return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
 
+    def _json_head(self) -> dict:
+        """The first keys of every gate object in --format json, in their order."""
+        return {"status": self.status, "passed": self.passed, "exit_code": self.exit_code}
+
     def _missing_notes(self) -> list[str]:
         """The note on missing cases when the headline does not already say it (needs ``allow_missing``)."""
         if self.missing and self.allow_missing:
@@ -174,9 +178,7 @@ class GateDecision(_GateOutcome):
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
         return {
-            "status": self.status,
-            "passed": self.passed,
-            "exit_code": self.exit_code,
+            **self._json_head(),
             "slower": self.slower,
             "missing": len(self.missing),
             "undetectable": len(self.undetectable),
@@ -275,9 +277,7 @@ class CountsGateDecision(_GateOutcome):
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
         return {
-            "status": self.status,
-            "passed": self.passed,
-            "exit_code": self.exit_code,
+            **self._json_head(),
             "worse": self.worse,
             "better": self.better,
             "missing": len(self.missing),
