@@ -84,31 +84,25 @@ final class Session: @unchecked Sendable {
         return worker.lastRunNanoseconds
     }
 
-    /// One sample in a synchronized measurement window, after JMH's synchronized iterations.
+    /// `windows` samples, each a synchronized measurement window of `duration`, after JMH's synchronized
+    /// iterations, handed to `take` as it closes; stops early when `take` returns false.
     ///
     /// Every worker announces that it has begun and keeps running batches (`batches[thread]` iterations
-    /// each), publishing its count after each. Only when every worker has announced does the window open:
-    /// the coordinator reads the clock and every count. When `duration` has passed it reads them again and
-    /// lets the workers go; they leave one by one, unmeasured. So every measured operation ran while all the
-    /// threads were running, however long waking them took, and the window's length, not the sample's, is
-    /// the time. A batch is a microsecond of one thread's work, so a count is at most a batch stale at either
-    /// edge (as likely early as late), and a worker pays one relaxed store and one relaxed load per batch.
+    /// each), publishing its count after each. Only when every worker has announced does the first window open:
+    /// the coordinator reads the clock and every count. When `duration` has passed it reads them again. So
+    /// every measured operation ran while all the threads were running, however long waking them took, and the
+    /// window's length, not the sample's, is the time. A batch is a microsecond of one thread's work, so a
+    /// count is at most a batch stale at either edge (as likely early as late), and a worker pays one relaxed
+    /// store and one relaxed load per batch.
     ///
-    /// A workload with a drain is closed differently: its threads enqueue work that completes later, so the
-    /// workers are stopped first, the drain runs, and the window closes after it (the tail, when the workers
-    /// leave, is counted and timed too).
-    func timed(batches: [Int], duration: UInt64) -> RawSample {
-        var sample: RawSample?
-        timed(batches: batches, duration: duration, windows: 1) { sample = $0; return true }
-        return sample!
-    }
-
-    /// `windows` synchronized windows of `duration`, back to back on one launch of the workers, each handed to
-    /// `take` as it closes; stops early when `take` returns false. Between two windows the workers keep running,
-    /// unmeasured for an instant, so no window starts with threads just woken (and cores just idle): with
-    /// workers parked between samples, every 2 ms window of an uncontended lock write at one thread ran 25–30%
-    /// slower than a 50 ms one, a platform warm-up of a few milliseconds per sample. A workload with a drain is
-    /// launched, stopped and drained once per window instead, as its window must end with the drain.
+    /// The windows run back to back on one launch of the workers, who keep running between them and leave,
+    /// unmeasured, after the last: no window starts with threads just woken (and cores just idle). With workers
+    /// parked between samples, every 2 ms window of an uncontended lock write at one thread ran 25–30% slower
+    /// than a 50 ms one, a platform warm-up of a few milliseconds per sample.
+    ///
+    /// A workload with a drain is launched, stopped and drained once per window instead: its threads enqueue
+    /// work that completes later, so the workers are stopped first, the drain runs, and the window closes after
+    /// it (the tail, when the workers leave, is counted and timed too).
     func timed(batches: [Int], duration: UInt64, windows: Int, take: (RawSample) -> Bool) {
         if let drain = workload.drain {
             for _ in 0..<windows {
