@@ -22,9 +22,7 @@ enum Allocator: String, ExpressibleByArgument, CaseIterable {
             }
             let preload = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { "\(library):\($0)" } ?? library
             setenv("LD_PRELOAD", preload, 1)
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? "/proc/self/exe"
-            execv(executable, CommandLine.unsafeArgv)
+            BenchMain.restart()
             throw BenchError("could not restart bench with jemalloc preloaded: \(String(cString: strerror(errno)))")
         }
     }

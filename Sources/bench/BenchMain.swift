@@ -12,14 +12,23 @@ enum BenchMain {
     /// `SWIFT_DETERMINISTIC_HASHING` (to anything, `0` included) beforehand leaves the choice to the caller.
     static let deterministicHashing = "SWIFT_DETERMINISTIC_HASHING"
 
+    /// This binary's own path (the target of /proc/self/exe), so that a process started from it, or restarted
+    /// into it, is still named `bench`; /proc/self/exe itself when that cannot be read.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+    }
+
+    /// Replaces the process with a fresh run of this binary, same arguments, current environment. Returns only
+    /// when that failed (`errno` says why).
+    static func restart() {
+        execv(executable, CommandLine.unsafeArgv)
+    }
+
     static func main() {
         if getenv(deterministicHashing) == nil {
             // The runtime reads the variable once at start-up, so the process restarts itself with it set.
-            // Through the binary's own path, not /proc/self/exe, so that the process is still named `bench`.
             setenv(deterministicHashing, "1", 1)
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? "/proc/self/exe"
-            execv(executable, CommandLine.unsafeArgv)
+            restart()
             // Only reached when the restart failed: run on, with random seeding.
         }
         do {

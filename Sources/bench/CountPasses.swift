@@ -11,7 +11,7 @@ struct CountPasses {
     /// The cases both passes counted, in the workers' order, and those they left out; `cases` maps the
     /// workers' case names back to the cases.
     func run(cases: [String: BenchmarkCase]) throws -> (counted: [CountsSchema.Row], offloaded: [String]) {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+        let executable = BenchMain.executable
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bench-count-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
