@@ -3,9 +3,11 @@ import VariantCatalog
 
 extension BenchmarkRegistry {
     /// Every benchmark family, in the order a run measures them. The one list of families.
-    public static func all() -> BenchmarkRegistry {
+    ///
+    /// - Parameter spinScale: the factor on `harness/spin`'s work (`bench --spin-scale`); it changes no other case.
+    public static func all(spinScale: Double = 1) -> BenchmarkRegistry {
         var registry = BenchmarkRegistry()
-        registry.addHarnessBenchmarks()
+        registry.addHarnessBenchmarks(spinScale: spinScale)
         registry.addOnceBenchmarks()
         registry.addIsolationBenchmarks()
         registry.addWaitingBenchmarks()

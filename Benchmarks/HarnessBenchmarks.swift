@@ -18,7 +18,10 @@ extension BenchmarkRegistry {
     ///   operation, the known answer `bench count`'s allocation counter must give.
     /// - `harness/nops/asm` (`nops` 0, 16, one thread): the empty loop plus that many `nop` instructions, the known
     ///   difference `bench count`'s instruction counter must give.
-    mutating func addHarnessBenchmarks() {
+    /// - `harness/spin/loop`: `spinSteps` × `spinScale` steps of a count-down loop per operation, a fixed amount of
+    ///   work (about 100 ns here). `bench --spin-scale` changes it and nothing else, so that a gate can be shown a
+    ///   change of known size (`scripts/bench-commits --self-check`); the case's name does not change with it.
+    mutating func addHarnessBenchmarks(spinScale: Double) {
         add(Benchmark(suite: "harness", name: "empty", variants: ["loop"]) { _ in
             Workload { _, iterations in
                 for index in 0..<iterations { blackHole(index) }
@@ -32,6 +35,12 @@ extension BenchmarkRegistry {
         add(Benchmark(suite: "harness", name: "lazy-static", variants: ["static-let"]) { _ in
             Workload { _, iterations in
                 for _ in 0..<iterations { blackHole(LazyStatic.value()) }
+            }
+        })
+        add(Benchmark(suite: "harness", name: "spin", variants: ["loop"]) { _ in
+            let steps = UInt32((Double(Self.spinSteps) * spinScale).rounded())
+            return Workload { _, iterations in
+                for index in 0..<iterations { bench_spin(steps); blackHole(index) }
             }
         })
         add(Benchmark(suite: "harness", name: "mutex-pair", variants: ["pthread-mutex"]) { benchmarkCase in
@@ -60,6 +69,11 @@ extension BenchmarkRegistry {
                 : Workload { _, iterations in for index in 0..<iterations { blackHole(index) } }
         })
     }
+}
+
+extension BenchmarkRegistry {
+    /// The steps of one `harness/spin` operation at `--spin-scale 1`.
+    static let spinSteps = 300
 }
 
 /// One heap allocation: a class instance, handed to `blackHole` so that it cannot live on the stack.

@@ -2,7 +2,7 @@
 public struct MeasurementSettings: Sendable, Equatable {
     /// The least wall time one sample lasts, in nanoseconds: long enough that two clock reads vanish in it.
     public var sampleNanoseconds: UInt64
-    /// Samples kept per case.
+    /// Samples kept per case (in each round of a `bench --rounds` run).
     public var samples: Int
     /// Samples run and discarded before the kept ones (caches, branch predictors, lazily built state).
     public var warmupSamples: Int
@@ -14,8 +14,8 @@ public struct MeasurementSettings: Sendable, Equatable {
         self.warmupSamples = warmupSamples
     }
 
-    /// 15 samples of at least 10 ms after 2 warm-up samples.
-    public static let standard = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: 15, warmupSamples: 2)
-    /// A smoke run: 5 samples of at least 2 ms after 1 warm-up sample.
-    public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 5, warmupSamples: 1)
+    /// 5 samples of at least 10 ms after 2 warm-up samples: one round of a default run (three rounds in all).
+    public static let standard = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: 5, warmupSamples: 2)
+    /// A smoke run's round: 3 samples of at least 2 ms after 1 warm-up sample (two rounds in all).
+    public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 3, warmupSamples: 1)
 }

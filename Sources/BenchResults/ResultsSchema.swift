@@ -15,7 +15,9 @@ public enum ResultsSchema {
     ///   counted), the run's settings (`run_samples`, `run_warmup`, `run_sample_ns`, `run_quick`, `run_filter`,
     ///   `run_threads`, `run_rounds`, `run_seed`), `load_avg_1m` and `bench_version`; and `dirty` may be
     ///   `unknown` (git could not be read) besides `true` and `false`.
-    public static let version = 3
+    /// - 4: appends `run_spin_scale` (the `--spin-scale` factor on `harness/spin`'s work; 1 unless a gate's
+    ///   self-check planted a change).
+    public static let version = 4
 
     /// What one row is made from.
     public struct RowSource {
@@ -67,6 +69,8 @@ public enum ResultsSchema {
         Column(name: "run_seed") { $0.settings.seed },
         Column(name: "load_avg_1m") { $0.environment.loadAverage1m.map { String(format: "%.2f", $0) } ?? "" },
         Column(name: "bench_version") { $0.environment.benchVersion },
+        // Version 4.
+        Column(name: "run_spin_scale") { String($0.settings.spinScale) },
     ]
 
     /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts

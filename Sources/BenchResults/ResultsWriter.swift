@@ -19,6 +19,8 @@ public final class ResultsWriter: @unchecked Sendable {
     /// The length of the file's whole cases: where the next case's rows go, and where a failed write cuts back to.
     private var committedLength: off_t = 0
     private var removed = false
+    /// Whether the file is this writer's own (it created it empty), so that it may remove it when no case came.
+    private var ownsFile = true
     /// Cases whose rows are in the file.
     public private(set) var casesWritten = 0
     /// Rows in the file, the header not counted.
@@ -30,6 +32,35 @@ public final class ResultsWriter: @unchecked Sendable {
                             overwrite: Bool = false) throws {
         let descriptor = try Self.create(path, exclusive: !overwrite)
         self.init(path: path, descriptor: descriptor, environment: environment, settings: settings)
+    }
+
+    /// Opens `path` to append one round's rows after the rounds already in it (`bench --round`), or creates it.
+    /// Refuses a file whose header is not `header` (another schema or kind) and one that does not end with a
+    /// whole row. `removeIfEmpty` removes the file only when this writer created it.
+    public static func appending(to path: String, header: [String], environment: RunEnvironment,
+                                 settings: RunSettings) throws -> ResultsWriter {
+        let existing = FileManager.default.contents(atPath: path) ?? Data()
+        if !existing.isEmpty {
+            let expected = Data(CSVFormat.encode(header).utf8)
+            guard existing.starts(with: expected) else {
+                throw ResultsWriterError(
+                    message: "cannot append to \(path): its header is not this bench's (schema version "
+                        + "\(ResultsSchema.version)); write the rounds to a new file", stage: .create)
+            }
+            guard existing.last == UInt8(ascii: "\n") else {
+                throw ResultsWriterError(message: "cannot append to \(path): it does not end with a whole row",
+                                         stage: .create)
+            }
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ResultsWriterError(message: "cannot write results to \(path): \(String(cString: strerror(errno)))",
+                                     stage: .create)
+        }
+        let writer = ResultsWriter(path: path, descriptor: descriptor, environment: environment, settings: settings)
+        writer.committedLength = lseek(descriptor, 0, SEEK_END)
+        writer.ownsFile = writer.committedLength == 0
+        return writer
     }
 
     /// The most names `unique(in:stem:…)` tries before it gives up.
@@ -141,7 +172,7 @@ public final class ResultsWriter: @unchecked Sendable {
     }
 
     private func removeIfEmptyLocked() -> Bool {
-        guard casesWritten == 0, !removed else { return removed }
+        guard casesWritten == 0, ownsFile, !removed else { return removed }
         removed = unlink(path) == 0
         return removed
     }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Where a results file came from: the run, the code, the machine and the build. Every row carries it, so a
 /// CSV on its own says what produced it.
-public struct RunEnvironment: Sendable, Equatable {
+public struct RunEnvironment: Sendable, Equatable, Codable {
     public var runID: String
     /// When the run started, ISO 8601 in UTC (`2026-11-21T23:45:01Z`).
     public var startedAt: String
@@ -32,7 +32,7 @@ public struct RunEnvironment: Sendable, Equatable {
     public var gitProblem: String?
 
     /// Whether the working tree matched its commit.
-    public enum TreeState: Sendable, Equatable {
+    public enum TreeState: String, Sendable, Equatable, Codable {
         case clean
         case modified
         /// Git could not be read: not a checkout, a repository it refuses (dubious ownership), no git.
@@ -67,6 +67,30 @@ public struct RunEnvironment: Sendable, Equatable {
         self.loadAverage1m = loadAverage1m
         self.benchVersion = benchVersion
         self.gitProblem = gitProblem
+    }
+
+    /// The environment saved at `path` (`save(to:)`), so that every round of a run records the same one; or,
+    /// when there is no such file, this process's environment, saved there for the rounds that follow.
+    public static func shared(at path: String, benchVersion: String) throws -> RunEnvironment {
+        if let data = FileManager.default.contents(atPath: path) {
+            do {
+                return try JSONDecoder().decode(RunEnvironment.self, from: data)
+            } catch {
+                throw RunEnvironmentFileError("cannot read the run environment in \(path): \(error)")
+            }
+        }
+        let environment = current(benchVersion: benchVersion)
+        try environment.save(to: path)
+        return environment
+    }
+
+    /// Writes the environment to `path` as JSON, for `shared(at:)`.
+    public func save(to path: String) throws {
+        do {
+            try JSONEncoder().encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw RunEnvironmentFileError("cannot save the run environment to \(path): \(error.localizedDescription)")
+        }
     }
 
     /// The commit's first seven characters, for file names.
@@ -234,4 +258,10 @@ public struct RunEnvironment: Sendable, Equatable {
                                   .trimmingCharacters(in: .whitespacesAndNewlines),
                               reason: reason)
     }
+}
+
+/// A run environment file (`bench --run-environment`) that could not be read or written.
+public struct RunEnvironmentFileError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -17,9 +17,11 @@ public struct RunSettings: Sendable, Equatable {
     public var rounds: Int
     /// The seed that shuffled the case order; empty when the order was not shuffled.
     public var seed: String
+    /// The factor `--spin-scale` applies to the work of `harness/spin` (and to nothing else); 1 by default.
+    public var spinScale: Double
 
     public init(measurement: MeasurementSettings, quick: Bool = false, filter: String = "", threads: String,
-                round: Int = 1, rounds: Int = 1, seed: String = "") {
+                round: Int = 1, rounds: Int = 1, seed: String = "", spinScale: Double = 1) {
         self.measurement = measurement
         self.quick = quick
         self.filter = filter
@@ -27,5 +29,6 @@ public struct RunSettings: Sendable, Equatable {
         self.round = round
         self.rounds = rounds
         self.seed = seed
+        self.spinScale = spinScale
     }
 }

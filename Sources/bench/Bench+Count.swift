@@ -22,7 +22,7 @@ extension Bench {
             Swift's cooperative pool: the wait suite, async-write stores, the actor) are left out and listed.
 
             Takes bench's --filter (a regular expression on suite/benchmark/variant), --quick (\(quickIterations) \
-            iterations instead of \(defaultIterations)), --output and --overwrite. Writes \
+            iterations instead of \(defaultIterations)), --spin-scale, --output and --overwrite. Writes \
             Results/counts-<UTC stamp>-<short commit>.csv (or --output), one row per case, which scripts/analyze \
             reports, compares and gates exactly.
 
@@ -71,7 +71,7 @@ extension Bench {
             environment.allocator = "jemalloc"  // the allocation pass's
             let writer = try bench.resultsWriter(environment, try bench.runSettings(), kind: "counts-")
             warn("bench count: \(cases.count) one-thread cases, \(count) iterations each, writing \(writer.path)")
-            let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter)
+            let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter, spinScale: bench.spinScale)
             let counted: [CountsSchema.Row], offloaded: [String]
             do {
                 (counted, offloaded) = try passes.run(cases: cases)

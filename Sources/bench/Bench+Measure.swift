@@ -6,9 +6,13 @@ import Synchronization
 
 extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
+    ///
+    /// In a round of a `--rounds` run (`--round K`), the rows record the run's shared environment and are
+    /// appended to `--output` after the earlier rounds' rows; only the last round prints its summary.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
         try allocator?.ensureLoaded()
-        let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
+        let environment = try runEnvironment.map { try RunEnvironment.shared(at: $0, benchVersion: BenchVersion.current) }
+            ?? RunEnvironment.current(benchVersion: BenchVersion.current)
         let runSettings = try runSettings()
         // Signals are caught before the file exists, so that none can end the process and leave the file behind.
         let openWriter = Mutex<ResultsWriter?>(nil)
@@ -27,7 +31,12 @@ extension Bench {
                 }
             }
         )
-        let writer = try resultsWriter(environment, runSettings)
+        let writer = try output.flatMap { output in
+            try round.map { _ in
+                try ResultsWriter.appending(to: output, header: ResultsSchema.header, environment: environment,
+                                            settings: runSettings)
+            }
+        } ?? resultsWriter(environment, runSettings)
         openWriter.withLock { $0 = writer }
         let path = writer.path
         if RunEnvironment.buildIsDebug {
@@ -37,11 +46,12 @@ extension Bench {
             """)
         }
 
-        if let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
+        let firstRound = (round ?? 1) == 1
+        if firstRound, let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
                                                 logicalCPUs: environment.logicalCPUs) {
             warn(warning)
         }
-        if let problem = environment.gitProblem {
+        if firstRound, let problem = environment.gitProblem {
             warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
                  + "dirty=unknown")
         }
@@ -49,8 +59,9 @@ extension Bench {
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs)
-        warn("bench: \(cases.count) cases, \(settings.samples) samples of ≥\(settings.sampleNanoseconds / 1_000_000) ms "
-             + "each, writing \(path)")
+        let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
+        warn("bench: \(roundText)\(cases.count) cases, \(settings.samples) samples of "
+             + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(path)")
         var results: [CaseResult] = []
         /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
         func stopped(by signal: Int32) throws -> Never {
@@ -89,14 +100,25 @@ extension Bench {
             }
             results += caseResults
         }
-        print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-        warn("wrote \(path) (\(writer.rowsWritten) rows, \(writer.casesWritten) cases)")
+        if let round {
+            if round == runSettings.rounds {
+                print("Round \(round) of \(runSettings.rounds) (each round is a fresh process; the file holds them all):")
+                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
+            }
+            warn("round \(round) of \(runSettings.rounds): appended \(writer.rowsWritten) rows "
+                 + "(\(writer.casesWritten) cases) to \(path)")
+        } else {
+            print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
+            warn("wrote \(path) (\(writer.rowsWritten) rows, \(writer.casesWritten) cases)")
+        }
     }
 
     /// The settings this command line runs with, as the CSV records them.
     func runSettings() throws -> RunSettings {
         RunSettings(measurement: settings, quick: quick, filter: filter ?? "",
-                    threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","))
+                    threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","),
+                    round: round ?? 1, rounds: round == nil ? 1 : roundCount, seed: seed.map(String.init) ?? "",
+                    spinScale: spinScale)
     }
 
     /// A writer for `--output`, or for a new file under Results/ named by the UTC start time and the short commit

@@ -11,6 +11,8 @@ struct Bench: ParsableCommand {
         discussion: """
         Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
         calibrated so that each sample lasts at least --sample-time, and keeps --samples samples after warm-up. \
+        A run has --rounds rounds: each is a fresh process measuring every selected case once, in an order \
+        shuffled by the run's seed, and appending its rows (with their round) to the one CSV. \
         Rows are written as each case completes: Ctrl-C or SIGTERM stops at the next sample and leaves a valid \
         CSV of the completed cases (a second one stops at once); a run that completed no case leaves no file. \
         Thread counts above the machine's logical CPUs oversubscribe it; they are marked in the progress and the \
@@ -19,6 +21,7 @@ struct Bench: ParsableCommand {
         Examples:
           bench                          every case, into Results/
           bench --quick                  smoke run, a minute at most
+          bench --rounds 6               more processes: a finer gate
           bench --list --filter '^once/' the cases a run would measure
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops
@@ -53,15 +56,52 @@ struct Bench: ParsableCommand {
     }
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "Samples kept per case (default 15, quick 5).", valueName: "n"))
+        "Samples kept per case and round (default \(MeasurementSettings.standard.samples), quick "
+            + "\(MeasurementSettings.quick.samples)).", valueName: "n"))
     var samples: Int?
 
     @Option(name: .customLong("sample-time"), parsing: .unconditional, help: ArgumentHelp(
         "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
     var sampleTime: Int?
 
-    @Flag(name: .long, help: "Smoke run: 5 samples of 2 ms after 1 warm-up sample; a minute at most.")
+    @Flag(name: .long, help: "Smoke run: 2 rounds of 3 samples of 2 ms after 1 warm-up sample; a minute at most.")
     var quick = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Fresh processes to measure every case in, one after the other, each in its own shuffled order, all "
+            + "appending to one CSV (default \(Bench.defaultRounds), quick \(Bench.quickRounds); 1 measures in "
+            + "this process, in the listed order unless --seed is given). A case's level can differ from one "
+            + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
+            + "much: scripts/analyze compare and gate judge the rounds, not the samples. The defaults spread "
+            + "the samples over rounds (\(MeasurementSettings.standard.samples) per round, quick "
+            + "\(MeasurementSettings.quick.samples)) so that a default run stays under 5 minutes and a quick "
+            + "one under a minute on 2 cores.", valueName: "n"))
+    var rounds: Int?
+
+    /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to estimate a case's
+    /// between-process noise, few enough to keep the run's length.
+    static let defaultRounds = 3
+    static let quickRounds = 2
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Seed of the shuffled case order (default: a random one when there are several rounds); recorded in "
+            + "the run_seed column, so that a run can be repeated in the same order.", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(name: .customLong("spin-scale"), parsing: .unconditional, help: ArgumentHelp(
+        "Multiply the work of harness/spin, and of no other case, by this factor (default 1), recorded in the "
+            + "run_spin_scale column: a change of known size for checking a gate "
+            + "(scripts/bench-commits --self-check).", valueName: "x"))
+    var spinScale: Double = 1
+
+    /// Which round of a `--rounds` run this process measures; set by the run's first process (or by
+    /// scripts/bench-commits) for each fresh process it starts. Rows are appended to `--output`.
+    @Option(name: .long, help: .hidden)
+    var round: Int?
+
+    /// A JSON file holding the run environment every round records (written by the first process to need it).
+    @Option(name: .customLong("run-environment"), help: .hidden)
+    var runEnvironment: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
@@ -91,6 +131,22 @@ struct Bench: ParsableCommand {
         if let sampleTime, !(1...60_000).contains(sampleTime) {
             throw ValidationError("--sample-time must be 1 to 60000 milliseconds, not \(sampleTime)")
         }
+        if let rounds, !(1...1_000).contains(rounds) {
+            throw ValidationError("--rounds must be 1 to 1000, not \(rounds)")
+        }
+        if !(spinScale > 0 && spinScale <= 100) {
+            throw ValidationError("--spin-scale must be above 0 and at most 100, not \(spinScale)")
+        }
+        if let round {
+            guard let rounds, (1...rounds).contains(round), seed != nil, runEnvironment != nil, output != nil else {
+                throw ValidationError("--round K needs --rounds N (K in 1...N), --seed, --run-environment and --output")
+            }
+        }
+    }
+
+    /// The rounds of the run: `--rounds`, or the default for the mode.
+    var roundCount: Int {
+        rounds ?? (quick ? Self.quickRounds : Self.defaultRounds)
     }
 
     func run() throws {
@@ -101,7 +157,17 @@ struct Bench: ParsableCommand {
             print("\(cases.count) cases")
             return
         }
-        try measure(cases)
+        if round == nil && roundCount > 1 {
+            try measureInRounds(caseCount: cases.count)
+        } else {
+            try measure(inOrder(cases))
+        }
+    }
+
+    /// `cases` in the order this process measures them: shuffled by the seed and the round when a seed is set.
+    func inOrder<Element>(_ cases: [Element]) -> [Element] {
+        guard let seed else { return cases }
+        return CaseOrder.shuffled(cases, seed: seed, round: round ?? 1)
     }
 
     /// The settings the options ask for.
@@ -118,7 +184,7 @@ struct Bench: ParsableCommand {
     /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
         let counts = try ThreadList.parse(threads)
-        let matching = BenchmarkRegistry.all().cases(threads: counts, matching: try pathMatcher())
+        let matching = BenchmarkRegistry.all(spinScale: spinScale).cases(threads: counts, matching: try pathMatcher())
         let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {
             guard !matching.isEmpty else {

@@ -56,6 +56,8 @@ enum BenchMain {
             return error.exitCode
         case let error as ResultsWriterError:
             return error.stage == .create ? ExitStatus.cannotCreate : ExitStatus.writeFailed
+        case is RunEnvironmentFileError:
+            return ExitStatus.badInput
         case let code as ExitCode:
             return code.rawValue
         default:

@@ -7,6 +7,8 @@ struct CountPasses {
     let tools: CountTools
     let iterations: Int
     let filter: String?
+    /// `bench --spin-scale`, passed on to the workers (1: not passed).
+    var spinScale: Double = 1
 
     /// The cases both passes counted, in the workers' order, and those they left out; `cases` maps the
     /// workers' case names back to the cases.
@@ -21,7 +23,8 @@ struct CountPasses {
         environment[BenchMain.deterministicHashing] = "1"
         // A crash under valgrind must end the pass, not wait on Swift's backtracer.
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let worker = (filter.map { ["--filter", $0] } ?? []) + ["count-worker", "--iterations", String(iterations)]
+        let worker = (filter.map { ["--filter", $0] } ?? []) + (spinScale == 1 ? [] : ["--spin-scale", "\(spinScale)"])
+            + ["count-worker", "--iterations", String(iterations)]
 
         let stripped = "\(directory)/bench"
         guard CountTools.run(tools.objcopy, ["--strip-debug", executable, stripped]) != nil else {

@@ -15,13 +15,13 @@ struct CountTests {
     static let filter = "^harness/(allocate|nops|empty)|^once/hit/(lazy-static|atomic-flag)"
 
     /// One `bench count` of the known cases, as rows keyed by `variant params`.
-    static func count() throws -> [String: [String: String]] {
+    static func count(filter: String = filter, _ options: [String] = []) throws -> [String: [String: String]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("counts.csv").path
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
-        let outcome = try bench.run(["count", "--filter", filter, "--iterations", "200", "--output", output])
+        let outcome = try bench.run(options + ["count", "--filter", filter, "--iterations", "200", "--output", output])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
         let header = try #require(rows.first)
@@ -50,6 +50,21 @@ struct CountTests {
         #expect(abs(extra - 16 * operations) < 16, "\(extra) extra instructions over \(operations) operations")
         #expect(first.mapValues { $0["instructions"] } == second.mapValues { $0["instructions"] },
                 "two counts of the same binary differ")
+    }
+
+    /// `--spin-scale` changes harness/spin's work and nothing else: each step of scale adds exactly the same
+    /// instructions per operation (the loop's steps), at least one per step.
+    @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() throws {
+        var operations = 0
+        func instructions(scale: String) throws -> Int {
+            let row = try #require(try Self.count(filter: "^harness/spin/", ["--spin-scale", scale])["spin/loop "])
+            operations = Int(row["operations"]!)!
+            return Int(row["instructions"]!)!
+        }
+        let one = try instructions(scale: "1"), two = try instructions(scale: "2"), three = try instructions(scale: "3")
+        #expect(two - one == three - two, "\(one), \(two), \(three) instructions")
+        #expect(two - one >= 300 * operations,
+                "300 more steps per operation at scale 2: \(two - one) more instructions over \(operations) operations")
     }
 
     @Test func quickCountsAHundredIterations() throws {

@@ -5,8 +5,8 @@ import Testing
 /// Issue 14 (9): where git cannot be read, a run warns in one line and records dirty=unknown, and
 /// commit=unknown unless BENCH_COMMIT names it.
 @Suite struct GitTests {
-    static let tinyRun = ["--filter", "^harness/empty/", "--threads", "1", "--samples", "1", "--sample-time", "1",
-                          "--output", "results.csv"]
+    static let tinyRun = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
+                          "--sample-time", "1", "--output", "results.csv"]
 
     /// No git variable of the test's own environment leaks into the child, and git looks no higher than the
     /// temporary directory's parent.

@@ -7,7 +7,8 @@ import Testing
 @Suite(.serialized) struct ResultsFileTests {
     /// Two samples of each harness case at one and two threads: 8 cases, 16 rows.
     static let eightSmallCases = [
-        "--filter", "^harness/(empty|opaque-call|lazy-static|mutex-pair)/", "--threads", "1,2", "--samples", "2", "--sample-time", "1",
+        "--rounds", "1", "--filter", "^harness/(empty|opaque-call|lazy-static|mutex-pair)/", "--threads", "1,2",
+        "--samples", "2", "--sample-time", "1",
     ]
 
     /// Issue 14 (5): a write that fails (here EFBIG, from a file size limit of 6 × 512 bytes: room for the header
@@ -72,7 +73,8 @@ import Testing
     @Test func runsStartedTogetherGetFilesOfTheirOwn() throws {
         let directory = try BenchProcess.temporaryDirectory("same-second")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let arguments = ["--filter", "^harness/empty/", "--threads", "1", "--samples", "1", "--sample-time", "1"]
+        let arguments = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
+                         "--sample-time", "1"]
         let started = try (0..<3).map { _ in
             try BenchProcess.debug.start(arguments, in: directory, environment: ["BENCH_COMMIT": "abcdef0123"])
         }

@@ -8,7 +8,7 @@ import Testing
         let path = BenchProcess.temporaryPath("run")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try BenchProcess.debug.run(
-            ["--filter", "^harness/(empty|mutex-pair)/", "--threads", "1,3", "--samples", "3", "--sample-time", "1",
+            ["--rounds", "1", "--filter", "^harness/(empty|mutex-pair)/", "--threads", "1,3", "--samples", "3", "--sample-time", "1",
              "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         #expect(outcome.standardError.contains("DEBUG build"), "a debug build warns loudly")
@@ -17,7 +17,7 @@ import Testing
         #expect(records[0] == ResultsSchema.header)
         #expect(records.count == 1 + 4 * 3)
         let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
-        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == "3" })
+        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == String(ResultsSchema.version) })
         #expect(Set(rows.map { $0["threads"]! }) == ["1", "3"])
     }
 
@@ -30,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let samples = 40
         let (process, output, error) = try BenchProcess.debug.start(
-            ["--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
+            ["--rounds", "1", "--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
              "--output", path])
         // Wait until the first case's rows are on disk, then stop the run mid-way.
         let deadline = Date().addingTimeInterval(60)
@@ -87,8 +87,8 @@ import Testing
         let path = BenchProcess.temporaryPath("settings")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try BenchProcess.debug.run(
-            ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1", "--sample-time", "1",
-             "--output", path])
+            ["--rounds", "1", "--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1",
+             "--sample-time", "1", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let version = try BenchProcess.debug.run(["--version"])
         #expect(version.status == 0)
@@ -96,7 +96,7 @@ import Testing
         #expect(header == ResultsSchema.header)
         #expect(rows.count == 2)
         for row in rows {
-            #expect(row["schema_version"] == "3")
+            #expect(row["schema_version"] == String(ResultsSchema.version))
             #expect(row["round"] == "1")
             #expect(row["run_samples"] == "1")
             #expect(row["run_warmup"] == "2")
@@ -116,7 +116,8 @@ import Testing
         let path = BenchProcess.temporaryPath("quick")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try BenchProcess.debug.run(
-            ["--quick", "--filter", "^harness/empty/", "--threads", "2, 1", "--samples", "1", "--output", path])
+            ["--quick", "--rounds", "1", "--filter", "^harness/empty/", "--threads", "2, 1", "--samples", "1",
+             "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let (_, rows) = try BenchProcess.rows(ofCSV: path)
         #expect(rows.count == 2)

@@ -27,13 +27,13 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 3)
+        #expect(ResultsSchema.version == 4)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
-            run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version
+            run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale
             """)
     }
 

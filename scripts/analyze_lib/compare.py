@@ -97,6 +97,7 @@ RUN_SETTING_LABELS = {
     "run_filter": "--filter",
     "run_threads": "--threads",
     "run_rounds": "rounds",
+    "run_spin_scale": "--spin-scale",
 }
 
 Samples = Union[Case, np.ndarray]

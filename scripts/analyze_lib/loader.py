@@ -32,6 +32,8 @@ from .schema import (
     COUNTS_PER_OP,
     DEFAULT_ROUND,
     METRIC,
+    RUN_SETTING_DEFAULTS,
+    RUN_SETTINGS_SINCE_VERSION,
     SAMPLE_NUMERIC_COLUMNS,
     TIMING,
     column_type,
@@ -292,6 +294,9 @@ class _Table:
         if not self.run:
             self.run = {c: parsed[c] for c in run_level}
             self._first_run_raw = {c: cells[c] for c in run_level}
+            if self.layout.kind == TIMING and self.version >= RUN_SETTINGS_SINCE_VERSION:
+                for column, value in RUN_SETTING_DEFAULTS.items():
+                    self.run.setdefault(column, value)
             if self.run["logical_cpus"] < 1:
                 raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", self.path, line)
             return

@@ -32,10 +32,14 @@ _V3 = _V2 + (
     "run_rounds", "run_seed", "load_avg_1m", "bench_version",
 )
 
+# Version 4 appends the --spin-scale factor (harness/spin's work; 1 unless planted).
+_V4 = _V3 + ("run_spin_scale",)
+
 COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     1: _V1,
     2: _V2,
     3: _V3,
+    4: _V4,
 }
 
 LATEST_VERSION = max(COLUMNS_BY_VERSION)
@@ -45,15 +49,19 @@ RUN_COLUMNS = (
     "schema_version", "run_id", "started_at", "commit", "dirty", "host", "os", "kernel",
     "cpu_model", "logical_cpus", "swift_version", "build", "allocator",
     "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
-    "run_rounds", "run_seed", "load_avg_1m", "bench_version",
+    "run_rounds", "run_seed", "load_avg_1m", "bench_version", "run_spin_scale",
 )
 
 # The run settings (bench's options) that make two runs measure the same way; a
 # comparison warns when they differ. Not run_seed: the shuffle seed differs by design.
 RUN_SETTING_COLUMNS = (
     "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
-    "run_rounds",
+    "run_rounds", "run_spin_scale",
 )
+
+# Run settings added after the others, with the one value every earlier file was measured
+# with: the loader fills them in for files of version RUN_SETTINGS_SINCE_VERSION and later.
+RUN_SETTING_DEFAULTS = {"run_spin_scale": 1.0}
 
 # What identifies a case; its samples are the rows sharing these values.
 CASE_COLUMNS = ("suite", "benchmark", "variant", "threads", "params")
@@ -152,6 +160,7 @@ COLUMN_TYPES: dict[str, str] = {
     "run_seed": "str",
     "load_avg_1m": "opt_float",
     "bench_version": "str",
+    "run_spin_scale": "float",
 }
 
 # Types of the columns only counts files have (the others are in COLUMN_TYPES).
@@ -180,9 +189,10 @@ def column_type(column: str, version: int) -> str:
     return kind
 
 
-# The first version that records the run settings.
+# The first version that records the run settings (those without a default).
 RUN_SETTINGS_SINCE_VERSION = min(
-    v for v, columns in COLUMNS_BY_VERSION.items() if set(RUN_SETTING_COLUMNS) <= set(columns))
+    v for v, columns in COLUMNS_BY_VERSION.items()
+    if set(RUN_SETTING_COLUMNS) - set(RUN_SETTING_DEFAULTS) <= set(columns))
 
 
 def run_columns(version: int) -> tuple[str, ...]:

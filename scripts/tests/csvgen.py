@@ -38,6 +38,8 @@ RUN = {
     "run_seed": "",
     "load_avg_1m": "0.42",
     "bench_version": "0.3.0",
+    # Version 4's.
+    "run_spin_scale": "1.0",
 }
 
 # Version 3's per-sample OS thread counts.

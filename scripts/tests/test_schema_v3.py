@@ -38,7 +38,7 @@ V3_TYPES = {
 def test_v3_columns_are_v2_then_the_appended_ones():
     assert COLUMNS_BY_VERSION[3] == COLUMNS_BY_VERSION[2] + V3_APPENDED
     assert {c: column_type(c, 3) for c in V3_APPENDED} == V3_TYPES
-    assert set(COLUMN_TYPES) == set(COLUMNS_BY_VERSION[3])
+    assert set(COLUMN_TYPES) == set(COLUMNS_BY_VERSION[3]) | {"run_spin_scale"}
     assert column_type("dirty", 3) == "bool_or_unknown"
     assert column_type("dirty", 2) == column_type("dirty", 1) == "bool"
     run_level = {c for c in V3_APPENDED if c.startswith("run_")} | {"load_avg_1m", "bench_version"}
@@ -131,3 +131,13 @@ def test_v1_v2_v3_compare_together(tmp_path, capsys):
             assert main(["gate", str(base), str(head)]) == 0
     [v1_case] = load_results(paths[0]).cases.values()
     assert math.isnan(v1_case.columns["os_threads_end"][0])  # absent before v3: NaN
+
+
+def test_v4_appends_the_spin_scale_which_v3_files_read_as_1(tmp_path):
+    assert COLUMNS_BY_VERSION[4] == COLUMNS_BY_VERSION[3] + ("run_spin_scale",)
+    assert column_type("run_spin_scale", 4) == "float"
+    v3 = load_results(write_results(tmp_path / "v3.csv", {case(): 100.0}, version=3))
+    v4 = load_results(write_results(tmp_path / "v4.csv", {case(): 100.0}, version=4,
+                                    run={"run_spin_scale": "1.25"}))
+    assert v3.run["run_spin_scale"] == 1.0
+    assert v4.run["run_spin_scale"] == 1.25

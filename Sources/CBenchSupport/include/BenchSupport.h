@@ -45,6 +45,14 @@ static inline __attribute__((always_inline)) void bench_nops16(void) {
     __asm__ volatile(".rept 16\n\tnop\n\t.endr");
 }
 
+/// Counts `steps` down to zero through a register the compiler must treat as changed on every step: a fixed
+/// amount of work (about one cycle a step) that no optimizer removes or shortens, for `harness/spin`.
+static inline __attribute__((always_inline)) void bench_spin(uint32_t steps) {
+    for (uint32_t step = steps; step > 0; step--) {
+        __asm__ volatile("" : "+r"(step));
+    }
+}
+
 /// Callgrind client requests (valgrind/callgrind.h), for `bench count`. Outside valgrind each is a few
 /// instructions that do nothing; compiled without the header, they do nothing at all.
 

@@ -1,0 +1,116 @@
+@testable import BenchResults
+import Foundation
+import Testing
+
+/// `bench --rounds N`: N fresh processes, one file, one run environment, a seeded order per round.
+@Suite struct RoundsTests {
+    static let cases = ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "2",
+                        "--sample-time", "1"]
+
+    @Test func roundsAreFreshProcessesAppendingToOneFileOfOneRun() throws {
+        let path = BenchProcess.temporaryPath("rounds")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(Self.cases + ["--rounds", "3", "--seed", "42", "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let (header, rows) = try BenchProcess.rows(ofCSV: path)
+        #expect(header == ResultsSchema.header)
+        #expect(rows.count == 3 * 2 * 2, "3 rounds × 2 cases × 2 samples")
+        #expect(rows.map { $0["round"]! }.sorted() == (1...3).flatMap { Array(repeating: String($0), count: 4) })
+        #expect(rows.allSatisfy { $0["run_rounds"] == "3" && $0["run_seed"] == "42" })
+        // One run: every column the loader requires to be the same on every row is.
+        for column in ["run_id", "started_at", "commit", "dirty", "host", "load_avg_1m", "run_samples"] {
+            #expect(Set(rows.map { $0[column]! }).count == 1, "\(column) differs between rounds")
+        }
+        // Each round is its own process, with its own OS threads counted from scratch.
+        #expect(outcome.errorLines.filter { $0.contains("round") && $0.contains("appended") }.count == 3)
+    }
+
+    @Test func theSeedFixesEachRoundsOrderAndRoundsDiffer() throws {
+        func order(round: Int, seed: String) throws -> [String] {
+            let path = BenchProcess.temporaryPath("order")
+            let environment = BenchProcess.temporaryPath("environment")
+            defer {
+                try? FileManager.default.removeItem(atPath: path)
+                try? FileManager.default.removeItem(atPath: environment)
+            }
+            let outcome = try BenchProcess.debug.run(
+                ["--filter", "^harness/", "--threads", "1,2", "--samples", "1", "--sample-time", "1", "--rounds", "9",
+                 "--round", String(round), "--seed", seed, "--run-environment", environment, "--output", path])
+            #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+            let rows = try BenchProcess.rows(ofCSV: path).rows
+            #expect(rows.allSatisfy { $0["round"] == String(round) })
+            var seen: [String] = []
+            for row in rows {
+                let name = "\(row["benchmark"]!) \(row["threads"]!) \(row["params"]!)"
+                if seen.last != name { seen.append(name) }
+            }
+            return seen
+        }
+        let first = try order(round: 1, seed: "7")
+        #expect(try order(round: 1, seed: "7") == first)
+        #expect(try order(round: 2, seed: "7") != first)
+        #expect(try order(round: 2, seed: "7").sorted() == first.sorted())
+    }
+
+    @Test func aRoundRefusesAFileOfAnotherSchema() throws {
+        let path = BenchProcess.temporaryPath("other")
+        let environment = BenchProcess.temporaryPath("environment")
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: environment)
+        }
+        try "schema_version,something\r\n1,2\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try BenchProcess.debug.run(
+            Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
+                          "--output", path])
+        #expect(outcome.status == 73, "stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.contains("its header is not this bench's"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "schema_version,something\r\n1,2\r\n")
+    }
+
+    @Test(arguments: [
+        ["--round", "1"],
+        ["--rounds", "2", "--round", "3", "--seed", "1", "--run-environment", "/tmp/x", "--output", "/tmp/y"],
+        ["--rounds", "0"],
+        ["--spin-scale", "0"],
+        ["--spin-scale", "-1"],
+    ])
+    func badRoundOptionsAreRefusedInOneLine(arguments: [String]) throws {
+        let outcome = try BenchProcess.debug.run(["--filter", "^harness/empty/"] + arguments)
+        #expect(outcome.status == 64, "stderr: \(outcome.standardError)")
+        #expect(outcome.errorLines.first?.hasPrefix("bench: error:") == true)
+    }
+
+    /// SIGTERM to the first process reaches the round in progress (in its own process group, so only by being
+    /// passed on); the run stops with 143 and the file holds whole rows or is gone.
+    @Test func aStopSignalIsPassedToTheRoundInProgress() throws {
+        let path = BenchProcess.temporaryPath("stop")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (process, _, error) = try BenchProcess.debug.start(
+            ["--filter", "^harness/", "--threads", "1,2", "--samples", "20", "--sample-time", "5", "--rounds", "3",
+             "--output", path])
+        _ = BenchProcess.read(error, until: "round 1 of 3")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        if FileManager.default.fileExists(atPath: path) {
+            let (header, rows) = try BenchProcess.rows(ofCSV: path)
+            #expect(header == ResultsSchema.header)
+            #expect(rows.allSatisfy { $0["round"] == "1" }, "no round started after the signal")
+        }
+    }
+
+    @Test func theSpinScaleIsARunSettingNotANewCase() throws {
+        let path = BenchProcess.temporaryPath("spin")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try BenchProcess.debug.run(
+            ["--filter", "^harness/spin/", "--threads", "1", "--samples", "1", "--sample-time", "1", "--rounds", "1",
+             "--spin-scale", "1.25", "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let rows = try BenchProcess.rows(ofCSV: path).rows
+        #expect(rows.count == 1)
+        #expect(rows.first?["run_spin_scale"] == "1.25")
+        #expect(rows.first.map { [$0["suite"]!, $0["benchmark"]!, $0["variant"]!, $0["params"]!] }
+                == ["harness", "spin", "loop", ""])
+    }
+}
