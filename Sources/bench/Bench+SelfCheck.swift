@@ -28,9 +28,11 @@ extension Bench {
 
             sample-length: the harness cases, every once hit at tokens=1 and the lock-based isolation stores at \
             read_pct 0 and 100, at 1, 2 and 8 threads, measured with 50 ms and 2 ms samples in turn (50, 2, 50, 2, \
-            50): how far the 2 ms median falls outside the range of the three 50 ms medians \
-            (±\(Int(sampleLengthTolerance * 100))%). A case that moves between runs of the same length (contended \
-            locks switch between levels) widens its own range, so only what the sample length does is graded.
+            50): how far the 2 ms samples' pooled cost (their wall time over their operations) falls outside the \
+            range of the three 50 ms runs' (±\(Int(sampleLengthTolerance * 100))%). A case that moves between runs \
+            of the same length (contended locks switch between levels) widens its own range, so only what the \
+            sample length does is graded. Pooled, not median: a contended lock runs in millisecond phases, so the \
+            median of 2 ms windows is that of the fast phase, while 50 ms windows each average over phases.
 
             fairness: from the same sweep, the least median fairness of the read-only hit paths (lazy-static, \
             atomic-flag, pthread-once) at 8 threads with 2 ms samples (at least \(minimumFairness)).
