@@ -3,8 +3,8 @@
 ``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
 gate found a slower case (timings) or a worse one (counts), 2 bad input or usage (one line
 on stderr naming the file), 4 gate inconclusive, 5 gate incomplete (base cases missing
-from head). compare, gate and report take timing files, counts files (bench count) or
-both, told apart by their headers.
+from head). compare and gate take timing files or counts files (bench count); report any
+mix of a timing, a counts and a stress file (bench stress); headers tell them apart.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from .gate import (
 )
 from .export import EXPORT_FORMATS, export_document
 from .loader import load_any, load_results
-from .model import CountsFile, ResultsFile, filter_cases
+from .model import CountsFile, ResultsFile, StressFile, filter_cases
 from .render import FORMATS, RENDERERS
-from .schema import COUNTS, TIMING
+from .schema import COUNTS, STRESS, TIMING
 
 PROG = "analyze"
 EXIT_OK = EXIT_PASSED
@@ -50,9 +50,10 @@ exit codes:
      at least one case decidable, none slower or worse)
   {EXIT_REGRESSION}  gate: at least one case is slower (timings) or worse: more instructions
      or allocations per op (counts); listed first
-  {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version,
-     duplicate sample or case, no case in common, a timing file against a counts
-     file, bad option (one line on stderr names the file and line)
+  {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version
+     (or stress_schema_version), duplicate sample, case or outcome, no case in common,
+     a timing file against a counts file, a stress file to compare, gate or export,
+     bad option (one line on stderr names the file and line)
   {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
      (or too few rounds), or every case is unstable or bimodal (not gated)
@@ -86,8 +87,9 @@ COUNTS_DESCRIPTION = (
     "improvement is a finding). Both files must be of one kind: timing or counts.")
 
 DESCRIPTION = ("Analyse DispatchBench results CSVs: timing files (bench: one row per sample; metric "
-               "ns_per_op, lower is better) and counts files (bench count: one row per case; "
-               "instructions and allocations per op), told apart by their headers.")
+               "ns_per_op, lower is better), counts files (bench count: one row per case; "
+               "instructions and allocations per op) and stress files (bench stress: one row per "
+               "check, thread count and outcome; report only), told apart by their headers.")
 
 
 def _threshold(text: str) -> float:
@@ -162,18 +164,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser(
         "report", help="charts, a which-one-to-use table and the environment of one run",
-        description=("Write DIR/report.md, a self-contained DIR/report.html and PNG charts. Give a timing "
-                     "file, a counts file (bench count), or one of each in either order (told apart by "
-                     "their headers): with a counts file the report adds a table of instructions/op and "
+        description=("Write DIR/report.md, a self-contained DIR/report.html and PNG charts. Give at most "
+                     "one file of each kind, in any order (told apart by their headers): a timing file, "
+                     "a counts file (bench count), a stress file (bench stress); several stress files "
+                     "are not merged. With a counts file the report adds a table of instructions/op and "
                      "allocations/op beside the one-thread timing medians, and charts of instructions/op "
-                     "against each benchmark's swept parameter (once/hit: tokens)."),
+                     "against each benchmark's swept parameter (once/hit: tokens). With a stress file it "
+                     "adds a Stress checks section: forbidden outcomes in variants listed first as "
+                     "failures (or '0 forbidden outcomes in N checks'), the negative controls with the "
+                     "time each took to be caught (one never caught: 'check lost its teeth'), and every "
+                     "check's outcomes per thread count. --filter matches the check names there. The "
+                     "report exits 0 whatever it shows: bench stress's own exit status is the gate."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("files", nargs="+", metavar="CSV",
-                        help="a timing results CSV, a counts CSV, or one of each")
+                        help="a timing results CSV, a counts CSV, a stress CSV, or one of each kind")
     report.add_argument("--out", metavar="DIR",
                         help="output directory (default Results/report-<stem of the first CSV>/)")
     report.add_argument("--filter", metavar="REGEX",
-                        help="only cases whose suite/benchmark/variant matches (re.search)")
+                        help="only cases whose suite/benchmark/variant matches, and stress checks whose "
+                             "name (family/variant/check, control/... for controls) matches (re.search)")
 
     for name, summary in (("compare", "compare two runs case by case"),
                           ("gate", "compare, then fail if a case is slower (or worse, counts) or missing from "
@@ -232,9 +241,9 @@ def _warn(message: str) -> None:
     print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
-def _load(path, reader=load_any) -> ResultsFile | CountsFile:
-    """Load one file (by default a timing or a counts file); what the loader worked around
-    goes to stderr as warnings."""
+def _load(path, reader=load_any) -> ResultsFile | CountsFile | StressFile:
+    """Load one file (by default a timing, counts or stress file); what the loader worked
+    around goes to stderr as warnings."""
     results = reader(path)
     for warning in results.warnings:
         _warn(warning)
@@ -264,7 +273,16 @@ def _load_usable(paths: list[Path]) -> list[ResultsFile]:
 
 
 def _kind(loaded) -> str:
+    if isinstance(loaded, StressFile):
+        return STRESS
     return COUNTS if isinstance(loaded, CountsFile) else TIMING
+
+
+def _refuse_stress(loaded, command: str) -> None:
+    """compare, gate and export judge timings or counts; a stress file has neither."""
+    if isinstance(loaded, StressFile):
+        raise AnalyzeError(f"{command} takes timing or counts files; this is a stress file (bench stress): "
+                           "see its outcomes with `analyze report`", loaded.path)
 
 
 def _given(value, default):
@@ -283,6 +301,8 @@ def _refuse_options(args, names: tuple[str, ...], kind: str, instead: str) -> No
 def _compare(args, gate: bool) -> int:
     pattern = _pattern(args.filter)
     base, head = _load(args.base), _load(args.head)
+    for loaded in (base, head):
+        _refuse_stress(loaded, args.command)
     if _kind(base) != _kind(head):
         raise AnalyzeError(f"{base.path} is a {_kind(base)} file but {head.path} is a {_kind(head)} file: "
                            "compare two timing files or two counts files")
@@ -303,26 +323,33 @@ def _compare(args, gate: bool) -> int:
     return decision.exit_code if decision is not None else EXIT_OK
 
 
-def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | None]:
-    """At most one timing file and one counts file, in either order."""
-    if len(paths) > 2:
-        raise AnalyzeError(f"report takes one timing file, one counts file or one of each, not {len(paths)} files")
+REPORT_INPUTS = "report takes at most one timing file, one counts file and one stress file"
+
+
+def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | None, StressFile | None]:
+    """At most one timing, one counts and one stress file, in any order. Two stress files
+    are refused rather than merged: two runs' outcomes in one table would hide which run
+    saw what."""
+    if len(paths) > 3:
+        raise AnalyzeError(f"{REPORT_INPUTS}, not {len(paths)} files")
     loaded = [_load(path) for path in paths]
-    if len(loaded) == 2 and _kind(loaded[0]) == _kind(loaded[1]):
-        raise AnalyzeError(f"{loaded[0].path} and {loaded[1].path} are both {_kind(loaded[0])} files: report "
-                           "takes one timing file, one counts file or one of each")
+    for index, later in enumerate(loaded):
+        earlier = next((f for f in loaded[:index] if _kind(f) == _kind(later)), None)
+        if earlier is not None:
+            raise AnalyzeError(f"{earlier.path} and {later.path} are both {_kind(later)} files: {REPORT_INPUTS}")
     timing = next((f for f in loaded if isinstance(f, ResultsFile)), None)
     counts = next((f for f in loaded if isinstance(f, CountsFile)), None)
-    return timing, counts
+    stress = next((f for f in loaded if isinstance(f, StressFile)), None)
+    return timing, counts, stress
 
 
 def _report(args) -> int:
     from .report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
-    results, counts = _report_inputs(args.files)
+    results, counts, stress = _report_inputs(args.files)
     out = Path(args.out) if args.out else default_report_dir(args.files[0])
-    written = write_report(results, out, pattern, counts=counts)
+    written = write_report(results, out, pattern, counts=counts, stress=stress)
     print(f"wrote {written}")
     return EXIT_OK
 
@@ -341,6 +368,7 @@ def _history(args) -> int:
 
 def _export(args) -> int:
     loaded = _load(args.file)
+    _refuse_stress(loaded, "export")
     pattern = _pattern(args.filter)
     loaded.cases = filter_cases(loaded.cases, pattern)
     if not loaded.cases:

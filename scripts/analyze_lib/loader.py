@@ -1,10 +1,11 @@
 """Loading results CSVs into cases: validation with messages that name file and line.
 
 Timing files (``bench``) load as ``ResultsFile``, counts files (``bench count``) as
-``CountsFile``; the header tells them apart (schema.file_kind). ``load_results(path)``
-reads a timing file, ``load_counts(path)`` a counts file, ``load_any(path)`` either. Each
+``CountsFile``, stress files (``bench stress``) as ``StressFile``; the header tells them
+apart (schema.file_kind). ``load_results(path)`` reads a timing file, ``load_counts(path)``
+a counts file, ``load_stress(path)`` a stress file, ``load_any(path)`` any of them. Each
 returns a fully typed file or raises ``AnalyzeError``; none returns a partially loaded
-file. Both kinds share the reading: torn last rows, headers, versions, cell types and
+file. The kinds share the reading: torn last rows, headers, versions, cell types and
 run-level columns are checked the same way.
 """
 
@@ -23,10 +24,21 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .errors import AnalyzeError
-from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, parse_params
+from .model import (
+    Case,
+    CaseCounts,
+    CaseKey,
+    CountsFile,
+    OutcomeCount,
+    ResultsFile,
+    StressFile,
+    StressResult,
+    parse_params,
+)
 from .schema import (
     CASE_COLUMNS,
     COLUMNS_BY_VERSION,
+    CONTROL_PREFIX,
     COUNTS,
     COUNTS_COLUMNS_BY_VERSION,
     COUNTS_PER_OP,
@@ -35,11 +47,17 @@ from .schema import (
     RUN_SETTING_DEFAULTS,
     RUN_SETTINGS_SINCE_VERSION,
     SAMPLE_NUMERIC_COLUMNS,
+    STRESS,
+    STRESS_COLUMNS_BY_VERSION,
+    STRESS_GRADES,
+    STRESS_VERSION_COLUMN,
     TIMING,
     column_type,
     counts_run_columns,
     file_kind,
     run_columns,
+    stress_column_type,
+    stress_run_columns,
 )
 
 BOOL_TEXT = {"true": True, "false": False}
@@ -50,6 +68,9 @@ TORN_ROW_WARNING = "ignored the last row: it has no line end (a torn row: was th
 # What load_results and load_counts say when handed the other kind of file.
 COUNTS_NOT_TIMING = "a counts file (written by bench count), not a timing results file"
 TIMING_NOT_COUNTS = "a timing results file, not a counts file (written by bench count)"
+STRESS_NOT_TIMING = "a stress outcomes file (written by bench stress), not a timing results file"
+STRESS_NOT_COUNTS = "a stress outcomes file (written by bench stress), not a counts file (written by bench count)"
+NOT_STRESS = "not a stress outcomes file (written by bench stress): its first column is not stress_schema_version"
 # Relative slack when a per-op column is checked against count / operations (on top of
 # the rounding the column's written digits allow).
 PER_OP_RELATIVE_SLACK = 1e-9
@@ -66,6 +87,10 @@ class _Layout:
     rows: str
     # How an "unknown schema_version" message names the versions this kind reads.
     known_versions: str
+    # The column that holds the file's version (the first of its header), and each
+    # column's type name in a given version.
+    version_column: str = "schema_version"
+    column_type: Callable[[str, int], str] = column_type
 
 
 LAYOUTS = {
@@ -73,6 +98,9 @@ LAYOUTS = {
                     ", ".join(map(str, sorted(COLUMNS_BY_VERSION)))),
     COUNTS: _Layout(COUNTS, COUNTS_COLUMNS_BY_VERSION, counts_run_columns, "cases",
                     "counts files of version " + ", ".join(map(str, sorted(COUNTS_COLUMNS_BY_VERSION)))),
+    STRESS: _Layout(STRESS, STRESS_COLUMNS_BY_VERSION, stress_run_columns, "outcomes",
+                    "stress files of version " + ", ".join(map(str, sorted(STRESS_COLUMNS_BY_VERSION))),
+                    STRESS_VERSION_COLUMN, stress_column_type),
 }
 
 
@@ -177,15 +205,16 @@ def _split_torn_row(text: str, path: Path, rows: str) -> tuple[str, int | None]:
     return kept, len(LINE_END.findall(kept)) + 1
 
 
-def _check_header(header: list[str], expected: tuple[str, ...], version: int, path: Path) -> None:
+def _check_header(header: list[str], expected: tuple[str, ...], version: int, path: Path,
+                  version_column: str = "schema_version") -> None:
     missing = [c for c in expected if c not in header]
     if missing:
         raise AnalyzeError(
-            f"missing column(s) for schema_version {version}: {', '.join(missing)}", path, 1)
+            f"missing column(s) for {version_column} {version}: {', '.join(missing)}", path, 1)
     extra = [c for c in header if c not in expected]
     if extra:
         raise AnalyzeError(
-            f"unexpected column(s) for schema_version {version}: {', '.join(extra)}", path, 1)
+            f"unexpected column(s) for {version_column} {version}: {', '.join(extra)}", path, 1)
     duplicated = sorted({c for c in header if header.count(c) > 1})
     if duplicated:
         raise AnalyzeError(f"duplicated column(s): {', '.join(duplicated)}", path, 1)
@@ -274,19 +303,20 @@ class _Table:
     def _start(self, row: list[str], line: int) -> None:
         """Read the schema version from the first row and check the header against it."""
         layout, path = self.layout, self.path
-        index = self.header.index("schema_version")
+        name = layout.version_column
+        index = self.header.index(name)
         raw_version = row[index] if index < len(row) else ""
         try:
-            version = _parse_int(raw_version, "schema_version")
+            version = _parse_int(raw_version, name)
         except ValueError as error:
             raise AnalyzeError(str(error), path, line) from None
         if version not in layout.columns_by_version:
             raise AnalyzeError(
-                f"unknown schema_version {version} (this analyze reads {layout.known_versions}); "
+                f"unknown {name} {version} (this analyze reads {layout.known_versions}); "
                 "update scripts/analyze", path, line)
-        _check_header(self.header, layout.columns_by_version[version], version, path)
+        _check_header(self.header, layout.columns_by_version[version], version, path, name)
         self.version = version
-        self._kinds = {column: column_type(column, version) for column in self.header}
+        self._kinds = {column: layout.column_type(column, version) for column in self.header}
 
     def _check_run(self, cells: dict[str, str], parsed: dict[str, Any], line: int) -> None:
         """Keep the first row's run-level columns; refuse a later row that differs."""
@@ -332,10 +362,11 @@ def _open_table(path: Path) -> _Table:
         header = [name.strip() for name in next(reader)]
     except csv.Error as error:
         raise AnalyzeError(f"malformed CSV: {error}", path, reader.line_num) from None
-    if "schema_version" not in header:
+    layout = LAYOUTS[file_kind(header)]
+    if layout.version_column not in header:
         raise AnalyzeError(
             "not a DispatchBench results CSV: the header has no schema_version column", path, 1)
-    return _Table(path, LAYOUTS[file_kind(header)], header, reader, torn_line)
+    return _Table(path, layout, header, reader, torn_line)
 
 
 def _results(table: _Table) -> ResultsFile:
@@ -420,13 +451,76 @@ def _counts(table: _Table) -> CountsFile:
     return CountsFile(str(path), table.version, table.run, cases, warnings)
 
 
-_BUILDERS = {TIMING: _results, COUNTS: _counts}
+def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
+    """Why a stress row cannot be what bench stress writes, or None when it is fine."""
+    if parsed["grade"] not in STRESS_GRADES:
+        return f"grade must be one of {', '.join(STRESS_GRADES)}: {cells['grade']!r}"
+    if parsed["outcome"].strip() == "":
+        return "outcome is empty"
+    for column in ("iterations", "count"):
+        if parsed[column] < 0:
+            return f"{column} must not be negative: {cells[column]!r}"
+    if parsed["seconds"] < 0:
+        return f"seconds must not be negative: {cells['seconds']!r}"
+    named_control = parsed["check"].startswith(CONTROL_PREFIX)
+    if parsed["is_control"] != named_control:
+        return (f"is_control is {cells['is_control']} but check {parsed['check']!r} "
+                f"{'starts' if named_control else 'does not start'} with {CONTROL_PREFIX!r}")
+    first = parsed["seconds_to_first_forbidden"]
+    if not math.isnan(first):
+        if not parsed["is_control"]:
+            return "seconds_to_first_forbidden is only for a control, but this row is a variant's"
+        if first < 0:
+            return f"seconds_to_first_forbidden must not be negative: {cells['seconds_to_first_forbidden']!r}"
+    return None
 
 
-def load_any(path: str | Path) -> ResultsFile | CountsFile:
-    """Load and validate a timing or a counts file, whichever its header says it is.
+# What every row of one check at one thread count shares: they were written from one slot.
+STRESS_SLOT_COLUMNS = ("is_control", "iterations", "seconds", "seconds_to_first_forbidden")
 
-    Raises AnalyzeError, naming the file and line, as load_results and load_counts do.
+
+def _stress(table: _Table) -> StressFile:
+    """The rows of a stress file as one StressResult per (check, threads)."""
+    path = table.path
+    outcomes: dict[tuple[str, int], list[OutcomeCount]] = {}
+    slots: dict[tuple[str, int], tuple[int, dict[str, str], dict[str, Any]]] = {}
+    # (check, threads, outcome) -> the line it was first seen on.
+    seen: dict[tuple[str, int, str], int] = {}
+    for line, cells, parsed in table.rows():
+        problem = _stress_problem(parsed, cells)
+        if problem:
+            raise AnalyzeError(problem, path, line)
+        key = (parsed["check"], parsed["threads"])
+        first = seen.setdefault((*key, parsed["outcome"]), line)
+        if first != line:
+            # One row per outcome: a second one is a file appended to twice.
+            raise AnalyzeError(f"duplicate outcome: {key[0]} threads:{key[1]} {parsed['outcome']} "
+                               f"is also on line {first}", path, line)
+        slot_line, slot_cells, _ = slots.setdefault(key, (line, cells, parsed))
+        for column in STRESS_SLOT_COLUMNS:
+            if cells[column] != slot_cells[column]:
+                raise AnalyzeError(
+                    f"{column} {cells[column]!r} differs from line {slot_line}'s {slot_cells[column]!r}: "
+                    f"the rows of {key[0]} threads:{key[1]} come from one run of the check", path, line)
+        outcomes.setdefault(key, []).append(OutcomeCount(parsed["outcome"], parsed["grade"], parsed["count"]))
+    warnings = table.finish()
+    results = {}
+    for key, (_, _, parsed) in slots.items():
+        first = parsed["seconds_to_first_forbidden"]
+        results[key] = StressResult(key[0], key[1], parsed["is_control"], parsed["iterations"],
+                                    parsed["seconds"], tuple(outcomes[key]),
+                                    None if math.isnan(first) else first)
+    return StressFile(str(path), table.version, table.run, results, warnings)
+
+
+_BUILDERS = {TIMING: _results, COUNTS: _counts, STRESS: _stress}
+
+
+def load_any(path: str | Path) -> ResultsFile | CountsFile | StressFile:
+    """Load and validate a timing, counts or stress file, whichever its header says it is.
+
+    Raises AnalyzeError, naming the file and line, as load_results, load_counts and
+    load_stress do.
     """
     table = _open_table(Path(path))
     return _BUILDERS[table.layout.kind](table)
@@ -444,8 +538,28 @@ def load_counts(path: str | Path) -> CountsFile:
     """
     table = _open_table(Path(path))
     if table.layout.kind != COUNTS:
-        raise AnalyzeError(TIMING_NOT_COUNTS, path, 1)
+        raise AnalyzeError(STRESS_NOT_COUNTS if table.layout.kind == STRESS else TIMING_NOT_COUNTS, path, 1)
     return _counts(table)
+
+
+def load_stress(path: str | Path) -> StressFile:
+    """Load and validate one stress outcomes CSV (``bench stress``;
+    schema.STRESS_COLUMNS_BY_VERSION), recognised by its first column,
+    ``stress_schema_version``.
+
+    Raises AnalyzeError, naming the file and line, for anything that is not a well-formed
+    stress file: what load_results refuses (unreadable, empty, header only, an unknown
+    stress_schema_version, missing columns, bad values, rows from different runs), another
+    kind of file, an unknown grade, negative counts, iterations or seconds, is_control
+    that disagrees with the check's ``control/`` prefix, a variant row with a
+    seconds_to_first_forbidden, rows of one check and thread count that disagree on its
+    iterations, seconds or time to first forbidden, or an outcome twice for the same check
+    and thread count. A torn last row is dropped and named in ``warnings``.
+    """
+    table = _open_table(Path(path))
+    if table.layout.kind != STRESS:
+        raise AnalyzeError(NOT_STRESS, path, 1)
+    return _stress(table)
 
 
 def load_results(path: str | Path) -> ResultsFile:
@@ -462,5 +576,5 @@ def load_results(path: str | Path) -> ResultsFile:
     """
     table = _open_table(Path(path))
     if table.layout.kind != TIMING:
-        raise AnalyzeError(COUNTS_NOT_TIMING, path, 1)
+        raise AnalyzeError(STRESS_NOT_TIMING if table.layout.kind == STRESS else COUNTS_NOT_TIMING, path, 1)
     return _results(table)

@@ -3,7 +3,8 @@
 Pure data and the small functions on it; no file I/O. ``loader`` builds these from CSVs;
 ``compare``, ``render``, ``report`` and ``history`` consume them. A timing file
 (``ResultsFile``) holds each case's samples (``Case``); a counts file (``CountsFile``)
-holds each case's one counted run (``CaseCounts``).
+holds each case's one counted run (``CaseCounts``); a stress file (``StressFile``) holds
+what each check observed at each thread count (``StressResult``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .schema import METRIC
+from .schema import CONTROL_PREFIX, FORBIDDEN, METRIC, STALLED_OUTCOME
 
 PARAM_SEPARATOR = ";"
 PARAM_ASSIGN = "="
@@ -240,6 +241,81 @@ class CountsFile(RunMetadata):
     cases: dict[CaseKey, CaseCounts] = field(default_factory=dict)
     # As ResultsFile.warnings.
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OutcomeCount:
+    """One outcome a stress check observed (its id, as ``bench stress`` names it), the
+    outcome's grade (schema.STRESS_GRADES) and how many times it was observed."""
+
+    outcome: str
+    grade: str
+    count: int
+
+    @property
+    def forbidden(self) -> bool:
+        """Whether the outcome breaks the contract under test."""
+        return self.grade == FORBIDDEN
+
+
+@dataclass(frozen=True)
+class StressResult:
+    """What one stress check observed at one thread count (Swift's ``StressResult``, one
+    slot of ``bench stress``): its iterations and seconds, and each outcome with its count,
+    in the file's order.
+
+    ``seconds_to_first_forbidden`` is a control's time to its first forbidden outcome; None
+    for a variant and for a control never caught.
+    """
+
+    check: str
+    threads: int
+    is_control: bool
+    iterations: int
+    seconds: float
+    outcomes: tuple[OutcomeCount, ...]
+    seconds_to_first_forbidden: float | None = None
+
+    @property
+    def forbidden(self) -> tuple[OutcomeCount, ...]:
+        """The forbidden outcomes observed (a failure in a variant, a catch in a control)."""
+        return tuple(o for o in self.outcomes if o.forbidden)
+
+    @property
+    def caught(self) -> bool:
+        """A control: whether the check observed a forbidden outcome (bench records when)."""
+        return self.seconds_to_first_forbidden is not None
+
+    @property
+    def stalled(self) -> bool:
+        """Whether bench's watchdog abandoned the check (a suspected deadlock)."""
+        return any(o.outcome == STALLED_OUTCOME for o in self.outcomes)
+
+    @property
+    def family(self) -> str:
+        """The check's family (``once``, ``isolation``, ``wait``), a control's too."""
+        return self.check.removeprefix(CONTROL_PREFIX).split("/", 1)[0]
+
+
+@dataclass
+class StressFile(RunMetadata):
+    """A loaded stress file (``bench stress``): its run metadata (schema.stress_run_columns)
+    and its results, (check, threads) -> StressResult, in the order bench ran them."""
+
+    path: str
+    schema_version: int
+    run: dict[str, Any]
+    results: dict[tuple[str, int], StressResult] = field(default_factory=dict)
+    # As ResultsFile.warnings.
+    warnings: list[str] = field(default_factory=list)
+
+
+def filter_stress(results: dict[tuple[str, int], StressResult], pattern) -> dict[tuple[str, int], StressResult]:
+    """The results whose check name (``family/variant/check``, ``control/…`` for a control)
+    matches ``pattern`` (re.search), or all of them when ``pattern`` is None."""
+    if pattern is None:
+        return dict(results)
+    return {k: v for k, v in results.items() if pattern.search(v.check)}
 
 
 def filter_cases(cases: dict[CaseKey, Any], pattern) -> dict[CaseKey, Any]:

@@ -7,9 +7,11 @@ reference tables), presentation (what a benchmark's params say about how to show
 The page leads with a table of contents; then per family (suite) the decision table and
 the charts, with the per-scenario ratios folded below them; then, given a counts file,
 the counts per operation (charts of instructions/op against a swept param, and every
-counted case beside its timing median); then the harness floor, starved cases, latency
-percentiles, the environment and every case (folded). A report may have a counts file
-alone. Output is written atomically (see output.atomic_directory).
+counted case beside its timing median); given a stress file, the stress checks (failures
+first, the negative controls, then every check's outcomes, folded); then the harness floor,
+starved cases, latency percentiles, the environment and every case (folded). A report may
+have any one or two of the three files alone. Output is written atomically (see
+output.atomic_directory).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from .charts import draw_figure
 from .decisions import Decision, decide, decision_table, rules_text
 from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, filter_cases
+from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
 from .output import atomic_directory
 from .presentation import FLOOR_SUITES
+from .stress import StressVerdict, judge_stress
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -34,6 +37,9 @@ from .tables import (
     environment_table,
     latency_table,
     starved_table,
+    stress_controls_table,
+    stress_failures_table,
+    stress_outcomes_table,
     which_one_tables,
 )
 
@@ -41,6 +47,10 @@ DEFAULT_RESULTS_DIR = "Results"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 COUNTS_HEADING = "Counts per operation"
+STRESS_HEADING = "Stress checks"
+# How long bench stress runs a negative control before giving up on catching it (Swift's
+# Bench.Stress.controlBudget).
+BENCH_CONTROL_BUDGET_S = 10
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
@@ -129,15 +139,86 @@ def _counts_section(counts: CountsFile, counted: dict[CaseKey, CaseCounts], char
     return blocks
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _and_list(items) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def stress_verdict_text(verdict: StressVerdict) -> str:
+    """The stress checks' verdict in a sentence or two: failures and uncaught controls first,
+    in bold, or "0 forbidden outcomes in N checks" and how fast the controls were caught."""
+    checks = len(verdict.checks)
+    if verdict.failures:
+        failed = verdict.failed_checks
+        variants = (f"**FAILED: forbidden outcomes in {len(failed)} of {_plural(checks, 'check')}** "
+                    f"({', '.join(f'`{c}`' for c in failed)}).")
+    elif checks:
+        variants = (f"**0 forbidden outcomes in {_plural(checks, 'check')}** ({_plural(verdict.iterations, 'iteration')} "
+                    f"at {_and_list(verdict.threads)} threads).")
+    else:
+        variants = "No variant check in this file."
+    controls = len(verdict.controls)
+    if verdict.uncaught:
+        missed = verdict.uncaught
+        teeth = (f"**{len(missed)} of {_plural(controls, 'negative control')} never caught: "
+                 f"{'its check' if len(missed) == 1 else 'their checks'} lost {'its' if len(missed) == 1 else 'their'} "
+                 f"teeth** ({', '.join(f'`{r.check}` threads:{r.threads}' for r in missed)}).")
+    elif controls:
+        slowest = verdict.slowest_catch
+        teeth = (f"All {_plural(controls, 'negative control')} caught, the slowest after "
+                 f"{slowest.seconds_to_first_forbidden:.3f} s (`{slowest.check}`).")
+    else:
+        teeth = ("No negative controls (`bench stress --no-controls`, or filtered out): nothing here shows "
+                 "that the checks can fail.")
+    return f"{variants} {teeth}"
+
+
+def _stress_section(stress: StressFile, verdict: StressVerdict) -> list:
+    """A stress file's checks: the verdict, the variants' forbidden outcomes (failures),
+    the negative controls, then every variant check's outcomes per family, folded."""
+    blocks: list = [Heading(2, STRESS_HEADING), Paragraph(
+        f"From `{stress.path}`: {_run_text(stress)}. `bench stress` runs each check of each variant "
+        "again and again at each thread count and counts what every iteration observed, graded as "
+        "jcstress grades outcomes: `acceptable`, `acceptable-interesting` (allowed, worth seeing) or "
+        "`forbidden` (the contract broken). A forbidden outcome in a variant is a failure; each "
+        "negative control, a deliberately broken variant, runs until its check catches it (at most "
+        f"{BENCH_CONTROL_BUDGET_S} s): a control never caught means the check lost its teeth."),
+        Paragraph(stress_verdict_text(verdict))]
+    if not verdict.variants and not verdict.controls:
+        return blocks + [Paragraph("No stress check matches the filter.")]
+    if verdict.failures:
+        blocks += [Heading(3, "Failures: forbidden outcomes in variants"),
+                   stress_failures_table(list(verdict.failures))]
+    if verdict.controls:
+        blocks += [Heading(3, "Negative controls"), stress_controls_table(list(verdict.controls))]
+    if verdict.variants:
+        by_family: dict[str, list] = defaultdict(list)
+        for result in verdict.variants:
+            by_family[result.family].append(result)
+        blocks.append(Heading(3, "Every check's outcomes"))
+        for family, members in by_family.items():
+            names = dict.fromkeys(r.check for r in members)
+            failed = [c for c in verdict.failed_checks if c in names]
+            state = f"{len(failed)} with forbidden outcomes" if failed else "no forbidden outcome"
+            blocks.append(Details(f"{family}: {_plural(len(names), 'check')}, {state}",
+                                  (stress_outcomes_table(members),)))
+    return blocks
+
+
 def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
-                 counts: CountsFile | None = None) -> list:
+                 counts: CountsFile | None = None, stress: StressFile | None = None) -> list:
     """Draw the charts into ``out_dir`` and return the report's blocks: of a timing file,
-    a counts file, or both (at least one)."""
-    main = results if results is not None else counts
+    a counts file, a stress file, or any mix of them (at least one)."""
+    main = next((f for f in (results, counts, stress) if f is not None), None)
     if main is None:
-        raise ValueError("build_report needs a timing file, a counts file or both")
+        raise ValueError("build_report needs a timing file, a counts file or a stress file")
     cases = filter_cases(results.cases, pattern) if results is not None else {}
     counted = filter_cases(counts.cases, pattern) if counts is not None else {}
+    verdict = judge_stress(filter_stress(stress.results, pattern)) if stress is not None else None
     cpus = main.logical_cpus
     budget = FigureBudget()
     figures = plan_charts(cases, cpus, budget)
@@ -153,11 +234,16 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         if counts is not None:
             summary.append(f"Counts per operation of {len(counted)} cases from `{counts.path}` have "
                            "their own section.")
-    else:
+    elif counts is not None:
         summary.append(_counts_summary(counts, len(counted)))
+    if verdict is not None:
+        # The stress verdict leads the page: a failure must not hide below the timings.
+        source = f"Stress checks from `{stress.path}`" + (
+            f" ({_run_text(stress)})" if main is stress else "")
+        summary.append(f"{source}: {stress_verdict_text(verdict)}")
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"),
                     Paragraph(" ".join(summary)), Contents()]
-    if not cases and not counted:
+    if not cases and not counted and stress is None:
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
     order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
@@ -169,6 +255,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                           [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite])
     if counts is not None:
         blocks += _counts_section(counts, counted, counts_charts, results, cases)
+    if stress is not None:
+        blocks += _stress_section(stress, verdict)
     note = budget.skipped_note()
     if note:
         blocks.append(Paragraph(note))
@@ -192,9 +280,10 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                    Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
                              "percentiles of one operation's latency in ns, median over samples."),
                    latency]
-    files = [f for f in (results, counts) if f is not None]
+    named = [(f, name) for f, name in ((results, "Timings"), (counts, "Counts"), (stress, "Stress"))
+             if f is not None]
     blocks += [Heading(2, "Environment"),
-               environment_table(*files, names=("Timings", "Counts"))]
+               environment_table(*(f for f, _ in named), names=tuple(name for _, name in named))]
     by_suite: dict[str, list[Case]] = defaultdict(list)
     for case in cases.values():
         if case.key.suite not in FLOOR_SUITES:
@@ -209,11 +298,11 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
 
 
 def write_report(results: ResultsFile | None, out_dir: Path, pattern=None,
-                 counts: CountsFile | None = None) -> Path:
+                 counts: CountsFile | None = None, stress: StressFile | None = None) -> Path:
     """Write report.md, report.html and the PNGs to ``out_dir`` atomically; return it.
-    ``results`` (timings), ``counts`` or both, as build_report."""
+    ``results`` (timings), ``counts``, ``stress`` or any mix, as build_report."""
     with atomic_directory(out_dir) as staging:
-        blocks = build_report(results, staging, pattern, counts=counts)
+        blocks = build_report(results, staging, pattern, counts=counts, stress=stress)
         (staging / REPORT_MD).write_text(to_markdown(blocks), encoding="utf-8")
         title = next(b.text for b in blocks if isinstance(b, Heading))
         (staging / REPORT_HTML).write_text(to_html(blocks, staging, title), encoding="utf-8")

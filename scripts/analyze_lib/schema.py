@@ -7,7 +7,10 @@ version in ``TYPE_CHANGES``; ask ``column_type``); the loader knows how to parse
 
 Two kinds of file share the schema family: *timing* files (``bench``: one row per sample,
 ``COLUMNS_BY_VERSION``) and *counts* files (``bench count``: one row per case,
-``COUNTS_COLUMNS_BY_VERSION``). A file's header tells them apart (``file_kind``).
+``COUNTS_COLUMNS_BY_VERSION``). *Stress* files (``bench stress``: one row per check, thread
+count and outcome, ``STRESS_COLUMNS_BY_VERSION``) have a version of their own,
+``stress_schema_version`` (Swift's ``StressSchema``). A file's header tells the kinds apart
+(``file_kind``).
 """
 
 from __future__ import annotations
@@ -95,18 +98,51 @@ KNOWN_COUNTS_VERSIONS = tuple(sorted(COUNTS_COLUMNS_BY_VERSION))
 # a count column by ``operations``.
 COUNTS_PER_OP = {"instructions_per_op": "instructions", "allocations_per_op": "allocations"}
 
-# The two kinds of results file and the column that tells them apart: a counts file has it
-# and has no METRIC.
+# Stress files (`bench stress`): one row per (check, threads, outcome), versioned on their own
+# (Swift's ``StressSchema``): the version column, the timing file's environment columns and
+# bench_version, then the outcome columns.
+STRESS_VERSION_COLUMN = "stress_schema_version"
+STRESS_OUTCOME_COLUMNS = (
+    "check", "is_control", "threads", "iterations", "seconds", "outcome", "grade", "count",
+    "seconds_to_first_forbidden",
+)
+_STRESS_V1 = (
+    STRESS_VERSION_COLUMN, "run_id", "started_at", "commit", "dirty", "host", "os", "kernel",
+    "cpu_model", "logical_cpus", "swift_version", "build", "allocator", "bench_version",
+) + STRESS_OUTCOME_COLUMNS
+
+STRESS_COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
+    1: _STRESS_V1,
+}
+
+KNOWN_STRESS_VERSIONS = tuple(sorted(STRESS_COLUMNS_BY_VERSION))
+
+# The grades of an outcome, as jcstress grades them; a variant with a forbidden outcome fails.
+ACCEPTABLE = "acceptable"
+ACCEPTABLE_INTERESTING = "acceptable-interesting"
+FORBIDDEN = "forbidden"
+STRESS_GRADES = (ACCEPTABLE, ACCEPTABLE_INTERESTING, FORBIDDEN)
+# A negative control's check name starts with this.
+CONTROL_PREFIX = "control/"
+# The outcome bench stress writes for a check its watchdog abandoned (graded forbidden).
+STALLED_OUTCOME = "no-progress-suspected-deadlock"
+
+# The kinds of results file and what tells them apart: a counts file has
+# ``instructions_per_op`` and no METRIC; a stress file's first column is its own version.
 TIMING = "timing"
 COUNTS = "counts"
+STRESS = "stress"
 COUNTS_MARKER = "instructions_per_op"
 
 
 def file_kind(header) -> str:
-    """TIMING or COUNTS, from a file's header: a counts file has ``instructions_per_op`` and
-    no ``ns_per_op``. Anything else is taken for a timing file (whose header check then
-    names what is missing)."""
-    names = set(header)
+    """TIMING, COUNTS or STRESS, from a file's header: a stress file's first field is
+    ``stress_schema_version``; a counts file has ``instructions_per_op`` and no
+    ``ns_per_op``. Anything else is taken for a timing file (whose header check then names
+    what is missing)."""
+    names = list(header)
+    if names and names[0] == STRESS_VERSION_COLUMN:
+        return STRESS
     return COUNTS if COUNTS_MARKER in names and METRIC not in names else TIMING
 
 # Type of each column: int, float (finite), float_or_inf (finite or "inf": the metric of
@@ -173,6 +209,22 @@ COUNTS_COLUMN_TYPES: dict[str, str] = {
     "allocations_per_op": "float",
 }
 
+# Types of the columns only stress files have, and of those whose type differs there: the
+# environment columns are written as in timing files of version 3 (dirty may be "unknown").
+# seconds_to_first_forbidden is empty for a variant and for a control never caught.
+STRESS_COLUMN_TYPES: dict[str, str] = {
+    STRESS_VERSION_COLUMN: "int",
+    "dirty": "bool_or_unknown",
+    "check": "str",
+    "is_control": "bool",
+    "iterations": "int",
+    "seconds": "float",
+    "outcome": "str",
+    "grade": "str",
+    "count": "int",
+    "seconds_to_first_forbidden": "opt_float",
+}
+
 # Columns whose type changes with a version: from that version on, the new type.
 # Version 3: dirty may be "unknown" (git could not be read).
 TYPE_CHANGES: dict[int, dict[str, str]] = {
@@ -204,6 +256,18 @@ def counts_run_columns(version: int) -> tuple[str, ...]:
     """The run-level columns a counts file of schema ``version`` has (no run settings:
     ``bench count`` has none of ``bench``'s sampling options)."""
     return tuple(c for c in RUN_COLUMNS if c in COUNTS_COLUMNS_BY_VERSION[version])
+
+
+def stress_column_type(column: str, version: int) -> str:
+    """The type name of ``column`` in a stress file of ``stress_schema_version`` ``version``
+    (only version 1 exists: the types do not change yet)."""
+    return STRESS_COLUMN_TYPES.get(column) or COLUMN_TYPES[column]
+
+
+def stress_run_columns(version: int) -> tuple[str, ...]:
+    """The run-level columns of a stress file of ``stress_schema_version`` ``version``: its
+    version, the environment and bench_version (no run settings)."""
+    return (STRESS_VERSION_COLUMN,) + tuple(c for c in RUN_COLUMNS if c in STRESS_COLUMNS_BY_VERSION[version])
 
 
 # Per-sample numeric columns kept beside the metric (NaN where empty or absent).

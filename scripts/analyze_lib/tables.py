@@ -1,6 +1,7 @@
 """The report's reference tables: the environment, every case, latency percentiles, starved
-cases, per benchmark every scenario's medians as multiples of the fastest, and the counts
-per operation of a counts file (beside the timing medians, and against a swept param)."""
+cases, per benchmark every scenario's medians as multiples of the fastest, the counts
+per operation of a counts file (beside the timing medians, and against a swept param), and
+a stress file's failures, negative controls and outcomes."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import numpy as np
 from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
 from .doc import Table
 from .counts_compare import fmt_allocations, fmt_instructions
-from .model import Case, CaseCounts, CaseKey, RunMetadata, format_params
+from .model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from .presentation import FLOOR_SUITES
 from .render import fmt_ns
+from .schema import FORBIDDEN, STALLED_OUTCOME
 from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
 
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
@@ -208,3 +210,73 @@ def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
                      *(fmt_instructions(by_value[v].instructions_per_op) if v in by_value else "" for v in values)))
     headers = ("Variant", *(format_params(((x, v),)) for v in values))
     return Table(headers, tuple(body), "l" + "r" * len(values))
+
+
+# What the stress tables say of a suspected deadlock (bench's watchdog abandoned the check).
+STALLED_TEXT = "suspected deadlock (no iteration completed within --watchdog)"
+LOST_TEETH_TEXT = "check lost its teeth"
+
+
+def fmt_seconds(value: float) -> str:
+    """Seconds as bench writes them, to the millisecond: ``0.329 s``."""
+    return f"{value:.3f} s"
+
+
+def _outcome_name(outcome: OutcomeCount) -> str:
+    name = f"`{outcome.outcome}`"
+    return f"{name}: {STALLED_TEXT}" if outcome.outcome == STALLED_OUTCOME else name
+
+
+def stress_failures_table(failures: list[tuple[StressResult, OutcomeCount]]) -> Table:
+    """Each forbidden outcome a variant observed: check, thread count, outcome, how often and
+    in how many iterations."""
+    rows = tuple((f"`{result.check}`", str(result.threads), _outcome_name(outcome), f"{outcome.count:,}",
+                  f"{result.iterations:,}") for result, outcome in failures)
+    return Table(("Check", "Threads", "Forbidden outcome", "Count", "Iterations"), rows, "lrlrr")
+
+
+def stress_controls_table(controls: list[StressResult]) -> Table:
+    """Each negative control: whether its check caught it, how fast (bench stops a control
+    at its first forbidden outcome), its iterations and the forbidden outcomes seen. A
+    control never caught reads "check lost its teeth"."""
+    rows = []
+    for control in controls:
+        if control.caught:
+            caught, after = "yes", fmt_seconds(control.seconds_to_first_forbidden)
+        else:
+            reason = STALLED_TEXT if control.stalled else LOST_TEETH_TEXT
+            caught, after = f"**no: {reason}**", f"never, in {fmt_seconds(control.seconds)}"
+        seen = ", ".join(f"`{o.outcome}` {o.count:,}" for o in control.forbidden
+                         if o.outcome != STALLED_OUTCOME)
+        rows.append((f"`{control.check}`", str(control.threads), caught, after, f"{control.iterations:,}",
+                     seen or "none"))
+    return Table(("Control", "Threads", "Caught", "First caught after", "Iterations", "Forbidden outcomes seen"),
+                 tuple(rows), "lrlrrl")
+
+
+def stress_outcomes_table(results: list[StressResult]) -> Table:
+    """The variant checks' outcomes: per check a row of its iterations (and seconds), then a
+    row per outcome with its grade, and a column per thread count. A count is 0 where the
+    check ran at that thread count without observing the outcome, empty where it did not
+    run; forbidden counts are bold."""
+    threads = sorted({r.threads for r in results})
+    by_check: dict[str, dict[int, StressResult]] = defaultdict(dict)
+    for result in results:
+        by_check[result.check][result.threads] = result
+    rows = []
+    for check, runs in by_check.items():
+        rows.append((f"`{check}`", "iterations", "",
+                     *(f"{runs[t].iterations:,} in {runs[t].seconds:.2f} s" if t in runs else "" for t in threads)))
+        grades = {o.outcome: o.grade for r in runs.values() for o in r.outcomes}
+        for outcome, grade in grades.items():
+            forbidden = grade == FORBIDDEN
+            cells = []
+            for t in threads:
+                if t not in runs:
+                    cells.append("")
+                    continue
+                count = next((o.count for o in runs[t].outcomes if o.outcome == outcome), 0)
+                cells.append(f"**{count:,}**" if forbidden and count else f"{count:,}")
+            rows.append(("", f"`{outcome}`", f"**{grade}**" if forbidden else grade, *cells))
+    headers = ("Check", "Outcome", "Grade", *(f"threads:{t}" for t in threads))
+    return Table(headers, tuple(rows), "lll" + "r" * len(threads))

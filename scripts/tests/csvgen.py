@@ -1,5 +1,6 @@
 """Writes valid results CSVs for the tests: timing files (schema 1, 2 or 3) from seeded
-distributions, and counts files (bench count) from per-op values."""
+distributions, counts files (bench count) from per-op values, and stress files (bench
+stress) from outcome rows."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
+from analyze_lib.schema import COLUMNS_BY_VERSION, CONTROL_PREFIX, COUNTS_COLUMNS_BY_VERSION, STRESS_COLUMNS_BY_VERSION
 
 DEFAULT_SEED = 7
 DEFAULT_SAMPLES = 15
@@ -195,3 +196,56 @@ def once_hit_counts(variants=(("dispatch-once", 12.0, 0.0), ("lock", 40.0, 0.0),
             grows = count if variant == "array-tracker" else 1
             cases[case("once", "hit", variant, 1, f"tokens={count}")] = (instructions * grows, allocations)
     return cases
+
+
+# Stress files (bench stress): one row per (check, threads, outcome), the environment of RUN
+# with dirty possibly "unknown", as ResultsSchema writes it.
+STRESS_RUN = {k: v for k, v in RUN.items() if k in STRESS_COLUMNS_BY_VERSION[1]}
+STRESS_ITERATIONS = 1000
+STRESS_SECONDS = 0.5
+
+
+def outcome(check: str, threads: int, outcome_id: str, grade: str = "acceptable", count: int = 1000,
+            iterations: int = STRESS_ITERATIONS, seconds: float = STRESS_SECONDS,
+            first: float | None = None) -> dict:
+    """One stress row: ``outcome_id`` seen ``count`` times by ``check`` at ``threads``, in
+    ``iterations`` iterations over ``seconds``; ``first`` is a control's
+    seconds_to_first_forbidden (None: empty). is_control follows the check's name."""
+    return {"check": check, "is_control": "true" if check.startswith(CONTROL_PREFIX) else "false",
+            "threads": str(threads), "iterations": str(iterations), "seconds": f"{seconds:.3f}",
+            "outcome": outcome_id, "grade": grade, "count": str(count),
+            "seconds_to_first_forbidden": "" if first is None else f"{first:.3f}"}
+
+
+def caught_control(check: str, threads: int = 4, forbidden: str = "block-ran-more-than-once",
+                   after: float = 0.002) -> dict:
+    """A control's row as bench writes it when the check caught it after ``after`` seconds."""
+    return outcome(check, threads, forbidden, "forbidden", count=7, iterations=1, seconds=after, first=after)
+
+
+def write_stress(path: Path, rows: list[dict], run: dict | None = None, version: int = 1) -> Path:
+    """Write a stress CSV of ``rows`` (see ``outcome``), CRLF line ends like bench's."""
+    meta = {**STRESS_RUN, **(run or {})}
+    columns = STRESS_COLUMNS_BY_VERSION[1]
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(columns)
+        for row in rows:
+            cells = {**meta, "stress_schema_version": str(version), **row}
+            writer.writerow([cells[c] for c in columns])
+    return path
+
+
+def clean_stress_rows() -> list[dict]:
+    """A clean run: two variant checks at 1 and 2 threads, one of them with an
+    acceptable-interesting outcome, and two controls, both caught."""
+    rows = []
+    for threads in (1, 2):
+        rows.append(outcome("once/lazy-static/race", threads, "block-ran-once", count=100000))
+        rows.append(outcome("isolation/serial-async-write/write-window", threads, "read-saw-own-write", count=900))
+        rows.append(outcome("isolation/serial-async-write/write-window", threads, "write-returned-before-applied",
+                            "acceptable-interesting", count=100))
+    rows.append(caught_control("control/once/unsynced-tracker/race"))
+    rows.append(caught_control("control/isolation/racy-store/torn-reads", forbidden="read-saw-half-applied-write",
+                               after=0.329))
+    return rows

@@ -152,12 +152,16 @@ def test_counts_from_another_commit_are_flagged(files, tmp_path):
 
 
 @pytest.mark.parametrize("which, message", [
-    ("two-timing", "are both timing files: report takes one timing file, one counts file or one of each"),
-    ("three", "report takes one timing file, one counts file or one of each, not 3 files"),
+    ("two-timing", "are both timing files: report takes at most one timing file, one counts file and one "
+                   "stress file"),
+    ("two-counts", "are both counts files: report takes at most one timing file, one counts file and one "
+                   "stress file"),
+    ("four", "report takes at most one timing file, one counts file and one stress file, not 4 files"),
 ])
 def test_report_refuses_files_it_cannot_pair(files, tmp_path, capsys, which, message):
     timing, counts = files
-    paths = [timing, timing] if which == "two-timing" else [timing, counts, counts]
+    paths = {"two-timing": [timing, timing], "two-counts": [timing, counts, counts],
+             "four": [timing, counts, counts, timing]}[which]
     assert main(["report", *map(str, paths), "--out", str(tmp_path / "r")]) == 2
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and message in captured.err

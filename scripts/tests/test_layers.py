@@ -9,7 +9,7 @@ import analyze_lib
 
 PACKAGE_DIR = Path(analyze_lib.__file__).resolve().parent
 # What other modules may take from the I/O module: the functions that read a file.
-LOADER_EXPORTS = {"load_results", "load_counts", "load_any"}
+LOADER_EXPORTS = {"load_results", "load_counts", "load_stress", "load_any"}
 
 
 def _imports_from(module_path: Path, source_module: str) -> set[str]:

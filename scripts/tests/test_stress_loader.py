@@ -1,0 +1,136 @@
+"""Stress files (bench stress) load into StressFile, recognised by their first column, with
+the checks every results file gets (version, torn last row, one error naming file and line)
+and their own: grades, a (check, threads, outcome) once, one slot's rows agreeing."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from analyze_lib.errors import AnalyzeError
+from analyze_lib.loader import (
+    NOT_STRESS,
+    STRESS_NOT_COUNTS,
+    STRESS_NOT_TIMING,
+    TORN_ROW_WARNING,
+    load_any,
+    load_counts,
+    load_results,
+    load_stress,
+)
+from analyze_lib.model import StressFile
+from analyze_lib.schema import STRESS, STRESS_COLUMNS_BY_VERSION, file_kind
+from csvgen import caught_control, clean_stress_rows, outcome, write_results, write_stress
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-stress-v1.csv"
+# The outcomes CSV as Sources/BenchResults/StressSchema.swift writes it, in order.
+AGREED_COLUMNS = (
+    "stress_schema_version", "run_id", "started_at", "commit", "dirty", "host", "os", "kernel", "cpu_model",
+    "logical_cpus", "swift_version", "build", "allocator", "bench_version",
+    "check", "is_control", "threads", "iterations", "seconds", "outcome", "grade", "count",
+    "seconds_to_first_forbidden",
+)
+
+
+def _rows(path):
+    return list(csv.reader(io.StringIO(path.read_text(), newline="")))
+
+
+def _error(path, loader=load_stress) -> str:
+    with pytest.raises(AnalyzeError) as error:
+        loader(path)
+    return str(error.value)
+
+
+def test_stress_columns_are_the_swift_ones():
+    assert STRESS_COLUMNS_BY_VERSION[1] == AGREED_COLUMNS
+
+
+def test_the_file_bench_stress_wrote_loads():
+    """The fixture (fixtures/README.md says how it was made): 21 rows, 16 check runs, every
+    variant clean and every control caught, with bench's own numbers."""
+    header, *data = [row for row in _rows(FIXTURE) if row]
+    assert tuple(header) == AGREED_COLUMNS
+    stress = load_any(FIXTURE)
+    assert isinstance(stress, StressFile)
+    assert (stress.schema_version, stress.warnings, stress.commit_label) == (1, [], "2e502bd")
+    assert sum(len(r.outcomes) for r in stress.results.values()) == len(data) == 21
+    variants = [r for r in stress.results.values() if not r.is_control]
+    controls = [r for r in stress.results.values() if r.is_control]
+    assert (len(variants), len(controls)) == (8, 8)
+    assert all(not r.forbidden for r in variants)
+    assert all(r.caught and r.forbidden for r in controls)
+    race = stress.results[("once/array-tracker/race", 2)]
+    assert (race.iterations, race.seconds, race.seconds_to_first_forbidden) == (232, 0.501, None)
+    assert [(o.outcome, o.grade, o.count) for o in race.outcomes] == [("block-ran-once", "acceptable", 23200)]
+    torn = stress.results[("control/isolation/racy-store/torn-reads", 4)]
+    assert (torn.family, torn.seconds_to_first_forbidden, torn.forbidden[0].count) == ("isolation", 0.329, 575193)
+
+
+def test_kind_is_told_by_the_first_header_field():
+    assert file_kind(AGREED_COLUMNS) == STRESS
+    # The column elsewhere does not make a stress file.
+    assert file_kind(("schema_version", "stress_schema_version", "ns_per_op")) != STRESS
+
+
+def test_unknown_stress_schema_version_is_refused(tmp_path):
+    path = write_stress(tmp_path / "v2.csv", clean_stress_rows(), version=2)
+    message = ("unknown stress_schema_version 2 (this analyze reads stress files of version 1); "
+               "update scripts/analyze")
+    assert _error(path) == f"{path}:2: {message}"
+    assert _error(path, load_any) == f"{path}:2: {message}"
+
+
+def test_torn_last_row_is_dropped_with_a_warning(tmp_path):
+    path = write_stress(tmp_path / "cut.csv", clean_stress_rows())
+    path.write_bytes(path.read_bytes()[:-3])  # "0.329\r\n" loses "9\r\n": a torn row is never read
+    stress = load_stress(path)
+    assert ("control/isolation/racy-store/torn-reads", 4) not in stress.results
+    assert len(stress.results) == 5
+    assert stress.warnings == [f"{path}:9: {TORN_ROW_WARNING}"]
+
+
+def test_duplicate_outcome_is_refused(tmp_path):
+    rows = clean_stress_rows()
+    path = write_stress(tmp_path / "twice.csv", rows + [rows[0]])
+    assert _error(path) == (f"{path}:10: duplicate outcome: once/lazy-static/race threads:1 block-ran-once "
+                            "is also on line 2")
+
+
+@pytest.mark.parametrize("row, message", [
+    (outcome("once/x/race", 1, "block-ran-once", grade="fine"),
+     "grade must be one of acceptable, acceptable-interesting, forbidden: 'fine'"),
+    (outcome("once/x/race", 1, "block-ran-once", count=-1), "count must not be negative: '-1'"),
+    (outcome("once/x/race", 1, "block-ran-once", first=0.5),
+     "seconds_to_first_forbidden is only for a control, but this row is a variant's"),
+    ({**outcome("once/x/race", 1, "block-ran-once"), "is_control": "true"},
+     "is_control is true but check 'once/x/race' does not start with 'control/'"),
+    ({**outcome("once/x/race", 1, "block-ran-once"), "count": "many"}, "count is not an integer: 'many'"),
+])
+def test_impossible_rows_are_refused(tmp_path, row, message):
+    path = write_stress(tmp_path / "bad.csv", [outcome("once/y/race", 1, "block-ran-once"), row])
+    assert _error(path) == f"{path}:3: {message}"
+
+
+def test_one_checks_rows_must_agree_on_its_run(tmp_path):
+    path = write_stress(tmp_path / "mixed.csv", [outcome("once/x/race", 2, "block-ran-once", iterations=10),
+                                                 outcome("once/x/race", 2, "block-ran-more-than-once", "forbidden",
+                                                         iterations=11)])
+    assert _error(path) == (f"{path}:3: iterations '11' differs from line 2's '10': the rows of once/x/race "
+                            "threads:2 come from one run of the check")
+
+
+def test_each_loader_names_the_kind_it_was_given(tmp_path):
+    stress = write_stress(tmp_path / "stress.csv", [caught_control("control/once/x/race")])
+    timing = write_results(tmp_path / "timing.csv", {("once", "hit", "lock", 1, ""): 10.0}, version=3)
+    assert _error(stress, load_results) == f"{stress}:1: {STRESS_NOT_TIMING}"
+    assert _error(stress, load_counts) == f"{stress}:1: {STRESS_NOT_COUNTS}"
+    assert _error(timing, load_stress) == f"{timing}:1: {NOT_STRESS}"
+
+
+def test_dirty_may_be_unknown(tmp_path):
+    path = write_stress(tmp_path / "unknown.csv", clean_stress_rows(), run={"dirty": "unknown"})
+    assert load_stress(path).commit_label == "0123456+dirty?"
