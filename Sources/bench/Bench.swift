@@ -21,7 +21,7 @@ struct Bench: ParsableCommand {
         Examples:
           bench                          every case, into Results/
           bench --quick                  smoke run, a minute at most
-          bench --rounds 6               more processes: a finer gate
+          bench --rounds 8               more processes: a finer gate
           bench --list --filter '^once/' the cases a run would measure
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops
@@ -80,7 +80,7 @@ struct Bench: ParsableCommand {
 
     /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to estimate a case's
     /// between-process noise, few enough to keep the run's length.
-    static let defaultRounds = 3
+    static let defaultRounds = 4
     static let quickRounds = 2
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
