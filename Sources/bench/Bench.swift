@@ -72,10 +72,11 @@ struct Bench: ParsableCommand {
             + "appending to one CSV (default \(Bench.defaultRounds), quick \(Bench.quickRounds); 1 measures in "
             + "this process, in the listed order unless --seed is given). A case's level can differ from one "
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
-            + "much: scripts/analyze compare and gate judge the rounds, not the samples. The defaults spread "
-            + "the samples over rounds (\(MeasurementSettings.standard.samples) per round, quick "
-            + "\(MeasurementSettings.quick.samples)) so that a default run stays under 5 minutes and a quick "
-            + "one under a minute on 2 cores.", valueName: "n"))
+            + "much: scripts/analyze compare and gate judge the rounds, not the samples, and decide a case only "
+            + "with at least 3 rounds a side. The defaults spread the samples over rounds "
+            + "(\(MeasurementSettings.standard.samples) per round, quick \(MeasurementSettings.quick.samples)) so "
+            + "that a default run stays under 5 minutes and a quick one under a minute on 2 cores; a quick run's "
+            + "2 rounds show the noise but are too few to gate on.", valueName: "n"))
     var rounds: Int?
 
     /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to estimate a case's
@@ -89,7 +90,7 @@ struct Bench: ParsableCommand {
     var seed: UInt64?
 
     @Option(name: .customLong("spin-scale"), parsing: .unconditional, help: ArgumentHelp(
-        "Multiply the work of harness/spin, and of no other case, by this factor (default 1), recorded in the "
+        "Multiply the work of harness/spin, and of no other case, by this factor, recorded in the "
             + "run_spin_scale column: a change of known size for checking a gate "
             + "(scripts/bench-commits --self-check).", valueName: "x"))
     var spinScale: Double = 1
