@@ -4,7 +4,7 @@ import Synchronization
 import SyncVariants
 
 // The invariant checks of the waiting family. Each returns what it saw instead of asserting, so that the tests
-// can demand "no violation" from the real variants and "a violation" from the broken ones in NegativeControls.swift.
+// can demand "no violation" from the real variants and "a violation" from the negative controls beside them.
 
 /// One atomic counter, boxed so that a batch can hold one per task.
 package final class AtomicCounter: Sendable {
