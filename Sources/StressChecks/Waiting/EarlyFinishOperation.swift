@@ -17,3 +17,12 @@ package final class EarlyFinishOperation: AsyncOperation, @unchecked Sendable {
         finish()
     }
 }
+
+extension EarlyFinishOperation {
+    /// Made as the checks make the real operation: its work runs after `delay`, but it finishes at once.
+    package static func delayed(_ delay: Double, _ work: @escaping @Sendable () -> Void) -> Operation {
+        EarlyFinishOperation { _ in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { work() }
+        }
+    }
+}

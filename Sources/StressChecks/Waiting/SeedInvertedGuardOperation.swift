@@ -53,3 +53,15 @@ package final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
         work { [self] in state = .isFinished }
     }
 }
+
+extension SeedInvertedGuardOperation {
+    /// Made as the checks make the real operation: it would finish once its delayed work has run.
+    package static func delayed(_ delay: Double, _ work: @escaping @Sendable () -> Void) -> Operation {
+        SeedInvertedGuardOperation { finish in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                work()
+                finish()
+            }
+        }
+    }
+}

@@ -44,6 +44,14 @@ package enum WaitingOutcomes {
     }
 }
 
+extension FanOutVariant {
+    /// The fan-out variants whose wait can give up (a `TimedTaskWaiter`): the ones the timeout check runs on.
+    package static var timed: [FanOutVariant] { allCases.filter { $0.makeTimedWaiter() != nil } }
+
+    /// A new instance whose wait takes a deadline, nil when the variant's cannot.
+    package func makeTimedWaiter() -> (any TimedTaskWaiter)? { makeWaiter() as? any TimedTaskWaiter }
+}
+
 extension StressCatalog {
     static let waitingCases: [StressCase] =
         FanOutVariant.allCases.map { variant in
