@@ -44,7 +44,18 @@ package enum WaitingOutcomes {
     }
 }
 
+extension FanOutVariant {
+    /// The fan-out variants whose wait can give up (a `TimedTaskWaiter`): the ones the timeout check runs on.
+    package static var timed: [FanOutVariant] { allCases.filter { $0.makeTimedWaiter() != nil } }
+
+    /// A new instance whose wait takes a deadline, nil when the variant's cannot.
+    package func makeTimedWaiter() -> (any TimedTaskWaiter)? { makeWaiter() as? any TimedTaskWaiter }
+}
+
 extension StressCatalog {
+    /// Round trips per handoff iteration: about 50 ms at the 5 µs a round trip costs on a quiet machine.
+    static let handoffRoundTrips = 10_000
+
     static let waitingCases: [StressCase] =
         FanOutVariant.allCases.map { variant in
             StressCase("wait/fan-out/\(variant.rawValue)/exactly-once") { threads in
@@ -56,7 +67,28 @@ extension StressCatalog {
                 guard let throttle = variant.makeThrottle(limit: limit) else { return OutcomeCounts() }
                 return WaitingOutcomes.throttle(throttle, limit: limit)
             }
-        }
+        } + FanOutVariant.timed.map { variant in
+            StressCase("wait/fan-out/\(variant.rawValue)/timeout") { _ in
+                variant.makeTimedWaiter().map { timeoutOutcomes($0) } ?? OutcomeCounts()
+            }
+        } + HandoffVariant.allCases.map { variant in
+            StressCase("wait/handoff/\(variant.rawValue)/no-lost-wake-up") { _ in
+                handoffOutcomes(variant.makeHandoff(), roundTrips: handoffRoundTrips)
+            }
+        } + [
+            StressCase("wait/cancellation/work-item-batch/cancelled-never-run") { threads in
+                cancellationOutcomes(CancellableWorkItemBatch(), callers: threads, rounds: 5)
+            },
+            StressCase("wait/operation/async-block/finishes-on-queue") { _ in
+                finishOutcomes(make: AsyncBlockOperation.delayed)
+            },
+            StressCase("wait/operation/async-block/cancelled-finishes-unrun") { _ in
+                cancelledFinishOutcomes(make: AsyncBlockOperation.delayed)
+            },
+            StressCase("wait/operation/async-block/starts-after-dependencies") { _ in
+                dependencyOutcomes(make: AsyncBlockOperation.delayed, rounds: 1)
+            },
+        ]
 
     static let waitingControls: [StressCase] = [
         StressCase("wait/fan-out/early-return/exactly-once", control: true) { threads in
@@ -64,6 +96,28 @@ extension StressCatalog {
         },
         StressCase("wait/throttle/signal-early/limit", control: true, controlThreads: 1) { threads in
             WaitingOutcomes.throttle(SignalEarlyThrottle(limit: threads), limit: threads)
+        },
+        StressCase("wait/fan-out/ignores-timeout/timeout", control: true, controlThreads: 1) { _ in
+            timeoutOutcomes(IgnoresTimeoutFanOut())
+        },
+        // The stall is reported after one to two seconds, within the control's budget and the watchdog's default.
+        StressCase("wait/handoff/lost-wakeup/no-lost-wake-up", control: true, controlThreads: 2) { _ in
+            let broken = LostWakeupHandoff()
+            return handoffOutcomes(broken, roundTrips: handoffRoundTrips, stallSeconds: 1) { broken.rescue() }
+        },
+        StressCase("wait/cancellation/racy-cancel/cancelled-never-run", control: true) { threads in
+            cancellationOutcomes(RacyCancelBatch(), callers: threads, rounds: 5)
+        },
+        // Never finishes by design: the check's bounded wait reports `operation-never-finished` after 2 s.
+        StressCase("wait/operation/seed-inverted-guard/finishes-on-queue", control: true, controlThreads: 1) { _ in
+            finishOutcomes(make: SeedInvertedGuardOperation.delayed)
+        },
+        StressCase("wait/operation/seed-inverted-guard/cancelled-finishes-unrun", control: true,
+                   controlThreads: 1) { _ in
+            cancelledFinishOutcomes(make: SeedInvertedGuardOperation.delayed)
+        },
+        StressCase("wait/operation/early-finish/starts-after-dependencies", control: true, controlThreads: 1) { _ in
+            dependencyOutcomes(make: EarlyFinishOperation.delayed, rounds: 1)
         },
     ]
 }

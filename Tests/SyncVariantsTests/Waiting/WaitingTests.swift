@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import StressChecks
 import SyncVariants
-import Synchronization
 import Testing
 import VariantCatalog
 
@@ -81,113 +80,95 @@ extension WaitingTests {
         @Test(arguments: HandoffVariant.allCases)
         func noWakeUpIsLostAcrossAHundredThousandHandoffs(_ variant: HandoffVariant) async {
             let handoff = variant.makeHandoff()
-            let report = await onPlainThread { handoffReport(handoff, roundTrips: 100_000) }
-            #expect(!report.stalled, "\(variant) stalled after \(report.completedRoundTrips) round trips")
-            #expect(report.completedRoundTrips == 100_000)
+            let counts = await onPlainThread { handoffOutcomes(handoff, roundTrips: 100_000) }
+            #expect(counts.forbidden == 0, "\(variant): \(counts.sorted)")
+            #expect(counts.counts == [.roundTripCompleted: 100_000])
         }
 
         @Test func negativeControlALostWakeUpIsCaught() async {
             let broken = LostWakeupHandoff()
-            let report = await onPlainThread {
-                handoffReport(broken, roundTrips: 100_000, stallSeconds: 1) { broken.rescue() }
+            let counts = await onPlainThread {
+                handoffOutcomes(broken, roundTrips: 100_000, stallSeconds: 1) { broken.rescue() }
             }
-            #expect(report.stalled, "the unlocked check-then-wait finished \(report.completedRoundTrips) round trips")
+            #expect(counts.counts[.signalLost] == 1, "the unlocked check-then-wait went unnoticed: \(counts.sorted)")
         }
     }
 }
 
 extension WaitingTests {
     @Suite struct TimeoutTests {
-        /// Every fan-out variant whose wait can give up (a `TimedTaskWaiter`).
-        static let timed = FanOutVariant.allCases.filter { $0.makeWaiter() is any TimedTaskWaiter }
-
-        @Test(arguments: timed)
+        @Test(arguments: FanOutVariant.timed)
         func timedWaitsReportTimedOutAndSuccess(_ variant: FanOutVariant) async throws {
-            let waiter = try #require(variant.makeWaiter() as? any TimedTaskWaiter)
-            let violations = await onPlainThread { timeoutViolations(waiter) }
-            #expect(violations.isEmpty, "\(variant): \(violations)")
+            let waiter = try #require(variant.makeTimedWaiter())
+            let counts = await onPlainThread { timeoutOutcomes(waiter) }
+            #expect(counts.counts == [.timedOutWhileHeld: 1, .finishedInTime: 1], "\(variant): \(counts.sorted)")
         }
 
         @Test func theSeedsTimedWaitsAreAmongThoseChecked() {
-            #expect(Set(Self.timed).isSuperset(of: [.semaphore, .groupWait]))
+            #expect(Set(FanOutVariant.timed).isSuperset(of: [.semaphore, .groupWait]))
         }
 
         @Test func negativeControlAWaiterThatIgnoresItsTimeoutIsCaught() async {
-            #expect(await !onPlainThread { timeoutViolations(IgnoresTimeoutFanOut()) }.isEmpty)
+            let counts = await onPlainThread { timeoutOutcomes(IgnoresTimeoutFanOut()) }
+            #expect(counts.counts[.successWhileHeld] == 1, "\(counts.sorted)")
         }
     }
 }
 
 extension WaitingTests {
     @Suite struct CancellationTests {
-        @Test func cancelledWorkItemsNeverRunAndTheGroupBalances() async {
-            let violations = await onPlainThread { cancellationViolations(CancellableWorkItemBatch()) }
-            #expect(violations.isEmpty, "\(violations)")
+        @Test(arguments: [1, 3])
+        func cancelledWorkItemsNeverRunAndTheGroupBalances(callers: Int) async {
+            let counts = await onPlainThread {
+                cancellationOutcomes(CancellableWorkItemBatch(), callers: callers, rounds: 50)
+            }
+            #expect(counts.counts == [.cancelledSkipped: callers * 50], "\(counts.sorted)")
         }
 
         @Test func negativeControlCancellingItemsThatAlreadyStartedIsCaught() async {
-            #expect(await !onPlainThread { cancellationViolations(RacyCancelBatch()) }.isEmpty)
+            let counts = await onPlainThread { cancellationOutcomes(RacyCancelBatch(), rounds: 50) }
+            #expect((counts.counts[.cancelledRan] ?? 0) > 0, "\(counts.sorted)")
         }
     }
 }
 
 extension WaitingTests {
     @Suite struct OperationTests {
-        /// An asynchronous operation whose work runs on a global queue after `delay` seconds.
-        private static func asyncOperation(_ delay: Double, _ work: @escaping @Sendable () -> Void) -> Operation {
-            AsyncBlockOperation { finish in
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-                    work()
-                    finish()
-                }
-            }
-        }
-
         @Test func aCorrectAsyncOperationFinishesOnItsQueue() async {
-            let operation = Self.asyncOperation(0.01) {}
-            let (finished, queue) = await onPlainThread { finishesOnQueue(operation) }
-            #expect(finished)
-            withExtendedLifetime(queue) {}
+            let counts = await onPlainThread { finishOutcomes(make: AsyncBlockOperation.delayed) }
+            #expect(counts.counts == [.operationFinished: 1])
         }
 
         @Test func aCancelledAsyncOperationFinishesWithoutRunning() async {
-            let ran = TaskLedger(tasks: 1)
-            let operation = Self.asyncOperation(0) { ran.record(0) }
-            operation.cancel()
-            let (finished, queue) = await onPlainThread { finishesOnQueue(operation) }
-            #expect(finished)
-            #expect(ran.runs(of: 0) == 0)
-            withExtendedLifetime(queue) {}
+            let counts = await onPlainThread { cancelledFinishOutcomes(make: AsyncBlockOperation.delayed) }
+            #expect(counts.counts == [.cancelledFinishedUnrun: 1])
         }
 
-        /// The check that passes `AsyncOperation` fails on seed 004's version: its operation never finishes.
+        /// The checks that pass `AsyncOperation` fail on seed 004's version: cancelled or not, its operation never
+        /// finishes, which the checks' bounded wait reports instead of hanging.
         @Test func negativeControlTheSeedsInvertedGuardNeverFinishes() async {
-            let operation = SeedInvertedGuardOperation { finish in
-                DispatchQueue.global().async { finish() }
+            let counts = await onPlainThread {
+                (finishOutcomes(make: SeedInvertedGuardOperation.delayed, timeoutSeconds: 0.5),
+                 cancelledFinishOutcomes(make: SeedInvertedGuardOperation.delayed, timeoutSeconds: 0.5))
             }
-            let (finished, queue) = await onPlainThread { finishesOnQueue(operation, timeout: 0.5) }
-            #expect(!finished, "the seed's inverted guard finished")
+            #expect(counts.0.counts == [.operationNeverFinished: 1], "the seed's inverted guard finished")
+            #expect(counts.1.counts == [.operationNeverFinished: 1], "the seed's cancelled operation finished")
+        }
+
+        @Test func theSeedsInvertedGuardLeavesItsOperationReady() {
+            let operation = SeedInvertedGuardOperation { finish in finish() }
+            operation.start()
             #expect(operation.state == .isReady)
-            Self.stuck.withLock { $0.append(queue) }
         }
 
         @Test func anOperationStartsOnlyAfterBothOfItsDependenciesFinished() async {
-            let violations = await onPlainThread { dependencyViolations(make: Self.asyncOperation) }
-            #expect(violations.isEmpty, "\(violations)")
+            let counts = await onPlainThread { dependencyOutcomes(make: AsyncBlockOperation.delayed, rounds: 5) }
+            #expect(counts.counts == [.dependentStartedAfterBoth: 5], "\(counts.sorted)")
         }
 
         @Test func negativeControlAnOperationThatFinishesBeforeItsWorkIsCaught() async {
-            let violations = await onPlainThread {
-                dependencyViolations { delay, work in
-                    EarlyFinishOperation { _ in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { work() }
-                    }
-                }
-            }
-            #expect(!violations.isEmpty)
+            let counts = await onPlainThread { dependencyOutcomes(make: EarlyFinishOperation.delayed, rounds: 5) }
+            #expect(counts.counts[.dependentStartedEarly] == 1, "\(counts.sorted)")
         }
-
-        /// Queues that hold an operation that never finishes, kept alive until the process ends.
-        private static let stuck = Mutex<[OperationQueue]>([])
     }
 }
