@@ -362,3 +362,13 @@ def test_help_names_the_exit_codes_and_the_self_check():
     assert done.returncode == 0
     for words in ("ABBA", "exit codes:", "--self-check", "130", "TODO(figures)"):
         assert words in done.stdout
+
+
+def test_the_workflow_passes_revisions_as_arguments():
+    workflow = (TESTS_DIR.parents[1] / ".github" / "workflows" / "bench.yml").read_text()
+    assert 'scripts/bench-commits "$base" HEAD --quick > bench.md' in workflow
+    assert 'base="$(git merge-base "origin/$BASE_REF" HEAD)"' in workflow
+    # github.base_ref reaches the script through the environment only, never spliced into its text.
+    expressions = [line.strip() for line in workflow.splitlines() if "${{" in line]
+    assert all(line.startswith(("group:", "BASE_REF:")) for line in expressions)
+    assert workflow.count("if: always()") == 2 and "fetch-depth: 0" in workflow
