@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -204,6 +205,7 @@ def test_worktrees_are_removed_unless_kept(repo, capsys):
     assert len(git(repo, "worktree", "list").splitlines()) == 3
     kept = re.search(r"kept the worktrees, builds and logs in (\S+)", capsys.readouterr().err).group(1)
     assert Path(kept).is_dir()
+    shutil.rmtree(kept)
 
 
 # Exit codes mirror the gate
