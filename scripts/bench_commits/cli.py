@@ -1,0 +1,290 @@
+"""The command line of scripts/bench-commits: parse, resolve the revisions, set up the worktrees, run, and
+print the comparison (or the self-check's table). ``main(argv)`` returns the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import git, plan
+from .plan import PlanError
+from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
+    run_counts, run_rounds, say, timing_markdown
+
+RESULTS_DIR = "Results"
+SEED_RANGE = (1, 2**31 - 1)
+
+DESCRIPTION = """\
+Compare two commits of DispatchBench on this machine. Each revision is resolved to a commit, checked
+out in a detached git worktree under a temporary directory and built there (swift build -c release
+--product bench, with its own .build: your working tree and .build are not touched). The two binaries
+then run interleaved, one fresh process per round, and scripts/analyze's gate compares the rounds: the
+comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
+--no-count, `bench count` runs once per side and its instructions and allocations per op are gated
+exactly (skipped with a note when valgrind is missing).
+
+ABBA: pair i runs base then head when i is odd, head then base when even (A B B A A B ...), every run a
+fresh process that does round i of N. Much of a benchmark's variance lives between processes (the
+dispatch pool's state, memory layout, a neighbour on the host) and a machine drifts as it warms up or
+other work comes and goes; interleaving spreads that drift over both sides equally, and the gate
+decides on the spread between rounds, not within one process. One seed shuffles the case order of
+every round (printed; --seed to reproduce). The gate needs at least 3 rounds a side to decide.
+
+Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b when both sides are
+one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
+overwritten. Bench options after `--` go to every timed round (and --filter to bench count too).
+
+Self-check (--self-check): builds HEAD once and compares it with itself three times, N pairs each:
+plain (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must
+flag harness/spin as slower and nothing else). It prints a table of what it saw and the wall time of
+each comparison: run it on your own runner to learn what the gate resolves there. No counts.
+
+Time: TODO(figures): the measured wall time of a quick and of a default run, builds included, and of the
+quick self-check, goes here.
+"""
+
+EPILOG = """\
+exit codes:
+  0    no regression (timing and counts gates passed); self-check: all three as expected
+  1    regression: a case slower, or worse in counts; self-check: a comparison not as expected
+  2    bad input: bad revision or option, dirty working tree at HEAD, a build or bench failure,
+       unreadable results (one line on stderr)
+  3    scripts/bench-commits could not set up its Python environment (.venv)
+  4    gate inconclusive: no case could be decided (e.g. --pairs 2)
+  5    gate incomplete: base cases missing from head
+  130  interrupted (Ctrl-C; 143 for SIGTERM): the CSVs written so far are kept
+When the timing and counts gates differ, the first of 1, 5, 4 wins, as in `scripts/analyze gate`.
+"""
+
+
+def _pairs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not SEED_RANGE[0] <= value <= SEED_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"must be in {SEED_RANGE[0]}..{SEED_RANGE[1]}: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (usage errors exit 2)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
+                         f"[-- bench options]\n       {PROG} --self-check [--quick] [--pairs N] [--seed S]",
+        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
+    parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
+    parser.add_argument("--pairs", type=_pairs, default=plan.DEFAULT_PAIRS, metavar="N",
+                        help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}; the gate decides "
+                             f"from {plan.MIN_DECIDING_PAIRS})")
+    parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary worktrees, builds and logs (their directory is printed)")
+    parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
+    parser.add_argument("--self-check", action="store_true",
+                        help="compare HEAD with itself, plain and with a planted slowdown (see above)")
+    return parser
+
+
+def split_bench_options(argv: list[str]) -> tuple[list[str], list[str]]:
+    """bench-commits' own arguments and the bench options after the first ``--``."""
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1:]
+    return argv, []
+
+
+class _Workspace:
+    """The temporary directory with the worktrees and logs; removed (worktrees first) on exit unless kept."""
+
+    def __init__(self, repo: Path, keep: bool):
+        self.repo, self.keep = repo, keep
+        self.root = Path(tempfile.mkdtemp(prefix="bench-commits-"))
+        self.logs = self.root / "logs"
+        self.logs.mkdir()
+        self.worktrees: list[Path] = []
+
+    def worktree(self, commit: str) -> Path:
+        path = self.root / f"worktree-{commit[:12]}"
+        self.worktrees.append(path)
+        git.add_worktree(self.repo, path, commit)
+        return path
+
+    def close(self) -> None:
+        if self.keep:
+            say(f"kept the worktrees, builds and logs in {self.root}")
+            return
+        git.remove_worktrees(self.repo, self.worktrees)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(128 + signum)
+
+
+def _stamp() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def _resolve(repo: Path, revision: str) -> str:
+    commit = git.resolve(repo, revision)
+    git.refuse_working_tree(repo, revision, commit)
+    return commit
+
+
+def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder,
+                     seed: int) -> int:
+    base_rev, head_rev = args.revisions
+    base, head = _resolve(repo, base_rev), _resolve(repo, head_rev)
+    results = repo / RESULTS_DIR
+    results.mkdir(exist_ok=True)
+    name_a, name_b = plan.side_names(base, head)
+    paths = plan.result_paths(results, _stamp(), name_a, name_b)
+    started = time.monotonic()
+    workspace = _Workspace(repo, args.keep)
+    try:
+        binaries = {}
+        for side, commit in (("base", base), ("head", head)):
+            if commit not in binaries:
+                binaries[commit] = (build(side, commit, workspace.worktree(commit), builder, workspace.logs),
+                                    workspace.worktrees[-1])
+        sides = {
+            plan.SIDE_A: Side(plan.SIDE_A, f"base {plan.short(base)}", *binaries[base],
+                              workspace.root / "environment-a.json", paths.timing_a),
+            plan.SIDE_B: Side(plan.SIDE_B, f"head {plan.short(head)}", *binaries[head],
+                              workspace.root / "environment-b.json", paths.timing_b),
+        }
+        say(f"seed {seed} (--seed {seed} to reproduce the case order), {args.pairs} pairs{' (quick)' if quick else ''}: {paths.timing_a} vs {paths.timing_b}")
+        run_rounds(sides, bench_options, quick, args.pairs, seed, workspace.logs, started)
+        counted = False
+        if not args.no_count:
+            counted = run_counts(sides, bench_options, quick,
+                                 {plan.SIDE_A: paths.counts_a, plan.SIDE_B: paths.counts_b}, workspace.logs)
+    finally:
+        workspace.close()
+    markdown, timing_exit = timing_markdown(paths.timing_a, paths.timing_b)
+    codes = [timing_exit]
+    out = [f"# bench-commits: {base_rev} ({plan.short(base)}) → {head_rev} ({plan.short(head)})", "",
+           f"{args.pairs} ABBA pairs{', quick' if quick else ''}, seed {seed}; "
+           f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
+           "wall time.", "", markdown.rstrip(), ""]
+    if counted:
+        counts_text, counts_exit = counts_markdown(paths.counts_a, paths.counts_b)
+        codes.append(counts_exit)
+        out += [counts_text.rstrip(), ""]
+    elif args.no_count:
+        out += ["Counts: not run (--no-count).", ""]
+    else:
+        out += ["Counts: skipped, `bench count` cannot run on this machine (valgrind or jemalloc missing).", ""]
+    sys.stdout.write("\n".join(out))
+    return plan.combine_exit_codes(codes)
+
+
+def render_self_check(rows: list[tuple[plan.SelfCheckSpec, plan.Observed, bool, str, float]]) -> str:
+    """The self-check's table in Markdown, then its verdict line."""
+    lines = ["| comparison | cases compared | flagged | unstable | wall time | verdict |",
+             "| --- | ---: | --- | ---: | ---: | --- |"]
+    for spec, observed, ok, why, seconds in rows:
+        flagged = ", ".join(f"`{label}` ({verdict})" for label, verdict in observed.flagged) or "none"
+        lines.append(f"| {spec.name} | {observed.compared} | {flagged} | {observed.unstable} | "
+                     f"{elapsed_text(seconds)} | {'as expected' if ok else 'NOT as expected'}: {why} |")
+    passed = all(ok for _, _, ok, _, _ in rows)
+    lines += ["", f"Self-check: {'PASS' if passed else 'FAIL'} ({sum(r[2] for r in rows)} of {len(rows)} "
+                  "comparisons as expected)", ""]
+    return "\n".join(lines)
+
+
+def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder, seed: int) -> int:
+    if args.revisions:
+        raise PlanError("--self-check takes no revisions: it compares HEAD with itself")
+    commit = _resolve(repo, "HEAD")
+    results = repo / RESULTS_DIR
+    results.mkdir(exist_ok=True)
+    stamp = _stamp()
+    workspace = _Workspace(repo, args.keep)
+    rows = []
+    try:
+        worktree = workspace.worktree(commit)
+        binary = build("HEAD", commit, worktree, builder, workspace.logs)
+        say(f"self-check of {plan.short(commit)}: seed {seed}, {args.pairs} pairs a comparison"
+            f"{' (quick)' if quick else ''}")
+        for index, spec in enumerate(plan.SELF_CHECKS, start=1):
+            slug = f"self-check{index}"
+            paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
+                                      f"{plan.short(commit)}-{slug}-b")
+            label = f"{spec.name} {plan.short(commit)}"
+            sides = {
+                plan.SIDE_A: Side(plan.SIDE_A, label, binary, worktree, workspace.root / f"env-{index}-a.json",
+                                  paths.timing_a),
+                plan.SIDE_B: Side(plan.SIDE_B, label + (" " + " ".join(spec.b_options) if spec.b_options else ""),
+                                  binary, worktree, workspace.root / f"env-{index}-b.json", paths.timing_b,
+                                  spec.b_options),
+            }
+            say(f"comparison {index}/{len(plan.SELF_CHECKS)}: {spec.name}")
+            started = time.monotonic()
+            run_rounds(sides, bench_options, quick, args.pairs, seed, workspace.logs, started)
+            observed = observe(paths.timing_a, paths.timing_b)
+            ok, why = plan.judge_self_check(spec.planted, observed)
+            seconds = time.monotonic() - started
+            say(f"{spec.name}: {'as expected' if ok else 'NOT as expected'} ({why}), {elapsed_text(seconds)}")
+            rows.append((spec, observed, ok, why, seconds))
+    finally:
+        workspace.close()
+    sys.stdout.write(f"# bench-commits self-check of {plan.short(commit)}\n\n{args.pairs} ABBA pairs a "
+                     f"comparison{', quick' if quick else ''}, seed {seed}.\n\n" + render_self_check(rows))
+    return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
+
+
+def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Path | None = None) -> int:
+    """Run the command line; return the exit code (EPILOG). ``builder`` replaces the swift build (tests);
+    by default it comes from the environment (BENCH_COMMITS_BUILD, BENCH_COMMITS_BINARY) or is swift's."""
+    own, bench_options = split_bench_options(sys.argv[1:] if argv is None else list(argv))
+    try:
+        args = build_parser().parse_args(own)
+    except SystemExit as stop:  # --help (0) or a usage error (2, argparse's line already printed)
+        return int(stop.code or 0)
+    previous = signal.signal(signal.SIGTERM, _raise_interrupted)
+    try:
+        bench_options, quick_option = plan.check_bench_options(bench_options)
+        quick = args.quick or quick_option
+        if not args.self_check and len(args.revisions) != 2:
+            raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --self-check")
+        if args.pairs < plan.MIN_DECIDING_PAIRS:
+            say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
+                "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
+                                                  "it falls back to the samples of one process"))
+        repo = git.toplevel(cwd or Path.cwd())
+        seed = args.seed if args.seed is not None else random.randint(*SEED_RANGE)
+        builder = builder or Builder.from_environment()
+        if args.self_check:
+            return _self_check(args, bench_options, quick, repo, builder, seed)
+        return _compare_commits(args, bench_options, quick, repo, builder, seed)
+    except (PlanError, AnalyzeError) as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return plan.EXIT_BAD_INPUT
+    except Interrupted as stop:
+        say(f"interrupted: the CSVs written so far are kept in {RESULTS_DIR}/")
+        return stop.status
+    except KeyboardInterrupt:
+        say(f"interrupted: the CSVs written so far are kept in {RESULTS_DIR}/")
+        return plan.EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGTERM, previous)

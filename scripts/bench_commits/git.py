@@ -1,0 +1,71 @@
+"""git, always with argument lists (a revision is an argument, never part of a shell string): resolve
+revisions, tell whether the working tree has changes, and add and remove detached worktrees."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from .plan import PlanError
+
+
+def _git(repo: Path, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(repo), *arguments], capture_output=True, text=True, check=check)
+
+
+def toplevel(start: Path) -> Path:
+    """The top of the checkout that contains ``start``; PlanError when there is none."""
+    try:
+        result = _git(start, "rev-parse", "--show-toplevel", check=False)
+    except FileNotFoundError:
+        raise PlanError("git is not installed") from None
+    if result.returncode != 0:
+        raise PlanError(f"not in a git checkout: {start}")
+    return Path(result.stdout.strip())
+
+
+def resolve(repo: Path, revision: str) -> str:
+    """The full commit id ``revision`` names; PlanError (one line) when it names no commit."""
+    if not revision:
+        raise PlanError("an empty revision names no commit")
+    result = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
+                  check=False)
+    if result.returncode != 0 or not result.stdout.strip():
+        raise PlanError(f"not a commit: {revision!r}")
+    return result.stdout.strip()
+
+
+def checked_out(repo: Path) -> str | None:
+    """The commit the working tree has checked out (None in a repository without commits)."""
+    result = _git(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+    return result.stdout.strip() or None
+
+
+def has_tracked_changes(repo: Path) -> bool:
+    """True when tracked files differ from the checked-out commit (staged or not); untracked files, such
+    as Results/, do not count."""
+    result = _git(repo, "status", "--porcelain", "--untracked-files=no")
+    return bool(result.stdout.strip())
+
+
+def refuse_working_tree(repo: Path, revision: str, commit: str) -> None:
+    """PlanError when ``revision`` is the checked-out commit and the tree has changes: bench-commits
+    measures commits, so the changes would silently not be measured."""
+    if (revision == "HEAD" or commit == checked_out(repo)) and has_tracked_changes(repo):
+        raise PlanError(f"{revision} is the checked-out commit and the working tree has uncommitted changes: "
+                        "commit or stash them first (bench-commits measures commits, not the working tree)")
+
+
+def add_worktree(repo: Path, path: Path, commit: str) -> None:
+    """A detached worktree of ``commit`` at ``path``; PlanError with git's last line on failure."""
+    result = _git(repo, "worktree", "add", "--detach", "--quiet", "--", str(path), commit, check=False)
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise PlanError(f"git worktree add failed for {commit[:12]}: {last}")
+
+
+def remove_worktrees(repo: Path, paths: list[Path]) -> None:
+    """Remove the worktrees (with anything built in them) and prune git's records of them; never fails."""
+    for path in paths:
+        _git(repo, "worktree", "remove", "--force", "--", str(path), check=False)
+    _git(repo, "worktree", "prune", check=False)

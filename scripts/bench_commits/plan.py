@@ -1,0 +1,209 @@
+"""What a run will do, decided without side effects: the ABBA order, each invocation's arguments, the
+result file names, how bench's options carry over to ``bench count``, and the verdicts (the exit code of
+a run, the self-check's judgement of one comparison).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+# Sides, in the order a comparison names them: A is the base, B the head.
+SIDE_A = "A"
+SIDE_B = "B"
+
+DEFAULT_PAIRS = 3
+# The gate decides on between-round evidence only from this many rounds a side (compare.MIN_GATE_ROUNDS).
+MIN_DECIDING_PAIRS = 3
+SHORT_COMMIT_LENGTH = 7  # as bench's RunEnvironment.shortCommit
+
+# Exit codes: the gate's (analyze_lib.gate), plus 2 for bad input and 130 for an interrupted run.
+EXIT_PASSED = 0
+EXIT_REGRESSION = 1
+EXIT_BAD_INPUT = 2
+EXIT_INCONCLUSIVE = 4
+EXIT_INCOMPLETE = 5
+EXIT_INTERRUPTED = 130
+# When the timing and the counts gates disagree, the first of these wins (as in `analyze gate`).
+GATE_PRECEDENCE = (EXIT_REGRESSION, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED)
+
+# bench's exit statuses that bench-commits acts on.
+BENCH_UNAVAILABLE = 69  # bench count: valgrind, jemalloc or objcopy not installed
+BENCH_INTERRUPTED = (130, 143)
+
+# Options bench-commits sets itself on every invocation; given after `--` they would contradict it.
+RESERVED_BENCH_OPTIONS = ("--rounds", "--round", "--seed", "--run-environment", "--output", "--overwrite")
+
+# The case the self-check plants a slowdown in (bench --spin-scale scales it alone).
+SPIN_SUITE = "harness"
+SPIN_BENCHMARK = "spin"
+
+
+class PlanError(Exception):
+    """Bad usage found before anything runs: the message is the one line to print (exit 2)."""
+
+
+def abba_order(pairs: int) -> list[tuple[int, str]]:
+    """The invocations of a run as (round, side): pair i runs A then B when i is odd, B then A when even,
+    so neither side always runs first (a warming or cooling machine favours both equally)."""
+    order = []
+    for pair in range(1, pairs + 1):
+        sides = (SIDE_A, SIDE_B) if pair % 2 == 1 else (SIDE_B, SIDE_A)
+        order.extend((pair, side) for side in sides)
+    return order
+
+
+def _option_name(argument: str) -> str:
+    return argument.split("=", 1)[0]
+
+
+def check_bench_options(options: list[str]) -> tuple[list[str], bool]:
+    """Validate the options given after ``--``; return them without ``--quick`` and whether it was there
+    (``--quick`` is bench-commits' own too, and goes to bench count as well).
+
+    Raises PlanError for a subcommand or an option that bench-commits sets itself.
+    """
+    if options and not options[0].startswith("-"):
+        raise PlanError(f"bench options after '--' must be options, not a subcommand: {options[0]!r}")
+    kept, quick = [], False
+    for argument in options:
+        name = _option_name(argument)
+        if name in RESERVED_BENCH_OPTIONS:
+            raise PlanError(f"{name} is set by bench-commits for each round; leave it out of the bench options")
+        if argument == "--quick":
+            quick = True
+            continue
+        kept.append(argument)
+    return kept, quick
+
+
+def filter_option(options: list[str]) -> list[str]:
+    """The ``--filter`` among bench options, as arguments for ``bench count`` (empty when none; the last
+    one wins, as in bench)."""
+    found: list[str] = []
+    for index, argument in enumerate(options):
+        if argument == "--filter" and index + 1 < len(options):
+            found = ["--filter", options[index + 1]]
+        elif argument.startswith("--filter="):
+            found = ["--filter", argument.split("=", 1)[1]]
+    return found
+
+
+def round_arguments(bench_options: list[str], quick: bool, pairs: int, round_number: int, seed: int,
+                    environment: Path, output: Path) -> list[str]:
+    """The arguments of one round's bench invocation (after the binary)."""
+    return [*bench_options, *(["--quick"] if quick else []),
+            "--rounds", str(pairs), "--round", str(round_number), "--seed", str(seed),
+            "--run-environment", str(environment), "--output", str(output)]
+
+
+def count_arguments(bench_options: list[str], quick: bool, output: Path) -> list[str]:
+    """The arguments of one side's ``bench count``: the same --quick and --filter as the timed rounds."""
+    return ["count", *(["--quick"] if quick else []), *filter_option(bench_options), "--output", str(output)]
+
+
+def short(commit: str) -> str:
+    """A commit as bench names files after it."""
+    return commit[:SHORT_COMMIT_LENGTH]
+
+
+def side_names(base: str, head: str) -> tuple[str, str]:
+    """The name parts of the two sides' files: the short commits, or ``<short>-a`` and ``<short>-b`` when
+    they are one (or look alike)."""
+    a, b = short(base), short(head)
+    if a == b:
+        return f"{a}-a", f"{b}-b"
+    return a, b
+
+
+@dataclass(frozen=True)
+class ResultPaths:
+    """Where one run's CSVs go: the timed rounds of each side and, when counted, each side's counts."""
+
+    timing_a: Path
+    timing_b: Path
+    counts_a: Path
+    counts_b: Path
+
+    def all(self) -> tuple[Path, ...]:
+        return (self.timing_a, self.timing_b, self.counts_a, self.counts_b)
+
+
+def result_paths(directory: Path, stamp: str, name_a: str, name_b: str, exists=Path.exists) -> ResultPaths:
+    """``directory/<stamp>-<name>.csv`` for each side and ``counts-<stamp>-<name>.csv`` for its counts; when
+    any of the four is taken, all get ``-2``, ``-3``, … (as bench does), so a run never appends to or
+    overwrites an earlier one and its files keep one name."""
+    suffix = ""
+    attempt = 1
+    while True:
+        paths = ResultPaths(directory / f"{stamp}-{name_a}{suffix}.csv", directory / f"{stamp}-{name_b}{suffix}.csv",
+                            directory / f"counts-{stamp}-{name_a}{suffix}.csv",
+                            directory / f"counts-{stamp}-{name_b}{suffix}.csv")
+        if not any(exists(path) for path in paths.all()):
+            return paths
+        attempt += 1
+        suffix = f"-{attempt}"
+
+
+def combine_exit_codes(codes: list[int]) -> int:
+    """One exit code for several gates (timing, counts): the first of 1, 5, 4 that any gave, else 0."""
+    for code in GATE_PRECEDENCE:
+        if code in codes:
+            return code
+    return EXIT_PASSED
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What one self-check comparison showed, as the gate saw it.
+
+    ``flagged`` are the cases judged slower or faster, as (label, verdict); ``spin`` are the harness/spin
+    cases compared, as (label, outcome: slower, unchanged, unstable, …).
+    """
+
+    compared: int
+    flagged: tuple[tuple[str, str], ...]
+    spin: tuple[tuple[str, str], ...]
+    unstable: int
+    gate_exit: int
+
+
+@dataclass(frozen=True)
+class SelfCheckSpec:
+    """One of the self-check's comparisons: HEAD against HEAD, side B with ``b_options``; ``planted`` says
+    whether B carries a slowdown the gate must find."""
+
+    name: str
+    b_options: tuple[str, ...]
+    planted: bool
+
+
+SELF_CHECKS = (
+    SelfCheckSpec("A/A", (), False),
+    SelfCheckSpec("spin ×1.25", ("--spin-scale", "1.25"), True),
+    SelfCheckSpec("spin ×1.10", ("--spin-scale", "1.10"), True),
+)
+
+
+def judge_self_check(planted: bool, observed: Observed) -> tuple[bool, str]:
+    """Whether a comparison came out as it must, and why in a few words.
+
+    A/A must flag nothing and decide something (a gate that is inconclusive resolves nothing). A planted
+    slowdown must flag every harness/spin case as slower and nothing else.
+    """
+    if not planted:
+        if observed.flagged:
+            return False, f"flagged {len(observed.flagged)} case(s) of identical code"
+        if observed.gate_exit != EXIT_PASSED:
+            return False, f"gate exit {observed.gate_exit}: nothing could be decided"
+        return True, "nothing flagged"
+    if not observed.spin:
+        return False, f"no {SPIN_SUITE}/{SPIN_BENCHMARK} case compared"
+    missed = [f"{label} ({outcome})" for label, outcome in observed.spin if outcome != "slower"]
+    spin_labels = {label for label, _ in observed.spin}
+    others = [label for label, _ in observed.flagged if label not in spin_labels]
+    if others:
+        return False, f"flagged {len(others)} other case(s)"
+    if missed:
+        return False, "missed " + ", ".join(missed)
+    return True, f"{SPIN_SUITE}/{SPIN_BENCHMARK} slower, nothing else"

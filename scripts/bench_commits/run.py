@@ -1,0 +1,211 @@
+"""The side effects of a run: build bench in each worktree, run the rounds in ABBA order and the counts,
+then compare with analyze_lib. Every child process gets an argument list; a child still running when
+bench-commits is interrupted is sent SIGINT (then killed) before the interruption goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyze_lib.compare import FASTER, SLOWER, build_comparison
+from analyze_lib.counts_compare import build_counts_comparison
+from analyze_lib.counts_render import render_counts_markdown
+from analyze_lib.errors import AnalyzeError
+from analyze_lib.gate import decide_counts_gate, decide_gate
+from analyze_lib.loader import load_counts, load_results
+from analyze_lib.render import render_markdown
+
+from . import plan
+from .plan import PlanError
+
+PROG = "bench-commits"
+DEFAULT_BUILD_COMMAND = ("swift", "build", "-c", "release", "--product", "bench")
+DEFAULT_BINARY = ".build/release/bench"
+# For tests: a command run in each worktree instead of the swift build, and where it leaves the binary.
+BUILD_COMMAND_ENV = "BENCH_COMMITS_BUILD"
+BINARY_ENV = "BENCH_COMMITS_BINARY"
+BUILD_LOG_TAIL_LINES = 15
+CHILD_LOG_TAIL_LINES = 5
+# How long a child interrupted with SIGINT may take to write its last rows before it is killed.
+CHILD_STOP_SECONDS = 15
+
+
+class Interrupted(Exception):
+    """The run was stopped by a signal (SIGINT, SIGTERM); ``status`` is 128 + the signal."""
+
+    def __init__(self, status: int):
+        super().__init__(f"interrupted (exit {status})")
+        self.status = status
+
+
+def say(message: str) -> None:
+    """A progress or note line on stderr (stdout is the Markdown)."""
+    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+
+
+def elapsed_text(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes}:{seconds:02d}"
+
+
+@dataclass(frozen=True)
+class Builder:
+    """How bench is built in a worktree and where the binary lands (a test substitutes a fake)."""
+
+    command: tuple[str, ...] = DEFAULT_BUILD_COMMAND
+    binary: str = DEFAULT_BINARY
+
+    @classmethod
+    def from_environment(cls) -> "Builder":
+        command = os.environ.get(BUILD_COMMAND_ENV)
+        return cls(tuple(shlex.split(command)) if command else DEFAULT_BUILD_COMMAND,
+                   os.environ.get(BINARY_ENV, DEFAULT_BINARY))
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        text = path.read_text(errors="replace").rstrip().splitlines()
+    except OSError:
+        return ""
+    return " | ".join(line.strip() for line in text[-lines:] if line.strip())
+
+
+def run_child(argv: list[str], cwd: Path, log: Path) -> int:
+    """Run ``argv`` in ``cwd`` with stdout and stderr into ``log``; return its exit status. When this
+    process is interrupted meanwhile, the child is asked to stop (SIGINT: bench keeps its completed rows),
+    killed if it does not within CHILD_STOP_SECONDS, and the interruption propagates."""
+    with open(log, "ab") as out:
+        child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            return child.wait()
+        except BaseException:
+            if child.poll() is None:
+                child.send_signal(signal.SIGINT)
+                try:
+                    child.wait(timeout=CHILD_STOP_SECONDS)
+                except BaseException:
+                    child.kill()
+                    child.wait()
+            raise
+
+
+def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path) -> Path:
+    """Build bench in ``worktree``; return the binary. PlanError naming the side, the commit and the end
+    of the build log when it fails."""
+    log = logs / f"build-{commit[:12]}.log"
+    started = time.monotonic()
+    say(f"building {side} ({commit[:12]}) in {worktree} ...")
+    try:
+        status = run_child(list(builder.command), worktree, log)
+    except FileNotFoundError:
+        raise PlanError(f"build of {side} ({commit[:12]}) failed: {builder.command[0]!r} not found") from None
+    binary = worktree / builder.binary
+    if status != 0 or not binary.exists():
+        why = f"exit {status}" if status != 0 else f"no binary at {builder.binary}"
+        raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {_tail(log, BUILD_LOG_TAIL_LINES)}")
+    say(f"built {side} ({commit[:12]}) in {elapsed_text(time.monotonic() - started)}")
+    return binary
+
+
+@dataclass
+class Side:
+    """One side of a comparison: its binary and the worktree it runs in (so bench's git reads the side's
+    commit), the environment file all its rounds share, its output, and options only this side gets."""
+
+    name: str  # plan.SIDE_A or plan.SIDE_B
+    label: str  # e.g. "base 1a2b3c4"
+    binary: Path
+    worktree: Path
+    environment: Path
+    output: Path
+    extra_options: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _bench_failed(side: Side, what: str, status: int, log: Path) -> PlanError:
+    if status in plan.BENCH_INTERRUPTED:
+        raise Interrupted(status)
+    return PlanError(f"bench {what} failed on {side.name} ({side.label}) with exit {status}: "
+                     f"{_tail(log, CHILD_LOG_TAIL_LINES)}")
+
+
+def run_rounds(sides: dict[str, Side], bench_options: list[str], quick: bool, pairs: int, seed: int,
+               logs: Path, started: float) -> None:
+    """Run ``pairs`` fresh-process rounds of each side in ABBA order (plan.abba_order)."""
+    order = plan.abba_order(pairs)
+    for index, (round_number, name) in enumerate(order, start=1):
+        side = sides[name]
+        say(f"pair {round_number}/{pairs}, {side.name} ({side.label}), run {index}/{len(order)}, "
+            f"elapsed {elapsed_text(time.monotonic() - started)}")
+        argv = [str(side.binary), *plan.round_arguments([*bench_options, *side.extra_options], quick, pairs,
+                                                       round_number, seed, side.environment, side.output)]
+        log = logs / f"round{round_number}-{side.name}.log"
+        status = run_child(argv, side.worktree, log)
+        if status != 0:
+            raise _bench_failed(side, f"round {round_number}", status, log)
+
+
+def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, outputs: dict[str, Path],
+               logs: Path) -> bool:
+    """Run ``bench count`` once per side; False (with a note) when bench says valgrind or jemalloc is
+    missing (exit 69), so the run goes on without counts."""
+    for name in (plan.SIDE_A, plan.SIDE_B):
+        side = sides[name]
+        say(f"counting {side.name} ({side.label}) ...")
+        log = logs / f"count-{side.name}.log"
+        status = run_child([str(side.binary), *plan.count_arguments(bench_options, quick, outputs[name])],
+                           side.worktree, log)
+        if status == plan.BENCH_UNAVAILABLE:
+            say(f"counts skipped: bench count cannot run here ({_tail(log, 1)})")
+            return False
+        if status != 0:
+            raise _bench_failed(side, "count", status, log)
+    return True
+
+
+def _warn_all(warnings) -> None:
+    for warning in warnings:
+        say(f"warning: {warning}")
+
+
+def timing_gate(base: Path, head: Path):
+    """The timing comparison and the gate's decision of two files (AnalyzeError on bad files)."""
+    base_file, head_file = load_results(base), load_results(head)
+    _warn_all(base_file.warnings + head_file.warnings)
+    comparison = build_comparison(base_file, head_file)
+    return comparison, decide_gate(comparison)
+
+
+def timing_markdown(base: Path, head: Path) -> tuple[str, int]:
+    """The gate's Markdown for two timing files and its exit code."""
+    comparison, decision = timing_gate(base, head)
+    return render_markdown(comparison, gate=decision), decision.exit_code
+
+
+def counts_markdown(base: Path, head: Path) -> tuple[str, int]:
+    """The exact counts gate's Markdown for two counts files and its exit code."""
+    base_file, head_file = load_counts(base), load_counts(head)
+    _warn_all(base_file.warnings + head_file.warnings)
+    comparison = build_counts_comparison(base_file, head_file)
+    decision = decide_counts_gate(comparison)
+    return render_counts_markdown(comparison, gate=decision), decision.exit_code
+
+
+def observe(base: Path, head: Path) -> plan.Observed:
+    """What the gate saw in one self-check comparison."""
+    comparison, decision = timing_gate(base, head)
+    flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
+    spin = tuple((row.key.label, row.outcome) for row in comparison.rows
+                 if (row.key.suite, row.key.benchmark) == (plan.SPIN_SUITE, plan.SPIN_BENCHMARK))
+    return plan.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
+                         unstable=len(comparison.unstable), gate_exit=decision.exit_code)
+
+
+__all__ = ["AnalyzeError", "Builder", "Interrupted", "Side", "build", "counts_markdown", "observe",
+           "run_counts", "run_rounds", "say", "timing_markdown"]

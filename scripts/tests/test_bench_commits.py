@@ -1,0 +1,376 @@
+"""scripts/bench-commits on a temporary git repository, with fake_build.py for the swift build and
+fake_bench.py for bench (no Swift needed): revisions, the dirty-tree refusal, ABBA order and each
+round's arguments, file names, exit codes mirroring the gate, counts, cleanup, and the self-check."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench_commits import cli, plan
+from bench_commits.git import resolve
+from bench_commits.plan import Observed, PlanError
+from bench_commits.run import Builder
+
+TESTS_DIR = Path(__file__).resolve().parent
+WRAPPER = TESTS_DIR.parent / "bench-commits"
+FAKE_BUILD = Builder((sys.executable, str(TESTS_DIR / "fake_build.py")), ".build/release/bench")
+STAMPED = re.compile(r"^\d{8}-\d{6}-")
+
+
+def git(repo: Path, *arguments: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *arguments], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def commit(repo: Path, message: str, files: dict[str, str | None]) -> str:
+    """Commit ``files`` (None removes one) and return the commit id."""
+    for name, text in files.items():
+        if text is None:
+            git(repo, "rm", "-q", name)
+        else:
+            (repo / name).write_text(text)
+            git(repo, "add", name)
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A repository whose first commit is the base; tests add heads. bench's invocations are logged."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "test@example.com")
+    git(path, "config", "user.name", "Test")
+    commit(path, "base", {"Package.swift": "// base\n"})
+    monkeypatch.setenv("FAKE_BENCH_LOG", str(tmp_path / "bench.log"))
+    monkeypatch.setenv("BENCH_COMMITS_BUILD", f"{sys.executable} {TESTS_DIR / 'fake_build.py'}")
+    monkeypatch.delenv("FAKE_BENCH_EXIT", raising=False)
+    monkeypatch.delenv("FAKE_BENCH_COUNT_EXIT", raising=False)
+    return path
+
+
+def invocations(repo: Path) -> list[dict]:
+    log = repo.parent / "bench.log"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def run(repo: Path, *argv: str) -> int:
+    return cli.main(list(argv), builder=FAKE_BUILD, cwd=repo)
+
+
+def run_wrapper(repo: Path, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(WRAPPER), *argv], cwd=repo, capture_output=True, text=True, env=os.environ)
+
+
+def results(repo: Path) -> list[str]:
+    directory = repo / "Results"
+    return sorted(path.name for path in directory.iterdir()) if directory.exists() else []
+
+
+# Revisions
+
+
+def test_a_bad_revision_exits_2_with_one_line(repo):
+    done = run_wrapper(repo, "no-such-branch", "HEAD")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["bench-commits: not a commit: 'no-such-branch'"]
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("revision", ["$(touch pwned)", "HEAD;touch pwned", "`touch pwned`", "HEAD && touch pwned",
+                                      "--output=pwned"])
+def test_a_revision_never_goes_through_a_shell(repo, revision):
+    done = run_wrapper(repo, "HEAD", "--", "--filter", "x") if revision.startswith("--") else \
+        run_wrapper(repo, revision, "HEAD")
+    if revision.startswith("--"):
+        # Not a revision at all here: a bench option, refused elsewhere; the point is nothing ran.
+        assert done.returncode == 2
+    else:
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines() == [f"bench-commits: not a commit: {revision!r}"]
+    assert not (repo / "pwned").exists() and not (Path.cwd() / "pwned").exists()
+    assert invocations(repo) == []
+
+
+def test_an_option_like_revision_is_not_taken_for_a_git_option(repo):
+    assert run(repo, "main", "--end-of-options") == 2  # argparse: unknown option, exit 2
+    with pytest.raises(PlanError, match="not a commit: '--output=pwned'"):
+        resolve(repo, "--output=pwned")
+    assert not (repo / "pwned").exists()
+
+
+def test_head_with_uncommitted_changes_is_refused(repo, capsys):
+    (repo / "Package.swift").write_text("// edited, not committed\n")
+    assert run(repo, "main", "HEAD") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "commit or stash" in err[0]
+    # The checked-out commit by another name is the working tree too.
+    assert run(repo, "main", git(repo, "rev-parse", "HEAD")) == 2
+    assert invocations(repo) == []
+
+
+def test_untracked_files_do_not_make_the_tree_dirty(repo):
+    (repo / "Results").mkdir()
+    (repo / "Results" / "old.csv").write_text("x\n")
+    (repo / "notes.txt").write_text("untracked\n")
+    assert run(repo, "main", "HEAD", "--no-count") == 0
+
+
+def test_two_revisions_are_needed(repo, capsys):
+    assert run(repo, "HEAD") == 2
+    assert "give two revisions" in capsys.readouterr().err
+
+
+# The rounds
+
+
+def test_abba_order():
+    assert plan.abba_order(2) == [(1, "A"), (1, "B"), (2, "B"), (2, "A")]
+    assert [side for _, side in plan.abba_order(3)] == list("ABBAAB")
+
+
+def _option(argv: list[str], name: str) -> str:
+    return argv[argv.index(name) + 1]
+
+
+def test_each_round_is_one_invocation_in_abba_order_with_one_seed(repo):
+    base = git(repo, "rev-parse", "HEAD")
+    head = commit(repo, "head", {"SPEED": "1.0\n"})
+    assert run(repo, base, "HEAD", "--pairs", "2", "--no-count", "--seed", "4242",
+               "--", "--filter", "^harness", "--threads", "1") == 4  # 2 rounds: inconclusive
+    calls = invocations(repo)
+    assert len(calls) == 4
+    sides = ["A" if _option(call["argv"], "--output").endswith(f"-{base[:7]}.csv") else "B" for call in calls]
+    assert sides == ["A", "B", "B", "A"]
+    assert [_option(call["argv"], "--round") for call in calls] == ["1", "1", "2", "2"]
+    assert {_option(call["argv"], "--rounds") for call in calls} == {"2"}
+    assert {_option(call["argv"], "--seed") for call in calls} == {"4242"}
+    for side, expected_commit in (("A", base), ("B", head)):
+        mine = [call for call, s in zip(calls, sides) if s == side]
+        assert len({_option(call["argv"], "--run-environment") for call in mine}) == 1
+        assert len({_option(call["argv"], "--output") for call in mine}) == 1
+        # bench runs in its side's worktree, never in the user's tree.
+        assert {call["commit"] for call in mine} == {expected_commit}
+        assert all(Path(call["cwd"]) != repo for call in mine)
+        assert all(call["argv"][:4] == ["--filter", "^harness", "--threads", "1"] for call in mine)
+    environments = {_option(call["argv"], "--run-environment") for call in calls}
+    assert len(environments) == 2
+    outputs = {Path(_option(call["argv"], "--output")) for call in calls}
+    assert {path.parent for path in outputs} == {repo / "Results"}
+    assert all(path.is_absolute() for path in outputs)
+
+
+def test_file_names_name_the_commits(repo):
+    base = git(repo, "rev-parse", "HEAD")
+    head = commit(repo, "head", {"SPEED": "1.0\n"})
+    assert run(repo, "HEAD~1", "HEAD") == 0
+    names = results(repo)
+    assert len(names) == 4 and all(STAMPED.match(name) or name.startswith("counts-") for name in names)
+    assert sum(name.endswith(f"-{base[:7]}.csv") for name in names) == 2
+    assert sum(name.endswith(f"-{head[:7]}.csv") for name in names) == 2
+    assert sum(name.startswith("counts-") for name in names) == 2
+
+
+def test_one_commit_on_both_sides_is_built_once_and_named_a_and_b(repo):
+    short = git(repo, "rev-parse", "--short=7", "HEAD")
+    assert run(repo, "HEAD", "main", "--no-count") == 0
+    assert {call["cwd"] for call in invocations(repo)} == {invocations(repo)[0]["cwd"]}
+    names = results(repo)
+    assert len(names) == 2
+    assert names[0].endswith(f"-{short}-a.csv") and names[1].endswith(f"-{short}-b.csv")
+
+
+def test_result_paths_never_reuse_a_name(tmp_path):
+    taken = {tmp_path / "20261122-080000-abc1234.csv", tmp_path / "counts-20261122-080000-def5678-2.csv"}
+    paths = plan.result_paths(tmp_path, "20261122-080000", "abc1234", "def5678", exists=lambda p: p in taken)
+    assert paths.timing_a.name == "20261122-080000-abc1234-3.csv"
+    assert paths.timing_b.name == "20261122-080000-def5678-3.csv"
+    assert paths.counts_a.name == "counts-20261122-080000-abc1234-3.csv"
+
+
+def test_worktrees_are_removed_unless_kept(repo, capsys):
+    commit(repo, "head", {"SPEED": "1.0\n"})
+    assert run(repo, "main~0", "HEAD~0", "--no-count") == 0
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+    assert run(repo, "HEAD~1", "HEAD", "--no-count", "--keep") == 0
+    assert len(git(repo, "worktree", "list").splitlines()) == 3
+    kept = re.search(r"kept the worktrees, builds and logs in (\S+)", capsys.readouterr().err).group(1)
+    assert Path(kept).is_dir()
+    shutil.rmtree(kept)
+
+
+# Exit codes mirror the gate
+
+
+def test_a_slower_head_exits_1_and_prints_the_comparison(repo, capsys):
+    commit(repo, "slower", {"SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--no-count") == 1
+    out = capsys.readouterr().out
+    assert out.startswith("# bench-commits: HEAD~1")
+    assert "Gate: FAILED" in out and "slower" in out
+    assert "Counts: not run (--no-count)." in out
+
+
+def test_a_faster_head_passes(repo, capsys):
+    commit(repo, "faster", {"SPEED": "0.5\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--no-count") == 0
+    assert "faster" in capsys.readouterr().out
+
+
+def test_too_few_pairs_is_inconclusive(repo, capsys):
+    assert run(repo, "HEAD", "HEAD", "--pairs", "2", "--no-count") == 4
+    assert "warning: with 2 pair(s) the gate has fewer than 3 rounds a side" in capsys.readouterr().err
+
+
+def test_counts_are_gated_exactly(repo, capsys):
+    commit(repo, "more instructions", {"INSTRUCTIONS": "1.5\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--quick", "--", "--filter", "^harness") == 1
+    out = capsys.readouterr().out
+    assert "## DispatchBench counts comparison" in out and "worse" in out
+    counts = [call["argv"] for call in invocations(repo) if call["argv"][0] == "count"]
+    assert len(counts) == 2
+    assert all(argv[1:4] == ["--quick", "--filter", "^harness"] for argv in counts)
+    timed = [call["argv"] for call in invocations(repo) if call["argv"][0] != "count"]
+    assert all("--quick" in argv for argv in timed)
+
+
+def test_counts_are_skipped_without_valgrind(repo, capsys, monkeypatch):
+    monkeypatch.setenv("FAKE_BENCH_COUNT_EXIT", "69")
+    assert run(repo, "HEAD", "HEAD") == 0
+    captured = capsys.readouterr()
+    assert "Counts: skipped" in captured.out
+    assert "counts skipped: bench count cannot run here" in captured.err
+
+
+def test_combined_exit_codes():
+    assert plan.combine_exit_codes([0, 0]) == 0
+    assert plan.combine_exit_codes([0, 1]) == 1
+    assert plan.combine_exit_codes([4, 5]) == 5
+    assert plan.combine_exit_codes([4, 1]) == 1
+    assert plan.combine_exit_codes([4, 0]) == 4
+
+
+# Failures
+
+
+def test_a_build_failure_names_the_side_and_commit(repo, capsys):
+    head = commit(repo, "broken", {"BROKEN": "yes\n"})
+    assert run(repo, "HEAD~1", "HEAD") == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith(f"bench-commits: build of head ({head[:12]}) failed (exit 1)")
+    assert "cannot find 'oops' in scope" in err
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+    assert invocations(repo) == []
+
+
+def test_a_bench_failure_exits_2(repo, capsys, monkeypatch):
+    monkeypatch.setenv("FAKE_BENCH_EXIT", "64")
+    assert run(repo, "HEAD", "HEAD") == 2
+    assert "bench round 1 failed on A" in capsys.readouterr().err
+
+
+def test_an_interrupted_round_exits_130_and_keeps_the_files(repo, monkeypatch):
+    assert run(repo, "HEAD", "HEAD", "--pairs", "1", "--no-count") == 0
+    before = results(repo)
+    monkeypatch.setenv("FAKE_BENCH_EXIT", "130")
+    assert run(repo, "HEAD", "HEAD", "--no-count") == 130
+    assert results(repo) == before
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", ["--output", "--rounds", "--round", "--seed", "--run-environment",
+                                    "--overwrite", "--output=x.csv"])
+def test_options_bench_commits_sets_are_refused(repo, option, capsys):
+    assert run(repo, "HEAD", "HEAD", "--", option, "3") == 2
+    assert "is set by bench-commits" in capsys.readouterr().err
+    assert invocations(repo) == []
+
+
+def test_a_bench_subcommand_after_the_separator_is_refused(repo, capsys):
+    assert run(repo, "HEAD", "HEAD", "--", "count") == 2
+    assert "must be options" in capsys.readouterr().err
+
+
+# The self-check
+
+
+def _observed(flagged=(), spin=(("harness/spin/loop threads:1", "slower"),), gate_exit=0, unstable=0):
+    return Observed(compared=4, flagged=tuple(flagged), spin=tuple(spin), unstable=unstable, gate_exit=gate_exit)
+
+
+def test_self_check_a_a_must_flag_nothing():
+    assert plan.judge_self_check(False, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
+    ok, why = plan.judge_self_check(False, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
+    assert not ok and "flagged 1" in why
+    ok, why = plan.judge_self_check(False, _observed(spin=(), gate_exit=4))
+    assert not ok and "gate exit 4" in why
+
+
+def test_self_check_planted_must_flag_spin_and_nothing_else():
+    spin = "harness/spin/loop threads:1"
+    assert plan.judge_self_check(True, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
+        (True, "harness/spin slower, nothing else")
+    ok, why = plan.judge_self_check(True, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
+                                                    gate_exit=1))
+    assert not ok and "1 other" in why
+    ok, why = plan.judge_self_check(True, _observed(spin=((spin, "unstable"),), unstable=1))
+    assert not ok and why == f"missed {spin} (unstable)"
+    ok, why = plan.judge_self_check(True, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
+    assert not ok and "faster" in why
+    ok, why = plan.judge_self_check(True, _observed(spin=()))
+    assert not ok and "no harness/spin case" in why
+
+
+def test_the_self_check_plants_1_25_and_1_10():
+    assert [(spec.b_options, spec.planted) for spec in plan.SELF_CHECKS] == [
+        ((), False), (("--spin-scale", "1.25"), True), (("--spin-scale", "1.10"), True)]
+
+
+def test_self_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
+    # The fake's harness/spin is pure spin, so ×1.10 lands on the gate's 10% threshold itself, flagged or
+    # not by the fake's noise; ×1.5 keeps this test about the plumbing.
+    monkeypatch.setattr(plan, "SELF_CHECKS", plan.SELF_CHECKS[:2] + (
+        plan.SelfCheckSpec("spin ×1.5", ("--spin-scale", "1.5"), True),))
+    assert run(repo, "--self-check", "--quick", "--seed", "7") == 0
+    out = capsys.readouterr().out
+    assert "| A/A | 4 | none | 0 |" in out
+    assert out.count("as expected: harness/spin slower, nothing else") == 2
+    assert "Self-check: PASS (3 of 3 comparisons as expected)" in out
+    calls = [call["argv"] for call in invocations(repo)]
+    assert len(calls) == 18 and all("--quick" in argv for argv in calls)
+    spin = [argv for argv in calls if "--spin-scale" in argv]
+    assert sorted({_option(argv, "--spin-scale") for argv in spin}) == ["1.25", "1.5"]
+    assert all(Path(_option(argv, "--output")).name.split("-self-check")[1][0] in "23" for argv in spin)
+    assert len(results(repo)) == 6
+
+
+def test_self_check_refuses_a_dirty_tree(repo, capsys):
+    (repo / "Package.swift").write_text("// edited\n")
+    assert run(repo, "--self-check") == 2
+    assert "commit or stash" in capsys.readouterr().err
+
+
+def test_help_names_the_exit_codes_and_the_self_check():
+    done = subprocess.run([str(WRAPPER), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    for words in ("ABBA", "exit codes:", "--self-check", "130", "TODO(figures)"):
+        assert words in done.stdout
+
+
+def test_the_workflow_passes_revisions_as_arguments():
+    workflow = (TESTS_DIR.parents[1] / ".github" / "workflows" / "bench.yml").read_text()
+    assert 'scripts/bench-commits "$base" HEAD --quick > bench.md' in workflow
+    assert 'base="$(git merge-base "origin/$BASE_REF" HEAD)"' in workflow
+    # github.base_ref reaches the script through the environment only, never spliced into its text.
+    expressions = [line.strip() for line in workflow.splitlines() if "${{" in line]
+    assert all(line.startswith(("group:", "BASE_REF:")) for line in expressions)
+    assert workflow.count("if: always()") == 2 and "fetch-depth: 0" in workflow
