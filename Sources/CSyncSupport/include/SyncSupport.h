@@ -45,4 +45,11 @@ typedef intptr_t sync_swift_once_t;
 /// of our own and bound to the runtime's symbol, rather than through `@_silgen_name`.
 void sync_swift_once(sync_swift_once_t *predicate, void (*function)(void *), void *context) __asm__("swift_once");
 
+// MARK: - build configuration
+
+/// Whether this package was built with ThreadSanitizer (`swift build --sanitize=thread`), decided at compile time
+/// in SyncSupport.c, which SwiftPM compiles with the same sanitizer flags as the Swift code; Swift's `#if` cannot
+/// ask. Lets a test skip what TSan's interceptors change (see `DispatchOncePredicateTests`).
+bool sync_built_with_thread_sanitizer(void);
+
 #endif

@@ -3,12 +3,20 @@ import CDispatch
 #else
 import Dispatch
 #endif
+import CSyncSupport
 import StressChecks
 import SyncVariants
 import Testing
 
 /// Seed 002's probe of the predicate: 0 means "run the block", -1 (`~0`) means "done, skip it".
-@Suite struct DispatchOncePredicateTests {
+///
+/// Skipped in a ThreadSanitizer build: TSan replaces `dispatch_once_f` with an interceptor of its own
+/// (compiler-rt's tsan_interceptors_libdispatch.cpp) that marks a predicate done with 2, not libdispatch's ~0, and
+/// waits for a predicate it did not claim until it reads 2. Under TSan the first test reads 2 where it expects -1,
+/// and the second, which presets -1, spins forever. The once variants themselves still run under TSan (the race
+/// tests): a predicate that starts at 0 behaves the same with either encoding.
+@Suite(.disabled(if: sync_built_with_thread_sanitizer(), "TSan's dispatch_once interceptor writes 2 for done, not ~0"))
+struct DispatchOncePredicateTests {
     @Test func zeroedPredicateRunsTheBlockOnceAndIsLeftDone() {
         let table = DispatchOnce(count: 2)
         #expect(table.predicate(of: 0) == 0)
