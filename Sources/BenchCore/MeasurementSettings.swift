@@ -14,8 +14,8 @@ public struct MeasurementSettings: Sendable, Equatable {
         self.warmupSamples = warmupSamples
     }
 
-    /// 4 samples of at least 10 ms after 2 warm-up samples: one round of a default run (four rounds in all).
-    public static let standard = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: 4, warmupSamples: 2)
-    /// A smoke run's round: 3 samples of at least 2 ms after 1 warm-up sample (two rounds in all).
-    public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 3, warmupSamples: 1)
+    /// 1 sample of at least 10 ms after 1 warm-up sample: one round of a default run (eight rounds in all).
+    public static let standard = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: 1, warmupSamples: 1)
+    /// A smoke run's round: 1 sample of at least 2 ms after 1 warm-up sample (two rounds in all).
+    public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 1, warmupSamples: 1)
 }

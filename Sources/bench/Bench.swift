@@ -64,7 +64,7 @@ struct Bench: ParsableCommand {
         "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
     var sampleTime: Int?
 
-    @Flag(name: .long, help: "Smoke run: 2 rounds of 3 samples of 2 ms after 1 warm-up sample; a minute at most.")
+    @Flag(name: .long, help: "Smoke run: 2 rounds of 1 sample of 2 ms after 1 warm-up sample; a minute at most.")
     var quick = false
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
@@ -73,15 +73,16 @@ struct Bench: ParsableCommand {
             + "this process, in the listed order unless --seed is given). A case's level can differ from one "
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
             + "much: scripts/analyze compare and gate judge the rounds, not the samples, and decide a case only "
-            + "with at least 3 rounds a side. The defaults spread the samples over rounds "
-            + "(\(MeasurementSettings.standard.samples) per round, quick \(MeasurementSettings.quick.samples)) so "
-            + "that a default run stays under 5 minutes and a quick one under a minute on 2 cores; a quick run's "
-            + "2 rounds show the noise but are too few to gate on.", valueName: "n"))
+            + "with at least 3 rounds a side. On a shared host a case's cost also wanders for seconds at a time "
+            + "(a register-only spin loop moved between 88 and 111 ns within one process here), so the defaults "
+            + "take one sample per round, each case measured at as many moments as the time allows: a default "
+            + "run stays under 5 minutes and a quick one under a minute on 2 cores. A quick run's 2 rounds show "
+            + "the noise but are too few to gate on.", valueName: "n"))
     var rounds: Int?
 
     /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to estimate a case's
     /// between-process noise, few enough to keep the run's length.
-    static let defaultRounds = 4
+    static let defaultRounds = 8
     static let quickRounds = 2
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(

@@ -33,7 +33,7 @@ from .stats import (
     starved_count,
 )
 
-DEFAULT_THRESHOLD_PERCENT = 10.0
+DEFAULT_THRESHOLD_PERCENT = 5.0
 DEFAULT_ALPHA = 0.01
 
 SLOWER = "slower"

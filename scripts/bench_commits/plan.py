@@ -12,7 +12,7 @@ from pathlib import Path
 SIDE_A = "A"
 SIDE_B = "B"
 
-DEFAULT_PAIRS = 3
+DEFAULT_PAIRS = 6
 # The gate decides on between-round evidence only from this many rounds a side (compare.MIN_GATE_ROUNDS).
 MIN_DECIDING_PAIRS = 3
 SHORT_COMMIT_LENGTH = 7  # as bench's RunEnvironment.shortCommit

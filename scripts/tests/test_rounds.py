@@ -20,6 +20,8 @@ from csvgen import case, rounds, write_results
 
 ROUNDS = 6
 SHIFT_CV = 0.04  # round-to-round level shifts of a noisy runner
+# These cases are drawn for a 10% minimum effect (the 4% shifts stay well under its noise floor).
+THRESHOLD = 10.0
 V3 = {"version": 3}
 
 
@@ -53,12 +55,12 @@ def test_planted_25_percent_slowdown_across_rounds_is_flagged(tmp_path, capsys):
     base = {case(variant="lock"): rounds(100.0, ROUNDS, SHIFT_CV, seed=3)}
     head = {case(variant="lock"): rounds(125.0, ROUNDS, SHIFT_CV, seed=4)}
     b, h = _files(tmp_path, base, head)
-    comparison = build_comparison(load_results(b), load_results(h))
+    comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
     [row] = comparison.rows
     assert row.by_rounds and (row.base_rounds, row.head_rounds) == (ROUNDS, ROUNDS)
     assert row.verdict == SLOWER and row.ci_low > 1
     assert decide_gate(comparison).exit_code == EXIT_REGRESSION
-    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_REGRESSION
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "text"]) == EXIT_REGRESSION
     out = capsys.readouterr().out
     assert "99% CI" in out and "hierarchical bootstrap over rounds" in out
     assert "note: samples from one process" not in out
@@ -73,11 +75,11 @@ def test_same_distribution_with_round_level_shifts_is_not_flagged(tmp_path, caps
     pooled = compare_samples(key, _pooled(base_rounds), _pooled(head_rounds))
     assert pooled.p_value < 0.01  # what the one-process rule would see
     b, h = _files(tmp_path, {case(variant="lock"): base_rounds}, {case(variant="lock"): head_rounds})
-    comparison = build_comparison(load_results(b), load_results(h))
+    comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
     [row] = comparison.rows
     assert row.by_rounds and row.verdict == UNCHANGED and row.alpha_reachable and not row.unstable
     assert row.ci_low < 1 < row.ci_high
-    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "json"]) == EXIT_PASSED
     document = json.loads(capsys.readouterr().out)
     assert document["cases"][0]["by_rounds"] is True
     assert document["cases"][0]["base_rounds"] == ROUNDS
@@ -88,10 +90,10 @@ def test_too_few_rounds_are_undetectable(tmp_path, capsys):
     base = {case(): rounds(100.0, 2, seed=3)}
     head = {case(): rounds(200.0, 2, seed=4)}
     b, h = _files(tmp_path, base, head)
-    [row] = build_comparison(load_results(b), load_results(h)).rows
+    [row] = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD).rows
     assert row.by_rounds and not row.alpha_reachable and row.verdict == UNCHANGED
     assert row.verdict_text == "undetectable (too few rounds)"
-    main(["compare", str(b), str(h)])
+    main(["compare", str(b), str(h), "--threshold", "10"])
     assert ("warning: 1 case(s) have 2 base and 2 head rounds: deciding on between-round evidence needs "
             "at least 3 rounds a side") in capsys.readouterr().out
 
@@ -99,7 +101,7 @@ def test_too_few_rounds_are_undetectable(tmp_path, capsys):
 def test_one_round_a_side_says_one_process_cannot_show_process_variance(tmp_path, capsys):
     b = write_results(tmp_path / "base.csv", {case(): 100.0}, seed=1)
     h = write_results(tmp_path / "head.csv", {case(): 100.0}, seed=2)
-    assert main(["compare", str(b), str(h)]) == 0
+    assert main(["compare", str(b), str(h), "--threshold", "10"]) == 0
     out = capsys.readouterr().out
     assert ("note: samples from one process cannot show between-process variance: 1 case compared on "
             "one round a side") in out
@@ -134,20 +136,20 @@ def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, cap
     head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.03, seed=4),
             case(variant="once"): rounds(100.0, ROUNDS, SHIFT_CV, seed=4)}
     b, h = _files(tmp_path, base, head)
-    comparison = build_comparison(load_results(b), load_results(h))
+    comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
     [unstable] = comparison.unstable
     assert unstable.key.variant == "lock" and unstable.noise_floor > 1.1
     assert unstable.outcome == "unstable" and unstable.verdict == UNCHANGED
     assert comparison.counts["unstable"] == 1
     decision = decide_gate(comparison)
     assert decision.passed and decision.not_gated == 1
-    assert main(["gate", str(b), str(h), "--format", "text"]) == EXIT_PASSED
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "text"]) == EXIT_PASSED
     out = capsys.readouterr().out
     assert f"Unstable, not gated (1): once/hit/lock threads:1 (noise floor {unstable.noise_floor:.2f}×)" in out
     assert out.splitlines()[-1] == (
         "Gate: passed, no case slower among 1 decidable case; 1 of 2 cases unstable, not gated: their "
         "rounds' noise floor is at least the 1.10× change the gate resolves")
-    assert main(["gate", str(b), str(h), "--format", "json", "--filter", "lock"]) == 4
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "json", "--filter", "lock"]) == 4
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["unstable"] == 1 and document["gate"]["status"] == "inconclusive"
     assert document["cases"][0]["unstable"] is True
@@ -178,15 +180,15 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
             case(variant="lock"): 100.0}
     b = write_results(tmp_path / "base.csv", base, seed=1)
     h = write_results(tmp_path / "head.csv", head, seed=2)
-    comparison = build_comparison(load_results(b), load_results(h))
+    comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
     [bimodal] = comparison.bimodal
     assert bimodal.outcome == "bimodal" and bimodal.verdict == UNCHANGED
     assert bimodal.verdict_text.startswith("bimodal (not gated): base ")
     assert "levels head/base" in bimodal.verdict_text
     assert comparison.counts["bimodal"] == 1
-    assert main(["compare", str(b), str(h)]) == 0
+    assert main(["compare", str(b), str(h), "--threshold", "10"]) == 0
     assert "Bimodal, not gated (1): wait/fan-out/group threads:4" in capsys.readouterr().out.splitlines()
-    assert main(["gate", str(b), str(h), "--format", "json"]) == EXIT_PASSED
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "json"]) == EXIT_PASSED
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["bimodal"] == 1
     [row] = [c for c in document["cases"] if c["suite"] == "wait"]
