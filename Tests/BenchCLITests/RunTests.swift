@@ -99,7 +99,7 @@ import Testing
             #expect(row["schema_version"] == String(ResultsSchema.version))
             #expect(row["round"] == "1")
             #expect(row["run_samples"] == "1")
-            #expect(row["run_warmup"] == "2")
+            #expect(row["run_warmup"] == "1")
             #expect(row["run_sample_ns"] == "1000000")
             #expect(row["run_quick"] == "false")
             #expect(row["run_filter"] == "^harness/(empty|opaque-call)/")
