@@ -21,7 +21,7 @@ struct Bench: ParsableCommand {
         Examples:
           bench                          every case, into Results/
           bench --quick                  smoke run, a minute at most
-          bench --rounds 8               more processes: a finer gate
+          bench --rounds 16              more processes: a finer gate
           bench --list --filter '^once/' the cases a run would measure
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops

@@ -19,6 +19,7 @@ from .model import Case, CaseKey, ResultsFile, filter_cases
 from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     Modes,
+    benjamini_hochberg,
     bootstrap_ratio_of_medians,
     find_modes,
     hierarchical_ratio,
@@ -57,13 +58,15 @@ UNDETECTABLE_TEXT = "undetectable (too few samples)"
 UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
-# ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: the
-# ratio of the medians of round medians with a hierarchical bootstrap CI at confidence
-# 1 - alpha. With fewer than MIN_GATE_ROUNDS rounds on a side that evidence is too thin to
-# decide (a bootstrap over 2 rounds has only 3 distinct round draws), so the case is
-# undetectable.
+# ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
+# Mann-Whitney U test on the round medians (exact), decided for all such cases together with
+# Benjamini-Hochberg at false discovery rate alpha (decide_by_rounds), and a change of at least
+# the threshold; the ratio of the medians of round medians is reported with a hierarchical
+# bootstrap CI. A case whose U test cannot reach alpha even alone (2/C(n+m, n) > alpha: fewer
+# than MIN_GATE_ROUNDS rounds a side at the default alpha) is undetectable.
 ROUNDS_MIN_FOR_ROUND_STATS = 2
-MIN_GATE_ROUNDS = 3
+# The fewest rounds a side (equal sides) whose U test can reach the default alpha 0.01: 2/C(10, 5) = 0.0079.
+MIN_GATE_ROUNDS = 5
 ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
                     "one round a side, so the U test treats them as independent and may call "
                     "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ")")
@@ -262,6 +265,19 @@ def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
     return UNCHANGED
 
 
+def judge_change(ratio: float, threshold: float) -> str:
+    """SLOWER/FASTER when the change factor is at least 1 + threshold/100, for a case already found
+    significant (a starved side counts: ``inf`` slower, 0 faster)."""
+    if math.isnan(ratio):
+        return UNCHANGED
+    minimum_factor = 1 + threshold / 100
+    if ratio >= minimum_factor - _RATIO_EPSILON:
+        return SLOWER
+    if ratio == 0 or 1 / ratio >= minimum_factor - _RATIO_EPSILON:
+        return FASTER
+    return UNCHANGED
+
+
 def judge_interval(ratio: float, low: float, high: float, threshold: float) -> str:
     """SLOWER/FASTER when the ratio's CI excludes 1 on that side and the change factor is
     at least 1 + threshold/100 (the rule for cases judged by rounds)."""
@@ -291,10 +307,12 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
     ``p_value`` is a Mann-Whitney U test on the round medians, for information only."""
     a, b = np.concatenate(base), np.concatenate(head)
     estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
-    reachable = min(len(base), len(head)) >= MIN_GATE_ROUNDS
-    verdict = judge_interval(estimate.ratio, estimate.low, estimate.high, threshold)
+    reachable = smallest_p(len(base), len(head)) <= alpha
+    p_value = mann_whitney_p(round_medians(base), round_medians(head))
     base_floor, head_floor = noise_floor(base), noise_floor(head)
-    unstable = is_unstable(max(base_floor, head_floor), threshold)
+    # Alone (compare() decides all cases together, decide_by_rounds): significant at alpha and large enough.
+    verdict = judge_change(estimate.ratio, threshold) if reachable and p_value <= alpha else UNCHANGED
+    unstable = verdict == UNCHANGED and is_unstable(max(base_floor, head_floor), threshold)
     return _with_modes(CompareRow(
         key=key,
         base_n=int(a.size),
@@ -304,8 +322,8 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
         ratio=estimate.ratio,
         ci_low=estimate.low,
         ci_high=estimate.high,
-        p_value=mann_whitney_p(round_medians(base), round_medians(head)),
-        verdict=verdict if reachable and not unstable else UNCHANGED,
+        p_value=p_value,
+        verdict=verdict,
         alpha_reachable=reachable,
         base_starved=starved_count(a),
         head_starved=starved_count(b),
@@ -375,7 +393,25 @@ def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
     Pure and deterministic: the same samples always give the same rows.
     """
     common = sorted(set(base) & set(head), key=CaseKey.sort_key)
-    return [compare_samples(k, base[k], head[k], threshold, alpha) for k in common]
+    rows = [compare_samples(k, base[k], head[k], threshold, alpha) for k in common]
+    return decide_by_rounds(rows, threshold, alpha)
+
+
+def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> list[CompareRow]:
+    """The verdicts of the rows judged by rounds, decided together: a case is slower or faster when the U
+    test on its round medians is significant after Benjamini-Hochberg over all those cases at false
+    discovery rate ``alpha``, and its change is at least the threshold. Hundreds of cases tested at alpha
+    each would flag about alpha x cases of them on a same-commit pair; this flags none in 1 - alpha of such
+    pairs. A case not called whose noise floor reaches the threshold is unstable."""
+    judged = [index for index, row in enumerate(rows) if row.by_rounds and row.alpha_reachable]
+    significant = benjamini_hochberg([rows[index].p_value for index in judged], alpha)
+    decided = list(rows)
+    for index, is_significant in zip(judged, significant):
+        row = rows[index]
+        verdict = judge_change(row.ratio, threshold) if is_significant else UNCHANGED
+        decided[index] = replace(row, verdict=verdict,
+                                 unstable=verdict == UNCHANGED and is_unstable(row.noise_floor, threshold))
+    return decided
 
 
 @dataclass
@@ -519,9 +555,10 @@ def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds)
     few_rounds = Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds)
     return [
-        f"{count} case(s) have {n_base} base and {n_head} head rounds: deciding on between-round "
-        f"evidence needs at least {MIN_GATE_ROUNDS} rounds a side, so they can never be called "
-        "slower or faster (run bench with more --rounds)"
+        f"{count} case(s) have {n_base} base and {n_head} head rounds: the U test on round medians "
+        f"can reach p = {smallest_p(n_base, n_head):.3g} at best, not alpha {alpha:g} (about "
+        f"{MIN_GATE_ROUNDS} rounds a side at 0.01), so they can never be called slower or faster (run "
+        "bench with more --rounds)"
         for (n_base, n_head), count in sorted(few_rounds.items())
     ] + [
         f"{count} case(s) have {n_base} base and {n_head} head samples: the smallest "

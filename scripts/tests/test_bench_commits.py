@@ -227,8 +227,8 @@ def test_a_faster_head_passes(repo, capsys):
 
 
 def test_too_few_pairs_is_inconclusive(repo, capsys):
-    assert run(repo, "HEAD", "HEAD", "--pairs", "2", "--no-count") == 4
-    assert "warning: with 2 pair(s) the gate has fewer than 3 rounds a side" in capsys.readouterr().err
+    assert run(repo, "HEAD", "HEAD", "--pairs", "4", "--no-count") == 4
+    assert "warning: with 4 pair(s) the gate has fewer than 5 rounds a side" in capsys.readouterr().err
 
 
 def test_counts_are_gated_exactly(repo, capsys):
@@ -318,7 +318,10 @@ def test_self_check_a_a_must_flag_nothing():
 def test_self_check_planted_must_flag_spin_and_nothing_else():
     spin = "harness/spin/loop threads:1"
     assert plan.judge_self_check(True, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
-        (True, "harness/spin slower, nothing else")
+        (True, "1 of 1 harness/spin rows slower, nothing else")
+    two = ((spin, "slower"), ("harness/spin/loop threads:2", "unstable"))
+    assert plan.judge_self_check(True, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
+        (True, "1 of 2 harness/spin rows slower (missed harness/spin/loop threads:2 (unstable)), nothing else")
     ok, why = plan.judge_self_check(True, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
                                                     gate_exit=1))
     assert not ok and "1 other" in why
@@ -342,7 +345,7 @@ def test_self_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
     assert run(repo, "--self-check", "--quick", "--seed", "7") == 0
     out = capsys.readouterr().out
     assert "| A/A | 4 | none | 0 |" in out
-    assert out.count("as expected: harness/spin slower, nothing else") == 2
+    assert out.count("harness/spin rows slower, nothing else") == 2
     assert "Self-check: PASS (3 of 3 comparisons as expected)" in out
     calls = [call["argv"] for call in invocations(repo)]
     assert len(calls) == 3 * 2 * plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)

@@ -94,8 +94,8 @@ def test_too_few_rounds_are_undetectable(tmp_path, capsys):
     assert row.by_rounds and not row.alpha_reachable and row.verdict == UNCHANGED
     assert row.verdict_text == "undetectable (too few rounds)"
     main(["compare", str(b), str(h), "--threshold", "10"])
-    assert ("warning: 1 case(s) have 2 base and 2 head rounds: deciding on between-round evidence needs "
-            "at least 3 rounds a side") in capsys.readouterr().out
+    assert ("warning: 1 case(s) have 2 base and 2 head rounds: the U test on round medians can reach "
+            "p = 0.333 at best, not alpha 0.01") in capsys.readouterr().out
 
 
 def test_one_round_a_side_says_one_process_cannot_show_process_variance(tmp_path, capsys):
@@ -194,3 +194,34 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
     [row] = [c for c in document["cases"] if c["suite"] == "wait"]
     assert [level["share"] for level in row["base_modes"]] == [9 / 15, 6 / 15]
     assert [level["share"] for level in row["head_modes"]] == [6 / 15, 9 / 15]
+
+
+def test_benjamini_hochberg_rejects_the_step_up_set():
+    from analyze_lib.stats import benjamini_hochberg
+    # m = 4 at 0.05: thresholds 0.0125, 0.025, 0.0375, 0.05. Step-up: the second smallest (0.02) is under
+    # its 0.025, so the two smallest are rejected, 0.014 included though above its own 0.0125.
+    assert benjamini_hochberg([0.9, 0.014, 0.02, 0.9], 0.05) == [False, True, True, False]
+    assert benjamini_hochberg([0.06, 0.001, 0.03, 0.02], 0.05) == [False, True, True, True]
+    assert benjamini_hochberg([0.2, 0.3], 0.05) == [False, False]
+    assert benjamini_hochberg([], 0.05) == []
+
+
+def test_many_same_commit_cases_are_not_flagged_one_by_one(tmp_path):
+    # 200 unchanged cases, 8 rounds a side: each alone would reach p < 0.01 now and then (about 2 of 200);
+    # decided together at a 1% false discovery rate, none may be called.
+    base = {case(variant=f"v{i}"): rounds(100.0, 8, SHIFT_CV, seed=100 + i) for i in range(200)}
+    head = {case(variant=f"v{i}"): rounds(100.0, 8, SHIFT_CV, seed=500 + i) for i in range(200)}
+    b, h = _files(tmp_path, base, head, run={"run_rounds": "8"})
+    comparison = build_comparison(load_results(b), load_results(h), threshold=0.0)
+    alone = sum(row.p_value <= 0.01 for row in comparison.rows)
+    called = [row for row in comparison.rows if row.verdict != UNCHANGED]
+    assert called == [], f"{len(called)} called ({alone} reach p <= 0.01 alone)"
+
+
+def test_a_change_in_several_cases_survives_the_false_discovery_control(tmp_path):
+    base = {case(variant=f"v{i}"): rounds(100.0, 10, SHIFT_CV, seed=100 + i) for i in range(200)}
+    head = {case(variant=f"v{i}"): rounds(125.0 if i < 4 else 100.0, 10, SHIFT_CV, seed=500 + i)
+            for i in range(200)}
+    b, h = _files(tmp_path, base, head, run={"run_rounds": "10"})
+    comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
+    assert sorted(row.key.variant for row in comparison.rows if row.verdict == SLOWER) == ["v0", "v1", "v2", "v3"]
