@@ -73,7 +73,7 @@ struct Bench: ParsableCommand {
             + "this process, in the listed order unless --seed is given). A case's level can differ from one "
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
             + "much: scripts/analyze compare and gate judge the rounds, not the samples, and decide a case only "
-            + "with at least 3 rounds a side. On a shared host a case's cost also wanders for seconds at a time "
+            + "with at least 5 rounds a side. On a shared host a case's cost also wanders for seconds at a time "
             + "(a register-only spin loop moved between 88 and 111 ns within one process here), so the defaults "
             + "take one sample per round, each case measured at as many moments as the time allows: a default "
             + "run stays under 5 minutes and a quick one under a minute on 2 cores. A quick run's 2 rounds show "

@@ -35,7 +35,8 @@ fresh process that does round i of N. Much of a benchmark's variance lives betwe
 dispatch pool's state, memory layout, a neighbour on the host) and a machine drifts as it warms up or
 other work comes and goes; interleaving spreads that drift over both sides equally, and the gate
 decides on the spread between rounds, not within one process. One seed shuffles the case order of
-every round (printed; --seed to reproduce). The gate needs at least 3 rounds a side to decide.
+every round (printed; --seed to reproduce). The gate needs at least 5 rounds a side to decide a case,
+and 10 (the default) to call a change in one case among hundreds (see README, "Rounds").
 
 Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b when both sides are
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
@@ -57,7 +58,7 @@ exit codes:
   2    bad input: bad revision or option, dirty working tree at HEAD, a build or bench failure,
        unreadable results (one line on stderr)
   3    scripts/bench-commits could not set up its Python environment (.venv)
-  4    gate inconclusive: no case could be decided (e.g. --pairs 2)
+  4    gate inconclusive: no case could be decided (e.g. --pairs 4)
   5    gate incomplete: base cases missing from head
   130  interrupted (Ctrl-C; 143 for SIGTERM): the CSVs written so far are kept
 When the timing and counts gates differ, the first of 1, 5, 4 wins, as in `scripts/analyze gate`.
