@@ -88,8 +88,11 @@ _COUNTS_V3 = (
     "cpu_model", "logical_cpus", "swift_version", "build", "allocator", "bench_version",
 ) + CASE_COLUMNS + COUNTS_MEASURE_COLUMNS
 
+# Counts files share the timing file's version number (one schema family): version 4 changed only timing
+# columns, so its counts columns are version 3's.
 COUNTS_COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     3: _COUNTS_V3,
+    4: _COUNTS_V3,
 }
 
 KNOWN_COUNTS_VERSIONS = tuple(sorted(COUNTS_COLUMNS_BY_VERSION))

@@ -1,5 +1,5 @@
 """CSVs written by bench itself (a timing file and a counts file) load with the real loader: the two sides agree
-on schema 3. Regenerate them with the commands in fixtures/README.md."""
+on schema 4. Regenerate them with the commands in fixtures/README.md."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from analyze_lib.loader import load_counts, load_results
 from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v3.csv"
-COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v3.csv"
-SCHEMA_VERSION = 3
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v4.csv"
+COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v4.csv"
+SCHEMA_VERSION = 4
 
 
 def check_bench_file(path: Path) -> None:
-    """The header is exactly schema.py's v3 columns and every row loads as a sample."""
+    """The header is exactly schema.py's columns of that version and every row loads as a sample."""
     with open(path, newline="", encoding="utf-8") as handle:
         rows = [row for row in csv.reader(handle) if row]
     header, data = rows[0], rows[1:]
@@ -31,8 +31,11 @@ def check_bench_file(path: Path) -> None:
     assert sum(case.n for case in results.cases.values()) == len(data)  # every row is a sample
 
 
-def test_bench_written_v3_csv_loads():
+def test_bench_written_csv_loads():
     check_bench_file(FIXTURE)
+    # Written with --rounds 2: two fresh processes, one file of one run.
+    results = load_results(FIXTURE)
+    assert {round_id for case in results.cases.values() for round_id in case.round_ids} == {1, 2}
 
 
 def test_bench_count_written_csv_loads():
@@ -51,9 +54,9 @@ def test_bench_count_written_csv_loads():
     assert abs(extra - 16 * by_name[("nops", 16)].operations) < 16
 
 
-def test_the_check_itself_passes_on_a_generated_v3_file(tmp_path):
+def test_the_check_itself_passes_on_a_generated_file(tmp_path):
     # Keeps check_bench_file honest: it refuses a file of another version.
-    path = write_results(tmp_path / "gen.csv", {case(threads=t): 100.0 for t in (1, 2)}, version=3)
+    path = write_results(tmp_path / "gen.csv", {case(threads=t): 100.0 for t in (1, 2)}, version=SCHEMA_VERSION)
     check_bench_file(path)
     with pytest.raises(AssertionError):
         check_bench_file(write_results(tmp_path / "v2.csv", {case(): 100.0}, version=2))

@@ -141,3 +141,12 @@ def test_v4_appends_the_spin_scale_which_v3_files_read_as_1(tmp_path):
                                     run={"run_spin_scale": "1.25"}))
     assert v3.run["run_spin_scale"] == 1.0
     assert v4.run["run_spin_scale"] == 1.25
+
+
+def test_counts_files_of_version_4_load_like_version_3(tmp_path):
+    # bench writes its counts file with the family's version (ResultsSchema.version); v4 changed only timing columns.
+    from analyze_lib.loader import load_counts
+    from csvgen import once_hit_counts, write_counts
+    v4 = load_counts(write_counts(tmp_path / "counts-v4.csv", once_hit_counts(), version=4))
+    v3 = load_counts(write_counts(tmp_path / "counts-v3.csv", once_hit_counts(), version=3))
+    assert v4.schema_version == 4 and v4.cases == v3.cases
