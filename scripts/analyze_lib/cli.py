@@ -72,9 +72,11 @@ GATE_DESCRIPTION = (
 
 ROUNDS_DESCRIPTION = (
     " With rounds (bench --rounds N, at least 2 a side) a case is judged on the between-round "
-    "evidence instead: the ratio of the medians of round medians, slower or faster when its "
-    "hierarchical bootstrap CI (rounds, then samples; confidence 1 - alpha) excludes 1 and the change "
-    "is at least the threshold; fewer than 3 rounds a side is undetectable. A case whose rounds' "
+    "evidence instead: the ratio of the medians of round medians, slower or faster when an exact "
+    "Mann-Whitney U test on the round medians is significant after Benjamini-Hochberg over all such "
+    "cases at false discovery rate alpha and the change is at least the threshold (the ratio's "
+    "hierarchical bootstrap CI is shown); a case whose U test cannot reach alpha (fewer than about 5 "
+    "rounds a side) is undetectable. A case whose rounds' "
     "noise floor reaches the threshold is unstable, one whose samples fall in two levels bimodal: "
     "both are listed and not gated. With one round a side the output notes that one process's "
     "samples cannot show between-process variance.")

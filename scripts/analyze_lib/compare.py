@@ -253,16 +253,7 @@ def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
     are equally large changes. A ratio of ``inf`` (starved in head) is slower, 0 (starved
     in base) faster and NaN (starved in both) unchanged, each when significant.
     """
-    if not p_value < alpha or math.isnan(ratio):
-        return UNCHANGED
-    if ratio == 0:
-        return FASTER
-    minimum_factor = 1 + threshold / 100
-    if ratio >= minimum_factor - _RATIO_EPSILON:
-        return SLOWER
-    if 1 / ratio >= minimum_factor - _RATIO_EPSILON:
-        return FASTER
-    return UNCHANGED
+    return judge_change(ratio, threshold) if p_value < alpha else UNCHANGED
 
 
 def judge_change(ratio: float, threshold: float) -> str:
@@ -274,19 +265,6 @@ def judge_change(ratio: float, threshold: float) -> str:
     if ratio >= minimum_factor - _RATIO_EPSILON:
         return SLOWER
     if ratio == 0 or 1 / ratio >= minimum_factor - _RATIO_EPSILON:
-        return FASTER
-    return UNCHANGED
-
-
-def judge_interval(ratio: float, low: float, high: float, threshold: float) -> str:
-    """SLOWER/FASTER when the ratio's CI excludes 1 on that side and the change factor is
-    at least 1 + threshold/100 (the rule for cases judged by rounds)."""
-    if math.isnan(ratio):
-        return UNCHANGED
-    minimum_factor = 1 + threshold / 100
-    if low > 1 and ratio >= minimum_factor - _RATIO_EPSILON:
-        return SLOWER
-    if high < 1 and (ratio == 0 or 1 / ratio >= minimum_factor - _RATIO_EPSILON):
         return FASTER
     return UNCHANGED
 
@@ -304,7 +282,8 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
     """Compare one case on between-round evidence: ``base`` and ``head`` are lists of
     rounds (arrays of ns/op). Each round is summarized by its median; the ratio is of the
     medians of round medians, its CI a hierarchical bootstrap at confidence 1 - alpha;
-    ``p_value`` is a Mann-Whitney U test on the round medians, for information only."""
+    ``p_value`` is an exact Mann-Whitney U test on the round medians. The verdict is this case's
+    alone; compare() decides all cases together (decide_by_rounds)."""
     a, b = np.concatenate(base), np.concatenate(head)
     estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
     reachable = smallest_p(len(base), len(head)) <= alpha

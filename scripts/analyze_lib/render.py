@@ -77,11 +77,12 @@ def run_line(results: ResultsFile) -> str:
 def rule_sentence(comparison: Comparison) -> str:
     """How verdicts are decided, in one sentence (two when some cases have rounds)."""
     if comparison.by_rounds:
-        return (f"A case with rounds is slower or faster when the {ci_level(comparison)} CI of the ratio excludes "
-                f"1 and the change is at least {comparison.threshold:g}%; ratio = head/base median of "
-                f"round medians, CI a hierarchical bootstrap over rounds, then samples within rounds "
-                f"({BOOTSTRAP_RESAMPLES} resamples); p is a Mann-Whitney U test on the round medians, "
-                "for information. Cases without rounds: p < alpha and the threshold, as for one process.")
+        return (f"A case with rounds is slower or faster when p, an exact Mann-Whitney U test on its round "
+                f"medians, is significant after Benjamini-Hochberg over all cases judged by rounds at false "
+                f"discovery rate {comparison.alpha:g}, and the change is at least {comparison.threshold:g}%; "
+                f"ratio = head/base median of round medians, shown with its {ci_level(comparison)} CI, a "
+                f"hierarchical bootstrap over rounds, then samples within rounds ({BOOTSTRAP_RESAMPLES} "
+                "resamples). Cases without rounds: p < alpha and the threshold, as for one process.")
     return (f"A case is slower or faster when p < {comparison.alpha:g} (two-sided Mann-Whitney U) "
             f"and the change is at least {comparison.threshold:g}%; ratio = head/base median "
             f"ns/op with a 95% bootstrap CI ({BOOTSTRAP_RESAMPLES} resamples).")
