@@ -5,8 +5,11 @@ a run, the self-check's judgement of one comparison).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
+
+from analyze_lib.compare import FASTER, SLOWER, UNSTABLE
 
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
@@ -154,16 +157,30 @@ def combine_exit_codes(codes: list[int]) -> int:
 
 
 @dataclass(frozen=True)
+class SpinRow:
+    """One harness/spin case in a self-check comparison: its label, the gate's outcome (slower, unchanged,
+    unstable, …) and its noise floor (the larger side's; NaN when it has none)."""
+
+    label: str
+    outcome: str
+    floor: float
+
+    def describe(self) -> str:
+        floor = "" if math.isnan(self.floor) else f", floor {self.floor:.2f}×"
+        return f"{self.label} ({self.outcome}{floor})"
+
+
+@dataclass(frozen=True)
 class Observed:
     """What one self-check comparison showed, as the gate saw it.
 
     ``flagged`` are the cases judged slower or faster, as (label, verdict); ``spin`` are the harness/spin
-    cases compared, as (label, outcome: slower, unchanged, unstable, …).
+    cases compared.
     """
 
     compared: int
     flagged: tuple[tuple[str, str], ...]
-    spin: tuple[tuple[str, str], ...]
+    spin: tuple[SpinRow, ...]
     unstable: int
     gate_exit: int
 
@@ -171,28 +188,33 @@ class Observed:
 @dataclass(frozen=True)
 class SelfCheckSpec:
     """One of the self-check's comparisons: HEAD against HEAD, side B with ``b_options``; ``planted`` says
-    whether B carries a slowdown the gate must find."""
+    whether B carries a slowdown the gate must find, ``must_resolve`` whether the gate must call it in one
+    harness/spin case at least (rather than find every case below its resolution on this runner)."""
 
     name: str
     b_options: tuple[str, ...]
     planted: bool
+    must_resolve: bool = False
 
 
 SELF_CHECKS = (
     SelfCheckSpec("A/A", (), False),
-    SelfCheckSpec("spin ×1.25", ("--spin-scale", "1.25"), True),
+    SelfCheckSpec("spin ×1.25", ("--spin-scale", "1.25"), True, must_resolve=True),
     SelfCheckSpec("spin ×1.10", ("--spin-scale", "1.10"), True),
 )
 
 
-def judge_self_check(planted: bool, observed: Observed) -> tuple[bool, str]:
+def judge_self_check(spec: SelfCheckSpec, observed: Observed) -> tuple[bool, str]:
     """Whether a comparison came out as it must, and why in a few words.
 
     A/A must flag nothing and decide something (a gate that is inconclusive resolves nothing). A planted
-    slowdown must flag harness/spin as slower (at one thread count at least: each is its own case, with its
-    own noise) and nothing else; the rows it missed are named.
+    slowdown must flag nothing but harness/spin, never call it faster, and flag each harness/spin case
+    the gate gates: a case the gate reports unstable (its floor reaches the smallest change it calls) is
+    below this runner's resolution, which the gate says rather than passing it, so the self-check names
+    it with its floor. A gated case not called slower is a miss. ``must_resolve`` asks for one case
+    called slower at least: a gate that resolves no such change on this runner fails.
     """
-    if not planted:
+    if not spec.planted:
         if observed.flagged:
             return False, f"flagged {len(observed.flagged)} case(s) of identical code"
         if observed.gate_exit != EXIT_PASSED:
@@ -200,15 +222,19 @@ def judge_self_check(planted: bool, observed: Observed) -> tuple[bool, str]:
         return True, "nothing flagged"
     if not observed.spin:
         return False, f"no {SPIN_SUITE}/{SPIN_BENCHMARK} case compared"
-    missed = [f"{label} ({outcome})" for label, outcome in observed.spin if outcome != "slower"]
-    spin_labels = {label for label, _ in observed.spin}
+    spin_labels = {row.label for row in observed.spin}
     others = [label for label, _ in observed.flagged if label not in spin_labels]
     if others:
         return False, f"flagged {len(others)} other case(s)"
-    faster = [label for label, outcome in observed.spin if outcome == "faster"]
+    faster = [row.label for row in observed.spin if row.outcome == FASTER]
     if faster:
         return False, "called a slowed-down case faster: " + ", ".join(faster)
-    if len(missed) == len(observed.spin):
-        return False, "missed " + ", ".join(missed)
-    caught = f"{len(observed.spin) - len(missed)} of {len(observed.spin)} {SPIN_SUITE}/{SPIN_BENCHMARK} rows slower"
-    return True, caught + (f" (missed {', '.join(missed)})" if missed else "") + ", nothing else"
+    missed = [row.describe() for row in observed.spin if row.outcome not in (SLOWER, UNSTABLE)]
+    if missed:
+        return False, "missed a gated case: " + ", ".join(missed)
+    caught = sum(row.outcome == SLOWER for row in observed.spin)
+    below = [row.describe() for row in observed.spin if row.outcome == UNSTABLE]
+    if spec.must_resolve and not caught:
+        return False, "resolved in no case: " + ", ".join(below)
+    found = f"{caught} of {len(observed.spin)} {SPIN_SUITE}/{SPIN_BENCHMARK} rows slower"
+    return True, found + (f" (below resolution: {', '.join(below)})" if below else "") + ", nothing else"

@@ -201,7 +201,7 @@ def observe(base: Path, head: Path) -> plan.Observed:
     """What the gate saw in one self-check comparison."""
     comparison, decision = timing_gate(base, head)
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
-    spin = tuple((row.key.label, row.outcome) for row in comparison.rows
+    spin = tuple(plan.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (plan.SPIN_SUITE, plan.SPIN_BENCHMARK))
     return plan.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
                          unstable=len(comparison.unstable), gate_exit=decision.exit_code)

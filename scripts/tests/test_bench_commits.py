@@ -16,7 +16,7 @@ import pytest
 
 from bench_commits import cli, plan
 from bench_commits.git import resolve
-from bench_commits.plan import Observed, PlanError
+from bench_commits.plan import Observed, PlanError, SpinRow
 from bench_commits.run import Builder
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -304,38 +304,58 @@ def test_a_bench_subcommand_after_the_separator_is_refused(repo, capsys):
 
 
 def _observed(flagged=(), spin=(("harness/spin/loop threads:1", "slower"),), gate_exit=0, unstable=0):
-    return Observed(compared=4, flagged=tuple(flagged), spin=tuple(spin), unstable=unstable, gate_exit=gate_exit)
+    rows = tuple(SpinRow(label, outcome, 1.03) for label, outcome in spin)
+    return Observed(compared=4, flagged=tuple(flagged), spin=rows, unstable=unstable, gate_exit=gate_exit)
+
+
+A_A, SPIN_125, SPIN_110 = plan.SELF_CHECKS
 
 
 def test_self_check_a_a_must_flag_nothing():
-    assert plan.judge_self_check(False, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
-    ok, why = plan.judge_self_check(False, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
+    assert plan.judge_self_check(A_A, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
+    ok, why = plan.judge_self_check(A_A, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
     assert not ok and "flagged 1" in why
-    ok, why = plan.judge_self_check(False, _observed(spin=(), gate_exit=4))
+    ok, why = plan.judge_self_check(A_A, _observed(spin=(), gate_exit=4))
     assert not ok and "gate exit 4" in why
 
 
 def test_self_check_planted_must_flag_spin_and_nothing_else():
     spin = "harness/spin/loop threads:1"
-    assert plan.judge_self_check(True, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
+    assert plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
         (True, "1 of 1 harness/spin rows slower, nothing else")
     two = ((spin, "slower"), ("harness/spin/loop threads:2", "unstable"))
-    assert plan.judge_self_check(True, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
-        (True, "1 of 2 harness/spin rows slower (missed harness/spin/loop threads:2 (unstable)), nothing else")
-    ok, why = plan.judge_self_check(True, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
-                                                    gate_exit=1))
+    assert plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
+        (True, "1 of 2 harness/spin rows slower (below resolution: harness/spin/loop threads:2 "
+               "(unstable, floor 1.03×)), nothing else")
+    ok, why = plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
+                                                        gate_exit=1))
     assert not ok and "1 other" in why
-    ok, why = plan.judge_self_check(True, _observed(spin=((spin, "unstable"),), unstable=1))
-    assert not ok and why == f"missed {spin} (unstable)"
-    ok, why = plan.judge_self_check(True, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
+    ok, why = plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
     assert not ok and "faster" in why
-    ok, why = plan.judge_self_check(True, _observed(spin=()))
+    ok, why = plan.judge_self_check(SPIN_125, _observed(spin=()))
     assert not ok and "no harness/spin case" in why
 
 
+def test_a_gated_spin_case_not_called_slower_is_a_miss():
+    spin = "harness/spin/loop threads:1"
+    both = ((spin, "slower"), ("harness/spin/loop threads:2", "unchanged"))
+    for spec in (SPIN_125, SPIN_110):
+        ok, why = plan.judge_self_check(spec, _observed(flagged=[(spin, "slower")], spin=both, gate_exit=1))
+        assert not ok and why == "missed a gated case: harness/spin/loop threads:2 (unchanged, floor 1.03×)"
+
+
+def test_below_resolution_everywhere_fails_only_where_the_change_must_be_resolved():
+    spin = "harness/spin/loop threads:1"
+    ok, why = plan.judge_self_check(SPIN_125, _observed(spin=((spin, "unstable"),), unstable=1))
+    assert not ok and why == f"resolved in no case: {spin} (unstable, floor 1.03×)"
+    ok, why = plan.judge_self_check(SPIN_110, _observed(spin=((spin, "unstable"),), unstable=1))
+    assert ok and why == f"0 of 1 harness/spin rows slower (below resolution: {spin} (unstable, floor 1.03×)), " \
+                         "nothing else"
+
+
 def test_the_self_check_plants_1_25_and_1_10():
-    assert [(spec.b_options, spec.planted) for spec in plan.SELF_CHECKS] == [
-        ((), False), (("--spin-scale", "1.25"), True), (("--spin-scale", "1.10"), True)]
+    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.SELF_CHECKS] == [
+        ((), False, False), (("--spin-scale", "1.25"), True, True), (("--spin-scale", "1.10"), True, False)]
 
 
 def test_self_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
