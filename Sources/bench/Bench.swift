@@ -61,7 +61,7 @@ struct Bench: ParsableCommand {
     var samples: Int?
 
     @Option(name: .customLong("sample-time"), parsing: .unconditional, help: ArgumentHelp(
-        "Least duration of one sample in milliseconds (default 10, quick 2).", valueName: "ms"))
+        "Least duration of one sample in milliseconds (default 8, quick 2).", valueName: "ms"))
     var sampleTime: Int?
 
     @Flag(name: .long, help: "Smoke run: 2 rounds of 1 sample of 2 ms after 1 warm-up sample; a minute at most.")
@@ -72,17 +72,18 @@ struct Bench: ParsableCommand {
             + "appending to one CSV (default \(Bench.defaultRounds), quick \(Bench.quickRounds); 1 measures in "
             + "this process, in the listed order unless --seed is given). A case's level can differ from one "
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
-            + "much: scripts/analyze compare and gate judge the rounds, not the samples, and decide a case only "
-            + "with at least 5 rounds a side. On a shared host a case's cost also wanders for seconds at a time "
+            + "much: scripts/analyze compare and gate judge the rounds, not the samples. Among the ~500 cases "
+            + "they decide together, a change in one case alone needs 10 rounds a side (its U test must reach "
+            + "0.01/500), hence the default. On a shared host a case's cost also wanders for seconds at a time "
             + "(a register-only spin loop moved between 88 and 111 ns within one process here), so the defaults "
             + "take one sample per round, each case measured at as many moments as the time allows: a default "
             + "run stays under 5 minutes and a quick one under a minute on 2 cores. A quick run's 2 rounds show "
             + "the noise but are too few to gate on.", valueName: "n"))
     var rounds: Int?
 
-    /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to estimate a case's
-    /// between-process noise, few enough to keep the run's length.
-    static let defaultRounds = 8
+    /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to call a change in one case
+    /// alone among all of them (2/C(20, 10) = 1.1e-5 <= 0.01/508), few enough to keep the run under 5 minutes.
+    static let defaultRounds = 10
     static let quickRounds = 2
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(

@@ -30,6 +30,7 @@ from .stats import (
     geometric_mean,
     mann_whitney_p,
     median,
+    rounds_to_reach,
     smallest_p,
     starved_count,
 )
@@ -67,6 +68,10 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 ROUNDS_MIN_FOR_ROUND_STATS = 2
 # The fewest rounds a side (equal sides) whose U test can reach the default alpha 0.01: 2/C(10, 5) = 0.0079.
 MIN_GATE_ROUNDS = 5
+LONE_CHANGE_NOTE = ("{count} of {cases} cases undetectable (too few rounds): among {cases} cases decided together a "
+                    "change in one case alone is called only at p <= {level:.2g} (alpha / {cases}), and the U test "
+                    "on {base} and {head} rounds reaches {best:.2g} at best; run at least {needed} rounds a side "
+                    "(bench --rounds {needed}) or compare fewer cases (--filter)")
 ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
                     "one round a side, so the U test treats them as independent and may call "
                     "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ")")
@@ -381,16 +386,33 @@ def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> 
     test on its round medians is significant after Benjamini-Hochberg over all those cases at false
     discovery rate ``alpha``, and its change is at least the threshold. Hundreds of cases tested at alpha
     each would flag about alpha x cases of them on a same-commit pair; this flags none in 1 - alpha of such
-    pairs. A case not called whose noise floor reaches the threshold is unstable."""
-    judged = [index for index, row in enumerate(rows) if row.by_rounds and row.alpha_reachable]
-    significant = benjamini_hochberg([rows[index].p_value for index in judged], alpha)
+    pairs. A case not called whose noise floor reaches the threshold is unstable.
+
+    Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
+    whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
+    that could catch a regression only when many cases regress together would pass the usual one unseen."""
+    candidates = [index for index, row in enumerate(rows) if row.by_rounds]
+    level = lone_change_level(len(candidates), alpha)
     decided = list(rows)
+    for index in candidates:
+        row = rows[index]
+        if row.alpha_reachable and smallest_p(row.base_rounds, row.head_rounds) > level:
+            decided[index] = replace(row, alpha_reachable=False, verdict=UNCHANGED,
+                                     unstable=is_unstable(row.noise_floor, threshold))
+    judged = [index for index in candidates if decided[index].alpha_reachable]
+    significant = benjamini_hochberg([rows[index].p_value for index in judged], alpha)
     for index, is_significant in zip(judged, significant):
         row = rows[index]
         verdict = judge_change(row.ratio, threshold) if is_significant else UNCHANGED
         decided[index] = replace(row, verdict=verdict,
                                  unstable=verdict == UNCHANGED and is_unstable(row.noise_floor, threshold))
     return decided
+
+
+def lone_change_level(cases: int, alpha: float) -> float:
+    """The p-value a change in one case alone must reach among ``cases`` cases decided together:
+    Benjamini-Hochberg's first step, alpha / cases."""
+    return alpha / max(cases, 1)
 
 
 @dataclass
@@ -583,16 +605,26 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         head_only=head_only,
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
-        notes=_round_notes(rows),
+        notes=_round_notes(rows, alpha),
     )
 
 
-def _round_notes(rows: list[CompareRow]) -> list[str]:
-    """The note on cases compared on one process's samples (no between-round evidence)."""
+def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
+    """The notes on how cases were judged: those compared on one process's samples (no between-round
+    evidence), and those with too few rounds to be called alone among all the cases decided together."""
+    notes = []
     pooled = sum(1 for row in rows if not row.by_rounds)
-    if not pooled:
-        return []
-    return [ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}")]
+    if pooled:
+        notes.append(ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}"))
+    by_rounds = [row for row in rows if row.by_rounds]
+    level = lone_change_level(len(by_rounds), alpha)
+    short = [row for row in by_rounds if smallest_p(row.base_rounds, row.head_rounds) > level]
+    if short:
+        fewest = min(short, key=lambda row: min(row.base_rounds, row.head_rounds))
+        notes.append(LONE_CHANGE_NOTE.format(
+            count=len(short), cases=len(by_rounds), level=level, base=fewest.base_rounds, head=fewest.head_rounds,
+            best=smallest_p(fewest.base_rounds, fewest.head_rounds), needed=rounds_to_reach(level)))
+    return notes
 
 
 def finite_or_none(value: float) -> float | None:

@@ -180,6 +180,14 @@ def smallest_p(n_a: int, n_b: int) -> float:
     return min(1.0, 2 / math.comb(n_a + n_b, n_a))
 
 
+def rounds_to_reach(level: float) -> int:
+    """The fewest samples (rounds) a side, equal on both sides, whose exact U test can give p <= level."""
+    n = 1
+    while smallest_p(n, n) > level:
+        n += 1
+    return n
+
+
 def geometric_mean(values) -> float:
     """The geometric mean of positive finite values (NaN for none)."""
     values = np.asarray(list(values), dtype=float)

@@ -35,8 +35,9 @@ fresh process that does round i of N. Much of a benchmark's variance lives betwe
 dispatch pool's state, memory layout, a neighbour on the host) and a machine drifts as it warms up or
 other work comes and goes; interleaving spreads that drift over both sides equally, and the gate
 decides on the spread between rounds, not within one process. One seed shuffles the case order of
-every round (printed; --seed to reproduce). The gate needs at least 5 rounds a side to decide a case,
-and 10 (the default) to call a change in one case among hundreds (see README, "Rounds").
+every round (printed; --seed to reproduce). Among the ~500 cases the gate decides together, a change in
+one case alone needs 10 rounds a side (the default): with fewer the gate is inconclusive (exit 4) rather
+than pass a regression it could not have called (see README, "Rounds").
 
 Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b when both sides are
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never

@@ -12,10 +12,11 @@ import numpy as np
 
 from analyze_lib.cli import main
 from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
-from analyze_lib.gate import EXIT_PASSED, EXIT_REGRESSION, decide_gate
+from analyze_lib.gate import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
 from analyze_lib.loader import load_results
 from analyze_lib.model import Case, CaseKey
-from analyze_lib.stats import find_modes, hierarchical_ratio, noise_floor, split_by_round
+from analyze_lib.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
+                                split_by_round)
 from csvgen import case, rounds, write_results
 
 ROUNDS = 6
@@ -207,15 +208,48 @@ def test_benjamini_hochberg_rejects_the_step_up_set():
 
 
 def test_many_same_commit_cases_are_not_flagged_one_by_one(tmp_path):
-    # 200 unchanged cases, 8 rounds a side: each alone would reach p < 0.01 now and then (about 2 of 200);
+    # 200 unchanged cases, 10 rounds a side: each alone would reach p < 0.01 now and then (about 2 of 200);
     # decided together at a 1% false discovery rate, none may be called.
-    base = {case(variant=f"v{i}"): rounds(100.0, 8, SHIFT_CV, seed=100 + i) for i in range(200)}
-    head = {case(variant=f"v{i}"): rounds(100.0, 8, SHIFT_CV, seed=500 + i) for i in range(200)}
-    b, h = _files(tmp_path, base, head, run={"run_rounds": "8"})
+    base = {case(variant=f"v{i}"): rounds(100.0, 10, SHIFT_CV, seed=100 + i) for i in range(200)}
+    head = {case(variant=f"v{i}"): rounds(100.0, 10, SHIFT_CV, seed=500 + i) for i in range(200)}
+    b, h = _files(tmp_path, base, head, run={"run_rounds": "10"})
     comparison = build_comparison(load_results(b), load_results(h), threshold=0.0)
+    assert all(row.alpha_reachable for row in comparison.rows)
     alone = sum(row.p_value <= 0.01 for row in comparison.rows)
+    assert alone > 0
     called = [row for row in comparison.rows if row.verdict != UNCHANGED]
     assert called == [], f"{len(called)} called ({alone} reach p <= 0.01 alone)"
+
+
+def test_rounds_to_reach_a_level():
+    assert rounds_to_reach(0.01) == 5          # 2/C(10, 5) = 0.0079
+    assert rounds_to_reach(0.01 / 200) == 9    # 2/C(18, 9) = 4.1e-5 <= 5e-5 < 2/C(16, 8)
+    assert rounds_to_reach(0.01 / 508) == 10   # 2/C(20, 10) = 1.1e-5 <= 2.0e-5
+
+
+def _one_slower_among(cases, count, tmp_path):
+    base = {case(variant=f"v{i}"): rounds(100.0, count, SHIFT_CV, seed=100 + i) for i in range(cases)}
+    head = {case(variant=f"v{i}"): rounds(150.0 if i == 0 else 100.0, count, SHIFT_CV, seed=500 + i)
+            for i in range(cases)}
+    b, h = _files(tmp_path, base, head, run={"run_rounds": str(count)})
+    return build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
+
+
+def test_a_lone_change_among_many_cases_needs_enough_rounds_and_the_gate_says_so(tmp_path):
+    # One case 1.5x slower among 200, every head round above every base round. With 8 rounds a side the
+    # U test reaches 1.6e-4 at best, above the 0.01/200 a lone change needs: the gate must not pass it
+    # as checked, but call every case undetectable and say how many rounds would do.
+    short = _one_slower_among(200, 8, tmp_path)
+    [changed] = [row for row in short.rows if row.key.variant == "v0"]
+    assert changed.p_value == smallest_p(8, 8)
+    assert all(not row.alpha_reachable and row.verdict == UNCHANGED for row in short.rows)
+    assert any("200 of 200 cases undetectable (too few rounds)" in note and "at least 9 rounds" in note
+               for note in short.notes), short.notes
+    assert decide_gate(short).exit_code == EXIT_INCONCLUSIVE
+    enough = _one_slower_among(200, 9, tmp_path)
+    assert [row.key.variant for row in enough.rows if row.verdict == SLOWER] == ["v0"]
+    assert decide_gate(enough).exit_code == EXIT_REGRESSION
+    assert not any("too few rounds" in note for note in enough.notes)
 
 
 def test_a_change_in_several_cases_survives_the_false_discovery_control(tmp_path):
