@@ -47,18 +47,22 @@ public struct CaseRunner: Sendable {
     }
 
     /// Measures the case once per entry of `sampleTimes`, in that order, on one thread team and one workload:
-    /// the same threads, stacks and data throughout, so that what differs between the results is the sample
-    /// time alone. Returns the first role's result (or the only one) for each entry.
+    /// the same threads, stacks and data throughout, and the same measured time in every entry (`settings`'
+    /// samples of its sample time, or as many shorter samples as fill that time), so that what differs between
+    /// the results is the sample length alone, not how much of a pattern's slower and faster phases they saw.
+    /// Returns the first role's result (or the only one) for each entry.
     public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload, sampleTimes: [UInt64]) throws -> [CaseResult] {
         let session = Session(workload: workload, threads: benchmarkCase.threads)
         defer { session.finish() }
         var plans: [UInt64: SamplePlan] = [:]
+        let measuredTime = UInt64(settings.samples) * settings.sampleNanoseconds
         return try sampleTimes.map { sampleTime in
             var settings = self.settings
             settings.sampleNanoseconds = sampleTime
-            let runner = CaseRunner(settings: settings)
-            let plan = plans[sampleTime] ?? runner.plan(session)
+            let plan = plans[sampleTime] ?? CaseRunner(settings: settings).plan(session)
             plans[sampleTime] = plan
+            settings.samples = Self.samples(filling: measuredTime, eachLasting: plan.sampleNanoseconds(calibratedTo: sampleTime))
+            let runner = CaseRunner(settings: settings)
             session.collectLatencies()
             let samples = try runner.keptSamples(session, plan: plan, shouldContinue: { true })
             return runner.results(for: benchmarkCase, workload: workload, samples: samples)[0]
@@ -92,6 +96,19 @@ public struct CaseRunner: Sendable {
         case lockstep(iterations: Int)
         /// Each thread runs batches of `batches[thread]` iterations in windows of `window` nanoseconds.
         case timed(batches: [Int], window: UInt64)
+
+        /// About how long one sample lasts: the window, or the sample time a lockstep count was calibrated to.
+        func sampleNanoseconds(calibratedTo sampleTime: UInt64) -> UInt64 {
+            switch self {
+            case .lockstep: sampleTime
+            case .timed(_, let window): window
+            }
+        }
+    }
+
+    /// How many samples of `length` fill `measuredTime` (at least one).
+    static func samples(filling measuredTime: UInt64, eachLasting length: UInt64) -> Int {
+        max(1, Int(measuredTime / max(length, 1)))
     }
 
     /// The outcome of calibrating one count: the count, and the (fastest) time a run of it took.

@@ -30,7 +30,8 @@ extension Bench.SelfCheck {
     }
 
     /// Every sample-length case at the long and short sample times in turn (long, short, long, short, long),
-    /// on one thread team and workload (`CaseRunner.measure(_:workload:sampleTimes:)`): how far the short
+    /// on one thread team and workload, each turn the same measured time (`CaseRunner.measure(_:workload:
+    /// sampleTimes:)`: 3 samples of 50 ms, or some 75 of 2 ms): how far the short
     /// samples' pooled cost falls outside the range of the three long runs' pooled costs. A case whose long runs
     /// themselves move (contended locks switch between levels) widens its own range, so only what the sample
     /// length does is graded. Also the fairness of the read-only hit paths at 8 threads at the short sample time.

@@ -126,6 +126,17 @@ import Testing
         #expect(launches.withLock { $0 } == 2 && drains.withLock { $0 } == 2)
     }
 
+    @Test func shorterSamplesFillTheSameMeasuredTime() {
+        let measured: UInt64 = 150_000_000  // 3 samples of 50 ms
+        #expect(CaseRunner.samples(filling: measured, eachLasting: 50_000_000) == 3)
+        #expect(CaseRunner.samples(filling: measured, eachLasting: 2_000_000) == 75)
+        #expect(CaseRunner.samples(filling: measured, eachLasting: 20_000_000) == 7)  // a window of 8 threads
+        #expect(CaseRunner.samples(filling: 1_000_000, eachLasting: 2_000_000) == 1)
+        #expect(CaseRunner.SamplePlan.timed(batches: [1], window: 20_000_000).sampleNanoseconds(calibratedTo: 2_000_000)
+                    == 20_000_000)
+        #expect(CaseRunner.SamplePlan.lockstep(iterations: 9).sampleNanoseconds(calibratedTo: 2_000_000) == 2_000_000)
+    }
+
     @Test func aRotationNeverExceedsItsLimit() {
         let workload = Workload { _, _ in }
         let session = Session(workload: workload, threads: 2)

@@ -45,10 +45,10 @@ overwritten. Bench options after `--` go to every timed round (and --filter to b
 
 Self-check (--self-check): builds HEAD once and compares it with itself three times, N pairs each:
 plain (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must
-flag nothing but harness/spin, never call it faster, and call slower each harness/spin case it gates; a
-case it reports unstable is below this runner's resolution and is named with its floor; at 1.25 one
-case at least must be called slower). It prints a table of what it saw and the wall time of each
-comparison: run it on your own runner to learn what the gate resolves there. No counts.
+flag nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be
+called slower; rows not called slower are named with their outcome and noise floor, which is what the
+gate resolves on this runner). It prints a table of what it saw and the wall time of each comparison:
+run it on your own runner to learn what the gate resolves there. No counts.
 
 Time, on a 2-core VM: a quick round of every case takes about 22 s, a default one about 32 s, so 10 pairs
 (20 rounds) take about 7.5 min quick and 11 min by default, plus a release build per commit (about a
