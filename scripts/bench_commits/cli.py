@@ -50,9 +50,10 @@ called slower; rows not called slower are named with their outcome and noise flo
 gate resolves on this runner). It prints a table of what it saw and the wall time of each comparison:
 run it on your own runner to learn what the gate resolves there. No counts.
 
-Time, on a 2-core VM: a quick round of every case takes about 22 s, a default one about 32 s, so 10 pairs
-(20 rounds) take about 7.5 min quick and 11 min by default, plus a release build per commit (about a
-minute) and bench count unless --no-count; the quick self-check took 22.5 min.
+Time, on a 2-core VM: a quick round of every case takes about 22 s, a default one about 29 s, so 10 pairs
+(20 rounds) take about 7.5 min quick and 10 min by default, plus a release build per commit (about a
+minute) and bench count unless --no-count: a default HEAD HEAD took 10 min 49 s in all; the quick
+self-check took 22.5 min.
 """
 
 EPILOG = """\
