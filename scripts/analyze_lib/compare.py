@@ -74,7 +74,8 @@ LONE_CHANGE_NOTE = ("{count} of {cases} cases undetectable (too few rounds): amo
                     "(bench --rounds {needed}) or compare fewer cases (--filter)")
 ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
                     "one round a side, so the U test treats them as independent and may call "
-                    "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ")")
+                    "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ", and 10 "
+                    "to call a change in one case among ~500)")
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -396,7 +397,7 @@ def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> 
     decided = list(rows)
     for index in candidates:
         row = rows[index]
-        if row.alpha_reachable and smallest_p(row.base_rounds, row.head_rounds) > level:
+        if row.alpha_reachable and not can_call_alone(row, level):
             decided[index] = replace(row, alpha_reachable=False, verdict=UNCHANGED,
                                      unstable=is_unstable(row.noise_floor, threshold))
     judged = [index for index in candidates if decided[index].alpha_reachable]
@@ -413,6 +414,11 @@ def lone_change_level(cases: int, alpha: float) -> float:
     """The p-value a change in one case alone must reach among ``cases`` cases decided together:
     Benjamini-Hochberg's first step, alpha / cases."""
     return alpha / max(cases, 1)
+
+
+def can_call_alone(row: CompareRow, level: float) -> bool:
+    """Whether the row's round counts can give the p-value ``level`` a lone change needs."""
+    return smallest_p(row.base_rounds, row.head_rounds) <= level
 
 
 @dataclass
@@ -618,7 +624,7 @@ def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
         notes.append(ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}"))
     by_rounds = [row for row in rows if row.by_rounds]
     level = lone_change_level(len(by_rounds), alpha)
-    short = [row for row in by_rounds if smallest_p(row.base_rounds, row.head_rounds) > level]
+    short = [row for row in by_rounds if not can_call_alone(row, level)]
     if short:
         fewest = min(short, key=lambda row: min(row.base_rounds, row.head_rounds))
         notes.append(LONE_CHANGE_NOTE.format(
