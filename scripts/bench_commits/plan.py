@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyze_lib.compare import FASTER, SLOWER, UNSTABLE
+from analyze_lib.compare import FASTER, SLOWER
 
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
