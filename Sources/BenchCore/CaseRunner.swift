@@ -52,11 +52,22 @@ public struct CaseRunner: Sendable {
     /// the results is the sample length alone, not how much of a pattern's slower and faster phases they saw.
     /// Returns the first role's result (or the only one) for each entry.
     public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload, sampleTimes: [UInt64]) throws -> [CaseResult] {
+        try measure(benchmarkCase, workload: workload) { done in
+            done.count < sampleTimes.count ? sampleTimes[done.count] : nil
+        }
+    }
+
+    /// As `measure(_:workload:sampleTimes:)`, with each entry's sample time chosen when the entry is due:
+    /// `nextSampleTime` gets the results so far and returns the next sample time, or nil to stop. Lets a caller
+    /// measure until what it has seen is enough, all on the same thread team.
+    public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload,
+                        nextSampleTime: ([CaseResult]) -> UInt64?) throws -> [CaseResult] {
         let session = Session(workload: workload, threads: benchmarkCase.threads)
         defer { session.finish() }
         var plans: [UInt64: SamplePlan] = [:]
         let measuredTime = UInt64(settings.samples) * settings.sampleNanoseconds
-        return try sampleTimes.map { sampleTime in
+        var results: [CaseResult] = []
+        while let sampleTime = nextSampleTime(results) {
             var settings = self.settings
             settings.sampleNanoseconds = sampleTime
             let plan = plans[sampleTime] ?? CaseRunner(settings: settings).plan(session)
@@ -65,8 +76,9 @@ public struct CaseRunner: Sendable {
             let runner = CaseRunner(settings: settings)
             session.collectLatencies()
             let samples = try runner.keptSamples(session, plan: plan, shouldContinue: { true })
-            return runner.results(for: benchmarkCase, workload: workload, samples: samples)[0]
+            results.append(runner.results(for: benchmarkCase, workload: workload, samples: samples)[0])
         }
+        return results
     }
 
     /// The warm-up samples, run and dropped, then the kept ones.

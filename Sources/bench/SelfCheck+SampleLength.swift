@@ -1,4 +1,5 @@
 import BenchCore
+import Foundation
 import BenchSuites
 import SyncVariants
 import VariantCatalog
@@ -29,12 +30,17 @@ extension Bench.SelfCheck {
         }
     }
 
-    /// Every sample-length case at the long and short sample times in turn (long, short, long, short, long),
-    /// on one thread team and workload, each turn the same measured time (`CaseRunner.measure(_:workload:
-    /// sampleTimes:)`: 3 samples of 50 ms, or some 75 of 2 ms): how far the short
-    /// samples' pooled cost falls outside the range of the three long runs' pooled costs. A case whose long runs
-    /// themselves move (contended locks switch between levels) widens its own range, so only what the sample
-    /// length does is graded. Also the fairness of the read-only hit paths at 8 threads at the short sample time.
+    /// After how many pairs of turns (one long, one short) a case's comparison is looked at; it stops at the
+    /// first look that decides it, and the last look is final. Steady cases are decided at the first look
+    /// (0.6 s); a contended lock whose turns move by tens of percent may take every pair (about 10 s).
+    static let pairsAtEachLook = [4, 8, 16, 32, 64]
+
+    /// Every sample-length case at the long and short sample times in turn (long, short, long, short, …), on
+    /// one thread team and workload, each turn the same measured time (`CaseRunner.measure(_:workload:
+    /// nextSampleTime:)`: one sample of 50 ms, or 25 of 2 ms), until the `CostRatio` of the turns' pooled
+    /// costs decides whether the short samples' cost is within the tolerance of the long ones' (or the last look
+    /// is reached). Passes when every case is shown within it: a case the turns could not decide is not passed.
+    /// Also the fairness of the read-only hit paths at 8 threads at the short sample time.
     ///
     /// The pooled cost (all the samples' wall time over all their operations) is what a harness that skews
     /// short samples (a start-up cost, late starters) would inflate. The median is not graded: a contended
@@ -42,35 +48,39 @@ extension Bench.SelfCheck {
     /// kernel), so most 2 ms windows fall in a fast phase and a few in a slow one, and their median is lower
     /// than that of 50 ms windows, which each average over phases, while the pooled costs agree.
     func sampleLength() throws -> [SelfCheckResult] {
-        var worst: (name: String, short: Double, nearestLong: Double)?
+        var compared: [(name: String, pairs: Int, comparison: CostRatio)] = []
         var fairness: [(name: String, value: Double)] = []
+        let settings = MeasurementSettings(sampleNanoseconds: Self.longSampleNanoseconds, samples: 1, warmupSamples: 1)
         for (benchmarkCase, benchmark) in Self.sampleLengthCases() {
-            let turns = (0..<5).map { $0 % 2 == 0 ? Self.longSampleNanoseconds : Self.shortSampleNanoseconds }
-            let settings = MeasurementSettings(sampleNanoseconds: Self.longSampleNanoseconds, samples: 3, warmupSamples: 1)
-            let results = try CaseRunner(settings: settings)
-                .measure(benchmarkCase, workload: benchmark.setup(benchmarkCase), sampleTimes: turns)
-            let long = zip(turns, results).filter { $0.0 == Self.longSampleNanoseconds }.map { Self.pooledCost([$0.1]) }
-            let short = zip(turns, results).filter { $0.0 == Self.shortSampleNanoseconds }.map(\.1)
-            let shortCost = Self.pooledCost(short)
-            let nearest = min(max(shortCost, long.min()!), long.max()!)
-            if worst.map({ abs(shortCost / nearest - 1) > abs($0.short / $0.nearestLong - 1) }) ?? true {
-                worst = (benchmarkCase.description, shortCost, nearest)
+            var comparison: CostRatio?
+            let results = try CaseRunner(settings: settings).measure(
+                benchmarkCase, workload: benchmark.setup(benchmarkCase)
+            ) { done in
+                let pairs = done.count / 2
+                if done.count % 2 == 0, Self.pairsAtEachLook.contains(pairs) {
+                    let turns = Self.pooledTurnCosts(done)
+                    comparison = CostRatio(measured: turns.short, reference: turns.long)
+                    if comparison!.verdict(tolerance: Self.sampleLengthTolerance) != .undecided
+                        || pairs == Self.pairsAtEachLook.last { return nil }
+                }
+                return done.count % 2 == 0 ? Self.longSampleNanoseconds : Self.shortSampleNanoseconds
+            }
+            compared.append((benchmarkCase.description, results.count / 2, comparison!))
+            if results.count / 2 > Self.pairsAtEachLook[0] {
+                print("  sample-length \(benchmarkCase.description): short/long \(comparison!.description) "
+                      + "after \(results.count / 2) pairs of turns")
             }
             if benchmarkCase.threads == 8, Self.readOnlyHits.contains(benchmarkCase.path) {
+                let short = results.indices.filter { $0 % 2 == 1 }.map { results[$0] }
                 let fair = short.flatMap { $0.samples.compactMap(\.fairness) }
                 fairness.append((benchmarkCase.description, Statistics(fair)!.median))
             }
         }
-        guard let worst, let leastFair = fairness.min(by: { $0.value < $1.value }) else {
-            throw BenchError("the sample-length sweep selected no case")
-        }
+        guard let widest = compared.max(by: { abs(log($0.comparison.estimate)) < abs(log($1.comparison.estimate)) }),
+              let leastFair = fairness.min(by: { $0.value < $1.value })
+        else { throw BenchError("the sample-length sweep selected no case") }
         return [
-            .agreement("sample-length (worst of \(Self.sampleLengthCases().count) cases: \(worst.name))",
-                       reference: .init(label: "nearest \(Self.longSampleNanoseconds / 1_000_000) ms pooled",
-                                        nanoseconds: worst.nearestLong),
-                       measured: .init(label: "\(Self.shortSampleNanoseconds / 1_000_000) ms pooled",
-                                       nanoseconds: worst.short),
-                       tolerance: Self.sampleLengthTolerance),
+            Self.sampleLengthResult(compared.map { ($0.name, $0.comparison) }, widest: widest),
             SelfCheckResult(
                 name: "fairness (least fair: \(leastFair.name))",
                 measurements: [],
@@ -79,6 +89,35 @@ extension Bench.SelfCheck {
                                 Self.shortSampleNanoseconds / 1_000_000),
                 passed: leastFair.value >= Self.minimumFairness),
         ]
+    }
+
+    /// The sample-length check's line: how many cases were shown within the tolerance, the ones shown beyond it
+    /// or left undecided, and the case whose estimate strayed furthest.
+    static func sampleLengthResult(_ compared: [(name: String, comparison: CostRatio)],
+                                   widest: (name: String, pairs: Int, comparison: CostRatio)) -> SelfCheckResult {
+        func names(_ verdict: CostRatio.Verdict) -> [String] {
+            compared.filter { $0.comparison.verdict(tolerance: sampleLengthTolerance) == verdict }
+                .map { "\($0.name) \($0.comparison.description)" }
+        }
+        let outside = names(.outside), undecided = names(.undecided)
+        var finding = "\(compared.count - outside.count - undecided.count) of \(compared.count) cases shown within "
+            + "(95% interval of short/long); furthest: \(widest.name) \(widest.comparison.description) after "
+            + "\(widest.pairs) pairs"
+        if !outside.isEmpty { finding += "; beyond: " + outside.joined(separator: ", ") }
+        if !undecided.isEmpty { finding += "; undecided after \(pairsAtEachLook.last!) pairs: " + undecided.joined(separator: ", ") }
+        return SelfCheckResult(
+            name: "sample-length (\(shortSampleNanoseconds / 1_000_000) ms against \(longSampleNanoseconds / 1_000_000) ms)",
+            measurements: [],
+            tolerance: String(format: "±%g%%", sampleLengthTolerance * 100),
+            finding: finding,
+            passed: outside.isEmpty && undecided.isEmpty)
+    }
+
+    /// Each turn's pooled cost, long turns (even places) and short ones (odd places) apart.
+    static func pooledTurnCosts(_ turns: [CaseResult]) -> (long: [Double], short: [Double]) {
+        let costs = turns.map { pooledCost([$0]) }
+        return (costs.indices.filter { $0 % 2 == 0 }.map { costs[$0] },
+                costs.indices.filter { $0 % 2 == 1 }.map { costs[$0] })
     }
 
     /// All the samples' wall time over all their operations: the cost per operation over the whole measured

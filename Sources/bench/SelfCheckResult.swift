@@ -22,7 +22,8 @@ struct SelfCheckResult: Equatable {
     var line: String {
         let values = measurements.map { "\($0.label) \(String(format: "%.2f", $0.nanoseconds)) ns" }
             .joined(separator: ", ")
-        return "\(name): \(passed ? "PASS" : "FAIL")  \(values): \(finding) (tolerance \(tolerance))"
+        let measured = values.isEmpty ? "" : "\(values): "
+        return "\(name): \(passed ? "PASS" : "FAIL")  \(measured)\(finding) (tolerance \(tolerance))"
     }
 
     /// Two measurements of the same operation that must agree: `measured` may differ from `reference` by at

@@ -1,5 +1,8 @@
 @testable import BenchCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 
@@ -135,6 +138,25 @@ import Testing
         #expect(CaseRunner.SamplePlan.timed(batches: [1], window: 20_000_000).sampleNanoseconds(calibratedTo: 2_000_000)
                     == 20_000_000)
         #expect(CaseRunner.SamplePlan.lockstep(iterations: 9).sampleNanoseconds(calibratedTo: 2_000_000) == 2_000_000)
+    }
+
+    /// Turns chosen one at a time run on one team until the caller says stop, each seeing the results so far.
+    @Test func turnsChosenOneAtATimeStopWhenTheCallerSays() throws {
+        let threadIDs = Mutex<Set<UInt64>>([])
+        let workload = Workload(pacing: .timed) { _, iterations in
+            threadIDs.withLock { _ = $0.insert(UInt64(bitPattern: Int64(Int(bitPattern: pthread_self())))) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        var seen: [Int] = []
+        let settings = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 1, warmupSamples: 0)
+        let results = try CaseRunner(settings: settings).measure(Self.benchmarkCase, workload: workload) { done in
+            seen.append(done.count)
+            return done.count < 3 ? (done.count % 2 == 0 ? 2_000_000 : 1_000_000) : nil
+        }
+        #expect(seen == [0, 1, 2, 3])
+        #expect(results.count == 3)
+        #expect(results.map(\.samples.count) == [1, 2, 1], "a 1 ms turn fills the 2 ms of one long sample")
+        #expect(threadIDs.withLock { $0.count } == 1, "every turn ran on the same one-thread team")
     }
 
     @Test func aRotationNeverExceedsItsLimit() {

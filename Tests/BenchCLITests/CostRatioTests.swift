@@ -1,0 +1,69 @@
+@testable import bench
+import Testing
+
+/// How `self-check` estimates a ratio of two costs measured in turns and grades it against a tolerance, on given
+/// turns (nothing is timed). A planted difference beyond the tolerance is the negative control: the same rule
+/// that passes equal costs must fail it.
+@Suite struct CostRatioTests {
+    /// Turns around `level`, spread by a fixed, repeatable pattern of relative deviations up to `spread`.
+    static func turns(_ count: Int, around level: Double, spread: Double) -> [Double] {
+        (0..<count).map { index in level * (1 + spread * Double((index * 7) % 11 - 5) / 5) }
+    }
+
+    @Test func equalTurnsGiveARatioOfOneWithinTheTolerance() {
+        let ratio = CostRatio(measured: Self.turns(8, around: 100, spread: 0.02),
+                              reference: Self.turns(8, around: 100, spread: 0.02))
+        #expect(abs(ratio.estimate - 1) < 1e-9)
+        #expect(ratio.interval!.contains(1))
+        #expect(ratio.verdict(tolerance: 0.15) == .within)
+    }
+
+    /// The negative control: short samples 30% dearer (or 30% cheaper) than long ones, with the same spread.
+    @Test(arguments: [1.30, 0.70])
+    func aPlantedDifferenceBeyondTheToleranceFails(factor: Double) {
+        let ratio = CostRatio(measured: Self.turns(8, around: 100 * factor, spread: 0.02),
+                              reference: Self.turns(8, around: 100, spread: 0.02))
+        #expect(abs(ratio.estimate - factor) < 0.01)
+        #expect(ratio.verdict(tolerance: 0.15) == .outside)
+    }
+
+    @Test func turnsThatMoveMoreThanTheToleranceLeaveItUndecided() {
+        // Levels 30% apart in both: the interval spans the tolerance's bounds, and more turns are needed.
+        let ratio = CostRatio(measured: Self.turns(6, around: 100, spread: 0.3),
+                              reference: Self.turns(6, around: 100, spread: 0.3))
+        #expect(ratio.verdict(tolerance: 0.15) == .undecided)
+    }
+
+    @Test func fewerThanFourTurnsOfEachHaveNoInterval() {
+        let ratio = CostRatio(measured: [100, 101, 99], reference: [100, 100, 100])
+        #expect(ratio.interval == nil)
+        #expect(ratio.verdict(tolerance: 0.15) == .undecided, "no interval is no evidence")
+        #expect(CostRatio(measured: [1, 2, 3, 4], reference: [1, 2, 3, 4]).interval != nil)
+    }
+
+    /// Bauer's interval at 4 and 4 turns: k = ⌊8 − 1.96·√12⌋ = 1, so the 2nd and 15th of the 16 ratios.
+    @Test func theIntervalIsTheOrderStatisticsBauerGives() {
+        let ratio = CostRatio(measured: [1, 2, 3, 4], reference: [1, 1, 1, 1])
+        let sorted: [Double] = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
+        #expect(ratio.interval == sorted[1]...sorted[14])
+        #expect(ratio.estimate == (2.0 * 3.0).squareRoot(), "the geometric middle of an even count")
+    }
+
+    @Test func theSampleLengthLinePassesOnlyWhenEveryCaseIsShownWithin() {
+        let within = CostRatio(measured: Self.turns(8, around: 100, spread: 0.02),
+                               reference: Self.turns(8, around: 100, spread: 0.02))
+        let beyond = CostRatio(measured: Self.turns(8, around: 130, spread: 0.02),
+                               reference: Self.turns(8, around: 100, spread: 0.02))
+        let undecided = CostRatio(measured: Self.turns(6, around: 100, spread: 0.3),
+                                  reference: Self.turns(6, around: 100, spread: 0.3))
+        let passed = Bench.SelfCheck.sampleLengthResult([("a", within), ("b", within)], widest: ("a", 4, within))
+        #expect(passed.passed)
+        #expect(passed.finding.hasPrefix("2 of 2 cases shown within"))
+        let failed = Bench.SelfCheck.sampleLengthResult([("a", within), ("b", beyond)], widest: ("b", 4, beyond))
+        #expect(!failed.passed)
+        #expect(failed.finding.contains("beyond: b 1.30"))
+        let open = Bench.SelfCheck.sampleLengthResult([("a", within), ("c", undecided)], widest: ("c", 64, undecided))
+        #expect(!open.passed, "a case the turns could not decide is not passed")
+        #expect(open.finding.contains("undecided after 64 pairs: c"))
+    }
+}
