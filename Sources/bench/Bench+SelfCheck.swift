@@ -23,7 +23,7 @@ extension Bench {
             exists would time a cheaper mutex than any benchmark sees.
 
             pthread-once: a pthread-once hit through the harness against the same call in a plain loop \
-            (±\(Int(pthreadOnceTolerance * 100))%), each measured in turns on new threads until the 95% interval \
+            (±\(Int(pthreadOnceTolerance * 100))%), each measured in turns on new threads (made as the harness makes its workers) until the 95% interval \
             of their ratio decides (at most \(pthreadOncePairsAtEachLook.last!) turns each): a one-thread hit path \
             sits on one of two levels per thread. A bare pthread_once on a done control is timed too and printed, \
             not graded: the difference is the variant's own wrapper, a function call around pthread_once (the same \
@@ -40,11 +40,12 @@ extension Bench {
             are listed. Pooled, not median: a contended lock runs in millisecond phases, so the median of 2 ms \
             windows is that of the fast phase, while 50 ms windows each average over phases.
 
-            fairness: from the same sweep, the least median fairness of the read-only hit paths (lazy-static, \
-            atomic-flag, pthread-once) at 8 threads with 2 ms samples (at least \(minimumFairness)).
+            fairness: the least median fairness of the read-only hit paths (lazy-static, atomic-flag, \
+            pthread-once) at 8 threads with 2 ms samples, each measured for 150 ms on one launch of its threads \
+            (at least \(minimumFairness)).
 
             Then the harness floor (empty loop, opaque call, static let read), and a last line with the verdict. \
-            Takes two to three minutes. Exits 1 when a check failed. Use a release build on a quiet machine.
+            Takes one and a half to two minutes. Exits 1 when a check failed. Use a release build on a quiet machine.
             """
         )
 
