@@ -57,9 +57,9 @@ public enum OnceVariant: String, VariantCatalog {
                 + "`os_unfair_lock` on Darwin, a futex-word lock on Linux. Differs from `set-tracker` only in the lock. "
                 + "Not recursive: a block that calls `once` on the same tracker deadlocks."
         case .lazyStatic:
-            "A Swift `static let`. `hit` reads a real one through a non-inlinable function, so every read pays the "
-                + "accessor's `swift_once` check (otherwise the optimizer hoists the read out of the loop and it looks "
-                + "free). `first` and `race` make the same runtime call, `swift_once`, on fresh zeroed predicates, one "
+            "A Swift `static let`. `hit` reads a real one through a non-inlinable function, so every read pays a "
+                + "call and the accessor's `swift_once` check (otherwise the optimizer hoists the read out of the loop "
+                + "and it looks free): the only hit measured through a call. `first` and `race` make the same runtime call, `swift_once`, on fresh zeroed predicates, one "
                 + "per token: a program cannot make new statics at run time."
         case .dispatchOnce:
             "libdispatch's `dispatch_once_f` over a table of heap-allocated predicates (stable addresses, never a "
@@ -69,14 +69,15 @@ public enum OnceVariant: String, VariantCatalog {
         case .dispatchOnceInline:
             "`dispatch-once` with dispatch/once.h's inline fast path done in Swift: an acquire load of the predicate, "
                 + "and `dispatch_once_f` only when it does not read done (~0). What C and Objective-C callers of "
-                + "`dispatch_once` get."
+                + "`dispatch_once` get: a hit is a load and a branch at the call site."
         case .pthreadOnce:
             "POSIX `pthread_once` over a table of `pthread_once_t`. Its init routine takes no context, so the block "
                 + "travels through a C `_Thread_local` slot: one plain store per call (hits included), all a hit adds "
                 + "to a bare `pthread_once` on a done control besides the bounds check."
         case .atomicFlag:
             "Double-checked locking: an `Atomic<Bool>` acquire load on the fast path, a per-token `Mutex` on the "
-                + "slow path. What `dispatch_once`'s inline fast path and `swift_once` do."
+                + "slow path. What `dispatch_once`'s inline fast path and `swift_once` do: a hit is a load and a branch at "
+                + "the call site."
         case .autoToken:
             #"The seed's `once { … }` convenience over the Set tracker: the token `#file + ":" + #function + ":" + "#
                 + "String(#line)` is built on every call. In Swift 6 `#file` is the short `Module/File.swift`."

@@ -7,12 +7,12 @@ private let countToolsInstalled = FileManager.default.isExecutableFile(atPath: "
     && (try? String(contentsOfFile: "/etc/ld.so.cache", encoding: .isoLatin1))?.contains("libjemalloc.so.2") == true
 
 /// `bench count` against answers known in advance: cases that allocate exactly k objects per operation, a case
-/// that runs exactly 16 more instructions per operation, hit paths that allocate nothing, and two runs that
-/// must count the same. Runs the release build under valgrind and jemalloc, which `.ci/run` installs; skipped
-/// where either is missing.
+/// that runs exactly 16 more instructions per operation, hit paths that allocate nothing and keep their check in
+/// the loop, and two runs that must count the same. Runs the release build under valgrind and jemalloc, which
+/// `.ci/run` installs; skipped where either is missing.
 @Suite(.serialized, .enabled(if: countToolsInstalled, "needs valgrind and libjemalloc2"))
 struct CountTests {
-    static let filter = "^harness/(allocate|nops|empty)|^once/hit/(lazy-static|atomic-flag)"
+    static let filter = "^harness/(allocate|nops|empty)|^once/hit/(lazy-static|atomic-flag|dispatch-once-inline)"
 
     /// One `bench count` of the known cases, as rows keyed by `variant params`.
     static func count(filter: String = filter, _ options: [String] = []) throws -> [String: [String: String]] {
@@ -41,8 +41,14 @@ struct CountTests {
             let row = try #require(first[name])
             #expect(Double(row["allocations_per_op"]!) == Double(objects), "\(name)")
         }
-        for name in ["hit/lazy-static tokens=1", "hit/atomic-flag tokens=1"] {
-            #expect(Double(try #require(first[name])["allocations_per_op"]!) == 0, "\(name)")
+        let empty = try #require(first.first { $0.key.hasPrefix("empty/loop") }?.value)
+        for name in ["hit/lazy-static tokens=1", "hit/atomic-flag tokens=1", "hit/dispatch-once-inline tokens=1"] {
+            let row = try #require(first[name])
+            #expect(Double(row["allocations_per_op"]!) == 0, "\(name)")
+            // The hit's check stays in the loop, once per call: an optimizer that hoisted it out of the loop (the
+            // variants' `once` is inlinable) would count the empty loop's instructions.
+            let extra = Double(row["instructions_per_op"]!)! - Double(empty["instructions_per_op"]!)!
+            #expect(extra >= 1, "\(name): \(extra) instructions per operation more than an empty loop")
         }
         let nops = try #require(first["nops/asm nops=16"]), none = try #require(first["nops/asm nops=0"])
         // 16 more per operation; the two loops' set-up may differ by a few instructions, never by an iteration's.

@@ -12,9 +12,9 @@
 /// token; a block that calls `once` for its own token returns at once without waiting for itself, as in the
 /// seed. Blocks of different tokens never run at the same time.
 public final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
-    private let lock = RecursiveMutex()
+    @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
-    private var tracker: [String] = []
+    @usableFromInline var tracker: [String] = []
 
     public init() {}
 
@@ -22,6 +22,7 @@ public final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
         ArrayTrackerOnce()
     }
 
+    @inlinable
     public func once(token: String, block: () -> Void) {
         lock.withLock {
             if tracker.contains(token) { return }

@@ -16,9 +16,9 @@ public final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens in the table.
     public let count: Int
     /// `count` flags, false until the token's block has returned.
-    private let done: UnsafeMutablePointer<Atomic<Bool>>
+    @usableFromInline let done: UnsafeMutablePointer<Atomic<Bool>>
     /// `count` mutexes, one per token, taken only while its flag is false.
-    private let slowPath: UnsafeMutablePointer<Mutex<Void>>
+    @usableFromInline let slowPath: UnsafeMutablePointer<Mutex<Void>>
 
     public init(count: Int) {
         precondition(count >= 1, "a table holds at least one token")
@@ -42,6 +42,7 @@ public final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
         AtomicFlagOnce(count: tokens)
     }
 
+    @inlinable
     public func once(token: Int, block: () -> Void) {
         precondition(token >= 0 && token < count, "token \(token) outside 0..<\(count)")
         if done[token].load(ordering: .acquiring) { return }

@@ -7,7 +7,7 @@
 /// string). Two call sites on the same line of same-named functions in same-named files share a token, as
 /// the seed warns. Thread-safety and nesting are as for `SetTrackerOnce`.
 public final class AutoTokenOnce: OnceTable, Sendable {
-    private let tracker = SetTrackerOnce()
+    @usableFromInline let tracker = SetTrackerOnce()
 
     public init() {}
 
@@ -16,12 +16,14 @@ public final class AutoTokenOnce: OnceTable, Sendable {
     }
 
     /// Runs `block` once per call site (file, function and line).
+    @inlinable
     public func once(file: String = #file, function: String = #function, line: Int = #line, block: () -> Void) {
         let token = file + ":" + function + ":" + String(line)
         tracker.once(token: token, block: block)
     }
 
     /// Runs `block` once per explicit token, sharing the table with the call-site tokens (as the seed does).
+    @inlinable
     public func once(token: String, block: () -> Void) {
         tracker.once(token: token, block: block)
     }

@@ -20,7 +20,7 @@ import Dispatch
 /// (libdispatch traps where it can tell).
 public final class DispatchOnce: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
-    private let predicates: PredicateBuffer<dispatch_once_t>
+    @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
     public var count: Int { predicates.count }
@@ -33,6 +33,7 @@ public final class DispatchOnce: OnceTable, @unchecked Sendable {
         DispatchOnce(count: tokens)
     }
 
+    @inlinable
     public func once(token: Int, block: @escaping () -> Void) {
         dispatchOnce(predicates.address(of: token), block)
     }
@@ -45,7 +46,7 @@ public final class DispatchOnce: OnceTable, @unchecked Sendable {
 }
 
 /// `dispatch_once_f(predicate, …)` running `block`, which reaches the C callback through the context pointer.
-@inline(__always)
+@inlinable @inline(__always)
 func dispatchOnce(_ predicate: UnsafeMutablePointer<dispatch_once_t>, _ block: @escaping () -> Void) {
     // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
     _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in

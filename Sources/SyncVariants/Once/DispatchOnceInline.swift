@@ -15,7 +15,7 @@ import Dispatch
 /// Same table of zeroed predicates, same thread-safety and nesting rules as `DispatchOnce`.
 public final class DispatchOnceInline: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
-    private let predicates: PredicateBuffer<dispatch_once_t>
+    @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
     public var count: Int { predicates.count }
@@ -28,6 +28,7 @@ public final class DispatchOnceInline: OnceTable, @unchecked Sendable {
         DispatchOnceInline(count: tokens)
     }
 
+    @inlinable
     public func once(token: Int, block: @escaping () -> Void) {
         let predicate = predicates.address(of: token)
         if sync_dispatch_once_is_done(predicate) { return }

@@ -28,7 +28,7 @@ public final class LazyStatic: OnceTable, @unchecked Sendable {
     }
 
     /// Written only by the runtime after initialization.
-    private let predicates: PredicateBuffer<sync_swift_once_t>
+    @usableFromInline let predicates: PredicateBuffer<sync_swift_once_t>
 
     /// The number of tokens (predicates) in the table.
     public var count: Int { predicates.count }
@@ -41,6 +41,7 @@ public final class LazyStatic: OnceTable, @unchecked Sendable {
         LazyStatic(count: tokens)
     }
 
+    @inlinable
     public func once(token: Int, block: @escaping () -> Void) {
         let predicate = predicates.address(of: token)
         // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.

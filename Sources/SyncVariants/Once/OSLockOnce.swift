@@ -10,7 +10,7 @@ import Synchronization
 /// token) deadlocks, or traps where the platform detects it. Blocks of different tokens never run at the same
 /// time.
 public final class OSLockOnce: OnceTable, Sendable {
-    private let tracker = Mutex<Set<String>>([])
+    @usableFromInline let tracker = Mutex<Set<String>>([])
 
     public init() {}
 
@@ -18,6 +18,7 @@ public final class OSLockOnce: OnceTable, Sendable {
         OSLockOnce()
     }
 
+    @inlinable
     public func once(token: String, block: () -> Void) {
         tracker.withLock { registered in
             if registered.contains(token) { return }

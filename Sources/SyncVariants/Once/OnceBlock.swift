@@ -3,6 +3,9 @@
 /// re-wrap it in a heap-allocated thunk on every call. Callers hand the C API a pointer to a borrowed
 /// `OnceBlock` (`_withUnprotectedUnsafePointer(to: OnceBlock(body: block))`), which costs no retain and release of the block;
 /// copying it into a `var` to take its address did, on every call.
+@usableFromInline
 struct OnceBlock {
-    let body: () -> Void
+    @usableFromInline let body: () -> Void
+
+    @usableFromInline init(body: @escaping () -> Void) { self.body = body }
 }

@@ -4,10 +4,11 @@
 ///
 /// Not copyable, so that exactly one table owns (and frees) the memory. Not synchronized: the once API the table
 /// calls synchronizes each predicate.
+@usableFromInline
 struct PredicateBuffer<Predicate>: ~Copyable {
     /// The number of predicates, one per token `0..<count`.
-    let count: Int
-    private let base: UnsafeMutablePointer<Predicate>
+    @usableFromInline let count: Int
+    @usableFromInline let base: UnsafeMutablePointer<Predicate>
 
     init(count: Int, initialValue: Predicate) {
         precondition(count >= 1, "a table holds at least one predicate")
@@ -22,7 +23,7 @@ struct PredicateBuffer<Predicate>: ~Copyable {
     }
 
     /// The predicate of `token`. Traps for a token outside `0..<count`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func address(of token: Int) -> UnsafeMutablePointer<Predicate> {
         precondition(token >= 0 && token < count, "token \(token) outside 0..<\(count)")
         return base + token

@@ -18,7 +18,7 @@ import Darwin
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks.
 public final class PthreadOnce: OnceTable, @unchecked Sendable {
     /// Written only by `pthread_once` after initialization.
-    private let controls: PredicateBuffer<pthread_once_t>
+    @usableFromInline let controls: PredicateBuffer<pthread_once_t>
 
     /// The number of tokens (controls) in the table.
     public var count: Int { controls.count }
@@ -31,6 +31,7 @@ public final class PthreadOnce: OnceTable, @unchecked Sendable {
         PthreadOnce(count: tokens)
     }
 
+    @inlinable
     public func once(token: Int, block: @escaping () -> Void) {
         let control = controls.address(of: token)
         // Unprotected: the pointer never outlives the call, and a stack protector would add a canary load and

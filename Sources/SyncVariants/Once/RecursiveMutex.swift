@@ -11,10 +11,11 @@ import Darwin
 /// plus a class method call; using pthread directly shows what the lock costs and keeps Foundation out of the
 /// variants. The mutex lives at a stable heap address (a pthread mutex must never move). Thread-safe; the
 /// thread that locks must unlock, as many times as it locked.
+@usableFromInline
 final class RecursiveMutex: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    @usableFromInline init() {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -29,7 +30,7 @@ final class RecursiveMutex: @unchecked Sendable {
     }
 
     /// Runs `body` while holding the mutex (which the calling thread may already hold).
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

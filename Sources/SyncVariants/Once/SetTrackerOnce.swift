@@ -6,9 +6,9 @@
 /// comparison, whatever the number of tokens registered. Thread-safety and nesting are as for
 /// `ArrayTrackerOnce`.
 public final class SetTrackerOnce: OnceTable, @unchecked Sendable {
-    private let lock = RecursiveMutex()
+    @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
-    private var tracker: Set<String> = []
+    @usableFromInline var tracker: Set<String> = []
 
     public init() {}
 
@@ -16,6 +16,7 @@ public final class SetTrackerOnce: OnceTable, @unchecked Sendable {
         SetTrackerOnce()
     }
 
+    @inlinable
     public func once(token: String, block: () -> Void) {
         lock.withLock {
             if tracker.contains(token) { return }
