@@ -155,7 +155,10 @@ import Testing
         }
         #expect(seen == [0, 1, 2, 3])
         #expect(results.count == 3)
-        #expect(results.map(\.samples.count) == [1, 2, 1], "a 1 ms turn fills the 2 ms of one long sample")
+        #expect(results[0].samples.count == 1 && results[2].samples.count == 1, "a 2 ms turn is one 2 ms sample")
+        // Two 1 ms samples fill the same 2 ms, unless a slow scheduler rotation (a loaded machine: the tests run
+        // in parallel) stretched the 1 ms window; `shorterSamplesFillTheSameMeasuredTime` tests the arithmetic.
+        #expect((1...2).contains(results[1].samples.count), "a 1 ms turn fills the 2 ms of one long sample")
         #expect(threadIDs.withLock { $0.count } == 1, "every turn ran on the same one-thread team")
     }
 
