@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// What one check of `bench self-check` found: the values it measured, the tolerance it grades them by, and
@@ -39,6 +40,23 @@ struct SelfCheckResult: Equatable {
             finding: valid ? String(format: "%+.1f%%", difference * 100) : "not comparable",
             passed: valid && abs(difference) <= tolerance
         )
+    }
+
+    /// Turns of two costs, graded by the `CostRatio` of `measured`'s turns to `reference`'s: a pass when its 95%
+    /// interval lies wholly within `tolerance` (0.3 = ±30%); beyond it, or undecided, is not. Shows each cost's
+    /// median turn.
+    static func ratio(_ name: String, measured: (label: String, turns: [Double]),
+                      reference: (label: String, turns: [Double]), tolerance: Double) -> SelfCheckResult {
+        let ratio = CostRatio(measured: measured.turns, reference: reference.turns)
+        return SelfCheckResult(
+            name: name,
+            measurements: [reference, measured].map {
+                .init(label: $0.label, nanoseconds: Statistics($0.turns)!.median)
+            },
+            tolerance: String(format: "±%g%%", tolerance * 100),
+            finding: "\(measured.label)/\(reference.label) \(ratio.description) "
+                + "after \(measured.turns.count) turns each",
+            passed: ratio.verdict(tolerance: tolerance) == .within)
     }
 }
 
