@@ -2,8 +2,7 @@ import Foundation
 
 /// How one cost compares with another when each was measured in several turns: `measured` over `reference`,
 /// from each turn's cost (for the sample-length check, a case's pooled cost with short samples over its cost with
-/// long ones, on one thread team; for pthread-once, its hit through the harness over the same call in a plain
-/// loop).
+/// long ones, on one thread team; for pthread-once, its hit through the harness over a bare `pthread_once`).
 ///
 /// The ratio is the Hodges–Lehmann estimate, the median of every measured turn's cost over every reference
 /// turn's, with Bauer's distribution-free 95% confidence interval (the same order statistics of those ratios, at
@@ -52,8 +51,12 @@ struct CostRatio: Equatable {
 
     /// Whether the measured cost is within `tolerance` of the reference (0.15 = ±15%).
     func verdict(tolerance: Double) -> Verdict {
+        verdict(band: (1 - tolerance)...(1 + tolerance))
+    }
+
+    /// Whether the ratio lies within `band` (0.5...1.3: from half the reference's cost to 30% more).
+    func verdict(band: ClosedRange<Double>) -> Verdict {
         guard let interval else { return .undecided }
-        let band = (1 - tolerance)...(1 + tolerance)
         if band.contains(interval.lowerBound) && band.contains(interval.upperBound) { return .within }
         if interval.upperBound < band.lowerBound || interval.lowerBound > band.upperBound { return .outside }
         return .undecided

@@ -43,20 +43,26 @@ struct SelfCheckResult: Equatable {
     }
 
     /// Turns of two costs, graded by the `CostRatio` of `measured`'s turns to `reference`'s: a pass when its 95%
-    /// interval lies wholly within `tolerance` (0.3 = ±30%); beyond it, or undecided, is not. Shows each cost's
-    /// median turn.
+    /// interval lies wholly within `band` (0.5...1.3: from half the reference's cost to 30% more); beyond it, or
+    /// undecided, is not. Shows each cost's median turn.
     static func ratio(_ name: String, measured: (label: String, turns: [Double]),
-                      reference: (label: String, turns: [Double]), tolerance: Double) -> SelfCheckResult {
+                      reference: (label: String, turns: [Double]), band: ClosedRange<Double>) -> SelfCheckResult {
         let ratio = CostRatio(measured: measured.turns, reference: reference.turns)
         return SelfCheckResult(
             name: name,
             measurements: [reference, measured].map {
                 .init(label: $0.label, nanoseconds: Statistics($0.turns)!.median)
             },
-            tolerance: String(format: "±%g%%", tolerance * 100),
+            tolerance: bandDescription(band),
             finding: "\(measured.label)/\(reference.label) \(ratio.description) "
                 + "after \(measured.turns.count) turns each",
-            passed: ratio.verdict(tolerance: tolerance) == .within)
+            passed: ratio.verdict(band: band) == .within)
+    }
+
+    /// A band of ratios as a tolerance: `±30%` when symmetric about 1, else `-50%/+30%`.
+    static func bandDescription(_ band: ClosedRange<Double>) -> String {
+        let below = (1 - band.lowerBound) * 100, above = (band.upperBound - 1) * 100
+        return abs(below - above) < 1e-9 ? String(format: "±%g%%", above) : String(format: "-%g%%/+%g%%", below, above)
     }
 }
 

@@ -32,20 +32,21 @@ import Testing
         }
     }
 
-    /// A ratio of turns passes only when its whole 95% interval is within the tolerance.
-    @Test func aRatioOfTurnsPassesOnlyWhenItsIntervalIsWithin() {
+    /// A ratio of turns passes only when its whole 95% interval is within the band.
+    @Test func aRatioOfTurnsPassesOnlyWhenItsIntervalIsWithinTheBand() {
         let bare = [1.60, 1.66, 1.72, 1.78, 1.85, 1.62, 1.70, 1.81]
-        let same = SelfCheckResult.ratio("pthread-once", measured: ("harness", bare.map { $0 * 1.02 }),
-                                         reference: ("bare pthread_once", bare), tolerance: 0.30)
-        #expect(same.passed)
-        #expect(same.line == "pthread-once: PASS  bare pthread_once 1.71 ns, harness 1.74 ns: "
-                    + "harness/bare pthread_once 1.02 [0.96, 1.08] after 8 turns each (tolerance ±30%)")
-        let dearer = SelfCheckResult.ratio("pthread-once", measured: ("harness", bare.map { $0 * 1.60 }),
-                                           reference: ("bare pthread_once", bare), tolerance: 0.30)
-        #expect(!dearer.passed, "a planted 60% more is beyond ±30%")
-        let fewTurns = SelfCheckResult.ratio("pthread-once", measured: ("harness", [1.7]),
-                                             reference: ("bare pthread_once", [1.7]), tolerance: 0.30)
-        #expect(!fewTurns.passed, "one turn each has no interval: undecided is not a pass")
+        func harness(_ factor: Double, turns: [Double] = bare) -> SelfCheckResult {
+            .ratio("pthread-once", measured: ("harness", turns.map { $0 * factor }),
+                   reference: ("bare pthread_once", turns), band: 0.5...1.3)
+        }
+        #expect(harness(1.02).passed)
+        #expect(harness(1.02).line == "pthread-once: PASS  bare pthread_once 1.71 ns, harness 1.74 ns: "
+                    + "harness/bare pthread_once 1.02 [0.96, 1.08] after 8 turns each (tolerance -50%/+30%)")
+        #expect(harness(0.70).passed, "placement: a third cheaper is inside")
+        #expect(!harness(1.60).passed, "a planted 60% more is beyond +30%")
+        #expect(!harness(0.20).passed, "a hit without its call, a fifth of it, is beyond -50%")
+        #expect(!harness(1.0, turns: [1.7]).passed, "one turn each has no interval: undecided is not a pass")
+        #expect(SelfCheckResult.bandDescription(0.85...1.15) == "±15%")
     }
 
     @Test func theVerdictPassesOnlyWhenEveryCheckPassed() {
