@@ -59,8 +59,9 @@ public enum OnceVariant: String, VariantCatalog {
         case .lazyStatic:
             "A Swift `static let`. `hit` reads a real one through a non-inlinable function, so every read pays a "
                 + "call and the accessor's `swift_once` check (otherwise the optimizer hoists the read out of the loop "
-                + "and it looks free): the only hit measured through a call. `first` and `race` make the same runtime call, `swift_once`, on fresh zeroed predicates, one "
-                + "per token: a program cannot make new statics at run time."
+                + "and it looks free): the only hit measured through a call. `first` and `race` make the same runtime "
+                + "call, `swift_once`, on fresh zeroed predicates, one per token: a program cannot make new statics at "
+                + "run time."
         case .dispatchOnce:
             "libdispatch's `dispatch_once_f` over a table of heap-allocated predicates (stable addresses, never a "
                 + #"Swift property). Swift calls the out-of-line function: the C header's inline "already done?" "#
