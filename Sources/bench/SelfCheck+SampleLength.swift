@@ -116,7 +116,7 @@ extension Bench.SelfCheck {
         return SelfCheckResult(
             name: "sample-length (\(shortSampleNanoseconds / 1_000_000) ms against \(longSampleNanoseconds / 1_000_000) ms)",
             measurements: [],
-            tolerance: String(format: "±%g%%", sampleLengthTolerance * 100),
+            tolerance: SelfCheckResult.toleranceDescription(sampleLengthTolerance),
             finding: finding,
             passed: outside.isEmpty && undecided.isEmpty)
     }

@@ -36,7 +36,7 @@ struct SelfCheckResult: Equatable {
         return SelfCheckResult(
             name: name,
             measurements: [reference, measured],
-            tolerance: String(format: "±%g%%", tolerance * 100),
+            tolerance: toleranceDescription(tolerance),
             finding: valid ? String(format: "%+.1f%%", difference * 100) : "not comparable",
             passed: valid && abs(difference) <= tolerance
         )
@@ -59,10 +59,16 @@ struct SelfCheckResult: Equatable {
             passed: ratio.verdict(band: band) == .within)
     }
 
+    /// A symmetric tolerance in words: 0.15 is `±15%`.
+    static func toleranceDescription(_ tolerance: Double) -> String {
+        String(format: "±%g%%", tolerance * 100)
+    }
+
     /// A band of ratios as a tolerance: `±30%` when symmetric about 1, else `-50%/+30%`.
     static func bandDescription(_ band: ClosedRange<Double>) -> String {
-        let below = (1 - band.lowerBound) * 100, above = (band.upperBound - 1) * 100
-        return abs(below - above) < 1e-9 ? String(format: "±%g%%", above) : String(format: "-%g%%/+%g%%", below, above)
+        let below = 1 - band.lowerBound, above = band.upperBound - 1
+        return abs(below - above) < 1e-9
+            ? toleranceDescription(above) : String(format: "-%g%%/+%g%%", below * 100, above * 100)
     }
 }
 
