@@ -61,7 +61,7 @@ let package = Package(
             name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore", "StressChecks"]
         ),
         .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchResults", "StressChecks"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchCore", "BenchResults", "StressChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,9 +30,9 @@ import Testing
     ]
 
     @Test(arguments: cases.indices)
-    func rejectedWithOneLine(index: Int) throws {
+    func rejectedWithOneLine(index: Int) async throws {
         let (arguments, mentions, status) = Self.cases[index]
-        let outcome = try BenchProcess.debug.run(arguments)
+        let outcome = try await BenchProcess.debug.run(arguments)
         #expect(outcome.status == status)
         #expect(outcome.errorLines.count == 1, "stderr: \(outcome.standardError)")
         #expect(outcome.standardError.hasPrefix("bench: error: "))
@@ -43,11 +43,11 @@ import Testing
     /// Issue 14 (17): an --output that names a directory is called a directory, with or without --overwrite,
     /// and --overwrite is not suggested (it would not help).
     @Test(arguments: [false, true])
-    func anOutputDirectoryIsNamedAsOne(overwrite: Bool) throws {
+    func anOutputDirectoryIsNamedAsOne(overwrite: Bool) async throws {
         let directory = try BenchProcess.temporaryDirectory("output-dir")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["--filter", "^harness/empty/", "--threads", "1", "--output", directory]
-        let outcome = try BenchProcess.debug.run(arguments + (overwrite ? ["--overwrite"] : []))
+        let outcome = try await BenchProcess.debug.run(arguments + (overwrite ? ["--overwrite"] : []))
         #expect(outcome.status == 73)
         #expect(outcome.errorLines == ["bench: error: cannot write results to \(directory): it is a directory "
                                        + "(name a file, such as \(directory)/results.csv)"])
@@ -55,26 +55,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
 
-    @Test func anExistingOutputFileIsNotOverwritten() throws {
+    @Test func anExistingOutputFileIsNotOverwritten() async throws {
         let path = BenchProcess.temporaryPath("existing")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let outcome = try BenchProcess.debug.run(["--filter", "^harness/empty/", "--threads", "1", "--output", path])
+        let outcome = try await BenchProcess.debug.run(["--filter", "^harness/empty/", "--threads", "1", "--output", path])
         #expect(outcome.status == 73)
         #expect(outcome.standardError.contains("already exists (choose another --output, or pass --overwrite)"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 
-    @Test func listPrintsCasesAndTimesNothing() throws {
-        let outcome = try BenchProcess.debug.run(["--list", "--filter", "^harness/", "--threads", "1,3"])
+    @Test func listPrintsCasesAndTimesNothing() async throws {
+        let outcome = try await BenchProcess.debug.run(["--list", "--filter", "^harness/", "--threads", "1,3"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n")
         #expect(lines.contains("harness/empty/loop threads:3"))
         #expect(lines.last == "\(lines.count - 1) cases")
     }
 
-    @Test func helpAnswersTheOptions() throws {
-        let outcome = try BenchProcess.debug.run(["--help"])
+    @Test func helpAnswersTheOptions() async throws {
+        let outcome = try await BenchProcess.debug.run(["--help"])
         #expect(outcome.status == 0)
         for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list",
                        "--version"] {
@@ -83,8 +83,8 @@ import Testing
     }
 
     /// Issue 14 (14): every exit status is explained in --help, SIGTERM's among them.
-    @Test func helpListsEveryExitStatus() throws {
-        let help = try BenchProcess.debug.run(["--help"]).standardOutput
+    @Test func helpListsEveryExitStatus() async throws {
+        let help = try await BenchProcess.debug.run(["--help"]).standardOutput
         #expect(help.contains("Ctrl-C or SIGTERM stops at the next sample"))
         for (status, meaning) in ExitStatus.all {
             #expect(help.contains("  \(String(status).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)"))
@@ -107,8 +107,8 @@ import Testing
     }
 
     /// Issue 14 (14): `bench --version` prints the version the CSV records as bench_version.
-    @Test func versionPrintsTheToolsVersion() throws {
-        let outcome = try BenchProcess.debug.run(["--version"])
+    @Test func versionPrintsTheToolsVersion() async throws {
+        let outcome = try await BenchProcess.debug.run(["--version"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == BenchVersion.current + "\n")
         #expect(BenchVersion.current.wholeMatch(of: /\d+\.\d+\.\d+/) != nil)

@@ -1,8 +1,9 @@
+import BenchCore
 @testable import BenchResults
 import Foundation
 
 /// Runs a built `bench` binary as a child process, the way a user would, and captures what it prints.
-struct BenchProcess {
+struct BenchProcess: Sendable {
     let executable: URL
 
     /// The `bench` built beside this test bundle (the debug build `swift test` makes).
@@ -16,7 +17,7 @@ struct BenchProcess {
 
     var exists: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var standardOutput: String
         var standardError: String
@@ -25,8 +26,15 @@ struct BenchProcess {
 
     /// Runs `bench arguments` to completion, in `directory` when given, with `environment` changes applied
     /// (a nil value removes the variable), after the `/bin/sh` commands `shellSetup` when given (`ulimit -f 4`).
+    /// Waits on a plain thread (`onPlainThread`), never on a thread of the cooperative pool.
     func run(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
-             shellSetup: String? = nil) throws -> Outcome {
+             shellSetup: String? = nil) async throws -> Outcome {
+        try await onPlainThread { try runBlocking(arguments, in: directory, environment: environment,
+                                                  shellSetup: shellSetup) }
+    }
+
+    private func runBlocking(_ arguments: [String], in directory: String?, environment: [String: String?],
+                             shellSetup: String?) throws -> Outcome {
         let (process, output, error) = try start(arguments, in: directory, environment: environment,
                                                  shellSetup: shellSetup)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()

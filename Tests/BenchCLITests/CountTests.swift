@@ -15,13 +15,13 @@ struct CountTests {
     static let filter = "^harness/(allocate|nops|empty)|^once/hit/(lazy-static|atomic-flag|dispatch-once-inline)"
 
     /// One `bench count` of the known cases, as rows keyed by `variant params`.
-    static func count(filter: String = filter, _ options: [String] = []) throws -> [String: [String: String]] {
+    static func count(filter: String = filter, _ options: [String] = []) async throws -> [String: [String: String]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("counts.csv").path
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
-        let outcome = try bench.run(options + ["count", "--filter", filter, "--iterations", "200", "--output", output])
+        let outcome = try await bench.run(options + ["count", "--filter", filter, "--iterations", "200", "--output", output])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
         let header = try #require(rows.first)
@@ -34,8 +34,8 @@ struct CountTests {
         return byCase
     }
 
-    @Test func countsAreExactAndRepeatable() throws {
-        let first = try Self.count(), second = try Self.count()
+    @Test func countsAreExactAndRepeatable() async throws {
+        let first = try await Self.count(), second = try await Self.count()
         for (objects, name) in [(0, "allocate/object objects=0"), (1, "allocate/object objects=1"),
                                 (3, "allocate/object objects=3")] {
             let row = try #require(first[name])
@@ -60,33 +60,35 @@ struct CountTests {
 
     /// `--spin-scale` changes harness/spin's work and nothing else: each step of scale adds exactly the same
     /// instructions per operation (the loop's steps), at least one per step.
-    @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() throws {
+    @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() async throws {
         var operations = 0
-        func instructions(scale: String) throws -> Int {
-            let row = try #require(try Self.count(filter: "^harness/spin/", ["--spin-scale", scale])["spin/loop "])
+        func instructions(scale: String) async throws -> Int {
+            let row = try #require(try await Self.count(filter: "^harness/spin/", ["--spin-scale", scale])["spin/loop "])
             operations = Int(row["operations"]!)!
             return Int(row["instructions"]!)!
         }
-        let one = try instructions(scale: "1"), two = try instructions(scale: "2"), three = try instructions(scale: "3")
+        let one = try await instructions(scale: "1")
+        let two = try await instructions(scale: "2")
+        let three = try await instructions(scale: "3")
         #expect(two - one == three - two, "\(one), \(two), \(three) instructions")
         #expect(two - one >= 300 * operations,
                 "300 more steps per operation at scale 2: \(two - one) more instructions over \(operations) operations")
     }
 
-    @Test func quickCountsAHundredIterations() throws {
+    @Test func quickCountsAHundredIterations() async throws {
         let output = BenchProcess.temporaryPath("count-quick")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
-        let outcome = try bench.run(["count", "--filter", "^harness/empty", "--quick", "--output", output])
+        let outcome = try await bench.run(["count", "--filter", "^harness/empty", "--quick", "--output", output])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
         let iterations = try #require(rows.first?.firstIndex(of: "iterations"))
         #expect(rows.dropFirst().map { $0[iterations] } == ["100"])
     }
 
-    @Test func missingToolsAreNamedWithHowToInstallThem() throws {
+    @Test func missingToolsAreNamedWithHowToInstallThem() async throws {
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
-        let outcome = try bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
+        let outcome = try await bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
         #expect(outcome.status == 69)
         #expect(outcome.errorLines.contains { $0.contains("valgrind") && $0.contains("apt-get install valgrind") })
     }

@@ -21,8 +21,8 @@ import Testing
     }
 
     /// The one warning line, and the rows the run wrote.
-    func run(in directory: String, _ changes: [String: String?] = [:]) throws -> (String, [[String: String]]) {
-        let outcome = try BenchProcess.debug.run(Self.tinyRun, in: directory,
+    func run(in directory: String, _ changes: [String: String?] = [:]) async throws -> (String, [[String: String]]) {
+        let outcome = try await BenchProcess.debug.run(Self.tinyRun, in: directory,
                                                  environment: Self.environment(in: directory, changes))
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let warnings = outcome.errorLines.filter { $0.hasPrefix("warning: cannot read git") }
@@ -30,45 +30,45 @@ import Testing
         return (warnings.first.map(String.init) ?? "", try BenchProcess.rows(ofCSV: directory + "/results.csv").rows)
     }
 
-    @Test func outsideACheckoutTheTreeStateIsUnknown() throws {
+    @Test func outsideACheckoutTheTreeStateIsUnknown() async throws {
         let directory = try BenchProcess.temporaryDirectory("no-git")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (warning, rows) = try run(in: directory)
+        let (warning, rows) = try await run(in: directory)
         #expect(warning.contains("not a git repository"), "\(warning)")
         #expect(warning.hasSuffix("commit=unknown, dirty=unknown"), "\(warning)")
         #expect(rows.count == 1)
         #expect(rows.allSatisfy { $0["commit"] == "unknown" && $0["dirty"] == "unknown" })
     }
 
-    @Test func benchCommitNamesTheCommitButNotTheTreeState() throws {
+    @Test func benchCommitNamesTheCommitButNotTheTreeState() async throws {
         let directory = try BenchProcess.temporaryDirectory("git-dir-nowhere")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (warning, rows) = try run(in: directory, ["GIT_DIR": directory + "/nowhere", "BENCH_COMMIT": "feedface"])
+        let (warning, rows) = try await run(in: directory, ["GIT_DIR": directory + "/nowhere", "BENCH_COMMIT": "feedface"])
         #expect(warning.contains("commit=feedface, dirty=unknown"), "\(warning)")
         #expect(rows.allSatisfy { $0["commit"] == "feedface" && $0["dirty"] == "unknown" })
     }
 
     /// A checkout owned by another user: git refuses it ("dubious ownership"). Needs root, to give it away.
     @Test(.enabled(if: getuid() == 0, "needs root to chown a repository to another user"))
-    func aRepositoryGitRefusesIsUnknownToo() throws {
+    func aRepositoryGitRefusesIsUnknownToo() async throws {
         let directory = try BenchProcess.temporaryDirectory("dubious")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let initialized = RunEnvironment.capture("git", "init", "-q", directory)
         try #require(initialized.status == 0, "git init: \(initialized.reason)")
         try #require(chown(directory, 65_534, 65_534) == 0 && chown(directory + "/.git", 65_534, 65_534) == 0)
-        let (warning, rows) = try run(in: directory)
+        let (warning, rows) = try await run(in: directory)
         #expect(warning.contains("dubious ownership"), "\(warning)")
         #expect(rows.allSatisfy { $0["commit"] == "unknown" && $0["dirty"] == "unknown" })
     }
 
     /// Inside this package's own checkout the tree state is read, and nothing is said about git.
-    @Test func insideACheckoutNothingIsSaid() throws {
+    @Test func insideACheckoutNothingIsSaid() async throws {
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
         let path = BenchProcess.temporaryPath("in-git")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let arguments = Array(Self.tinyRun.dropLast(2)) + ["--output", path]
-        let outcome = try BenchProcess.debug.run(arguments, in: checkout,
+        let outcome = try await BenchProcess.debug.run(arguments, in: checkout,
                                                  environment: ["BENCH_COMMIT": nil, "GIT_DIR": nil])
         try #require(RunEnvironment.capture("git", "-C", checkout, "rev-parse", "HEAD").status == 0,
                      "the package is a git checkout")

@@ -11,17 +11,17 @@ import Testing
     static let markerPrefix = "<!-- variants "
 
     /// The blocks `bench --list --format md` prints, each from its opening marker to its closing one.
-    static func printedBlocks() throws -> [String] {
-        let outcome = try BenchProcess.debug.run(["--list", "--format", "md"])
+    static func printedBlocks() async throws -> [String] {
+        let outcome = try await BenchProcess.debug.run(["--list", "--format", "md"])
         try #require(outcome.status == 0, "stderr: \(outcome.standardError)")
         return outcome.standardOutput.components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .newlines) }
             .filter { !$0.isEmpty }
     }
 
-    @Test func everyPrintedTableStandsInTheReadmeAsPrinted() throws {
+    @Test func everyPrintedTableStandsInTheReadmeAsPrinted() async throws {
         let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
-        let blocks = try Self.printedBlocks()
+        let blocks = try await Self.printedBlocks()
         #expect(!blocks.isEmpty)
         for block in blocks {
             #expect(block.hasPrefix(Self.markerPrefix))
@@ -35,16 +35,16 @@ import Testing
         }
     }
 
-    @Test func theReadmeHasNoTableTheToolDoesNotPrint() throws {
+    @Test func theReadmeHasNoTableTheToolDoesNotPrint() async throws {
         let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
-        let printed = Set(try Self.printedBlocks().map { String($0.prefix { $0 != "\n" }) })
+        let printed = await Set(try Self.printedBlocks().map { String($0.prefix { $0 != "\n" }) })
         let inReadme = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix(Self.markerPrefix) }
         #expect(Set(inReadme) == printed)
         #expect(inReadme.count == printed.count, "a table appears twice in the README")
     }
 
-    @Test func formatGoesWithList() throws {
-        let outcome = try BenchProcess.debug.run(["--format", "md"])
+    @Test func formatGoesWithList() async throws {
+        let outcome = try await BenchProcess.debug.run(["--format", "md"])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains("--format goes with --list"), "stderr: \(outcome.standardError)")
     }

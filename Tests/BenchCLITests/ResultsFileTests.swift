@@ -1,3 +1,4 @@
+import BenchCore
 @testable import BenchResults
 import Foundation
 import Testing
@@ -14,10 +15,10 @@ import Testing
     /// Issue 14 (5): a write that fails (here EFBIG, from a file size limit of 6 × 512 bytes: room for the header
     /// and a few cases, not for all 16 rows) leaves the file ending at the last whole row, summarizes the kept
     /// cases, says how many were kept and exits 74.
-    @Test func aFullDiskLeavesTheCompletedCasesWhole() throws {
+    @Test func aFullDiskLeavesTheCompletedCasesWhole() async throws {
         let path = BenchProcess.temporaryPath("full")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(Self.eightSmallCases + ["--output", path],
+        let outcome = try await BenchProcess.debug.run(Self.eightSmallCases + ["--output", path],
                                                  shellSetup: "trap '' XFSZ; ulimit -f 6")
         #expect(outcome.status == 74, "stderr: \(outcome.standardError)")
         let error = outcome.errorLines.last ?? ""
@@ -35,10 +36,10 @@ import Testing
     }
 
     /// A write that fails for the first case leaves no file behind.
-    @Test func aFullDiskBeforeTheFirstCaseLeavesNoFile() throws {
+    @Test func aFullDiskBeforeTheFirstCaseLeavesNoFile() async throws {
         let path = BenchProcess.temporaryPath("full-at-once")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--filter", "^harness/empty/", "--threads", "1", "--samples", "1", "--sample-time", "1",
              "--output", path],
             shellSetup: "trap '' XFSZ; ulimit -f 1")
@@ -51,18 +52,21 @@ import Testing
     /// header, so that Results/ holds only files with rows. (The first case samples for a second or more; the
     /// signal arrives as soon as it has begun.)
     @Test(arguments: [SIGINT, SIGTERM])
-    func aStopBeforeTheFirstCaseLeavesNoFile(signal: Int32) throws {
+    func aStopBeforeTheFirstCaseLeavesNoFile(signal: Int32) async throws {
         let directory = try BenchProcess.temporaryDirectory("early-stop")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (process, output, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/empty/", "--threads", "1", "--samples", "60", "--sample-time", "20"],
             in: directory)
-        var errorText = BenchProcess.read(error, until: "[1/1]")
-        Thread.sleep(forTimeInterval: 0.1)
-        kill(process.processIdentifier, signal)
-        errorText += String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let errorText = await onPlainThread { () -> String in
+            var errorText = BenchProcess.read(error, until: "[1/1]")
+            Thread.sleep(forTimeInterval: 0.1)
+            kill(process.processIdentifier, signal)
+            errorText += String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return errorText
+        }
 
         #expect(process.terminationStatus == 128 + signal, "stderr: \(errorText)")
         #expect(errorText.contains("before any case completed: removed Results/"), "stderr: \(errorText)")
@@ -70,7 +74,7 @@ import Testing
     }
 
     /// Issue 14 (8): runs started in the same second without --output all succeed, each into a file of its own.
-    @Test func runsStartedTogetherGetFilesOfTheirOwn() throws {
+    @Test func runsStartedTogetherGetFilesOfTheirOwn() async throws {
         let directory = try BenchProcess.temporaryDirectory("same-second")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
@@ -79,9 +83,12 @@ import Testing
             try BenchProcess.debug.start(arguments, in: directory, environment: ["BENCH_COMMIT": "abcdef0123"])
         }
         for (process, output, error) in started {
-            _ = output.fileHandleForReading.readDataToEndOfFile()
-            let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let errorText = await onPlainThread { () -> String in
+                _ = output.fileHandleForReading.readDataToEndOfFile()
+                let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return errorText
+            }
             #expect(process.terminationStatus == 0, "stderr: \(errorText)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/Results").sorted()

@@ -1,3 +1,4 @@
+import BenchCore
 @testable import BenchResults
 import Foundation
 import Testing
@@ -7,10 +8,10 @@ import Testing
     static let cases = ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "2",
                         "--sample-time", "1"]
 
-    @Test func roundsAreFreshProcessesAppendingToOneFileOfOneRun() throws {
+    @Test func roundsAreFreshProcessesAppendingToOneFileOfOneRun() async throws {
         let path = BenchProcess.temporaryPath("rounds")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(Self.cases + ["--rounds", "3", "--seed", "42", "--output", path])
+        let outcome = try await BenchProcess.debug.run(Self.cases + ["--rounds", "3", "--seed", "42", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let (header, rows) = try BenchProcess.rows(ofCSV: path)
         #expect(header == ResultsSchema.header)
@@ -25,15 +26,15 @@ import Testing
         #expect(outcome.errorLines.filter { $0.contains("round") && $0.contains("appended") }.count == 3)
     }
 
-    @Test func theSeedFixesEachRoundsOrderAndRoundsDiffer() throws {
-        func order(round: Int, seed: String) throws -> [String] {
+    @Test func theSeedFixesEachRoundsOrderAndRoundsDiffer() async throws {
+        func order(round: Int, seed: String) async throws -> [String] {
             let path = BenchProcess.temporaryPath("order")
             let environment = BenchProcess.temporaryPath("environment")
             defer {
                 try? FileManager.default.removeItem(atPath: path)
                 try? FileManager.default.removeItem(atPath: environment)
             }
-            let outcome = try BenchProcess.debug.run(
+            let outcome = try await BenchProcess.debug.run(
                 ["--filter", "^harness/", "--threads", "1,2", "--samples", "1", "--sample-time", "1", "--rounds", "9",
                  "--round", String(round), "--seed", seed, "--run-environment", environment, "--output", path])
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -46,13 +47,13 @@ import Testing
             }
             return seen
         }
-        let first = try order(round: 1, seed: "7")
-        #expect(try order(round: 1, seed: "7") == first)
-        #expect(try order(round: 2, seed: "7") != first)
-        #expect(try order(round: 2, seed: "7").sorted() == first.sorted())
+        let first = try await order(round: 1, seed: "7")
+        #expect(try await order(round: 1, seed: "7") == first)
+        #expect(try await order(round: 2, seed: "7") != first)
+        #expect(try await order(round: 2, seed: "7").sorted() == first.sorted())
     }
 
-    @Test func aRoundRefusesAFileOfAnotherSchema() throws {
+    @Test func aRoundRefusesAFileOfAnotherSchema() async throws {
         let path = BenchProcess.temporaryPath("other")
         let environment = BenchProcess.temporaryPath("environment")
         defer {
@@ -60,7 +61,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: environment)
         }
         try "schema_version,something\r\n1,2\r\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
                           "--output", path])
         #expect(outcome.status == 73, "stderr: \(outcome.standardError)")
@@ -75,23 +76,25 @@ import Testing
         ["--spin-scale", "0"],
         ["--spin-scale", "-1"],
     ])
-    func badRoundOptionsAreRefusedInOneLine(arguments: [String]) throws {
-        let outcome = try BenchProcess.debug.run(["--filter", "^harness/empty/"] + arguments)
+    func badRoundOptionsAreRefusedInOneLine(arguments: [String]) async throws {
+        let outcome = try await BenchProcess.debug.run(["--filter", "^harness/empty/"] + arguments)
         #expect(outcome.status == 64, "stderr: \(outcome.standardError)")
         #expect(outcome.errorLines.first?.hasPrefix("bench: error:") == true)
     }
 
     /// SIGTERM to the first process reaches the round in progress (in its own process group, so only by being
     /// passed on); the run stops with 143 and the file holds whole rows or is gone.
-    @Test func aStopSignalIsPassedToTheRoundInProgress() throws {
+    @Test func aStopSignalIsPassedToTheRoundInProgress() async throws {
         let path = BenchProcess.temporaryPath("stop")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (process, _, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/", "--threads", "1,2", "--samples", "20", "--sample-time", "5", "--rounds", "3",
              "--output", path])
-        _ = BenchProcess.read(error, until: "round 1 of 3")
-        process.terminate()
-        process.waitUntilExit()
+        await onPlainThread {
+            _ = BenchProcess.read(error, until: "round 1 of 3")
+            process.terminate()
+            process.waitUntilExit()
+        }
         #expect(process.terminationStatus == 143)
         if FileManager.default.fileExists(atPath: path) {
             let (header, rows) = try BenchProcess.rows(ofCSV: path)
@@ -100,10 +103,10 @@ import Testing
         }
     }
 
-    @Test func theSpinScaleIsARunSettingNotANewCase() throws {
+    @Test func theSpinScaleIsARunSettingNotANewCase() async throws {
         let path = BenchProcess.temporaryPath("spin")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--filter", "^harness/spin/", "--threads", "1", "--samples", "1", "--sample-time", "1", "--rounds", "1",
              "--spin-scale", "1.25", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")

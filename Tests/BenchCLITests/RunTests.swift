@@ -1,13 +1,14 @@
+import BenchCore
 @testable import BenchResults
 import Foundation
 import Testing
 
 /// Whole runs of the built tool: what lands in the CSV, Ctrl-C, and the harness floor in a release build.
 @Suite(.serialized) struct RunTests {
-    @Test func aRunWritesOneRowPerSampleAndASummary() throws {
+    @Test func aRunWritesOneRowPerSampleAndASummary() async throws {
         let path = BenchProcess.temporaryPath("run")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--rounds", "1", "--filter", "^harness/(empty|mutex-pair)/", "--threads", "1,3", "--samples", "3", "--sample-time", "1",
              "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -25,24 +26,27 @@ import Testing
     /// sample boundary, says so, prints the summary of the completed cases, leaves a valid CSV of them and exits
     /// 128 + the signal (130, 143).
     @Test(arguments: [SIGINT, SIGTERM])
-    func aStopSignalLeavesAValidCSVOfTheCompletedCases(signal: Int32) throws {
+    func aStopSignalLeavesAValidCSVOfTheCompletedCases(signal: Int32) async throws {
         let path = BenchProcess.temporaryPath("interrupted")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let samples = 40
         let (process, output, error) = try BenchProcess.debug.start(
             ["--rounds", "1", "--filter", "^harness/", "--threads", "1,2", "--samples", "\(samples)", "--sample-time", "5",
              "--output", path])
-        // Wait until the first case's rows are on disk, then stop the run mid-way.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            if text.utf8.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > samples { break }
-            Thread.sleep(forTimeInterval: 0.02)
+        let (errorText, outputText) = await onPlainThread { () -> (String, String) in
+            // Wait until the first case's rows are on disk, then stop the run mid-way.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                if text.utf8.lazy.filter({ $0 == UInt8(ascii: "\n") }).count > samples { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            kill(process.processIdentifier, signal)
+            let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (errorText, outputText)
         }
-        kill(process.processIdentifier, signal)
-        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
 
         #expect(process.terminationStatus == 128 + signal)
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
@@ -60,12 +64,12 @@ import Testing
     /// The optimizer must not hoist a `static let` read out of the loop: through the harness it costs more
     /// than the empty loop. Checked on the release build, where hoisting would happen; this compares two cases
     /// of the same run, it sets no time limit.
-    @Test func aStaticLetReadCostsMoreThanTheEmptyLoopInARelease() throws {
+    @Test func aStaticLetReadCostsMoreThanTheEmptyLoopInARelease() async throws {
         let release = BenchProcess.release
         try #require(release.exists, "build the release binary first: swift build -c release")
         let path = BenchProcess.temporaryPath("floor")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try release.run(["--filter", "^harness/(empty|lazy-static)/", "--threads", "1",
+        let outcome = try await release.run(["--filter", "^harness/(empty|lazy-static)/", "--threads", "1",
                                        "--samples", "5", "--sample-time", "5", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
@@ -83,14 +87,14 @@ import Testing
 /// What a run records about itself besides the samples: its settings and the version of the tool.
 @Suite struct RunRecordTests {
     /// Issue 14 (4): the command line's settings are on every row, so that a file says how it was measured.
-    @Test func theRunSettingsAreRecordedOnEveryRow() throws {
+    @Test func theRunSettingsAreRecordedOnEveryRow() async throws {
         let path = BenchProcess.temporaryPath("settings")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--rounds", "1", "--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1",
              "--sample-time", "1", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
-        let version = try BenchProcess.debug.run(["--version"])
+        let version = try await BenchProcess.debug.run(["--version"])
         #expect(version.status == 0)
         let (header, rows) = try BenchProcess.rows(ofCSV: path)
         #expect(header == ResultsSchema.header)
@@ -112,10 +116,10 @@ import Testing
         }
     }
 
-    @Test func quickAndAReorderedThreadListAreRecorded() throws {
+    @Test func quickAndAReorderedThreadListAreRecorded() async throws {
         let path = BenchProcess.temporaryPath("quick")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try BenchProcess.debug.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--quick", "--rounds", "1", "--filter", "^harness/empty/", "--threads", "2, 1", "--samples", "1",
              "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")

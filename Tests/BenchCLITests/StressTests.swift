@@ -1,3 +1,4 @@
+import BenchCore
 @testable import bench
 @testable import BenchResults
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 /// deadlocks. Short runs of a few cheap checks; no timing is asserted, only a generous bound on wall time for
 /// the watchdog (the point of it is that the run ends).
 ///
-/// Each child process is waited for on a plain thread (`offPool`): a test blocked for seconds on one of the
+/// Each child process is waited for on a plain thread (`onPlainThread`): a test blocked for seconds on one of the
 /// cooperative pool's two threads would starve the actor-store checks running beside it.
 @Suite(.serialized) struct StressTests {
     /// Cheap checks of each family, and one control of each.
@@ -17,10 +18,8 @@ import Testing
     @Test func aCleanRunExitsZeroAndWritesEveryOutcomeWithItsGrade() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await offPool {
-            try BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4", "--duration", "1",
-                                        "--output", path])
-        }
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4",
+                                                       "--duration", "1", "--output", path])
         #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("control/once/unsynced-tracker/race threads:4: "))
         #expect(outcome.standardOutput.contains("caught after"))
@@ -45,10 +44,8 @@ import Testing
     @Test func noControlsRunsOnlyTheVariants() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await offPool {
-            try BenchProcess.debug.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
-                                        "--duration", "0.2", "--no-controls", "--output", path])
-        }
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
+                                                       "--duration", "0.2", "--no-controls", "--output", path])
         #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("control/"))
     }
@@ -59,10 +56,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let watchdog = 2.0
         let started = Date()
-        let outcome = try await offPool {
-            try BenchProcess.debug.run(["stress", "--filter", "^$", "--deadlock-control",
-                                        "--watchdog", String(watchdog), "--output", path])
-        }
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", "^$", "--deadlock-control",
+                                                       "--watchdog", String(watchdog), "--output", path])
         let elapsed = Date().timeIntervalSince(started)
         #expect(outcome.status == ExitStatus.suspectedDeadlock, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("suspected deadlock: control/deadlock/lock-order-inversion"))
@@ -74,7 +69,7 @@ import Testing
     @Test func sigtermStopsWithTheOutcomesSoFarWritten() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (status, errorText) = try await offPool { () throws -> (Int32, String) in
+        let (status, errorText) = try await onPlainThread { () throws -> (Int32, String) in
             let (process, output, error) = try BenchProcess.debug.start(
                 ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "60", "--no-controls",
                  "--output", path])
@@ -97,8 +92,8 @@ import Testing
         (["stress", "--threads", "0"], "--threads: invalid list"),
         (["stress", "--filter", "("], "is not a valid regular expression"),
     ])
-    func badInputExits64(arguments: [String], message: String) throws {
-        let outcome = try BenchProcess.debug.run(arguments)
+    func badInputExits64(arguments: [String], message: String) async throws {
+        let outcome = try await BenchProcess.debug.run(arguments)
         #expect(outcome.status == ExitStatus.badInput)
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
     }
@@ -119,13 +114,5 @@ import Testing
         #expect(StressReport.failures([broken]) == ["\(variant.name) threads:2 showed 1 forbidden outcomes"])
         #expect(StressReport.failures([uncaught]) == ["\(control.name) threads:4 was never caught"])
         #expect(StressReport.render([uncaught]).contains("NEVER CAUGHT"))
-    }
-}
-
-/// Runs blocking `work` on a thread of its own and returns its result or error, so that a test never blocks a
-/// thread of Swift's cooperative pool.
-func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

@@ -6,14 +6,14 @@ import Testing
 /// Issue 14 (15): `--threads` applies to every case, those written for fixed thread counts included.
 @Suite struct ThreadListTests {
     /// The cases `bench --list` prints for `arguments`, without the count line.
-    func listed(_ arguments: [String]) throws -> [Substring] {
-        let outcome = try BenchProcess.debug.run(["--list"] + arguments)
+    func listed(_ arguments: [String]) async throws -> [Substring] {
+        let outcome = try await BenchProcess.debug.run(["--list"] + arguments)
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         return outcome.standardOutput.split(separator: "\n").dropLast()
     }
 
-    @Test func oneThreadRunsNoCaseAtAnotherCount() throws {
-        let cases = try listed(["--threads", "1"])
+    @Test func oneThreadRunsNoCaseAtAnotherCount() async throws {
+        let cases = try await listed(["--threads", "1"])
         #expect(!cases.isEmpty)
         #expect(cases.allSatisfy { $0.split(separator: " ").contains("threads:1") }, "\(cases)")
         #expect(!cases.contains { $0.hasPrefix("once/race/") }, "once/race runs at 2 and 8 threads only")
@@ -21,29 +21,29 @@ import Testing
         #expect(cases.contains { $0.hasPrefix("once/first/") }, "once/first runs at 1 (and 4) threads")
     }
 
-    @Test func aFixedCountRunsWhenTheListNamesIt() throws {
-        let cases = try listed(["--threads", "8", "--filter", "^once/(race|first)/"])
+    @Test func aFixedCountRunsWhenTheListNamesIt() async throws {
+        let cases = try await listed(["--threads", "8", "--filter", "^once/(race|first)/"])
         #expect(!cases.isEmpty)
         #expect(cases.allSatisfy { $0.hasPrefix("once/race/") && $0.split(separator: " ").contains("threads:8") })
     }
 
     /// The default list names every fixed count, so a default run measures every case it always did.
-    @Test func theDefaultListCoversEveryFixedCount() throws {
+    @Test func theDefaultListCoversEveryFixedCount() async throws {
         let defaults = try ThreadList.parse(try Bench.parse([]).threads)
         for benchmark in BenchmarkRegistry.all().benchmarks {
             if case .fixed(let counts) = benchmark.threadCounts {
                 #expect(Set(counts).isSubset(of: defaults), "\(benchmark.suite)/\(benchmark.name): \(counts)")
             }
         }
-        let cases = try listed([])
+        let cases = try await listed([])
         for expected in ["once/race/array-tracker threads:8", "once/race/array-tracker threads:2",
                          "once/first/array-tracker threads:4"] {
             #expect(cases.contains { $0.hasPrefix(expected) }, "\(expected)")
         }
     }
 
-    @Test func helpSaysSo() throws {
-        let help = try BenchProcess.debug.run(["--help"]).standardOutput
+    @Test func helpSaysSo() async throws {
+        let help = try await BenchProcess.debug.run(["--help"]).standardOutput
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("run only at those of their counts the list names; the default names them all"))
     }

@@ -17,19 +17,23 @@ import Testing
     static let settings = MeasurementSettings(sampleNanoseconds: 100_000, samples: 1, warmupSamples: 0)
 
     @Test(arguments: cases)
-    func setsUpRunsOneSampleAndTearsDown(_ benchmarkCase: BenchmarkCase) throws {
+    func setsUpRunsOneSampleAndTearsDown(_ benchmarkCase: BenchmarkCase) async throws {
         let benchmark = try #require(Self.registry.benchmarks.first {
             $0.suite == benchmarkCase.suite && $0.name == benchmarkCase.benchmark
         })
-        var workload = benchmark.setup(benchmarkCase)
-        let iterationsRun = Mutex(0)
-        let body = workload.body
-        workload.body = { worker, iterations in
-            body(worker, iterations)
-            iterationsRun.withLock { $0 += iterations }
+        // Set up, measured and torn down on a plain thread: a sample must not hold a cooperative-pool thread.
+        let (results, iterationsRun, pacing) = try await onPlainThread { () throws -> ([CaseResult], Int, Workload.Pacing) in
+            var workload = benchmark.setup(benchmarkCase)
+            let iterationsRun = Mutex(0)
+            let body = workload.body
+            workload.body = { worker, iterations in
+                body(worker, iterations)
+                iterationsRun.withLock { $0 += iterations }
+            }
+            let results = try CaseRunner(settings: Self.settings).measure(benchmarkCase, workload: workload)
+            return (results, iterationsRun.withLock { $0 }, workload.pacing)
         }
-        let results = try CaseRunner(settings: Self.settings).measure(benchmarkCase, workload: workload)
-        #expect(iterationsRun.withLock { $0 } > 0, "\(benchmarkCase): the operation never ran")
+        #expect(iterationsRun > 0, "\(benchmarkCase): the operation never ran")
         #expect(!results.isEmpty)
         for result in results {
             let role = result.role.map { " role=\($0)" } ?? ""
@@ -39,7 +43,7 @@ import Testing
             #expect(sample.operations == sample.threadOperations.reduce(0, +))
             // A timed window lasts the sample time by construction; a lockstep count is calibrated so that its
             // fastest run reached it, and a later, warmer run may be quicker.
-            #expect(workload.pacing == .lockstep ? sample.elapsedNanoseconds > 0
+            #expect(pacing == .lockstep ? sample.elapsedNanoseconds > 0
                                                  : sample.elapsedNanoseconds >= Self.settings.sampleNanoseconds,
                     "\(benchmarkCase)\(role): \(sample.elapsedNanoseconds) ns")
             #expect(sample.nanosecondsPerOperation.isFinite == (sample.operations > 0), "\(benchmarkCase)\(role)")

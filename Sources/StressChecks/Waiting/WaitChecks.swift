@@ -91,16 +91,3 @@ package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int
     let most = mostInFlight.load(ordering: .sequentiallyConsistent)
     return (most > limit ? ["\(most) tasks in flight with limit \(limit)"] : []) + ledger.mismatches { _ in 1 }
 }
-
-/// Runs a blocking check on a plain thread and awaits its result.
-///
-/// On Linux, Swift concurrency's global executor runs on GCD's global queues, so a test that blocked its own
-/// thread would hold one of the default-QoS pool's threads (one of two on a two-core machine) and halve the width
-/// every GCD variant under test gets. Awaiting a plain thread leaves the pool whole.
-package func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-}

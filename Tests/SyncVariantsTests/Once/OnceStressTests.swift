@@ -12,9 +12,9 @@ import VariantCatalog
     static let rounds = 1_000
 
     @Test(arguments: OnceVariant.raced, [2, 4, 16])
-    func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: OnceVariant, threads: Int) throws {
+    func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: OnceVariant, threads: Int) async throws {
         let race = try #require(variant.accept(OnceRacer()))
-        let report = race(threads, Self.rounds)
+        let report = await onPlainThread { race(threads, Self.rounds) }
         #expect(report.isClean, "\(variant), \(threads) threads: \(report)")
     }
 
@@ -26,7 +26,7 @@ import VariantCatalog
     }
 
     @Test(arguments: [4, 16])
-    func lazyStaticInitializesOnceUnderARace(threads: Int) throws {
+    func lazyStaticInitializesOnceUnderARace(threads: Int) async throws {
         let accessors = threads == 4 ? RacedStatics.firstGroup : RacedStatics.secondGroup
         let barrier = RoundBarrier(parties: threads)
         let deadline = MonotonicClock.now() + 10_000_000_000
@@ -42,7 +42,8 @@ import VariantCatalog
                 }
             }.start()
         }
-        try #require(finished.wait(timeout: .now() + 11) == .success, "a thread did not finish")
+        let allFinished = await onPlainThread { finished.wait(timeout: .now() + 11) == .success }
+        try #require(allFinished, "a thread did not finish")
         #expect(wrongReads.load(ordering: .relaxed) == 0)
         for (index, counter) in (threads == 4 ? RacedStatics.firstRuns : RacedStatics.secondRuns).enumerated() {
             let runs = counter.runs.load(ordering: .relaxed)
@@ -56,28 +57,34 @@ import VariantCatalog
 @Suite(.serialized) struct OnceNegativeControlTests {
     static let maximumBatches = 25
 
-    @Test func unsyncedTrackerIsCaughtRunningABlockTwice() {
-        let report = OnceRaceCheck.raceUntil(
-            UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            isCaught: { $0.repeatedRuns > 0 }
-        )
+    @Test func unsyncedTrackerIsCaughtRunningABlockTwice() async {
+        let report = await onPlainThread {
+            OnceRaceCheck.raceUntil(
+                UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+                isCaught: { $0.repeatedRuns > 0 }
+            )
+        }
         #expect(report.repeatedRuns > 0, "the exactly-once check missed the unsynced tracker: \(report)")
         #expect(!report.isClean)
     }
 
-    @Test func unsyncedTrackerIsCaughtReturningEarly() {
-        let report = OnceRaceCheck.raceUntil(
-            UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            isCaught: { $0.earlyReturns > 0 }
-        )
+    @Test func unsyncedTrackerIsCaughtReturningEarly() async {
+        let report = await onPlainThread {
+            OnceRaceCheck.raceUntil(
+                UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+                isCaught: { $0.earlyReturns > 0 }
+            )
+        }
         #expect(report.earlyReturns > 0, "the no-early-return check missed the unsynced tracker: \(report)")
     }
 
-    @Test func blockOutsideTheLockIsCaughtReturningEarly() {
-        let report = OnceRaceCheck.raceUntil(
-            EarlyReturnOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-            isCaught: { $0.earlyReturns > 0 }
-        )
+    @Test func blockOutsideTheLockIsCaughtReturningEarly() async {
+        let report = await onPlainThread {
+            OnceRaceCheck.raceUntil(
+                EarlyReturnOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+                isCaught: { $0.earlyReturns > 0 }
+            )
+        }
         #expect(report.earlyReturns > 0, "the no-early-return check missed the early-returning tracker: \(report)")
         // Registration is atomic, so this control breaks only the one property.
         #expect(report.repeatedRuns == 0 && report.missedRuns == 0)

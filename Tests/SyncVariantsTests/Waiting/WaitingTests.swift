@@ -1,3 +1,4 @@
+import BenchCore
 import Dispatch
 import Foundation
 import StressChecks
