@@ -17,70 +17,78 @@ import Testing
     }
 
     @Test(arguments: [1, 3, 8])
-    func everyThreadIsADistinctThreadInsideTheRegionAtOnce(threads: Int) throws {
+    func everyThreadIsADistinctThreadInsideTheRegionAtOnce(threads: Int) async throws {
         let rendezvous = Rendezvous(expected: threads)
         let workload = Workload(pacing: .lockstep) { _, iterations in
             for _ in 0..<iterations { rendezvous.arriveAndWait() }
         }
-        let session = Session(workload: workload, threads: threads)
-        defer { session.finish() }
-        let sample = session.lockstep(iterations: 1)
+        let sample = await onPlainThread {
+            let session = Session(workload: workload, threads: threads)
+            defer { session.finish() }
+            return session.lockstep(iterations: 1)
+        }
         #expect(rendezvous.maximumInside == threads, "all \(threads) threads were inside the timed run together")
         #expect(rendezvous.distinctThreads == threads)
         #expect(!rendezvous.timedOut)
         #expect(sample.threadOperations == Array(repeating: 1, count: threads))
     }
 
-    @Test func lockstepCalibrationMeetsTheSampleTimeOnTheQuickestThread() throws {
+    @Test func lockstepCalibrationMeetsTheSampleTimeOnTheQuickestThread() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(pacing: .lockstep) { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let session = Session(workload: workload, threads: 2)
-        defer { session.finish() }
-        let calibration = runner.calibrateLockstep(session)
+        let calibration = await onPlainThread {
+            let session = Session(workload: workload, threads: 2)
+            defer { session.finish() }
+            return runner.calibrateLockstep(session)
+        }
         #expect(calibration.targetNanoseconds == Self.settings.sampleNanoseconds)
         #expect(calibration.elapsedNanoseconds >= Self.settings.sampleNanoseconds)
-        let results = try runner.measure(Self.testCase(threads: 2), workload: workload)
+        let results = try await runner.measuredOffPool(Self.testCase(threads: 2), workload: workload)
         #expect(results.count == 1)
         #expect(results[0].samples.count == Self.settings.samples)
         #expect(results[0].samples.allSatisfy { $0.threadOperations.count == 2 && $0.threadOperations[0] == $0.threadOperations[1] })
     }
 
-    @Test func timedBatchesAreCalibratedOnOneThreadAlone() {
+    @Test func timedBatchesAreCalibratedOnOneThreadAlone() async {
         let threadsThatRan = Mutex<Set<Int>>([])
         let workload = Workload { worker, iterations in
             threadsThatRan.withLock { _ = $0.insert(worker.index) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let session = Session(workload: workload, threads: 3)
-        defer { session.finish() }
-        let batches = CaseRunner(settings: Self.settings).calibrateBatches(session)
+        let batches = await onPlainThread {
+            let session = Session(workload: workload, threads: 3)
+            defer { session.finish() }
+            return CaseRunner(settings: Self.settings).calibrateBatches(session)
+        }
         #expect(batches.count == 3 && Set(batches).count == 1 && batches[0] >= 1)
         #expect(threadsThatRan.withLock { $0 } == [0], "only thread 0 ran: the batch is one thread's cost")
     }
 
-    @Test func eachRoleGetsTheBatchOfItsFirstThread() {
+    @Test func eachRoleGetsTheBatchOfItsFirstThread() async {
         let threadsThatRan = Mutex<Set<Int>>([])
         let workload = Workload(role: { $0 == 1 ? "write" : "read" }) { worker, iterations in
             threadsThatRan.withLock { _ = $0.insert(worker.index) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let session = Session(workload: workload, threads: 3)
-        defer { session.finish() }
-        let batches = CaseRunner(settings: Self.settings).calibrateBatches(session)
+        let batches = await onPlainThread {
+            let session = Session(workload: workload, threads: 3)
+            defer { session.finish() }
+            return CaseRunner(settings: Self.settings).calibrateBatches(session)
+        }
         #expect(batches.count == 3 && batches[0] == batches[2])
         #expect(threadsThatRan.withLock { $0 } == [0, 1])
     }
 
-    @Test func timedWindowsLastAtLeastTheSampleTimeAndCountOnlyWhatRanInThem() throws {
+    @Test func timedWindowsLastAtLeastTheSampleTimeAndCountOnlyWhatRanInThem() async throws {
         let executed = Atomic<Int>(0)
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
             executed.add(iterations, ordering: .relaxed)
         }
-        let results = try runner.measure(Self.testCase(threads: 3), workload: workload)
+        let results = try await runner.measuredOffPool(Self.testCase(threads: 3), workload: workload)
         let samples = results[0].samples
         #expect(samples.count == Self.settings.samples)
         for sample in samples {
@@ -92,39 +100,45 @@ import Testing
         #expect(samples.reduce(0) { $0 + $1.operations } < executed.load(ordering: .relaxed))
     }
 
-    @Test func aTimedDrainRunsInsideTheWindow() throws {
+    @Test func aTimedDrainRunsInsideTheWindow() async throws {
         let drainNanoseconds: UInt64 = 5_000_000
         let workload = Workload(drain: {
             MonotonicClock.sleep(until: MonotonicClock.now() + drainNanoseconds)
         }) { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let samples = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)[0].samples
+        let samples = try await CaseRunner(settings: Self.settings).measuredOffPool(Self.benchmarkCase, workload: workload)[0].samples
         #expect(samples.allSatisfy { $0.elapsedNanoseconds >= Self.settings.sampleNanoseconds + drainNanoseconds })
     }
 
-    @Test func theWindowsOfACaseRunOnOneLaunchOfTheWorkers() {
+    @Test func theWindowsOfACaseRunOnOneLaunchOfTheWorkers() async {
         let launches = Mutex(0)
         let workload = Workload(prepare: { _ in launches.withLock { $0 += 1 } }) { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let session = Session(workload: workload, threads: 2)
-        defer { session.finish() }
-        var samples: [RawSample] = []
-        session.timed(batches: [100, 100], duration: 1_000_000, windows: 4) { samples.append($0); return true }
+        let samples = await onPlainThread { () -> [RawSample] in
+            let session = Session(workload: workload, threads: 2)
+            defer { session.finish() }
+            var samples: [RawSample] = []
+            session.timed(batches: [100, 100], duration: 1_000_000, windows: 4) { samples.append($0); return true }
+            return samples
+        }
         #expect(samples.count == 4)
         #expect(launches.withLock { $0 } == 1, "the workers kept running between the windows")
         #expect(samples.allSatisfy { $0.elapsedNanoseconds >= 1_000_000 && $0.threadOperations.count == 2 })
     }
 
-    @Test func aWorkloadWithADrainIsLaunchedAndDrainedPerWindow() {
+    @Test func aWorkloadWithADrainIsLaunchedAndDrainedPerWindow() async {
         let launches = Mutex(0), drains = Mutex(0)
         let workload = Workload(drain: { drains.withLock { $0 += 1 } },
                                 prepare: { _ in launches.withLock { $0 += 1 } }) { _, _ in }
-        let session = Session(workload: workload, threads: 1)
-        defer { session.finish() }
-        var windows = 0
-        session.timed(batches: [1], duration: 500_000, windows: 3) { _ in windows += 1; return windows < 2 }
+        let windows = await onPlainThread { () -> Int in
+            let session = Session(workload: workload, threads: 1)
+            defer { session.finish() }
+            var windows = 0
+            session.timed(batches: [1], duration: 500_000, windows: 3) { _ in windows += 1; return windows < 2 }
+            return windows
+        }
         #expect(windows == 2, "take returning false stops the run")
         #expect(launches.withLock { $0 } == 2 && drains.withLock { $0 } == 2)
     }
@@ -141,17 +155,20 @@ import Testing
     }
 
     /// Turns chosen one at a time run on one team until the caller says stop, each seeing the results so far.
-    @Test func turnsChosenOneAtATimeStopWhenTheCallerSays() throws {
+    @Test func turnsChosenOneAtATimeStopWhenTheCallerSays() async throws {
         let threadIDs = Mutex<Set<UInt64>>([])
         let workload = Workload(pacing: .timed) { _, iterations in
             threadIDs.withLock { _ = $0.insert(UInt64(bitPattern: Int64(Int(bitPattern: pthread_self())))) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        var seen: [Int] = []
         let settings = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 1, warmupSamples: 0)
-        let results = try CaseRunner(settings: settings).measure(Self.benchmarkCase, workload: workload) { done in
-            seen.append(done.count)
-            return done.count < 3 ? (done.count % 2 == 0 ? 2_000_000 : 1_000_000) : nil
+        let (results, seen) = try await onPlainThread { () throws -> ([CaseResult], [Int]) in
+            var seen: [Int] = []
+            let results = try CaseRunner(settings: settings).measure(Self.benchmarkCase, workload: workload) { done in
+                seen.append(done.count)
+                return done.count < 3 ? (done.count % 2 == 0 ? 2_000_000 : 1_000_000) : nil
+            }
+            return (results, seen)
         }
         #expect(seen == [0, 1, 2, 3])
         #expect(results.count == 3)
@@ -162,65 +179,69 @@ import Testing
         #expect(threadIDs.withLock { $0.count } == 1, "every turn ran on the same one-thread team")
     }
 
-    @Test func aRotationNeverExceedsItsLimit() {
-        let workload = Workload { _, _ in }
-        let session = Session(workload: workload, threads: 2)
-        defer { session.finish() }
-        #expect(session.rotation(batches: [1, 1], limit: 1_000_000) <= 1_000_000)
+    @Test func aRotationNeverExceedsItsLimit() async {
+        let rotation = await onPlainThread {
+            let session = Session(workload: Workload { _, _ in }, threads: 2)
+            defer { session.finish() }
+            return session.rotation(batches: [1, 1], limit: 1_000_000)
+        }
+        #expect(rotation <= 1_000_000)
     }
 
-    @Test func operationsPerIterationScalesTheCount() throws {
+    @Test func operationsPerIterationScalesTheCount() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(pacing: .lockstep, operationsPerIteration: 16) { _, _ in }
-        let sample = try runner.measure(Self.benchmarkCase, workload: workload)[0].samples[0]
+        let sample = try await runner.measuredOffPool(Self.benchmarkCase, workload: workload)[0].samples[0]
         #expect(sample.operations % 16 == 0)
     }
 
-    @Test func rolesSplitTheRowsAndTheirOperations() throws {
+    @Test func rolesSplitTheRowsAndTheirOperations() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(role: { $0 == 0 ? "write" : "read" }) { _, iterations in
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
-        let results = try runner.measure(Self.testCase(threads: 3), workload: workload)
+        let results = try await runner.measuredOffPool(Self.testCase(threads: 3), workload: workload)
         #expect(results.map(\.role) == ["read", "write"])
         #expect(results[0].samples[0].threadOperations.count == 2)
         #expect(results[1].samples[0].threadOperations.count == 1)
         #expect(results[0].samples[0].elapsedNanoseconds == results[1].samples[0].elapsedNanoseconds)
     }
 
-    @Test func drainRunsInsideTheTimedRegion() throws {
+    @Test func drainRunsInsideTheTimedRegion() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let drainNanoseconds: UInt64 = 5_000_000
         let workload = Workload(pacing: .lockstep, drain: {
             MonotonicClock.sleep(until: MonotonicClock.now() + drainNanoseconds)
         }) { _, _ in }
-        let samples = try runner.measure(Self.benchmarkCase, workload: workload)[0].samples
+        let samples = try await runner.measuredOffPool(Self.benchmarkCase, workload: workload)[0].samples
         #expect(samples.allSatisfy { $0.elapsedNanoseconds >= drainNanoseconds })
     }
 
-    @Test func prepareRunsBeforeEveryRunWithTheIterationCount() throws {
+    @Test func prepareRunsBeforeEveryRunWithTheIterationCount() async throws {
         let prepared = Mutex<[Int]>([])
         let ran = Mutex<[Int]>([])
         let workload = Workload(pacing: .lockstep, prepare: { count in prepared.withLock { $0.append(count) } }) { _, n in
             ran.withLock { $0.append(n) }
         }
-        _ = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)
+        _ = try await CaseRunner(settings: Self.settings).measuredOffPool(Self.benchmarkCase, workload: workload)
         #expect(prepared.withLock { $0 } == ran.withLock { $0 })
     }
 
-    @Test func latencyPercentilesComeFromRecordedValues() throws {
+    @Test func latencyPercentilesComeFromRecordedValues() async throws {
         let workload = Workload(pacing: .lockstep) { worker, iterations in
             for index in 0..<iterations { worker.recordLatency(nanoseconds: UInt64(index % 100 + 1) * 1_000) }
         }
-        let sample = try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: workload)[0].samples[0]
+        let sample = try await CaseRunner(settings: Self.settings).measuredOffPool(Self.benchmarkCase, workload: workload)[0].samples[0]
         let latency = try #require(sample.latency)
         #expect(latency.p50 <= latency.p90 && latency.p90 <= latency.p99)
         #expect((1_000...100_100).contains(latency.p99))
     }
 
-    @Test func interruptionAbandonsTheCase() {
-        #expect(throws: MeasurementInterrupted.self) {
-            try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: Workload { _, _ in }) { false }
+    @Test func interruptionAbandonsTheCase() async {
+        await #expect(throws: MeasurementInterrupted.self) {
+            try await onPlainThread {
+                try CaseRunner(settings: Self.settings).measure(Self.benchmarkCase, workload: Workload { _, _ in }) { false }
+            }
         }
     }
 }
@@ -257,13 +278,21 @@ final class Rendezvous: Sendable {
 }
 
 @Suite struct ReportedThreadsTests {
-    @Test func threadsLeftOutRunButAreNotCounted() throws {
+    @Test func threadsLeftOutRunButAreNotCounted() async throws {
         let workload = Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { _, _ in }
-        let results = try CaseRunner(settings: CaseRunnerTests.settings)
-            .measure(CaseRunnerTests.testCase(threads: 2), workload: workload)
+        let results = try await CaseRunner(settings: CaseRunnerTests.settings)
+            .measuredOffPool(CaseRunnerTests.testCase(threads: 2), workload: workload)
         #expect(results.count == 1 && results[0].role == nil)
         let sample = results[0].samples[0]
         #expect(sample.threadOperations.count == 1)
         #expect(sample.operations == sample.threadOperations[0])
+    }
+}
+
+extension CaseRunner {
+    /// `measure` on a plain thread (`onPlainThread`): a test must not hold a cooperative-pool thread while its
+    /// samples run.
+    func measuredOffPool(_ benchmarkCase: BenchmarkCase, workload: Workload) async throws -> [CaseResult] {
+        try await onPlainThread { try measure(benchmarkCase, workload: workload) }
     }
 }

@@ -121,14 +121,19 @@ package enum IsolationChecks {
     /// The keys the shared-key checks preload and use.
     package static let sharedKeys = IdentityModel.preload(count: 8)
 
-    /// Repeats `round` until it reports at least one violation, it fails (nil), or `seconds` have passed;
+    /// Repeats `round` until it reports at least one violation, it fails (nil), or `rounds` rounds have run;
     /// returns the last round's result. For negative controls, whose races are likely but not certain per round.
-    package static func untilViolation(seconds: Double = 5, _ round: () -> Int?) -> Int? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            guard let violations = round() else { return nil }
-            if violations > 0 || Date() > deadline { return violations }
+    ///
+    /// The budget is a number of rounds, not of seconds: on a loaded machine a round takes longer (a racy write
+    /// yields its processor, which other processes then hold for a whole slice), and a time budget would give a
+    /// slow machine fewer chances to catch the same race.
+    package static func untilViolation(rounds: Int = 100, _ round: () -> Int?) -> Int? {
+        var violations: Int? = 0
+        for _ in 0..<rounds {
+            violations = round()
+            guard let found = violations, found == 0 else { break }
         }
+        return violations
     }
 
     /// Runs `body(index)` on `count` new threads released together; false if they did not all finish in time.

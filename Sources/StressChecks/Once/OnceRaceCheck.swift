@@ -8,11 +8,12 @@ package struct OnceRaceReport: CustomStringConvertible {
     package var rounds = 0
     /// Tokens whose block ran more than once (exactly-once broken).
     package var repeatedRuns = 0
-    /// Tokens whose block never ran although every thread called once for them.
+    /// Tokens whose block never ran although every thread's call for them returned.
     package var missedRuns = 0
     /// Calls that returned before the block's write was visible to their caller (no-early-return broken).
     package var earlyReturns = 0
-    /// A thread did not arrive within the deadline (a deadlock or a lost thread).
+    /// The race made no progress for the check's timeout (a deadlock, or a thread starved that long): the rounds
+    /// it did not reach are not judged, so a stall is never counted as a missed or repeated run.
     package var timedOut = false
 
     package init(rounds: Int = 0) {
@@ -31,7 +32,8 @@ package struct OnceRaceReport: CustomStringConvertible {
 
     package var description: String {
         "\(rounds) rounds: \(repeatedRuns) repeated, \(missedRuns) missed, \(earlyReturns) early returns"
-            + (timedOut ? ", timed out" : "")
+            + (timedOut ? "; did not finish: no progress for the check's timeout (suspected starvation or deadlock)"
+                        : "")
     }
 }
 
@@ -41,21 +43,23 @@ package struct OnceRaceReport: CustomStringConvertible {
 /// The block counts its runs, yields the processor (widening the window in which a broken variant lets a
 /// second caller in, or lets a caller out early), then writes the round's value; every caller reads that value
 /// as soon as its call returns. Afterwards each token must have exactly one run, and every read must have seen
-/// the value. Never hangs: every wait has a deadline, after which the report says `timedOut`.
+/// the value. Never hangs: a race that makes no progress for `timeout` seconds (no thread passes a barrier or
+/// returns from a call) stops, and the report says `timedOut`. A race that is merely slow, on a loaded machine,
+/// finishes and reports what a fast one reports.
 package enum OnceRaceCheck {
     package static func run<Tracker: OnceTracker>(
         _ tracker: Tracker, tokens: [Tracker.Token], threads: Int, timeout: Double = 10
     ) -> OnceRaceReport where Tracker.Token: Sendable {
         let state = RaceState(rounds: tokens.count)
         let barrier = RoundBarrier(parties: threads)
-        let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
+        let stall = UInt64(timeout * 1e9)
         let finished = DispatchGroup()
         for _ in 0..<threads {
             finished.enter()
             let thread = Thread {
                 defer { finished.leave() }
                 for (round, token) in tokens.enumerated() {
-                    guard barrier.arriveAndWait(deadline: deadline) else {
+                    guard barrier.arriveAndWait(deadline: MonotonicClock.now() + stall) else {
                         state.timedOut.store(true, ordering: .relaxed)
                         return
                     }
@@ -67,20 +71,27 @@ package enum OnceRaceCheck {
                     if state.values[round].load(ordering: .relaxed) != round + 1 {
                         state.earlyReturns.add(1, ordering: .relaxed)
                     }
+                    state.returned[round].add(1, ordering: .releasing)
                 }
             }
             thread.stackSize = 1 << 20
             thread.start()
         }
         var report = OnceRaceReport(rounds: tokens.count)
-        if finished.wait(timeout: .now() + timeout + 1) == .timedOut {
+        var progress = -1
+        while finished.wait(timeout: .now() + timeout) == .timedOut {
             // Threads stuck inside a variant keep `state` alive through their closure; report and move on.
-            report.timedOut = true
-            return report
+            let now = state.progress(rounds: tokens.count)
+            if now == progress {
+                report.timedOut = true
+                break
+            }
+            progress = now
         }
-        report.timedOut = state.timedOut.load(ordering: .relaxed)
+        report.timedOut = report.timedOut || state.timedOut.load(ordering: .relaxed)
         report.earlyReturns = state.earlyReturns.load(ordering: .relaxed)
-        for round in 0..<tokens.count {
+        // Only rounds whose every call returned are judged: an unfinished round says nothing about the variant.
+        for round in 0..<tokens.count where state.returned[round].load(ordering: .acquiring) == threads {
             switch state.runs[round].load(ordering: .relaxed) {
             case 0: report.missedRuns += 1
             case 1: break
@@ -115,6 +126,8 @@ package enum OnceRaceCheck {
 private final class RaceState: @unchecked Sendable {
     package let runs: UnsafeMutablePointer<Atomic<Int>>
     package let values: UnsafeMutablePointer<Atomic<Int>>
+    /// How many threads' calls for each round have returned.
+    package let returned: UnsafeMutablePointer<Atomic<Int>>
     package let earlyReturns = Atomic<Int>(0)
     package let timedOut = Atomic<Bool>(false)
     private let rounds: Int
@@ -123,16 +136,25 @@ private final class RaceState: @unchecked Sendable {
         self.rounds = rounds
         runs = .allocate(capacity: rounds)
         values = .allocate(capacity: rounds)
+        returned = .allocate(capacity: rounds)
         for round in 0..<rounds {
             (runs + round).initialize(to: Atomic(0))
             (values + round).initialize(to: Atomic(0))
+            (returned + round).initialize(to: Atomic(0))
         }
+    }
+
+    /// Calls returned so far, over all rounds: what the coordinator watches to tell a slow race from a stalled one.
+    package func progress(rounds: Int) -> Int {
+        (0..<rounds).reduce(0) { $0 + returned[$1].load(ordering: .relaxed) }
     }
 
     deinit {
         runs.deinitialize(count: rounds)
         values.deinitialize(count: rounds)
+        returned.deinitialize(count: rounds)
         runs.deallocate()
         values.deallocate()
+        returned.deallocate()
     }
 }

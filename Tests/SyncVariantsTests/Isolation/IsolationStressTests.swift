@@ -102,7 +102,7 @@ import VariantCatalog
         #expect(counts.violations == 0)
         if variant.readsConcurrently {
             let overlaps = await onPlainThread {
-                IsolationChecks.untilViolation(seconds: 3) {
+                IsolationChecks.untilViolation {
                     IsolationChecks.exclusivity { make(Self.preload, $0) }?.overlappingReads
                 }
             }
