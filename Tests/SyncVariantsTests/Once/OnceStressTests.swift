@@ -120,3 +120,28 @@ enum RacedStatics {
 final class RunCounter: Sendable {
     let runs = Atomic<Int>(0)
 }
+
+/// The race tells a stall from a broken variant: a call that never returns stops the race after its timeout
+/// without progress, and the rounds it never reached are not counted as missed or repeated runs.
+@Suite struct OnceRaceStallTests {
+    /// Runs every block at once, except token 3's call, which blocks until `release` is signalled.
+    final class StallingTracker: OnceTracker, @unchecked Sendable {
+        let release = DispatchSemaphore(value: 0)
+        private let ran = Mutex<Set<Int>>([])
+
+        func once(token: Int, block: @escaping () -> Void) {
+            if token == 3 { release.wait() }
+            if ran.withLock({ $0.insert(token).inserted }) { block() }
+        }
+    }
+
+    @Test func aStalledRaceIsReportedAsStalledAndItsUnreachedRoundsAreNotJudged() async {
+        let tracker = StallingTracker()
+        let report = await onPlainThread { OnceRaceCheck.run(tracker, tokens: Array(0..<10), threads: 2, timeout: 0.5) }
+        tracker.release.signal()
+        tracker.release.signal()
+        #expect(report.timedOut)
+        #expect(report.missedRuns == 0 && report.repeatedRuns == 0, "\(report)")
+        #expect(report.description.contains("suspected starvation or deadlock"))
+    }
+}
