@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyze_lib.compare import FASTER, SLOWER
+from analyze_lib.judge.compare import FASTER, SLOWER
 
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
@@ -20,7 +20,7 @@ DEFAULT_PAIRS = 10
 MIN_DECIDING_PAIRS = 5
 SHORT_COMMIT_LENGTH = 7  # as bench's RunEnvironment.shortCommit
 
-# Exit codes: the gate's (analyze_lib.gate), plus 2 for bad input and 130 for an interrupted run.
+# Exit codes: the gate's (analyze_lib.judge.gate), plus 2 for bad input and 130 for an interrupted run.
 EXIT_PASSED = 0
 EXIT_REGRESSION = 1
 EXIT_BAD_INPUT = 2

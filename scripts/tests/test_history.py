@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from analyze_lib.cli import main
-from analyze_lib.history import find_steps, order_runs
-from analyze_lib.loader import load_results
-from analyze_lib.schema import COLUMNS_BY_VERSION
+from analyze_lib.present.history import find_steps, order_runs
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.schema import COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 # once/hit/lock steps up 2x between the second and third run; the others stay.

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .charts import Axes, Panel, draw_figure, make_series
-from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
+from ..judge.compare import UNCHANGED, CompareRow, compare_samples, run_warnings
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
-from .errors import AnalyzeError
+from ..files.errors import AnalyzeError
 from .figures import FigureBudget
-from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
-from .output import atomic_directory
+from ..files.model import Case, CaseKey, ResultsFile, filter_cases, format_params
+from ..files.output import atomic_directory
 from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
-from .stats import median, quartiles
+from ..judge.stats import median, quartiles
 
 DEFAULT_HISTORY_DIR = "Results/history"
 HISTORY_MD = "history.md"

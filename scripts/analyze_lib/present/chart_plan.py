@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey
+from ..files.model import Case, CaseCounts, CaseKey
 from .presentation import (
     FLOOR_SUITES,
     THREADS,
@@ -34,7 +34,7 @@ from .presentation import (
     varying_params,
     x_param,
 )
-from .stats import median, quartiles
+from ..judge.stats import median, quartiles
 
 
 @dataclass(frozen=True)

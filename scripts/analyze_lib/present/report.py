@@ -24,10 +24,10 @@ from .charts import draw_figure
 from .decisions import Decision, decide, decision_table, rules_text
 from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
-from .output import atomic_directory
+from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
+from ..files.output import atomic_directory
 from .presentation import FLOOR_SUITES
-from .stress import StressVerdict, judge_stress
+from ..judge.stress import StressVerdict, judge_stress
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,

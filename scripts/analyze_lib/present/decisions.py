@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .doc import Table
-from .model import Case, CaseKey
+from ..files.model import Case, CaseKey
 from .presentation import (
     FLOOR_SUITES,
     ROLE_PARAM,
@@ -30,7 +30,7 @@ from .presentation import (
     varying_params,
 )
 from .render import fmt_ns, fmt_ratio
-from .stats import RatioEstimate, bootstrap_ratio_of_medians, median, starved_count
+from ..judge.stats import RatioEstimate, bootstrap_ratio_of_medians, median, starved_count
 
 # A variant to avoid costs at least this many times the recommended one, at the low end
 # of the 95% CI of the ratio (so noise never puts a variant on the list).

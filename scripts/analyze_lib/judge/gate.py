@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .compare import Comparison
 from .counts_compare import CountsComparison
-from .model import CaseKey
+from ..files.model import CaseKey
 
 # Statuses, in order of precedence when several apply: a regression found is a fact
 # whatever else is wrong; a head missing cases is a broken run (rerun it); a gate that

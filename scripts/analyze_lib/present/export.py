@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 
-from .model import CountsFile, ResultsFile
-from .stats import median_of_round_medians, quartiles, split_by_round
+from ..files.model import CountsFile, ResultsFile
+from ..judge.stats import median_of_round_medians, quartiles, split_by_round
 
 GITHUB = "github"
 BENCHER = "bencher"

@@ -12,12 +12,12 @@ import numpy as np
 
 from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
 from .doc import Table
-from .counts_compare import fmt_allocations, fmt_instructions
-from .model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
+from ..judge.counts_compare import fmt_allocations, fmt_instructions
+from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from .presentation import FLOOR_SUITES
 from .render import fmt_ns
-from .schema import FORBIDDEN, STALLED_OUTCOME
-from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
+from ..files.schema import FORBIDDEN, STALLED_OUTCOME
+from ..judge.stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
 
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"

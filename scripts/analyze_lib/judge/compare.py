@@ -14,9 +14,9 @@ from typing import Mapping, Union
 
 import numpy as np
 
-from .errors import AnalyzeError
-from .model import Case, CaseKey, ResultsFile, filter_cases
-from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
+from ..files.errors import AnalyzeError
+from ..files.model import Case, CaseKey, ResultsFile, filter_cases
+from ..files.schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     Modes,
     benjamini_hochberg,
