@@ -1,0 +1,148 @@
+"""Paired comparisons: two builds alternated sample by sample, judged on the log ratios of their pairs.
+
+In a paired run (``scripts/bench-commits``) each round starts one worker process per build, and
+every pair of samples of a case, base and head, is taken milliseconds apart, in alternating order.
+Both samples of a pair see the same state of the host, so the host's 2x swings cancel in the pair's
+log ratio ``d = log(head / base)``. What is left is the noise within a pair and, between rounds, a
+per-process offset (where each process's code and data landed).
+
+The rule, stated once (docs/comparison-rule.md links here):
+
+- A case's change is ``exp(estimate)``, where ``estimate`` is the mean over rounds of each round's
+  median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
+  pair from moving a round.
+- Its standard error comes from a two-level bootstrap: rounds resampled, then pairs within each
+  resampled round; scaled by sqrt(R / (R - 1)) for the bias of a bootstrap over R rounds. With one
+  round the between-process level is not measured, and ``one_round`` says so.
+- ``z = estimate / se``; the two-sided p-value is normal. All cases of a comparison are decided
+  together with Benjamini-Hochberg at ``alpha``; a called change must also reach ``min_effect``.
+- A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
+  larger of ``min_effect`` and ``exp(z(alpha / 2m) * se)``. A change beyond it is called whatever
+  the case's noise; a change below it could not have been seen, and the report says how small a
+  change each case could see instead of "not gated".
+
+The functions here are pure: arrays in, numbers out, with a fixed seed per call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Hashable, Mapping, Sequence
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from .stats import BOOTSTRAP_SEED, benjamini_hochberg
+
+# Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
+# SE's own sampling error near 3.5%.
+PAIRED_RESAMPLES = 400
+# The smallest change a paired comparison calls: pairing removes the host's swings, so the floor
+# can sit well below the 5% of unpaired runs; below 2%, code placement alone moves a case.
+PAIRED_MIN_EFFECT_PERCENT = 2.0
+DEFAULT_PAIRED_ALPHA = 0.01
+
+
+@dataclass(frozen=True)
+class PairedEvidence:
+    """What one case's pairs show: the change (head / base, > 1 is slower), its standard error in
+    log units, the p-value of "no change", and the smallest change it could call alone."""
+
+    rounds: int
+    pairs: int
+    ratio: float
+    se: float
+    p: float
+    resolution: float
+
+    @property
+    def one_round(self) -> bool:
+        """True when all pairs come from one process pair: between-process noise is not measured."""
+        return self.rounds < 2
+
+    def interval(self, z: float) -> tuple[float, float]:
+        """The ratio's interval at ``z`` standard errors."""
+        centre = math.log(self.ratio)
+        return math.exp(centre - z * self.se), math.exp(centre + z * self.se)
+
+
+def log_ratios(base: np.ndarray, head: np.ndarray) -> np.ndarray:
+    """``log(head / base)`` pair by pair; a pair with a starved (inf) or zero side is dropped."""
+    base = np.asarray(base, dtype=float)
+    head = np.asarray(head, dtype=float)
+    usable = np.isfinite(base) & np.isfinite(head) & (base > 0) & (head > 0)
+    return np.log(head[usable] / base[usable])
+
+
+def lone_z(alpha: float, cases: int) -> float:
+    """The |z| a change in one case alone must reach among ``cases`` decided together (Bonferroni's
+    bar, which Benjamini-Hochberg applies to the smallest p-value)."""
+    return float(scipy_stats.norm.isf(alpha / (2 * max(cases, 1))))
+
+
+def estimate(rounds: Sequence[np.ndarray]) -> float:
+    """The mean over rounds of each round's median log ratio."""
+    return float(np.mean([np.median(d) for d in rounds]))
+
+
+def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
+                 resamples: int = PAIRED_RESAMPLES) -> float:
+    """The standard error of ``estimate`` from resampling rounds, then pairs within rounds."""
+    rng = np.random.default_rng(seed)
+    # Row r: round r's median over each resample of its own pairs.
+    within = np.stack([np.median(d[rng.integers(0, d.size, (resamples, d.size))], axis=1) for d in rounds])
+    count = len(rounds)
+    if count == 1:
+        return float(np.std(within[0], ddof=1))
+    chosen = rng.integers(0, count, (count, resamples))
+    means = within[chosen, np.arange(resamples)].mean(axis=0)
+    return float(np.std(means, ddof=1) * math.sqrt(count / (count - 1)))
+
+
+def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = DEFAULT_PAIRED_ALPHA,
+                    min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT,
+                    seed: int = BOOTSTRAP_SEED) -> PairedEvidence:
+    """One case's evidence from its log ratios, one array per round (empty rounds are left out).
+
+    ``cases`` is how many cases the comparison decides together: it sets the resolution.
+    """
+    rounds = [np.asarray(d, dtype=float) for d in rounds if len(d)]
+    if not rounds:
+        raise ValueError("a paired case needs at least one pair")
+    centre = estimate(rounds)
+    se = bootstrap_se(rounds, seed)
+    pairs = sum(d.size for d in rounds)
+    if se > 0:
+        p = float(2 * scipy_stats.norm.sf(abs(centre) / se))
+    else:
+        p = 1.0 if centre == 0 else 0.0
+    floor = math.log1p(min_effect_percent / 100)
+    resolution = math.exp(max(floor, lone_z(alpha, cases) * se))
+    return PairedEvidence(rounds=len(rounds), pairs=pairs, ratio=math.exp(centre), se=se, p=p,
+                          resolution=resolution)
+
+
+def called_changes(evidence: Mapping[Hashable, PairedEvidence], *, alpha: float = DEFAULT_PAIRED_ALPHA,
+                   min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> dict[Hashable, bool]:
+    """Which cases changed: Benjamini-Hochberg over all cases at ``alpha``, and a change of at
+    least ``min_effect_percent`` either way."""
+    keys = list(evidence)
+    significant = benjamini_hochberg([evidence[key].p for key in keys], alpha)
+    floor = math.log1p(min_effect_percent / 100) - 1e-12
+    return {key: bool(hit) and abs(math.log(evidence[key].ratio)) >= floor for key, hit in zip(keys, significant)}
+
+
+def needs_more_pairs(rounds: Sequence[np.ndarray], *, cases: int, target: float,
+                     alpha: float = DEFAULT_PAIRED_ALPHA,
+                     min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
+    """Whether a case is still undecided at the ``target`` resolution (say 1.05): its change is
+    neither clearly beyond its resolution nor its resolution at the target or finer. Sequential
+    sampling gives such a case more pairs while the run's budget lasts."""
+    rounds = [d for d in rounds if len(d)]
+    if sum(len(d) for d in rounds) < 2:
+        return True
+    evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
+    if evidence.resolution <= target:
+        return False
+    return abs(math.log(evidence.ratio)) < math.log(evidence.resolution)
