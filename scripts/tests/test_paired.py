@@ -99,3 +99,11 @@ def test_sequential_sampling_stops_when_the_target_resolution_is_reached_or_the_
     assert not paired.needs_more_pairs(noisy_rounds(1.0, sd=0.005), cases=500, target=1.05)
     assert not paired.needs_more_pairs(noisy_rounds(1.5, sd=0.2), cases=500, target=1.05), "a clear change"
     assert paired.needs_more_pairs(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2), cases=500, target=1.05)
+
+
+def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
+    base = {(1, 0): 10.0, (1, 1): 10.0, (2, 0): 20.0, (2, 1): float("inf"), (3, 0): 5.0}
+    head = {(1, 0): 11.0, (1, 1): 12.0, (2, 0): 22.0, (2, 1): 20.0, (4, 0): 5.0}
+    grouped = paired.pair_log_ratios(base, head)
+    assert [d.tolist() for d in grouped] == [pytest.approx([math.log(1.1), math.log(1.2)]),
+                                             pytest.approx([math.log(1.1)])]

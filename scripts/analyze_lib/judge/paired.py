@@ -75,6 +75,18 @@ def log_ratios(base: np.ndarray, head: np.ndarray) -> np.ndarray:
     return np.log(head[usable] / base[usable])
 
 
+def pair_log_ratios(base: Mapping[tuple[int, int], float],
+                    head: Mapping[tuple[int, int], float]) -> list[np.ndarray]:
+    """The log ratios of the pairs both sides hold, keyed ``(round, pair)`` to a sample's ns/op,
+    grouped by round in round order. A pair one side lacks (an interrupted run) or whose sample
+    is starved on either side is left out."""
+    by_round: dict[int, list[tuple[float, float]]] = {}
+    for key in sorted(set(base) & set(head)):
+        by_round.setdefault(key[0], []).append((base[key], head[key]))
+    grouped = [log_ratios(*map(np.array, zip(*pairs))) for _, pairs in sorted(by_round.items())]
+    return [d for d in grouped if d.size]
+
+
 def lone_z(alpha: float, cases: int) -> float:
     """The |z| a change in one case alone must reach among ``cases`` decided together (Bonferroni's
     bar, which Benjamini-Hochberg applies to the smallest p-value)."""
