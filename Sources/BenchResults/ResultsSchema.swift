@@ -48,7 +48,7 @@ public enum ResultsSchema {
         Column(name: "cpu_sys_ns") { String($0.sample.usage.systemNanoseconds) },
         Column(name: "ctx_voluntary") { String($0.sample.usage.voluntaryContextSwitches) },
         Column(name: "ctx_involuntary") { String($0.sample.usage.involuntaryContextSwitches) },
-        // Empty until allocation counting exists.
+        // Always empty: `bench count` counts allocations, in a file of its own.
         Column(name: "mallocs") { _ in "" },
         Column(name: "thread_ops_min") { $0.sample.threadOperations.min().map(String.init) ?? "" },
         Column(name: "thread_ops_max") { $0.sample.threadOperations.max().map(String.init) ?? "" },
