@@ -240,13 +240,26 @@ def test_no_help_holds_a_measurement():
     assert {tool: figures for tool, figures in found.items() if figures} == {}
 
 
-def test_every_relative_link_leads_to_a_file():
+def anchors(page: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces to hyphens."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page, flags=re.S), flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def test_anchors_are_githubs():
+    assert anchors("# The gate's self-check: `--check-gate`\n## Waiting: `wait/handoff`\n") == {
+        "the-gates-self-check---check-gate", "waiting-waithandoff"}
+
+
+def test_every_relative_link_leads_to_a_file_and_heading():
     missing = []
     for page in _pages():
         for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
-            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"[a-z]+:", target):
                 continue
-            if not (page.parent / target.split("#")[0]).exists():
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path) if path else page
+            if not linked.exists() or (anchor and linked.is_file() and anchor not in anchors(linked.read_text())):
                 missing.append(f"{page.relative_to(REPO)}: {target}")
     assert missing == []
 
