@@ -79,6 +79,7 @@ extension Bench {
                 (counted, offloaded) = try passes.run(cases: cases)
                 try writer.append(rows: counted.map { CountsSchema.fields($0, environment: environment) },
                                   header: CountsSchema.header)
+                try writer.completeRun()
             } catch {
                 writer.removeIfEmpty()
                 throw error
