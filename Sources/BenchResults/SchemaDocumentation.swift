@@ -142,7 +142,17 @@ public enum SchemaDocumentation {
         "bench_version": Entry(3, "the version of `bench` that wrote the row (`bench --version`)"),
         "run_spin_scale": Entry(4, "the `--spin-scale` factor on `harness/spin/loop`'s work, `1.0` unless a gate's "
                                 + "self-check planted a change; the loader reads 1 for older files"),
+        "run_complete": Entry(5, runCompleteMeaning),
+        "pair": Entry(5, "empty in an ordinary run; in a paired comparison (two builds alternating sample by "
+                      + "sample), the pair's index within the case and round, from 0, the same in both builds' files"),
+        "pair_order": Entry(5, "empty in an ordinary run; in a paired comparison, `first` or `second`: whether this "
+                            + "build's sample of the pair ran first"),
     ]
+
+    /// `run_complete`, the same rule in every file of the family.
+    static let runCompleteMeaning = "`false` on every row written while the run is under way; when, and only when, "
+        + "the whole run has completed, the file is rewritten atomically with `true`: a file with any `false` is "
+        + "incomplete (killed or interrupted)"
 
     /// The counts file's own columns.
     static let counts: [String: Entry] = [
@@ -154,6 +164,7 @@ public enum SchemaDocumentation {
         "allocations": Entry(countsFirstVersion, "allocations jemalloc counted in the counted run (small plus large "
                              + "`nmalloc`, thread cache off)"),
         "allocations_per_op": Entry(countsFirstVersion, "`allocations / operations`"),
+        "run_complete": Entry(5, runCompleteMeaning),
     ]
 
     /// The stress file's own columns.
@@ -169,5 +180,6 @@ public enum SchemaDocumentation {
         "count": Entry(1, "how many times the outcome was observed"),
         "seconds_to_first_forbidden": Entry(1, "for a control: seconds from its start to its first forbidden "
                                             + "outcome; empty when never caught, and for variants"),
+        "run_complete": Entry(2, runCompleteMeaning),
     ]
 }
