@@ -23,6 +23,10 @@ REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 README_MAX_LINES = 300
+# What a newcomer sees without scrolling, and the tasks it must offer a link to.
+FIRST_SCREEN_LINES = 40
+NEWCOMER_TASKS = ("run-once-and-read-the-results", "compare-two-commits", "put-the-gate-in-ci",
+                  "stress-test-the-patterns")
 BENCH = REPO / ".build" / "release" / "bench"
 RULE_PAGE = "docs/comparison-rule.md"
 
@@ -267,3 +271,18 @@ def test_every_relative_link_leads_to_a_file_and_heading():
 def test_the_readme_is_a_front_door():
     lines = README.read_text().count("\n")
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; move detail to docs/ (at most {README_MAX_LINES})"
+
+
+def test_the_first_screen_links_every_newcomer_task():
+    readme = README.read_text()
+    first_screen = "\n".join(readme.splitlines()[:FIRST_SCREEN_LINES])
+    for task in NEWCOMER_TASKS:
+        assert f"](#{task})" in first_screen, task
+        assert task in anchors(readme), task
+
+
+def test_the_readme_keeps_the_test_command_and_no_path_outside_the_clone():
+    readme = README.read_text()
+    assert "scripts/test" in readme  # CI runs "the README's test command"
+    assert "../" not in readme
+
