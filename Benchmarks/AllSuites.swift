@@ -15,7 +15,7 @@ extension BenchmarkRegistry {
     }
 
     /// The variant catalog of every family above, in the same order (the harness measures the harness, and has
-    /// none): what `bench --list --format md` prints and the README's variant tables must match.
+    /// none): what `bench --list --format md` prints and the variant tables of docs/suites.md must match.
     public static let catalogs: [VariantTable] = [
         OnceVariant.table,
         IsolationVariant.table,

@@ -4,7 +4,7 @@ import VariantCatalog
 
 extension BenchmarkRegistry {
     /// The once suite: what each way of running code once costs, how it grows with registered tokens and with
-    /// threads. Variants are in `Sources/SyncVariants/Once/`; the README's once section says how to read them.
+    /// threads. Variants are in `Sources/SyncVariants/Once/`; docs/suites.md says how to read them.
     ///
     /// - `once/hit`: a call whose block has already run, the path every later call takes. The variants with a
     ///   token table (`OnceVariant.hasTokenTable`) first register `tokens` tokens and then look up the last one

@@ -17,7 +17,31 @@ public enum ResultsSchema {
     ///   `unknown` (git could not be read) besides `true` and `false`.
     /// - 4: appends `run_spin_scale` (the `--spin-scale` factor on `harness/spin`'s work; 1 unless a gate's
     ///   self-check planted a change).
-    public static let version = 4
+    /// - 5: appends `run_complete` (`false` while the run is under way; the writer rewrites the whole file with
+    ///   `true` once the whole run has completed, so a killed or interrupted run leaves `false`), `pair` and
+    ///   `pair_order` (empty except in a paired comparison: the pair's index within the case and round, and
+    ///   whether this build's sample of the pair ran `first` or `second`).
+    public static let version = 5
+
+    /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
+    /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
+    public static let runCompleteColumn = "run_complete"
+    /// `run_complete`'s value on every row written while the run is under way.
+    public static let runIncomplete = "false"
+    public static let runCompleted = "true"
+
+    /// Where a sample stands in a paired comparison (two builds alternating sample by sample): the pair's index
+    /// within its case and round, identical in the two builds' files, and whether this build's sample ran first.
+    public struct SamplePair: Sendable, Equatable {
+        public enum Order: String, Sendable { case first, second }
+        public var index: Int
+        public var order: Order
+
+        public init(index: Int, order: Order) {
+            self.index = index
+            self.order = order
+        }
+    }
 
     /// What one row is made from.
     public struct RowSource {
@@ -25,6 +49,8 @@ public enum ResultsSchema {
         public var settings: RunSettings
         public var result: CaseResult
         public var sampleIndex: Int
+        /// The sample's place in a paired comparison; nil in an ordinary run.
+        public var pair: SamplePair? = nil
         public var sample: Sample { result.samples[sampleIndex] }
     }
 
@@ -48,7 +74,7 @@ public enum ResultsSchema {
         Column(name: "cpu_sys_ns") { String($0.sample.usage.systemNanoseconds) },
         Column(name: "ctx_voluntary") { String($0.sample.usage.voluntaryContextSwitches) },
         Column(name: "ctx_involuntary") { String($0.sample.usage.involuntaryContextSwitches) },
-        // Empty until allocation counting exists.
+        // Always empty: `bench count` counts allocations, in a file of its own.
         Column(name: "mallocs") { _ in "" },
         Column(name: "thread_ops_min") { $0.sample.threadOperations.min().map(String.init) ?? "" },
         Column(name: "thread_ops_max") { $0.sample.threadOperations.max().map(String.init) ?? "" },
@@ -71,6 +97,10 @@ public enum ResultsSchema {
         Column(name: "bench_version") { $0.environment.benchVersion },
         // Version 4.
         Column(name: "run_spin_scale") { String($0.settings.spinScale) },
+        // Version 5.
+        Column(name: runCompleteColumn) { _ in runIncomplete },
+        Column(name: "pair") { $0.pair.map { String($0.index) } ?? "" },
+        Column(name: "pair_order") { $0.pair?.order.rawValue ?? "" },
     ]
 
     /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
@@ -103,10 +133,14 @@ public enum ResultsSchema {
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }
 
-    /// Every row of one case result, in sample order.
-    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult) -> [[String]] {
-        result.samples.indices.map { index in
-            let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index)
+    /// Every row of one case result, in sample order; `pairs`, when given, holds each sample's place in a paired
+    /// comparison (one per sample).
+    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
+                            pairs: [SamplePair]? = nil) -> [[String]] {
+        precondition(pairs == nil || pairs?.count == result.samples.count, "one pair per sample")
+        return result.samples.indices.map { index in
+            let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index,
+                                   pair: pairs?[index])
             return columns.map { $0.value(source) }
         }
     }

@@ -1,6 +1,6 @@
 /// One family's catalog: every variant the family's suite measures and its tests stress-check, each case bound in
 /// one place to its CSV id (the raw value), the type that implements it, the benchmarks that measure it and the
-/// line the README's variant table shows for it.
+/// line the variant table of docs/suites.md shows for it.
 ///
 /// Each family's catalog also has an `accept(_:)` that hands the variant's concrete type to a visitor. It is the
 /// only place an id meets its type, and it is `@inlinable`: compiled in the caller's module with the caller's
@@ -14,7 +14,7 @@ where RawValue == String, AllCases == [Self] {
 
     /// The family's suite, as in the CSV `suite` column (`once`, `wait`).
     static var suite: String { get }
-    /// The heading of the README table's description column ("what it is", "how the limit is kept").
+    /// The heading of the variant table's description column ("what it is", "how the limit is kept").
     static var summaryHeading: String { get }
 
     /// The name of the type that implements the variant, or nil for a variant only the suite has (a baseline that
@@ -22,7 +22,7 @@ where RawValue == String, AllCases == [Self] {
     var typeName: String? { get }
     /// The benchmarks that measure the variant, in the suite's order.
     var benchmarks: [Benchmark] { get }
-    /// What the variant is, in one line of Markdown: the README table's description column.
+    /// What the variant is, in one line of Markdown: the variant table's description column.
     var summary: String { get }
 }
 
@@ -35,7 +35,7 @@ extension VariantCatalog {
         allCases.filter { $0.benchmarks.contains(benchmark) }
     }
 
-    /// The catalog as the README shows it.
+    /// The catalog as docs/suites.md shows it.
     public static var table: VariantTable {
         VariantTable(
             name: Benchmark.allCases.count == 1 ? "\(suite)/\(Benchmark.allCases[0].rawValue)" : suite,
@@ -49,7 +49,8 @@ extension VariantCatalog {
     }
 }
 
-/// A family's catalog as plain data: what `bench --list --format md` renders and the README's tables must match.
+/// A family's catalog as plain data: what `bench --list --format md` renders and the tables of docs/suites.md must
+/// match.
 public struct VariantTable: Sendable, Equatable {
     /// One variant.
     public struct Row: Sendable, Equatable {

@@ -12,6 +12,8 @@ extension Bench {
         static let configuration = CommandConfiguration(
             commandName: "count",
             abstract: "Count instructions (callgrind) and allocations (jemalloc) per operation of one-thread cases.",
+            usage: "bench count [--filter <regex>] [--iterations <n> | --quick] [--spin-scale <x>] [--output <path>] "
+                + "[--overwrite]",
             discussion: """
             Runs each selected threads:1 case a fixed number of iterations twice in child processes: once under \
             valgrind's callgrind, collecting only around the counted loop, and once with Debian's jemalloc \
@@ -27,7 +29,7 @@ extension Bench {
             reports, compares and gates exactly.
 
             Needs valgrind (apt-get install valgrind) and libjemalloc2 (apt-get install libjemalloc-dev); \
-            without them it says what is missing and exits 2.
+            without them it says what is missing and exits \(ExitStatus.toolMissing). More: docs/counts.md.
             """
         )
 
@@ -77,6 +79,7 @@ extension Bench {
                 (counted, offloaded) = try passes.run(cases: cases)
                 try writer.append(rows: counted.map { CountsSchema.fields($0, environment: environment) },
                                   header: CountsSchema.header)
+                try writer.completeRun()
             } catch {
                 writer.removeIfEmpty()
                 throw error

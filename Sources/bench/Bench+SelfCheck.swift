@@ -44,7 +44,7 @@ extension Bench {
             (at least \(minimumFairness)).
 
             Then the harness floor (empty loop, opaque call, static let read), and a last line with the verdict. \
-            Takes one and a half to two minutes. Exits 1 when a check failed. Use a release build on a quiet machine.
+            Exits 1 when a check failed. Use a release build on a quiet machine. More: docs/running.md.
             """
         )
 
@@ -52,7 +52,7 @@ extension Bench {
         static let repetitions = 7
         /// How far the harness's mutex pair may be from the hand-written loop's, either way: a harness that added
         /// a clock read (a few tens of ns) or a call to each operation of a pair that costs about ten would be
-        /// far outside it; the reference run in the README measured the two within 1%.
+        /// far outside it; the reference run (docs/findings) measured the two within 1%.
         static let mutexPairTolerance = 0.10
 
         /// The checks, run in this order, each measuring what it compares and grading itself. Add a check by

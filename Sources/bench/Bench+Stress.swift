@@ -12,6 +12,8 @@ extension Bench {
         static let configuration = CommandConfiguration(
             commandName: "stress",
             abstract: "Run the stress checks as a soak: outcomes graded acceptable, interesting or forbidden.",
+            usage: "bench stress [--filter <regex>] [--threads <list>] [--duration <seconds>] [--watchdog <seconds>] "
+                + "[--no-controls] [--output <path>] [--overwrite] [--list-checks]",
             discussion: """
             Runs each selected check (family/variant/check, as --list-checks prints) again and again on real \
             threads, at each --threads count, for an equal share of --duration (at least one iteration each), \
@@ -26,7 +28,7 @@ extension Bench {
             Takes bench's --filter (a regular expression on the check names), --threads (default \
             \(Stress.defaultThreads)), --output and --overwrite. Writes \
             Results/stress-<UTC stamp>-<short commit>.csv (or --output): one row per check, thread count \
-            and outcome, with its count and grade; control rows have is_control true.
+            and outcome, with its count and grade; control rows have is_control true. More: docs/stress.md.
 
             Exit status:
               0    no forbidden outcome, every control caught
@@ -109,6 +111,7 @@ extension Bench {
                 throw BenchError("stopped by \(Interruption.name(signal)): wrote the outcomes of \(results.count) "
                                  + "checks to \(writer.path)", exitCode: Interruption.exitStatus(signal))
             }
+            try writer.completeRun()
             warn("wrote \(writer.path) (\(writer.rowsWritten) rows)")
             let failures = StressReport.failures(results)
             if !failures.isEmpty {

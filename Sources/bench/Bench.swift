@@ -20,18 +20,19 @@ struct Bench: ParsableCommand {
 
         Examples:
           bench                          every case, into Results/
-          bench --quick                  smoke run, a minute at most
+          bench --quick                  smoke run: 2 rounds, too few to gate on
           bench --rounds 16              more processes: a finer gate
           bench --list --filter '^once/' the cases a run would measure
           bench --filter once --threads 1,4,16 --output /tmp/once.csv
           bench self-check               harness vs hand-written loops
         Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
+        Options, files and stopping: docs/running.md; how it measures: docs/measuring.md.
 
         Exit status:
         \(ExitStatus.helpText)
         """,
         version: BenchVersion.current,
-        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self]
+        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self, Schema.self]
     )
 
     @Option(name: .long, help: ArgumentHelp(
@@ -43,7 +44,7 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("threads"), parsing: .unconditional, help: ArgumentHelp(
         "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
             + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
-            + "default names them all.", valueName: "list"))
+            + "default (\(Bench.defaultThreads)) names them all.", valueName: "list"))
     var requestedThreads: String?
 
     /// The default of `--threads` for a timed run (`bench stress` has its own).
@@ -61,10 +62,13 @@ struct Bench: ParsableCommand {
     var samples: Int?
 
     @Option(name: .customLong("sample-time"), parsing: .unconditional, help: ArgumentHelp(
-        "Least duration of one sample in milliseconds (default 8, quick 2).", valueName: "ms"))
+        "Least duration of one sample in milliseconds (default "
+            + "\(MeasurementSettings.standard.sampleNanoseconds / 1_000_000), quick "
+            + "\(MeasurementSettings.quick.sampleNanoseconds / 1_000_000)).", valueName: "ms"))
     var sampleTime: Int?
 
-    @Flag(name: .long, help: "Smoke run: 2 rounds of 1 sample of 2 ms after 1 warm-up sample; a minute at most.")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Smoke run: 2 rounds of 1 sample of 2 ms after 1 warm-up sample; too few rounds to gate on."))
     var quick = false
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
@@ -74,11 +78,10 @@ struct Bench: ParsableCommand {
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
             + "much: scripts/analyze compare and gate judge the rounds, not the samples. Among the ~500 cases "
             + "they decide together, a change in one case alone needs 10 rounds a side (its U test must reach "
-            + "0.01/500), hence the default. On a shared host a case's cost also wanders for seconds at a time "
-            + "(a register-only spin loop moved between 88 and 111 ns within one process here), so the defaults "
-            + "take one sample per round, each case measured at as many moments as the time allows: a default "
-            + "run stays under 5 minutes and a quick one under a minute on 2 cores. A quick run's 2 rounds show "
-            + "the noise but are too few to gate on.", valueName: "n"))
+            + "0.01/500), hence the default. On a shared host a case's cost also wanders for seconds at a time, "
+            + "so the defaults take one sample per round: each case is measured at as many moments as there are "
+            + "rounds. A quick run's 2 rounds show the noise but are too few to gate on. The rule: "
+            + "docs/comparison-rule.md.", valueName: "n"))
     var rounds: Int?
 
     /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to call a change in one case
@@ -123,7 +126,7 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "List the cases a run would measure, and time nothing.")
     var list = false
 
-    @Option(name: .long, help: "With --list: text (the cases) or md (every family's variant table, as in the README).")
+    @Option(name: .long, help: "With --list: text (the cases) or md (every family's variant table, as in docs/suites.md).")
     var format = ListFormat.text
 
     mutating func validate() throws {

@@ -9,8 +9,8 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
     case md
 }
 
-/// The families' variant tables in Markdown, as the README shows them: one block per family, between two HTML
-/// comments that name it, so that a test can find each block in the README and demand it be identical.
+/// The families' variant tables in Markdown, as docs/suites.md shows them: one block per family, between two HTML
+/// comments that name it, so that a test can find each block in docs/suites.md and demand it be identical.
 enum CatalogTable {
     /// Every family's table, blocks separated by a blank line.
     static func markdown(_ tables: [VariantTable] = BenchmarkRegistry.catalogs) -> String {

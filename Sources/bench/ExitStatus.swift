@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench`'s exit statuses, distinct so that CI can act on each: the values follow sysexits.h where one fits,
-/// and 128 + the signal for a run a signal stopped, as shells report it. `--help` and the README list them.
+/// and 128 + the signal for a run a signal stopped, as shells report it. `--help` and the README list them (BadInputTests checks the README's table).
 enum ExitStatus {
     /// The run completed; for `self-check`, every check passed.
     static let success: Int32 = 0

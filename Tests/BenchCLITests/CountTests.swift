@@ -29,6 +29,7 @@ struct CountTests {
         var byCase: [String: [String: String]] = [:]
         for row in rows.dropFirst() {
             let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
+            #expect(fields["run_complete"] == "true", "the run completed")
             byCase["\(fields["benchmark"]!)/\(fields["variant"]!) \(fields["params"]!)"] = fields
         }
         return byCase

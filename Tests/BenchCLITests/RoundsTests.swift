@@ -18,6 +18,7 @@ import Testing
         #expect(rows.count == 3 * 2 * 2, "3 rounds × 2 cases × 2 samples")
         #expect(rows.map { $0["round"]! }.sorted() == (1...3).flatMap { Array(repeating: String($0), count: 4) })
         #expect(rows.allSatisfy { $0["run_rounds"] == "3" && $0["run_seed"] == "42" })
+        #expect(rows.allSatisfy { $0["run_complete"] == "true" }, "the last round completed the run")
         // One run: every column the loader requires to be the same on every row is.
         for column in ["run_id", "started_at", "commit", "dirty", "host", "load_avg_1m", "run_samples"] {
             #expect(Set(rows.map { $0[column]! }).count == 1, "\(column) differs between rounds")
@@ -40,6 +41,7 @@ import Testing
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
             let rows = try BenchProcess.rows(ofCSV: path).rows
             #expect(rows.allSatisfy { $0["round"] == String(round) })
+            #expect(rows.allSatisfy { $0["run_complete"] == "false" }, "one round of 9 does not complete the run")
             var seen: [String] = []
             for row in rows {
                 let name = "\(row["benchmark"]!) \(row["threads"]!) \(row["params"]!)"
@@ -51,6 +53,23 @@ import Testing
         #expect(try await order(round: 1, seed: "7") == first)
         #expect(try await order(round: 2, seed: "7") != first)
         #expect(try await order(round: 2, seed: "7").sorted() == first.sorted())
+    }
+
+    /// The last round completes the run only when the file holds every round: run alone, it says the run is not.
+    @Test func aLastRoundAloneLeavesTheRunIncomplete() async throws {
+        let path = BenchProcess.temporaryPath("alone")
+        let environment = BenchProcess.temporaryPath("environment")
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: environment)
+        }
+        let outcome = try await BenchProcess.debug.run(
+            Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
+                          "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.contains("has no rows of round(s) 1: the run is incomplete"))
+        let rows = try BenchProcess.rows(ofCSV: path).rows
+        #expect(!rows.isEmpty && rows.allSatisfy { $0["run_complete"] == "false" })
     }
 
     @Test func aRoundRefusesAFileOfAnotherSchema() async throws {
@@ -100,6 +119,7 @@ import Testing
             let (header, rows) = try BenchProcess.rows(ofCSV: path)
             #expect(header == ResultsSchema.header)
             #expect(rows.allSatisfy { $0["round"] == "1" }, "no round started after the signal")
+            #expect(rows.allSatisfy { $0["run_complete"] == "false" }, "a stopped run is not complete")
         }
     }
 

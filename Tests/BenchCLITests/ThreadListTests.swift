@@ -45,6 +45,7 @@ import Testing
     @Test func helpSaysSo() async throws {
         let help = try await BenchProcess.debug.run(["--help"]).standardOutput
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(help.contains("run only at those of their counts the list names; the default names them all"))
+        #expect(help.contains("run only at those of their counts the list names; the default "
+                              + "(\(Bench.defaultThreads)) names them all"))
     }
 }

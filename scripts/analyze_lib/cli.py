@@ -89,6 +89,8 @@ COUNTS_DESCRIPTION = (
     "--allocations-tolerance, in either direction (fewer is reported too: an unexplained "
     "improvement is a finding). Both files must be of one kind: timing or counts.")
 
+RULE_LINK = " The rule, stated once: docs/comparison-rule.md."
+
 DESCRIPTION = ("Analyse DispatchBench results CSVs: timing files (bench: one row per sample; metric "
                "ns_per_op, lower is better), counts files (bench count: one row per case; "
                "instructions and allocations per op) and stress files (bench stress: one row per "
@@ -194,11 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name, help=summary,
             description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
-                         "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
+                         "median ns/op with a bootstrap CI (95% over the samples of one round a side; "
+                         "1 - alpha, 99% by default, over rounds), a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
                          "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + extra
-                         + COUNTS_DESCRIPTION),
+                         + COUNTS_DESCRIPTION + RULE_LINK),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
         sub.add_argument("head", metavar="HEAD.csv")
@@ -231,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=("Order runs by started_at, chart each benchmark's medians over them and "
                      "list the steps: consecutive runs whose comparison is significant. Timing files "
                      "only: a file that cannot be used (header only, unreadable, unknown schema, a "
-                     "counts file) is skipped with a warning; it fails only when no file is usable."),
+                     "counts file) is skipped with a warning; it fails only when no file is usable."
+                     + RULE_LINK),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")

@@ -37,7 +37,8 @@ other work comes and goes; interleaving spreads that drift over both sides equal
 decides on the spread between rounds, not within one process. One seed shuffles the case order of
 every round (printed; --seed to reproduce). Among the ~500 cases the gate decides together, a change in
 one case alone needs 10 rounds a side (the default): with fewer the gate is inconclusive (exit 4) rather
-than pass a regression it could not have called (see README, "Rounds").
+than pass a regression it could not have called. The rule, stated once: docs/comparison-rule.md; this
+tool and CI: docs/bench-commits.md.
 
 Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b when both sides are
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
@@ -50,10 +51,8 @@ called slower; rows not called slower are named with their outcome and noise flo
 gate resolves on this runner). It prints a table of what it saw and the wall time of each comparison:
 run it on your own runner to learn what the gate resolves there. No counts.
 
-Time, on a 2-core VM: a quick round of every case takes about 22 s, a default one about 29 s, so 10 pairs
-(20 rounds) take about 7.5 min quick and 10 min by default, plus a release build per commit (about a
-minute) and bench count unless --no-count: a default HEAD HEAD took 10 min 49 s in all; the quick
-self-check took 22.5 min.
+Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
+bench count unless --no-count. Measured times are in docs/findings/.
 """
 
 EPILOG = """\
@@ -99,8 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
     parser.add_argument("--pairs", type=_pairs, default=plan.DEFAULT_PAIRS, metavar="N",
-                        help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}; the gate decides "
-                             f"from {plan.MIN_DECIDING_PAIRS})")
+                        help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
+                             "the gate call a change in one case alone among the full suite's ~500; with fewer "
+                             "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
+                             f"{plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")

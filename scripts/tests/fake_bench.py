@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for bench in bench-commits' tests: speaks the round interface (--rounds, --round, --seed,
 --run-environment, --output, --spin-scale, --quick) and `count`, writing rows in the format of the
-fixtures bench itself wrote (fixtures/bench-v4.csv, fixtures/bench-counts-v4.csv).
+fixtures bench itself wrote (fixtures/bench-v5.csv, fixtures/bench-counts-v5.csv).
 
 Every invocation appends {"argv", "cwd", "commit" (of the cwd)} as a JSON line to $FAKE_BENCH_LOG. The speed of a commit is in
 the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op, a file
@@ -75,7 +75,7 @@ def timed(argv: list[str]) -> int:
     seed = int(option(argv, "--seed", "0"))
     spin_scale = float(option(argv, "--spin-scale", "1"))
     env = environment(option(argv, "--run-environment"))
-    header, row = template("bench-v4.csv")
+    header, row = template("bench-v5.csv")
     speed = factor("SPEED")
     rng = random.Random(f"{seed}-{round_number}-{spin_scale}-{speed}-{os.getcwd()}")
     rows = []
@@ -99,8 +99,8 @@ def count(argv: list[str]) -> int:
     if os.environ.get("FAKE_BENCH_COUNT_EXIT"):
         print("bench count: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return int(os.environ["FAKE_BENCH_COUNT_EXIT"])
-    header, _ = template("bench-counts-v4.csv")
-    with open(FIXTURES / "bench-counts-v4.csv", newline="") as handle:
+    header, _ = template("bench-counts-v5.csv")
+    with open(FIXTURES / "bench-counts-v5.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     env = environment(None)
     scale = factor("INSTRUCTIONS")

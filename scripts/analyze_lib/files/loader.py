@@ -44,6 +44,8 @@ from .schema import (
     COUNTS_PER_OP,
     DEFAULT_ROUND,
     METRIC,
+    PAIR_ORDERS,
+    RUN_COMPLETE,
     RUN_SETTING_DEFAULTS,
     RUN_SETTINGS_SINCE_VERSION,
     SAMPLE_NUMERIC_COLUMNS,
@@ -164,6 +166,12 @@ def _parse_cell(raw: str, column: str, kind: str) -> Any:
         return stamp
     if kind == "params":
         return parse_params(raw)
+    if kind == "pair_order":
+        if raw == "":
+            return None
+        if raw not in PAIR_ORDERS:
+            raise ValueError(f"{column} must be empty, {' or '.join(map(repr, PAIR_ORDERS))}: {raw!r}")
+        return raw
     raise AssertionError(f"unknown column type {kind!r} for {column}")
 
 
@@ -274,6 +282,9 @@ class _Table:
     torn_line: int | None
     version: int | None = None
     run: dict[str, Any] = field(default_factory=dict)
+    # The first line whose run_complete is false (None: none is, or the version has no
+    # run_complete).
+    incomplete_line: int | None = None
     _kinds: dict[str, str] = field(default_factory=dict)
     _first_run_raw: dict[str, str] = field(default_factory=dict)
 
@@ -294,6 +305,8 @@ class _Table:
                 except ValueError as error:
                     raise AnalyzeError(str(error), path, line) from None
                 self._check_run(cells, parsed, line)
+                if parsed.get(RUN_COMPLETE) is False and self.incomplete_line is None:
+                    self.incomplete_line = line
                 if parsed["threads"] < 1:
                     raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
                 yield line, cells, parsed
@@ -350,6 +363,22 @@ class _Table:
         return []
 
 
+def incompleteness(table: _Table, rounds: set[int] | None = None) -> str | None:
+    """Why a loaded file is known to be incomplete, or None: a row says run_complete false
+    (bench rewrites every row to true only when the whole run completed), or a timing file
+    holds fewer distinct ``rounds`` than its run_rounds (how files before version 5 show an
+    interrupted run of rounds)."""
+    if table.incomplete_line is not None:
+        return (f"{RUN_COMPLETE} is false (line {table.incomplete_line}): the run that wrote it did not "
+                "complete (interrupted, killed, or still running)")
+    expected = table.run.get("run_rounds")
+    if rounds is not None and expected is not None and len(rounds) < expected:
+        held = ", ".join(map(str, sorted(rounds)))
+        return (f"it holds {len(rounds)} of the run's {expected} rounds (run_rounds {expected}; "
+                f"round{'s' if len(rounds) != 1 else ''} {held}): the run did not complete")
+    return None
+
+
 def _open_table(path: Path) -> _Table:
     """Read ``path``'s text and header and tell its kind from the header."""
     text = _read_text(path)
@@ -392,7 +421,8 @@ def _results(table: _Table) -> ResultsFile:
     cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()},
                        np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
-    return ResultsFile(str(path), table.version, table.run, cases, warnings)
+    held = {r for ids in rounds.values() for r in ids}
+    return ResultsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table, held))
 
 
 def _written_precision(raw: str) -> float:
@@ -448,7 +478,7 @@ def _counts(table: _Table) -> CountsFile:
         cases[key] = CaseCounts(key, parsed["iterations"], parsed["operations"],
                                 parsed["instructions"], parsed["allocations"])
     warnings = table.finish()
-    return CountsFile(str(path), table.version, table.run, cases, warnings)
+    return CountsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table))
 
 
 def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
@@ -510,7 +540,7 @@ def _stress(table: _Table) -> StressFile:
         results[key] = StressResult(key[0], key[1], parsed["is_control"], parsed["iterations"],
                                     parsed["seconds"], tuple(outcomes[key]),
                                     None if math.isnan(first) else first)
-    return StressFile(str(path), table.version, table.run, results, warnings)
+    return StressFile(str(path), table.version, table.run, results, warnings, incompleteness(table))
 
 
 _BUILDERS = {TIMING: _results, COUNTS: _counts, STRESS: _stress}

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// The README's variant tables are `bench --list --format md`'s, to the character: each family's block, between
-/// its two marker comments, stands in the README exactly as the tool prints it from the catalogs.
-@Suite struct ReadmeVariantTablesTests {
-    static let readmePath = URL(fileURLWithPath: #filePath)
+/// The variant tables of docs/suites.md are `bench --list --format md`'s, to the character: each family's block,
+/// between its two marker comments, stands in the page exactly as the tool prints it from the catalogs.
+@Suite struct SuitesVariantTablesTests {
+    static let pagePath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md").path
+        .appendingPathComponent("docs/suites.md").path
     /// How every block opens; the family's name follows.
     static let markerPrefix = "<!-- variants "
 
@@ -19,28 +19,28 @@ import Testing
             .filter { !$0.isEmpty }
     }
 
-    @Test func everyPrintedTableStandsInTheReadmeAsPrinted() async throws {
-        let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+    @Test func everyPrintedTableStandsInThePageAsPrinted() async throws {
+        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
         let blocks = try await Self.printedBlocks()
         #expect(!blocks.isEmpty)
         for block in blocks {
             #expect(block.hasPrefix(Self.markerPrefix))
             let opening = String(block.prefix { $0 != "\n" })
-            let standsInReadme = readme.contains(block)  // not inside #expect, which would print the whole README
-            #expect(standsInReadme, """
-                README.md's table after \(opening) differs from `swift run bench --list --format md`; \
+            let standsInPage = page.contains(block)  // not inside #expect, which would print the whole page
+            #expect(standsInPage, """
+                docs/suites.md's table after \(opening) differs from `swift run bench --list --format md`; \
                 replace it with:
                 \(block)
                 """)
         }
     }
 
-    @Test func theReadmeHasNoTableTheToolDoesNotPrint() async throws {
-        let readme = try String(contentsOfFile: Self.readmePath, encoding: .utf8)
+    @Test func thePageHasNoTableTheToolDoesNotPrint() async throws {
+        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
         let printed = await Set(try Self.printedBlocks().map { String($0.prefix { $0 != "\n" }) })
-        let inReadme = readme.split(separator: "\n").map(String.init).filter { $0.hasPrefix(Self.markerPrefix) }
-        #expect(Set(inReadme) == printed)
-        #expect(inReadme.count == printed.count, "a table appears twice in the README")
+        let inPage = page.split(separator: "\n").map(String.init).filter { $0.hasPrefix(Self.markerPrefix) }
+        #expect(Set(inPage) == printed)
+        #expect(inPage.count == printed.count, "a table appears twice in docs/suites.md")
     }
 
     @Test func formatGoesWithList() async throws {
