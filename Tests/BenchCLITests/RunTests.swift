@@ -60,28 +60,6 @@ import Testing
         #expect(!rows.isEmpty && rows.count % samples == 0, "whole cases only: \(rows.count) rows")
         #expect(rows.count < 8 * samples, "the run stopped before its end")
     }
-
-    /// The optimizer must not hoist a `static let` read out of the loop: through the harness it costs more
-    /// than the empty loop. Checked on the release build, where hoisting would happen; this compares two cases
-    /// of the same run, it sets no time limit.
-    @Test func aStaticLetReadCostsMoreThanTheEmptyLoopInARelease() async throws {
-        let release = BenchProcess.release
-        try #require(release.exists, "build the release binary first: swift build -c release")
-        let path = BenchProcess.temporaryPath("floor")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await release.run(["--filter", "^harness/(empty|lazy-static)/", "--threads", "1",
-                                       "--samples", "5", "--sample-time", "5", "--output", path])
-        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
-        let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
-        let header = records[0]
-        let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-        #expect(rows.allSatisfy { $0["build"] == "release" })
-        func median(_ benchmark: String) -> Double {
-            let values = rows.filter { $0["benchmark"] == benchmark }.compactMap { Double($0["ns_per_op"]!) }.sorted()
-            return values[values.count / 2]
-        }
-        #expect(median("lazy-static") > median("empty"))
-    }
 }
 
 /// What a run records about itself besides the samples: its settings and the version of the tool.

@@ -10,7 +10,8 @@ scripts/tests/test_layers.py):
     (atomic output directories).
 ``judge/``: pure decisions, data in, outcomes out; imports ``files`` only.
     ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``compare`` (two timing runs
-    per case: ratio, interval, p, outcome), ``counts_compare`` (two counts files, exactly),
+    per case: ratio, interval, p, outcome), ``paired`` (the rule for two builds alternated
+    sample by sample: log ratios of pairs, resolution), ``counts_compare`` (two counts files, exactly),
     ``gate`` (a comparison's status and exit code), ``stress`` (a stress file's verdict).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for counts),

@@ -12,8 +12,8 @@ import SyncVariants
 /// bound, depended on what else the process was doing.
 ///
 /// Thread-safe: it holds only the actor. A call waits for its task without a deadline of its own: the check
-/// that drives it bounds the whole run (`IsolationChecks.threadTimeoutSeconds`) and reports threads that did not
-/// finish as such, never as a wrong value.
+/// that drives it bounds a stall (`IsolationChecks.stallSeconds`) and reports threads that stopped making
+/// progress as such, never as a wrong value.
 package final class ActorStoreBridge: IsolatedStore {
     package let store: ActorStore
 

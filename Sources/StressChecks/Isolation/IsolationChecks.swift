@@ -7,18 +7,19 @@ import Glibc
 #endif
 
 /// The isolation family's stress checks. Each drives a store from real threads and returns how many
-/// violations it saw, or nil when its threads did not finish within `threadTimeoutSeconds`: a hang, reported as
+/// violations it saw, or nil when its threads stopped making progress for `stallSeconds`: a hang, reported as
 /// one (`didNotFinish`), never as a violation. The same functions run against the variants, which must report 0,
 /// and against the broken stores in this target, which must not.
 ///
 /// A check's verdict does not depend on the machine's speed: a slow run takes longer and reports the same
-/// counts. The bound only keeps a deadlocked or starved check from hanging its caller for ever.
+/// counts. The bound is on a stall (no operation completed for `stallSeconds`), not on the whole run, so it
+/// only keeps a deadlocked or starved check from hanging its caller for ever.
 package enum IsolationChecks {
-    package static let threadTimeoutSeconds = 15
+    package static let stallSeconds = 15
 
     /// What a nil result means, in the words a failed test or a report shows.
     package static let didNotFinish =
-        "threads did not finish within \(threadTimeoutSeconds) s (suspected starvation or deadlock)"
+        "threads made no progress for \(stallSeconds) s (suspected starvation or deadlock)"
 
     /// No lost writes: `writers` threads each write `writesPerWriter` times, cycling through `keysPerWriter` keys
     /// of their own, into a store preloaded with a few shared keys. Returns the number of keys whose final model
@@ -27,9 +28,10 @@ package enum IsolationChecks {
         _ store: any IsolatedStore, writers: Int = 4, writesPerWriter: Int = 2_000, keysPerWriter: Int = 16
     ) -> Int? {
         let ids = (0..<writers).map { writer in (0..<keysPerWriter).map { "w\(writer)-\($0)" } }
-        let finished = runOnThreads(writers) { writer in
+        let finished = runOnThreads(writers) { writer, progress in
             for write in 0..<writesPerWriter {
                 store.write(IdentityModel(id: ids[writer][write % keysPerWriter], value: write))
+                progress.tick()
             }
         }
         guard finished else { return nil }
@@ -53,10 +55,11 @@ package enum IsolationChecks {
         let ids = sharedKeys.map(\.id)
         let writersLeft = Atomic<Int>(writers)
         let torn = Atomic<Int>(0)
-        let finished = runOnThreads(writers + readers) { thread in
+        let finished = runOnThreads(writers + readers) { thread, progress in
             if thread < writers {
                 for write in 0..<writesPerWriter {
                     store.write(IdentityModel(id: ids[(write + thread) % ids.count], value: write * writers + thread))
+                    progress.tick()
                 }
                 writersLeft.subtract(1, ordering: .releasing)
             } else {
@@ -80,12 +83,13 @@ package enum IsolationChecks {
     package static func readYourWritesMisses(_ store: any IsolatedStore, threads: Int = 4, rounds: Int = 1_000) -> Int? {
         let ids = (0..<threads).map { "ryw\($0)" }
         let misses = Atomic<Int>(0)
-        let finished = runOnThreads(threads) { thread in
+        let finished = runOnThreads(threads) { thread, progress in
             for round in 0..<rounds {
                 let model = IdentityModel(id: ids[thread], value: round)
                 store.write(model)
                 sched_yield()
                 if store.read(ids[thread]) != model { misses.add(1, ordering: .relaxed) }
+                progress.tick()
             }
         }
         guard finished else { return nil }
@@ -102,7 +106,7 @@ package enum IsolationChecks {
         let probe = ExclusivityProbe()
         let store = make(probe)
         let ids = sharedKeys.map(\.id)
-        let finished = runOnThreads(readers + writers) { thread in
+        let finished = runOnThreads(readers + writers) { thread, progress in
             for operation in 0..<operations {
                 let id = ids[(operation + thread) % ids.count]
                 if thread < writers {
@@ -110,6 +114,7 @@ package enum IsolationChecks {
                 } else {
                     _ = store.read(id)
                 }
+                progress.tick()
             }
         }
         guard finished else { return nil }
@@ -136,20 +141,40 @@ package enum IsolationChecks {
         return violations
     }
 
-    /// Runs `body(index)` on `count` new threads released together; false if they did not all finish in time.
-    package static func runOnThreads(_ count: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) -> Bool {
+    /// Runs `body(index, progress)` on `count` new threads released together; false if they stopped making
+    /// progress (no `tick` from any of them) for `stallSeconds` before all had finished.
+    package static func runOnThreads(_ count: Int,
+                                     _ body: @escaping @Sendable (_ index: Int, _ progress: Progress) -> Void) -> Bool {
         let done = DispatchGroup()
         let go = DispatchSemaphore(value: 0)
+        let progress = Progress()
         for index in 0..<count {
             done.enter()
             Thread {
                 go.wait()
-                body(index)
+                body(index, progress)
                 done.leave()
             }.start()
         }
         for _ in 0..<count { go.signal() }
-        return done.wait(timeout: .now() + .seconds(threadTimeoutSeconds)) == .success
+        var seen = -1
+        while done.wait(timeout: .now() + .seconds(stallSeconds)) == .timedOut {
+            let now = progress.ticks
+            if now == seen { return false }
+            seen = now
+        }
+        return true
+    }
+
+    /// Operations completed by a check's threads, which the check's bound watches.
+    package final class Progress: Sendable {
+        private let count = Atomic<Int>(0)
+
+        package func tick() {
+            count.add(1, ordering: .relaxed)
+        }
+
+        var ticks: Int { count.load(ordering: .relaxed) }
     }
 }
 
