@@ -9,8 +9,10 @@ scripts/tests/test_layers.py):
     ``loader`` (CSV -> model, the only module that reads results files), ``output``
     (atomic output directories).
 ``judge/``: pure decisions, data in, outcomes out; imports ``files`` only.
-    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``compare`` (two timing runs
-    per case: ratio, interval, p, outcome), ``counts_compare`` (two counts files, exactly),
+    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``summary`` (the one
+    per-case summary, the median of round medians, and the factor between two cases),
+    ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is the
+    one rule), ``counts_compare`` (two counts files, exactly),
     ``gate`` (a comparison's status and exit code), ``stress`` (a stress file's verdict).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for counts),

@@ -19,7 +19,8 @@ from .figures import FigureBudget
 from ..files.model import Case, CaseKey, ResultsFile, filter_cases, format_params
 from ..files.output import atomic_directory
 from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
-from ..judge.stats import median, quartiles
+from ..judge.stats import quartiles
+from ..judge.summary import case_median
 
 DEFAULT_HISTORY_DIR = "Results/history"
 HISTORY_MD = "history.md"
@@ -108,7 +109,7 @@ def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple
                 panels_data.items(), key=lambda kv: CaseKey("", "", "", kv[0][0], kv[0][1]).sort_key()):
             series = []
             for variant, seen in sorted(variants.items()):
-                points = [(float(i), median(c.ns_per_op), *quartiles(c.ns_per_op)) for i, c in seen]
+                points = [(float(i), case_median(c), *quartiles(c.ns_per_op)) for i, c in seen]
                 series.append(make_series(variant, points))
             title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
             panels.append(Panel(title, tuple(series)))
