@@ -1,7 +1,7 @@
 """Analysis of DispatchBench results CSVs: report, compare, gate, export and history.
 
-Three stages, one folder each; a stage imports only from the stages before it (guarded by
-scripts/tests/test_layers.py):
+Three stages, one folder each; a stage imports only from itself, the stages before it and
+``exit_codes`` (guarded by scripts/tests/test_layers.py):
 
 ``files/``: reading (and writing) files; knows nothing of verdicts.
     ``errors`` (the one error type, exit 2), ``schema`` (the CSV columns per version),
@@ -22,5 +22,7 @@ scripts/tests/test_layers.py):
     budget), ``charts`` (drawing, matplotlib), ``chart_plan`` (which charts a report draws),
     ``report`` (``analyze report``), ``history`` (``analyze history``), ``export`` (dashboards).
 
-At the top: ``cli`` (the argparse front) and ``__main__`` (``python -m analyze_lib``).
+At the top: ``cli`` (the argparse front), ``__main__`` (``python -m analyze_lib``) and
+``exit_codes`` (every exit code, defined once; imports nothing, so any stage and
+bench_commits may take it).
 """

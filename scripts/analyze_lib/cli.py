@@ -22,16 +22,11 @@ from .judge.counts_compare import (
     DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
     build_counts_comparison,
 )
+from .exit_codes import (EXIT_BAD_INPUT, EXIT_ENVIRONMENT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_OK,
+                         EXIT_REGRESSION)
 from .present.counts_render import COUNTS_RENDERERS
 from .files.errors import AnalyzeError
-from .judge.gate import (
-    EXIT_INCOMPLETE,
-    EXIT_INCONCLUSIVE,
-    EXIT_PASSED,
-    EXIT_REGRESSION,
-    decide_counts_gate,
-    decide_gate,
-)
+from .judge.gate import decide_counts_gate, decide_gate
 from .present.export import EXPORT_FORMATS, export_document
 from .files.loader import load_any, load_results
 from .files.model import CountsFile, ResultsFile, StressFile, filter_cases
@@ -39,10 +34,6 @@ from .present.render import FORMATS, RENDERERS
 from .files.schema import COUNTS, STRESS, TIMING
 
 PROG = "analyze"
-EXIT_OK = EXIT_PASSED
-EXIT_BAD_INPUT = 2
-# 3 is scripts/analyze's own: the Python environment could not be set up.
-EXIT_ENVIRONMENT = 3
 
 EXIT_CODES_HELP = f"""\
 exit codes:

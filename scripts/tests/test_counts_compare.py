@@ -18,7 +18,7 @@ from analyze_lib.judge.counts_compare import (
     judge_allocations,
     judge_instructions,
 )
-from analyze_lib.judge.gate import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.files.loader import load_counts
 from csvgen import case, write_counts, write_results
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from analyze_lib.cli import main
 from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
-from analyze_lib.judge.gate import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
+from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.judge.gate import decide_gate
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
