@@ -1,4 +1,4 @@
-"""One function gives a row its outcome: classify, applied once by decide."""
+"""One function gives a row its outcome: classify, applied once by decide_outcomes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from analyze_lib.files.model import CaseKey
 from analyze_lib.judge.compare import (BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, CaseEvidence,
-                                       classify, compare, compare_samples, decide)
+                                       classify, compare, compare_samples, decide_outcomes)
 from analyze_lib.judge.stats import Modes, smallest_p
 
 KEY = CaseKey("once", "hit", "lock", 1)
@@ -40,29 +40,29 @@ def test_classify_gives_each_evidence_one_outcome(evidence, reachable, significa
 
 
 def test_the_row_reads_its_outcome_and_never_redecides():
-    [row] = decide([_evidence(ratio=1.5, modes=TWO_LEVELS, by_rounds=True)], threshold=10.0, alpha=0.01)
+    [row] = decide_outcomes([_evidence(ratio=1.5, modes=TWO_LEVELS, by_rounds=True)], threshold=10.0, alpha=0.01)
     # A bimodal case whose round test is significant is bimodal, not slower: the gate counts it once.
     assert (row.outcome, row.verdict, row.unstable, row.alpha_reachable) == (BIMODAL, UNCHANGED, False, True)
     assert row.verdict_text.startswith("bimodal (not gated)")
-    [row] = decide([_evidence(ratio=1.0, floor=1.3, by_rounds=True, p=0.5)], threshold=10.0, alpha=0.01)
+    [row] = decide_outcomes([_evidence(ratio=1.0, floor=1.3, by_rounds=True, p=0.5)], threshold=10.0, alpha=0.01)
     assert (row.outcome, row.verdict, row.unstable) == (UNSTABLE, UNCHANGED, True)
 
 
-def test_decide_takes_the_lone_change_level_from_the_cases_decided_together():
+def test_decide_outcomes_takes_the_lone_change_level_from_the_cases_decided_together():
     # Ten rounds a side reach 2/C(20, 10) = 1.1e-5: alone (alpha 0.01) a case is reachable; among
     # 1,000 round-judged cases (level 1e-5) it is not.
     best = smallest_p(10, 10)
-    one = decide([_evidence(by_rounds=True, best_p=best)], 10.0, 0.01)
-    many = decide([_evidence(by_rounds=True, best_p=best, name=f"v{i}") for i in range(1000)], 10.0, 0.01)
+    one = decide_outcomes([_evidence(by_rounds=True, best_p=best)], 10.0, 0.01)
+    many = decide_outcomes([_evidence(by_rounds=True, best_p=best, name=f"v{i}") for i in range(1000)], 10.0, 0.01)
     assert one[0].outcome == SLOWER and one[0].alpha_reachable
     assert {row.outcome for row in many} == {UNDETECTABLE} and not any(row.alpha_reachable for row in many)
 
 
 def test_pooled_cases_need_p_strictly_below_alpha():
     # The pooled rule is strict: a best p equal to alpha cannot be reached.
-    [row] = decide([_evidence(best_p=0.01, p=0.01)], 10.0, 0.01)
+    [row] = decide_outcomes([_evidence(best_p=0.01, p=0.01)], 10.0, 0.01)
     assert row.outcome == UNDETECTABLE
-    [row] = decide([_evidence(best_p=0.001, p=0.009)], 10.0, 0.01)
+    [row] = decide_outcomes([_evidence(best_p=0.001, p=0.009)], 10.0, 0.01)
     assert row.outcome == SLOWER
 
 

@@ -1,7 +1,7 @@
 """The comparison of two runs: per case, ratio of medians, CI, p-value and outcome.
 
 ``compare()`` is the pure core (samples in, rows out) that the gate, history and
-scripts/simulate_gate.py all use: ``evidence()`` measures each case, ``decide()`` decides
+scripts/simulate_gate.py all use: ``evidence()`` measures each case, ``decide_outcomes()`` decides
 them together and ``classify()``, the one rule, gives each row its outcome.
 ``build_comparison()`` adds what a report of two files needs: filtering, one-sided cases,
 per-suite geometric means and warnings.
@@ -63,7 +63,7 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
 # ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
 # Mann-Whitney U test on the round medians (exact), decided for all such cases together with
-# Benjamini-Hochberg at false discovery rate alpha (decide), and a change of at least
+# Benjamini-Hochberg at false discovery rate alpha (decide_outcomes), and a change of at least
 # the threshold; the ratio of the medians of round medians is reported with a hierarchical
 # bootstrap CI. A case whose U test cannot reach alpha even alone (2/C(n+m, n) > alpha: fewer
 # than MIN_GATE_ROUNDS rounds a side at the default alpha) is undetectable.
@@ -118,7 +118,7 @@ Samples = Union[Case, np.ndarray]
 class CaseEvidence:
     """What one case's samples show, before any rule is applied: head/base ratio of medians
     (> 1 means head is slower), its CI, the U test's p-value and what the sample or round counts
-    allow. ``compare_samples`` measures it; ``decide`` gives it its outcome.
+    allow. ``evidence`` measures it; ``decide_outcomes`` gives it its outcome.
 
     Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
     head), 0 (starved in base) or NaN (starved in both, never a change).
@@ -389,7 +389,7 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
                     alpha: float = DEFAULT_ALPHA) -> CompareRow:
     """One case compared on its own: ``compare`` of this case alone."""
-    return decide([evidence(key, base, head, alpha)], threshold, alpha)[0]
+    return decide_outcomes([evidence(key, base, head, alpha)], threshold, alpha)[0]
 
 
 def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
@@ -400,10 +400,10 @@ def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
     Pure and deterministic: the same samples always give the same rows.
     """
     common = sorted(set(base) & set(head), key=CaseKey.sort_key)
-    return decide([evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
+    return decide_outcomes([evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
 
 
-def decide(evidences: list[CaseEvidence], threshold: float, alpha: float) -> list[CompareRow]:
+def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: float) -> list[CompareRow]:
     """Every case's outcome, decided together (the gate's rule; ``classify`` gives each its outcome).
 
     A case without rounds is significant when its U test gives p < alpha, which its sample counts
@@ -649,22 +649,3 @@ def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
             count=len(short), cases=len(by_rounds), level=level, base=fewest.base_rounds, head=fewest.head_rounds,
             best=smallest_p(fewest.base_rounds, fewest.head_rounds), needed=rounds_to_reach(level)))
     return notes
-
-
-def finite_or_none(value: float) -> float | None:
-    """``value`` for JSON: None in place of NaN or infinity."""
-    return value if math.isfinite(value) else None
-
-
-JSON_INFINITY = "inf"
-
-
-def json_number(value: float) -> float | str | None:
-    """``value`` for JSON, which has no infinity or NaN: a finite value as is, ``inf``
-    (a starved median, or a ratio with one) as the string ``"inf"`` (the CSV's own
-    spelling), NaN (undefined, e.g. the ratio of two starved medians) as null."""
-    if math.isnan(value):
-        return None
-    if math.isinf(value):
-        return JSON_INFINITY if value > 0 else "-" + JSON_INFINITY
-    return value
