@@ -10,7 +10,7 @@ import analyze_lib
 PACKAGE_DIR = Path(analyze_lib.__file__).resolve().parent
 STAGES = ("files", "judge", "present")
 # Top-level modules every stage may import: they import nothing from the package.
-SHARED = ("exit_codes",)
+SHARED = ("exit_codes", "fmt")
 # What each stage may import from the package: the stages before it, itself and the shared modules.
 ALLOWED = {stage: set(STAGES[:index + 1]) | set(SHARED) for index, stage in enumerate(STAGES)}
 # What other modules may take from the I/O module: the functions that read a file.
@@ -63,7 +63,7 @@ def stage_violations(package_dir: Path = PACKAGE_DIR) -> dict[str, list[str]]:
 
 def test_every_module_lives_in_a_stage_or_is_the_cli():
     top = sorted(path.name for path in PACKAGE_DIR.glob("*.py"))
-    assert top == ["__init__.py", "__main__.py", "cli.py", "exit_codes.py"]
+    assert top == ["__init__.py", "__main__.py", "cli.py", "exit_codes.py", "fmt.py"]
     assert sorted(path.name for path in PACKAGE_DIR.iterdir() if path.is_dir() and path.name != "__pycache__") \
         == sorted(STAGES)
 

@@ -11,7 +11,8 @@ import pytest
 
 from analyze_lib.judge import stats
 from analyze_lib.cli import main
-from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
+from analyze_lib.fmt import json_number
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
 from analyze_lib.files.loader import load_results
 from analyze_lib.present.tables import which_one_tables
 from csvgen import case, write_results

@@ -38,6 +38,12 @@ def median(values: np.ndarray) -> float:
     return float(np.median(values))
 
 
+def finite_median(values: np.ndarray) -> float | None:
+    """The median of the finite values (a column with empty cells, say), or None when there are none."""
+    finite = values[np.isfinite(values)]
+    return float(np.median(finite)) if finite.size else None
+
+
 def percentile(values: np.ndarray, q: float) -> float:
     """The q-th percentile with numpy's default (linear) interpolation, ``inf``-safe.
 

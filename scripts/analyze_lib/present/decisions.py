@@ -29,8 +29,8 @@ from .presentation import (
     thread_situations,
     varying_params,
 )
-from .render import fmt_ns, fmt_ratio
-from ..judge.stats import RatioEstimate, starved_count
+from ..fmt import fmt_multiple, fmt_ns
+from ..judge.stats import RatioEstimate, finite_median, starved_count
 from ..judge.summary import case_median, factor
 
 # A variant to avoid costs at least this many times the recommended one, at the low end
@@ -54,16 +54,6 @@ NONE_TEXT = "—"
 COLUMN_WIDTHS = (10, 13, 11, 17, 24, 25)
 # Joins a variant to its factor, and a CI's ends, so that a table cell never wraps inside them.
 NBSP = "\u00a0"
-
-
-def fmt_multiple(value: float) -> str:
-    """A factor with three significant digits: 1.23, 12.3, 123, 2,352 (a 2352.02× ratio is
-    noise in the last places); ``∞`` for inf."""
-    if math.isfinite(value) and value >= 100:
-        return f"{value:,.0f}"
-    if math.isfinite(value) and value >= 10:
-        return f"{value:.1f}"
-    return fmt_ratio(value)
 
 
 def _without_role(params: tuple) -> tuple:
@@ -90,17 +80,12 @@ def _siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
 
 
-def _finite_median(values: np.ndarray) -> float | None:
-    finite = values[np.isfinite(values)]
-    return float(np.median(finite)) if finite.size else None
-
-
 def _fairness(case: Case) -> float | None:
     """Median over samples of the slowest thread's operations over the busiest's."""
     fewest, most = case.columns["thread_ops_min"], case.columns["thread_ops_max"]
     with np.errstate(invalid="ignore", divide="ignore"):
         shares = np.where(most > 0, fewest / most, np.nan)
-    return _finite_median(shares)
+    return finite_median(shares)
 
 
 def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int) -> str | None:
@@ -115,7 +100,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
         if starved and starved >= STARVED_SHARE * row.n:
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved} of {row.n} samples"
-    busiest = {id(row): _finite_median(row.columns["thread_ops_max"]) for row in siblings}
+    busiest = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
     measured = [row for row in siblings if busiest[id(row)] is not None]
     if len(measured) > 1:
         most = max(measured, key=lambda row: busiest[id(row)])

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import math
 
-from ..judge.compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
+from ..fmt import fmt_ci, fmt_ns, fmt_p, fmt_ratio, json_number
+from ..judge.compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow
 from ..judge.gate import GateDecision
+from .doc import markdown_table
 from ..files.model import CaseKey, ResultsFile
 from ..files.schema import TIMING
 from ..judge.stats import BOOTSTRAP_RESAMPLES
@@ -25,47 +27,6 @@ FORMATS = ("md", "text", "json")
 # a comparison of counts files).
 JSON_FORMAT_VERSION = 4
 TITLE = "DispatchBench comparison"
-# How a starved (infinite) time and an undefined number read in tables.
-STARVED_TEXT = "starved"
-UNDEFINED_TEXT = "—"
-INFINITE_RATIO_TEXT = "∞"
-
-
-def fmt_ns(value: float) -> str:
-    """A duration in ns with about three significant digits: 1,234 / 12.3 / 1.23 / 0.123;
-    ``starved`` for inf (no operation completed), ``—`` for NaN."""
-    if math.isnan(value):
-        return UNDEFINED_TEXT
-    if math.isinf(value):
-        return STARVED_TEXT
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.1f}"
-    if value >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3g}"
-
-
-def fmt_ratio(value: float) -> str:
-    """A ratio with two decimals; ``∞`` for inf, ``—`` for NaN (no ratio)."""
-    if math.isnan(value):
-        return UNDEFINED_TEXT
-    if math.isinf(value):
-        return INFINITE_RATIO_TEXT
-    return f"{value:.2f}"
-
-
-def fmt_ci(row: CompareRow) -> str:
-    """The ratio's CI as ``[low, high]``."""
-    return f"[{fmt_ratio(row.ci_low)}, {fmt_ratio(row.ci_high)}]"
-
-
-def fmt_p(value: float) -> str:
-    """A p-value with two significant digits."""
-    return f"{value:.2g}"
-
-
 def run_line(results: ResultsFile) -> str:
     """One line describing where a run came from."""
     run = results.run
@@ -132,18 +93,6 @@ def _unstable_line(comparison: Comparison, code: bool) -> list[str]:
     return lines
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
-    """A Markdown table's lines; ``aligns`` has one ``l`` or ``r`` per column."""
-    lines = ["| " + " | ".join(headers) + " |",
-             "| " + " | ".join("---:" if a == "r" else "---" for a in aligns) + " |"]
-    lines += ["| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in rows]
-    return lines
-
-
 COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "95% CI", "p", "Verdict"]
 COMPARE_ALIGNS = "lrrrlrl"
 
@@ -166,7 +115,7 @@ def _compare_cells(row: CompareRow, code: bool) -> list[str]:
     if code and row.verdict != UNCHANGED:
         verdict = f"**{verdict}**"
     return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), fmt_ratio(row.ratio),
-            fmt_ci(row), fmt_p(row.p_value), verdict]
+            fmt_ci(row.ci_low, row.ci_high), fmt_p(row.p_value), verdict]
 
 
 def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> list[str]:
@@ -195,7 +144,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
+        lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
@@ -206,11 +155,11 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
+        lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
                            [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
-    lines += md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
+    lines += markdown_table(["Suite", "Cases", "Geomean ratio"], "lrr",
                        [[s, str(n), fmt_ratio(g)] for s, (g, n) in comparison.suite_geomeans.items()])
     lines.append("")
     for name, keys in _case_lists(comparison, gate):

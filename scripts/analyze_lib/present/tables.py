@@ -10,14 +10,13 @@ from collections import defaultdict
 
 import numpy as np
 
-from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
+from .decisions import TIE_PREFIX, disqualification, role_rows
 from .doc import Table
-from ..judge.counts_compare import fmt_allocations, fmt_instructions
+from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from .presentation import FLOOR_SUITES
-from .render import fmt_ns
 from ..files.schema import FORBIDDEN, STALLED_OUTCOME
-from ..judge.stats import quartiles, starved_count
+from ..judge.stats import finite_median, quartiles, starved_count
 from ..judge.summary import case_median, factor
 
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
@@ -117,11 +116,6 @@ def _iqr_text(values: np.ndarray) -> str:
     return f"{fmt_ns(low)}–{fmt_ns(high)}"
 
 
-def _finite_median(values: np.ndarray) -> float | None:
-    finite = values[np.isfinite(values)]
-    return float(np.median(finite)) if finite.size else None
-
-
 def _samples_text(case: Case) -> str:
     starved = starved_count(case.ns_per_op)
     return f"{case.n} ({starved} starved)" if starved else str(case.n)
@@ -130,7 +124,7 @@ def _samples_text(case: Case) -> str:
 def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
     recorded (the slowest thread's operations over the fastest's, median over samples)."""
-    fairness = any(_finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
+    fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
     headers = ["Case", "n", "Median ns/op", "IQR"]
     if fairness:
         headers.append("Thread ops min/max")
@@ -139,7 +133,7 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
         row = [case_name(case.key, logical_cpus, with_suite), _samples_text(case),
                fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
-            low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
+            low, high = (finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
             row.append(f"{low / high:.2f}" if low is not None and high else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
@@ -148,12 +142,12 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
 def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
     """The cases that record latency percentiles (wait/handoff): median ns/op and the
     median over samples of each sample's p50/p90/p99 (None when no case has them)."""
-    measured = [c for c in cases if _finite_median(c.columns["p50_ns"]) is not None]
+    measured = [c for c in cases if finite_median(c.columns["p50_ns"]) is not None]
     if not measured:
         return None
     rows = []
     for case in sorted(measured, key=lambda c: c.key.sort_key()):
-        cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
+        cells = [finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
         rows.append((case_name(case.key, logical_cpus, True), _samples_text(case),
                      fmt_ns(case_median(case)),
                      *(fmt_ns(v) if v is not None else "" for v in cells)))
@@ -216,11 +210,6 @@ def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
 # What the stress tables say of a suspected deadlock (bench's watchdog abandoned the check).
 STALLED_TEXT = "suspected deadlock (no iteration completed within --watchdog)"
 LOST_TEETH_TEXT = "check lost its teeth"
-
-
-def fmt_seconds(value: float) -> str:
-    """Seconds as bench writes them, to the millisecond: ``0.329 s``."""
-    return f"{value:.3f} s"
 
 
 def _outcome_name(outcome: OutcomeCount) -> str:
