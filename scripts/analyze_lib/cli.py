@@ -73,6 +73,14 @@ ROUNDS_DESCRIPTION = (
     "both are listed and not gated. With one round a side the output notes that one process's "
     "samples cannot show between-process variance.")
 
+OUTPUT_DESCRIPTION = (
+    " Per suite, the geometric mean of its cases' ratios with a CI from a bootstrap over rounds (each run's "
+    "rounds drawn once for all the suite's cases; none without rounds). The output states what was "
+    "checked, what could not be and the one thing to do (first in Markdown, last in text); cases are "
+    "counted by row, so a case measured once per role (role=read, role=write) counts once per role. "
+    "A starved median (no operation completed in half the samples) reads 'starved', and the ratio it "
+    "gives '∞ (head starved)' or '0 (base starved)'.")
+
 COUNTS_DESCRIPTION = (
     " Counts files (bench count: instructions and allocations per op) are compared exactly: "
     "a case is worse or better, regardless of any p-value, when its instructions/op changed by more "
@@ -135,7 +143,8 @@ def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> 
                         help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})"
                              + timing)
     parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
-                        help=f"significance level of the Mann-Whitney U test (default {DEFAULT_ALPHA:g})"
+                        help=f"significance level of the Mann-Whitney U test, and 1 - the confidence of "
+                             f"every interval shown (default {DEFAULT_ALPHA:g}: 99%% intervals)"
                              + timing)
     if counts:
         parser.add_argument("--instructions-tolerance", type=_threshold, metavar="PCT",
@@ -185,10 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name, help=summary,
             description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
-                         "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
+                         "median ns/op with its bootstrap CI at confidence 1 - alpha (99% at the default "
+                         "--alpha), a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + extra
+                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + OUTPUT_DESCRIPTION + extra
                          + COUNTS_DESCRIPTION),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")

@@ -13,6 +13,11 @@ import math
 STARVED_TEXT = "starved"
 UNDEFINED_TEXT = "—"
 INFINITE_RATIO_TEXT = "∞"
+# A head/base ratio's special values in words: ``inf`` only comes from a starved head median,
+# 0 from a starved base median (no operation completed in at least half the samples).
+HEAD_STARVED_RATIO_TEXT = "∞ (head starved)"
+BASE_STARVED_RATIO_TEXT = "0 (base starved)"
+UNDEFINED_INTERVAL_TEXT = "undefined"
 # JSON has no infinity: the CSV's own spelling stands for it.
 JSON_INFINITY = "inf"
 
@@ -34,17 +39,33 @@ def fmt_ns(value: float) -> str:
 
 
 def fmt_ratio(value: float) -> str:
-    """A ratio with two decimals; ``∞`` for inf, ``—`` for NaN (no ratio)."""
+    """A ratio with two decimals, two significant digits below 0.01 (0.0042, never a
+    misleading 0.00); ``∞`` for inf, ``—`` for NaN (no ratio)."""
     if math.isnan(value):
         return UNDEFINED_TEXT
     if math.isinf(value):
         return INFINITE_RATIO_TEXT
+    if 0 < value < 0.01:
+        return f"{value:.2g}"
     return f"{value:.2f}"
 
 
+def fmt_head_base_ratio(value: float) -> str:
+    """A head/base ratio (of medians, or an interval's end): fmt_ratio, with words for the
+    values only a starved median gives: ``∞ (head starved)``, ``0 (base starved)``."""
+    if math.isinf(value):
+        return HEAD_STARVED_RATIO_TEXT
+    if value == 0:
+        return BASE_STARVED_RATIO_TEXT
+    return fmt_ratio(value)
+
+
 def fmt_ci(low: float, high: float) -> str:
-    """An interval of ratios as ``[low, high]``."""
-    return f"[{fmt_ratio(low)}, {fmt_ratio(high)}]"
+    """An interval of head/base ratios as ``[low, high]``, its starved ends in words
+    (fmt_head_base_ratio); ``undefined`` when an end is NaN."""
+    if math.isnan(low) or math.isnan(high):
+        return UNDEFINED_INTERVAL_TEXT
+    return f"[{fmt_head_base_ratio(low)}, {fmt_head_base_ratio(high)}]"
 
 
 def fmt_p(value: float) -> str:

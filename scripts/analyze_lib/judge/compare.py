@@ -24,6 +24,7 @@ from .stats import (
     benjamini_hochberg,
     bootstrap_ratio_of_medians,
     find_modes,
+    geomean_interval,
     hierarchical_ratio,
     median_of_round_medians,
     noise_floor,
@@ -196,10 +197,17 @@ class CompareRow(CaseEvidence):
         if self.outcome == BIMODAL:
             return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
         if self.outcome == UNSTABLE:
-            return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
+            return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
+
+
+def noise_floor_text(floor: float) -> str:
+    """``noise floor 1.23×``, or in words when a starved round leaves it unbounded."""
+    if math.isinf(floor):
+        return "noise floor unbounded (a round starved: no operation completed in half its samples)"
+    return f"noise floor {floor:.2f}×"
 
 
 def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
@@ -358,13 +366,14 @@ def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_
 
     When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
     it is the between-round evidence (evidence_by_rounds); otherwise the pooled samples' (U test
-    and a bootstrap over samples), as for one process a side.
+    and a bootstrap over samples, its CI at confidence 1 - alpha as with rounds), as for one
+    process a side.
     """
     base_groups, head_groups = _round_groups(base), _round_groups(head)
     if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
         return evidence_by_rounds(key, base_groups, head_groups, alpha)
     a, b = _samples(base), _samples(head)
-    estimate = bootstrap_ratio_of_medians(b, a)
+    estimate = bootstrap_ratio_of_medians(b, a, confidence=1 - alpha)
     return CaseEvidence(
         key=key,
         base_n=int(a.size),
@@ -454,6 +463,9 @@ class Comparison:
     # What the reader should know about how cases were judged (not a problem with the
     # input): e.g. that samples from one process cannot show between-process variance.
     notes: list[str] = field(default_factory=list)
+    # Per suite, the CI of its geometric-mean ratio (suite_geomean_intervals); absent or NaN
+    # when its cases have no rounds to resample.
+    suite_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def by_rounds(self) -> bool:
@@ -630,7 +642,24 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         warnings=(_file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
         notes=_round_notes(rows, alpha),
+        suite_intervals=suite_geomean_intervals(rows, base_cases, head_cases, 1 - alpha),
     )
+
+
+def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Samples],
+                            head: Mapping[CaseKey, Samples], confidence: float) -> dict[str, tuple[float, float]]:
+    """Per suite, the CI of the geometric-mean ratio over the same cases ``suite_geomeans`` uses
+    (those without a starved median): a bootstrap over rounds, each side's rounds drawn once for
+    all its cases (stats.geomean_interval). NaN ends when a case has fewer than 2 rounds a side."""
+    by_suite: dict[str, list[CaseKey]] = {}
+    for row in rows:
+        keys = by_suite.setdefault(row.key.suite, [])
+        if row.starved is None:
+            keys.append(row.key)
+    return {suite: geomean_interval([_round_groups(base[k]) for k in keys],
+                                    [_round_groups(head[k]) for k in keys], confidence)
+            if keys else (math.nan, math.nan)
+            for suite, keys in sorted(by_suite.items())}
 
 
 def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:

@@ -18,7 +18,7 @@ from ..files.errors import AnalyzeError
 from .figures import FigureBudget
 from ..files.model import Case, CaseKey, ResultsFile, filter_cases, format_params
 from ..files.output import atomic_directory
-from ..fmt import fmt_ci, fmt_ns, fmt_p, fmt_ratio
+from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p
 from ..judge.stats import quartiles
 from ..judge.summary import case_median
 
@@ -147,9 +147,9 @@ def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alph
     blocks.append(Heading(2, "Steps"))
     if steps:
         blocks.append(Table(
-            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", "95% CI", "p", "Verdict"),
+            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", f"{(1 - alpha) * 100:g}% CI", "p", "Verdict"),
             tuple((f"`{s.key.label}`", _run_label(s.before, runs[s.before]), _run_label(s.after, runs[s.after]),
-                   fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_ratio(s.row.ratio),
+                   fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_head_base_ratio(s.row.ratio),
                    fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{s.row.verdict_text}**") for s in steps),
             "lllrrrlrl"))
     else:
