@@ -13,13 +13,15 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     per-case summary, the median of round medians, and the factor between two cases),
     ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is
     the one rule), ``counts_compare`` (two counts files, exactly), ``gate`` (a
-    comparison's status and exit code), ``stress`` (a stress file's verdict).
+    comparison's status and exit code), ``stress`` (a stress file's verdict),
+    ``situations`` (which thread counts and param values a benchmark's situations are, and
+    the few facts a file does not carry), ``decisions`` (the report's which one to use,
+    runner-up, avoid and disqualified per situation).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
-    writer), ``presentation`` (which params and thread counts a benchmark is shown by),
-    ``decisions`` (the report's which-one-to-use tables), ``tables`` (the report's
-    reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
+    writer), ``decision_table`` (the decisions as the report's table), ``tables`` (the
+    report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).
 

@@ -10,7 +10,7 @@ from analyze_lib.cli import main
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.compare import build_comparison
 from analyze_lib.judge.summary import case_median, factor
-from analyze_lib.present.decisions import decide
+from analyze_lib.judge.decisions import decide
 from analyze_lib.present.tables import which_one_tables
 from csvgen import case, write_results
 

@@ -19,7 +19,7 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
 from ..judge.gate import GateDecision
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
-from .presentation import ROLE_PARAM
+from ..judge.situations import ROLE_PARAM
 
 FORMATS = ("md", "text", "json")
 # 2: infinite numbers (starved medians and their ratios) are the string "inf"; added

@@ -10,11 +10,12 @@ from collections import defaultdict
 
 import numpy as np
 
-from .decisions import TIE_PREFIX, disqualification, role_rows
+from ..judge.decisions import disqualification, role_rows
+from .decision_table import TIE_PREFIX
 from .doc import Table
 from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
-from .presentation import FLOOR_SUITES
+from ..judge.situations import FLOOR_SUITES
 from ..files.schema import FORBIDDEN, STALLED_OUTCOME
 from ..judge.stats import finite_median, quartiles, starved_count
 from ..judge.summary import case_median, factor
