@@ -12,7 +12,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``summary`` (the one
     per-case summary, the median of round medians, and the factor between two cases),
     ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is
-    the one rule), ``counts_compare`` (two counts files, exactly), ``gate`` (a
+    the one rule), ``comparable`` (whether two runs can be compared, and their common
+    cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
     comparison's status and exit code), ``stress`` (a stress file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
     the few facts a file does not carry), ``decisions`` (the report's which one to use,

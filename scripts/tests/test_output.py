@@ -35,6 +35,8 @@ def test_bimodal_text_gives_the_one_level_sides_median():
         "bimodal (not gated): base one level 512; head 500 (60%) / 1.6e+03 (40%)")
     # The negative control: without the medians it would say nan, which the row never does now.
     assert "nan" in bimodal_text(None, two)
+    assert bimodal_text(two, None, 900.0, math.inf).endswith(
+        "; head starved (no operation completed in half its samples)")
 
 
 def _same_suite(tmp_path, base_levels, head_levels, name):

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .compare import matched_cases
+from .comparable import matched_cases
 from ..files.model import CaseCounts, CaseKey, CountsFile
 from ..fmt import fmt_allocations, fmt_difference, fmt_percent
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .charts import Axes, Panel, draw_figure, make_series
-from ..judge.compare import UNCHANGED, CompareRow, compare, run_warnings
+from ..judge.comparable import run_warnings
+from ..judge.compare import UNCHANGED, CompareRow, compare
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
 from ..files.errors import AnalyzeError
 from .figures import FigureBudget
