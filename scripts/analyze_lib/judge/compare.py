@@ -295,37 +295,6 @@ def _round_groups(value: Samples) -> list[np.ndarray]:
     return [np.asarray(value, dtype=float)]
 
 
-def evidence_by_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
-                       alpha: float = DEFAULT_ALPHA) -> CaseEvidence:
-    """One case's between-round evidence: ``base`` and ``head`` are lists of rounds (arrays of
-    ns/op). Each round is summarized by its median; the ratio is of the medians of round medians,
-    its CI a hierarchical bootstrap at confidence 1 - alpha; ``p_value`` is an exact Mann-Whitney
-    U test on the round medians."""
-    a, b = np.concatenate(base), np.concatenate(head)
-    estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
-    return CaseEvidence(
-        key=key,
-        base_n=int(a.size),
-        head_n=int(b.size),
-        base_median=median_of_round_medians(base),
-        head_median=median_of_round_medians(head),
-        ratio=estimate.ratio,
-        ci_low=estimate.low,
-        ci_high=estimate.high,
-        p_value=mann_whitney_p(round_medians(base), round_medians(head)),
-        best_p=smallest_p(len(base), len(head)),
-        base_starved=starved_count(a),
-        head_starved=starved_count(b),
-        base_rounds=len(base),
-        head_rounds=len(head),
-        by_rounds=True,
-        base_floor=noise_floor(base),
-        head_floor=noise_floor(head),
-        base_modes=find_modes(a),
-        head_modes=find_modes(b),
-    )
-
-
 def is_unstable(floor: float, threshold: float) -> bool:
     """True when a noise floor reaches the smallest change the gate calls.
 
@@ -341,33 +310,35 @@ def is_unstable(floor: float, threshold: float) -> bool:
 def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_ALPHA) -> CaseEvidence:
     """One case's evidence from its base and head samples (ns/op, lower is better).
 
-    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
-    it is the between-round evidence (evidence_by_rounds); otherwise the pooled samples' (U test
-    and a bootstrap over samples, its CI at confidence 1 - alpha as with rounds), as for one
-    process a side.
+    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each) it is
+    the between-round evidence: each round is summarized by its median; the ratio is of the
+    medians of round medians, its CI a hierarchical bootstrap; ``p_value`` an exact Mann-Whitney U
+    test on the round medians; each side's noise floor from its rounds. Otherwise it is the pooled
+    samples', as for one process a side: U test and a bootstrap over samples. CIs are at
+    confidence 1 - alpha either way.
     """
     base_groups, head_groups = _round_groups(base), _round_groups(head)
-    if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
-        return evidence_by_rounds(key, base_groups, head_groups, alpha)
-    a, b = _samples(base), _samples(head)
-    estimate = bootstrap_ratio_of_medians(b, a, confidence=1 - alpha)
+    by_rounds = min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS
+    if by_rounds:
+        a, b = np.concatenate(base_groups), np.concatenate(head_groups)
+        estimate = hierarchical_ratio(head_groups, base_groups, confidence=1 - alpha)
+        medians = (median_of_round_medians(base_groups), median_of_round_medians(head_groups))
+        p_value = mann_whitney_p(round_medians(base_groups), round_medians(head_groups))
+        best_p = smallest_p(len(base_groups), len(head_groups))
+        floors = (noise_floor(base_groups), noise_floor(head_groups))
+    else:
+        a, b = _samples(base), _samples(head)
+        estimate = bootstrap_ratio_of_medians(b, a, confidence=1 - alpha)
+        medians = (median(a), median(b))
+        p_value = mann_whitney_p(a, b)
+        best_p = smallest_p(a.size, b.size)
+        floors = (math.nan, math.nan)
     return CaseEvidence(
-        key=key,
-        base_n=int(a.size),
-        head_n=int(b.size),
-        base_median=median(a),
-        head_median=median(b),
-        ratio=estimate.ratio,
-        ci_low=estimate.low,
-        ci_high=estimate.high,
-        p_value=mann_whitney_p(a, b),
-        best_p=smallest_p(a.size, b.size),
-        base_starved=starved_count(a),
-        head_starved=starved_count(b),
-        base_rounds=len(base_groups),
-        head_rounds=len(head_groups),
-        base_modes=find_modes(a),
-        head_modes=find_modes(b),
+        key=key, base_n=int(a.size), head_n=int(b.size), base_median=medians[0], head_median=medians[1],
+        ratio=estimate.ratio, ci_low=estimate.low, ci_high=estimate.high, p_value=p_value, best_p=best_p,
+        base_starved=starved_count(a), head_starved=starved_count(b),
+        base_rounds=len(base_groups), head_rounds=len(head_groups), by_rounds=by_rounds,
+        base_floor=floors[0], head_floor=floors[1], base_modes=find_modes(a), head_modes=find_modes(b),
     )
 
 
