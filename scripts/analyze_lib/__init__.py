@@ -1,25 +1,34 @@
 """Analysis of DispatchBench results CSVs: report, compare, gate, export and history.
 
-Three stages, one folder each; a stage imports only from the stages before it (guarded by
-scripts/tests/test_layers.py):
+Three stages, one folder each; a stage imports only from itself, the stages before it and
+the two shared modules at the top (guarded by scripts/tests/test_layers.py):
 
 ``files/``: reading (and writing) files; knows nothing of verdicts.
     ``errors`` (the one error type, exit 2), ``schema`` (the CSV columns per version),
     ``model`` (case keys, cases and loaded files: the data every stage shares; no I/O),
     ``loader`` (CSV -> model, the only module that reads results files), ``output``
     (atomic output directories).
-``judge/``: pure decisions, data in, outcomes out; imports ``files`` only.
-    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``compare`` (two timing runs
-    per case: ratio, interval, p, outcome), ``paired`` (the rule for two builds alternated
-    sample by sample: log ratios of pairs, resolution), ``counts_compare`` (two counts files, exactly),
-    ``gate`` (a comparison's status and exit code), ``stress`` (a stress file's verdict).
+``judge/``: pure decisions, data in, outcomes out; imports ``files``.
+    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``summary`` (the one
+    per-case summary, the median of round medians, and the factor between two cases),
+    ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is
+    the one rule), ``paired`` (the rule for two builds alternated sample by sample: log
+    ratios of pairs, each case's resolution), ``comparable`` (whether two runs can be compared, and their common
+    cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
+    comparison's status and exit code), ``stress`` (a stress file's verdict),
+    ``situations`` (which thread counts and param values a benchmark's situations are, and
+    the few facts a file does not carry), ``decisions`` (the report's which one to use,
+    runner-up, avoid and disqualified per situation).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
-    ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for counts),
-    ``doc`` (a small document model to Markdown/HTML), ``presentation`` (which params and
-    thread counts a benchmark is shown by), ``decisions`` (the report's which-one-to-use
-    tables), ``tables`` (the report's reference tables), ``figures`` (figure layout and
-    budget), ``charts`` (drawing, matplotlib), ``chart_plan`` (which charts a report draws),
-    ``report`` (``analyze report``), ``history`` (``analyze history``), ``export`` (dashboards).
+    ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
+    counts), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
+    writer), ``decision_table`` (the decisions as the report's table), ``tables`` (the
+    report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
+    matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
+    report``), ``history`` (``analyze history``), ``export`` (dashboards).
 
-At the top: ``cli`` (the argparse front) and ``__main__`` (``python -m analyze_lib``).
+At the top: ``cli`` (the argparse front) and ``__main__`` (``python -m analyze_lib``); and
+two shared modules that import nothing from the package, so any stage may take them:
+``exit_codes`` (every exit code, defined once; bench_commits imports it too) and ``fmt``
+(numbers as words: durations, ratios, intervals, p-values, counts, JSON numbers).
 """

@@ -18,7 +18,7 @@ from analyze_lib.judge.counts_compare import (
     judge_allocations,
     judge_instructions,
 )
-from analyze_lib.judge.gate import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.files.loader import load_counts
 from csvgen import case, write_counts, write_results
 
@@ -199,7 +199,7 @@ def test_gate_json(tmp_path, capsys):
     code, out = _run(tmp_path, capsys, "gate", fmt="json")
     assert code == EXIT_REGRESSION
     document = json.loads(out)
-    assert (document["format_version"], document["kind"]) == (4, "counts")
+    assert (document["format_version"], document["kind"]) == (5, "counts")
     assert (document["instructions_tolerance_percent"], document["allocations_tolerance"]) == (1.0, 0.01)
     assert document["outcomes"] == {"worse": 2, "better": 2, "unchanged": 2}
     assert document["gate"] == {"status": "regression", "passed": False, "exit_code": 1, "worse": 2,

@@ -9,8 +9,10 @@ import analyze_lib
 
 PACKAGE_DIR = Path(analyze_lib.__file__).resolve().parent
 STAGES = ("files", "judge", "present")
-# What each stage may import from the package: the stages before it, and itself.
-ALLOWED = {stage: set(STAGES[:index + 1]) for index, stage in enumerate(STAGES)}
+# Top-level modules every stage may import: they import nothing from the package.
+SHARED = ("exit_codes", "fmt")
+# What each stage may import from the package: the stages before it, itself and the shared modules.
+ALLOWED = {stage: set(STAGES[:index + 1]) | set(SHARED) for index, stage in enumerate(STAGES)}
 # What other modules may take from the I/O module: the functions that read a file.
 LOADER_EXPORTS = {"load_results", "load_counts", "load_stress", "load_any"}
 
@@ -44,7 +46,7 @@ def _package_imports(module_path: Path, package_dir: Path = PACKAGE_DIR) -> list
 
 def _stage_of(dotted: str) -> str | None:
     head = dotted.split(".")[0]
-    return head if head in STAGES else None
+    return head if head in STAGES or head in SHARED else None
 
 
 def stage_violations(package_dir: Path = PACKAGE_DIR) -> dict[str, list[str]]:
@@ -61,7 +63,7 @@ def stage_violations(package_dir: Path = PACKAGE_DIR) -> dict[str, list[str]]:
 
 def test_every_module_lives_in_a_stage_or_is_the_cli():
     top = sorted(path.name for path in PACKAGE_DIR.glob("*.py"))
-    assert top == ["__init__.py", "__main__.py", "cli.py"]
+    assert top == ["__init__.py", "__main__.py", "cli.py", "exit_codes.py", "fmt.py"]
     assert sorted(path.name for path in PACKAGE_DIR.iterdir() if path.is_dir() and path.name != "__pycache__") \
         == sorted(STAGES)
 
@@ -79,6 +81,10 @@ def test_the_stage_guard_catches_a_backward_import(tmp_path):
     (tmp_path / "judge" / "good.py").write_text("from ..files.model import Case\nfrom .stats import median\n")
     (tmp_path / "present" / "good.py").write_text("from ..judge.compare import compare\n")
     assert stage_violations(tmp_path) == {"files/bad.py": ["judge.compare"], "judge/bad.py": ["present"]}
+
+
+def test_shared_modules_import_nothing_from_the_package():
+    assert {name: _package_imports(PACKAGE_DIR / f"{name}.py") for name in SHARED} == {name: [] for name in SHARED}
 
 
 def test_the_module_map_names_every_module():

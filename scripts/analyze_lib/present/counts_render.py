@@ -8,29 +8,22 @@ from __future__ import annotations
 
 import json
 
-from ..judge.compare import json_number
 from ..judge.counts_compare import (
     UNCHANGED,
     CountsComparison,
     CountsRow,
-    fmt_allocations,
-    fmt_difference,
-    fmt_instructions,
 )
+from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instructions, json_number
 from ..judge.gate import CountsGateDecision
 from ..files.model import CaseCounts, CaseKey
-from .render import JSON_FORMAT_VERSION, markdown_preamble, md_table, run_json, run_line, text_table
+from .doc import markdown_table
+from .render import JSON_FORMAT_VERSION, markdown_preamble, run_json, run_line, text_table
 from ..files.schema import COUNTS
 
 TITLE = "DispatchBench counts comparison"
 COUNTS_HEADERS = ["Case", "Base instr/op", "Head instr/op", "Ratio", "Base allocs/op", "Head allocs/op",
                   "Difference", "Verdict"]
 COUNTS_ALIGNS = "lrrrrrrl"
-
-
-def fmt_counts_ratio(value: float) -> str:
-    """A ratio of instruction counts to four decimals (1.0200): the tolerance is about 1%."""
-    return f"{value:.4f}"
 
 
 def rule_sentence(comparison: CountsComparison) -> str:
@@ -71,13 +64,13 @@ def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecisio
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in changed]) + [""]
+        lines += markdown_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case's counts changed.", ""]
     if unchanged:
         lines += [f"<details><summary>{len(unchanged)} unchanged case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
+        lines += markdown_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     for name, keys in _case_lists(comparison, gate):
         lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
+from collections import Counter
 
-from ..judge.compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
-from ..judge.gate import GateDecision
 from ..files.model import CaseKey, ResultsFile
 from ..files.schema import TIMING
-from ..judge.stats import BOOTSTRAP_RESAMPLES
+from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
+from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
+                             VERDICT_ORDER, Comparison, CompareRow, lone_change_level, noise_floor_text)
+from ..judge.gate import GateDecision
+from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
+from .doc import markdown_table
+from ..judge.situations import ROLE_PARAM
 
 FORMATS = ("md", "text", "json")
 # 2: infinite numbers (starved medians and their ratios) are the string "inf"; added
@@ -23,49 +29,12 @@ FORMATS = ("md", "text", "json")
 # but passed); run settings of schema 3 files appear in base/head.
 # 4: every document says its "kind": "timing" (this module) or "counts" (counts_render,
 # a comparison of counts files).
-JSON_FORMAT_VERSION = 4
+# 5: suite_geomean_ratio entries gain ci_low and ci_high (null without rounds), at the
+# confidence "ci_confidence" (1 - alpha) that every case's ci_low and ci_high also have.
+JSON_FORMAT_VERSION = 5
+# Lists of cases under the table: in text, wrapped at this width under their suite.
+TEXT_WIDTH = 100
 TITLE = "DispatchBench comparison"
-# How a starved (infinite) time and an undefined number read in tables.
-STARVED_TEXT = "starved"
-UNDEFINED_TEXT = "—"
-INFINITE_RATIO_TEXT = "∞"
-
-
-def fmt_ns(value: float) -> str:
-    """A duration in ns with about three significant digits: 1,234 / 12.3 / 1.23 / 0.123;
-    ``starved`` for inf (no operation completed), ``—`` for NaN."""
-    if math.isnan(value):
-        return UNDEFINED_TEXT
-    if math.isinf(value):
-        return STARVED_TEXT
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.1f}"
-    if value >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3g}"
-
-
-def fmt_ratio(value: float) -> str:
-    """A ratio with two decimals; ``∞`` for inf, ``—`` for NaN (no ratio)."""
-    if math.isnan(value):
-        return UNDEFINED_TEXT
-    if math.isinf(value):
-        return INFINITE_RATIO_TEXT
-    return f"{value:.2f}"
-
-
-def fmt_ci(row: CompareRow) -> str:
-    """The ratio's CI as ``[low, high]``."""
-    return f"[{fmt_ratio(row.ci_low)}, {fmt_ratio(row.ci_high)}]"
-
-
-def fmt_p(value: float) -> str:
-    """A p-value with two significant digits."""
-    return f"{value:.2g}"
-
-
 def run_line(results: ResultsFile) -> str:
     """One line describing where a run came from."""
     run = results.run
@@ -76,16 +45,17 @@ def run_line(results: ResultsFile) -> str:
 
 def rule_sentence(comparison: Comparison) -> str:
     """How verdicts are decided, in one sentence (two when some cases have rounds)."""
+    level = ci_level(comparison)
     if comparison.by_rounds:
         return (f"A case with rounds is slower or faster when p, an exact Mann-Whitney U test on its round "
                 f"medians, is significant after Benjamini-Hochberg over all cases judged by rounds at false "
                 f"discovery rate {comparison.alpha:g}, and the change is at least {comparison.threshold:g}%; "
-                f"ratio = head/base median of round medians, shown with its {ci_level(comparison)} CI, a "
+                f"ratio = head/base median of round medians, shown with its {level} CI (1 - alpha), a "
                 f"hierarchical bootstrap over rounds, then samples within rounds ({BOOTSTRAP_RESAMPLES} "
                 "resamples). Cases without rounds: p < alpha and the threshold, as for one process.")
     return (f"A case is slower or faster when p < {comparison.alpha:g} (two-sided Mann-Whitney U) "
             f"and the change is at least {comparison.threshold:g}%; ratio = head/base median "
-            f"ns/op with a 95% bootstrap CI ({BOOTSTRAP_RESAMPLES} resamples).")
+            f"ns/op with a {level} bootstrap CI (1 - alpha, {BOOTSTRAP_RESAMPLES} resamples).")
 
 
 def counts_sentence(comparison: Comparison) -> str:
@@ -107,57 +77,102 @@ def counts_sentence(comparison: Comparison) -> str:
     return text
 
 
-def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple[str, list[CaseKey]]]:
-    """The named lists of cases under the table: one-sided cases and undetectable ones.
+def _plural(count: int, word: str = "case") -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _by_suite_text(keys: list[CaseKey]) -> str:
+    """``once 12, wait 3``: how many of ``keys`` each suite holds, in suite order."""
+    counted = Counter(key.suite for key in keys)
+    return ", ".join(f"{suite} {count}" for suite, count in sorted(counted.items()))
+
+
+def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple[str, str, list[tuple]]]:
+    """The lists under the table, each (title, detail column or "", rows of (key, detail)):
+    one-sided cases, then the cases not gated (undetectable, unstable, bimodal) with why.
 
     In a gate, base cases head lacks are "Missing from head": they fail it (unless
     --allow-missing)."""
     base_only = "Missing from head" if gate is not None else "Only in base"
-    lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only),
-             ("Undetectable", [row.key for row in comparison.undetectable])]
-    return [(name, keys) for name, keys in lists if keys]
+    lists = [
+        (base_only, "", [(key, "") for key in comparison.base_only]),
+        ("Only in head", "", [(key, "") for key in comparison.head_only]),
+        ("Undetectable, not judged", "Rounds (samples) base / head",
+         [(row.key, f"{row.base_rounds} ({row.base_n}) / {row.head_rounds} ({row.head_n})")
+          for row in comparison.undetectable]),
+        ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
+        ("Bimodal, not gated", "Levels", [(row.key, row.verdict_text.split(": ", 1)[1]) for row in comparison.bimodal]),
+    ]
+    return [(title, column, rows) for title, column, rows in lists if rows]
 
 
-def _unstable_line(comparison: Comparison, code: bool) -> list[str]:
-    """``Unstable, not gated (N): label (noise floor 1.23×), ...`` and ``Bimodal, not gated
-    (N): label, ...``, each only when there are such cases."""
-    quote = "`" if code else ""
+def _lists_markdown(comparison: Comparison, gate: GateDecision | None) -> list[str]:
+    """Each list folded: a summary line with its count per suite, then a table."""
     lines = []
-    if comparison.unstable:
-        lines.append(f"Unstable, not gated ({len(comparison.unstable)}): " + ", ".join(
-            f"{quote}{r.key.label}{quote} (noise floor {fmt_ratio(r.noise_floor)}×)" for r in comparison.unstable))
-    if comparison.bimodal:
-        lines.append(f"Bimodal, not gated ({len(comparison.bimodal)}): " + ", ".join(
-            f"{quote}{r.key.label}{quote}" for r in comparison.bimodal))
+    for title, column, rows in _case_lists(comparison, gate):
+        keys = [key for key, _ in rows]
+        lines += [f"<details><summary>{title}: {_plural(len(rows))} ({_by_suite_text(keys)})</summary>", ""]
+        if column:
+            lines += markdown_table(["Case", column], "ll", [[f"`{key.label}`", detail] for key, detail in rows])
+        else:
+            lines += markdown_table(["Case"], "l", [[f"`{key.label}`"] for key in keys])
+        lines += ["", "</details>", ""]
     return lines
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def md_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[str]:
-    """A Markdown table's lines; ``aligns`` has one ``l`` or ``r`` per column."""
-    lines = ["| " + " | ".join(headers) + " |",
-             "| " + " | ".join("---:" if a == "r" else "---" for a in aligns) + " |"]
-    lines += ["| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in rows]
+def _lists_text(comparison: Comparison, gate: GateDecision | None) -> list[str]:
+    """Each list under its title, never one long line: the cases the table already shows (not
+    gated) by their count per suite; the one-sided cases by name, grouped by suite and wrapped."""
+    lines = []
+    for title, column, rows in _case_lists(comparison, gate):
+        keys = [key for key, _ in rows]
+        if column:
+            lines += textwrap.wrap(f"{title} ({len(rows)}, marked in the table): {_by_suite_text(keys)}", TEXT_WIDTH,
+                                   subsequent_indent="  ")
+            continue
+        lines.append(f"{title} ({len(rows)}):")
+        for suite in sorted({key.suite for key in keys}):
+            members = [key.label[len(suite) + 1:] for key in keys if key.suite == suite]
+            lines += _wrap_items(f"  {suite} ({len(members)}): ", members)
     return lines
 
 
-COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "95% CI", "p", "Verdict"]
+def _wrap_items(prefix: str, items: list[str], indent: str = "    ") -> list[str]:
+    """``prefix`` and the items joined by ", ", broken into lines of at most TEXT_WIDTH between
+    items (never inside one: a case's label holds spaces)."""
+    lines, line = [], prefix
+    for index, item in enumerate(items):
+        text = item + ("," if index < len(items) - 1 else "")
+        if line.strip() and len(line) + len(text) > TEXT_WIDTH and line not in (prefix, indent):
+            lines.append(line.rstrip())
+            line = indent
+        line += text + " "
+    return lines + [line.rstrip()]
+
+
+# The CI column's header names its confidence (compare_headers).
+COMPARE_HEADERS = ["Case", "Base ns/op", "Head ns/op", "Ratio", "CI", "p", "Verdict"]
 COMPARE_ALIGNS = "lrrrlrl"
 
 
 def ci_level(comparison: Comparison) -> str:
-    """The CI's confidence as shown: 95% without rounds, 1 - alpha with them."""
-    return f"{(1 - comparison.alpha) * 100:g}%" if comparison.by_rounds else "95%"
+    """The confidence every CI of the comparison is computed at, 1 - alpha: ``99%`` at 0.01."""
+    return f"{(1 - comparison.alpha) * 100:g}%"
 
 
 def compare_headers(comparison: Comparison) -> list[str]:
-    """The comparison table's headers; with rounds the CI column says its confidence."""
-    if not comparison.by_rounds:
-        return COMPARE_HEADERS
-    return [f"{ci_level(comparison)} CI" if h == "95% CI" else h for h in COMPARE_HEADERS]
+    """The comparison table's headers; the CI column says its confidence."""
+    return [f"{ci_level(comparison)} CI" if h == "CI" else h for h in COMPARE_HEADERS]
+
+
+def _ratio_cell(row: CompareRow) -> str:
+    if row.starved == STARVED_BOTH:
+        return "none (both starved)"
+    return fmt_head_base_ratio(row.ratio)
+
+
+def _ci_cell(row: CompareRow) -> str:
+    return "none (a median is starved)" if row.starved is not None else fmt_ci(row.ci_low, row.ci_high)
 
 
 def _compare_cells(row: CompareRow, code: bool) -> list[str]:
@@ -165,17 +180,95 @@ def _compare_cells(row: CompareRow, code: bool) -> list[str]:
     verdict = row.verdict_text
     if code and row.verdict != UNCHANGED:
         verdict = f"**{verdict}**"
-    return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), fmt_ratio(row.ratio),
-            fmt_ci(row), fmt_p(row.p_value), verdict]
+    return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), _ratio_cell(row),
+            _ci_cell(row), fmt_p(row.p_value), verdict]
 
 
-def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> list[str]:
+def _has_role_rows(comparison: Comparison) -> bool:
+    return any(ROLE_PARAM in row.key.params_dict for row in comparison.rows)
+
+
+def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
+    """The one action that matters most, from what the comparison could not check."""
+    rows = comparison.rows
+    if comparison.slower:
+        slower = len(comparison.slower)
+        return ("look at the slower case first: it is the table's first row" if slower == 1 else
+                f"look at the {slower} slower cases first: they are the table's first rows")
+    if gate is not None and comparison.base_only and not gate.allow_missing:
+        return ("rerun head with the same cases as base (was it interrupted or filtered?), or pass "
+                "--allow-missing if head was filtered on purpose")
+    if comparison.undetectable:
+        by_rounds = [row for row in rows if row.by_rounds]
+        level = lone_change_level(len(by_rounds) or len(rows), comparison.alpha)
+        needed = rounds_to_reach(level)
+        return (f"run both sides with at least {needed} rounds (bench --rounds {needed}), so that a change in "
+                f"one case alone among {_plural(len(by_rounds) or len(rows))} can reach p <= {level:.2g}; "
+                "or compare fewer cases (--filter)")
+    if comparison.unstable:
+        floors = [row.noise_floor for row in comparison.unstable if math.isfinite(row.noise_floor)]
+        widest = f" (up to {max(floors):.2f}× here)" if floors else ""
+        return ("rerun both sides on a quiet machine (nothing else running): an unstable case's own rounds "
+                f"differ by as much as the {comparison.threshold:g}% change the gate resolves{widest}; if they "
+                "stay unstable, raise --threshold above their noise floor or leave them out with --filter")
+    if comparison.bimodal:
+        return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
+                "(listed below) by eye")
+    return "nothing: every compared case was decided"
+
+
+def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> list[str]:
+    """What was checked, what could not be, and the one thing to do about it (plain sentences)."""
+    rows = comparison.rows
+    decided = sum(1 for row in rows if row.outcome in VERDICT_ORDER)
+    counts = comparison.counts
+    lines = [f"Checked: {decided} of {_plural(len(rows), 'compared case')} decided "
+             f"({counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged)."]
+    missing = "missing from head" if gate is not None else "only in base"
+    unchecked = [(len(comparison.undetectable), "undetectable (too few rounds or samples to reach the p needed)"),
+                 (len(comparison.unstable), "unstable (their own rounds vary as much as the threshold)"),
+                 (len(comparison.bimodal), "bimodal (samples at two levels)"),
+                 (len(comparison.base_only), missing)]
+    parts = [f"{count} {why}" for count, why in unchecked if count]
+    lines.append(f"Not checked: {'; '.join(parts)}." if parts else "Not checked: none.")
+    lines.append(f"To do: {_one_thing_to_do(comparison, gate)}.")
+    if _has_role_rows(comparison):
+        lines.append(f"Cases are counted by row: a case measured once per {ROLE_PARAM} ({ROLE_PARAM}=read and "
+                     f"{ROLE_PARAM}=write, say) is a case per role here, so these counts exceed the number of "
+                     "cases bench reports.")
+    return lines
+
+
+def _geomean_rows(comparison: Comparison) -> list[list[str]]:
+    rows = []
+    for suite, (geomean, count) in comparison.suite_geomeans.items():
+        low, high = comparison.suite_intervals.get(suite, (math.nan, math.nan))
+        if count == 0:
+            ratio, interval = "none (every case starved)", ""
+        else:
+            ratio = fmt_ratio(geomean)
+            interval = "none (needs 2 rounds a side)" if math.isnan(low) else fmt_ci(low, high)
+        rows.append([suite, str(count), ratio, interval])
+    return rows
+
+
+def geomean_note(comparison: Comparison) -> str:
+    """What the suites' geometric means and their intervals are, and what the interval cannot show."""
+    return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left out) "
+            f"and its {ci_level(comparison)} CI: a bootstrap over rounds, each run's rounds drawn once for all "
+            "the suite's cases (a round is one process that ran them all). It shows how much the rounds "
+            "disagree; a drift of the machine between the base and the head run is not in it.")
+
+
+def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checked: list[str] = ()) -> list[str]:
     """The lines every Markdown comparison starts with, timing or counts: the title, the gate's verdict and
-    notes, the two runs, the `outcome` sentence and the warnings."""
+    notes, what was checked, the two runs, the `outcome` sentence and the warnings."""
     lines = [f"## {title}", ""]
     if gate is not None:
         lines += [f"**{gate.headline}**", ""]
         lines += [line for note in gate.notes for line in (f"> {note}", "")]
+    if checked:
+        lines += [f"- {line}" for line in checked] + [""]
     lines += [f"- Base: `{run_line(comparison.base)}`",
               f"- Head: `{run_line(comparison.head)}`", "",
               outcome, ""]
@@ -189,14 +282,16 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE) -> lis
 def render_markdown(comparison: Comparison, gate: GateDecision | None = None) -> str:
     """The comparison as Markdown for a pull-request comment or step summary.
 
-    Changed cases (slower first) in the main table, unchanged ones folded in <details>.
+    What was checked first; changed cases (slower first) in the main table, unchanged ones
+    folded in <details>; then the suites' geometric means and the folded lists.
     """
-    lines = markdown_preamble(comparison, gate, f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}")
+    lines = markdown_preamble(comparison, gate, f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}",
+                              checked=checked_lines(comparison, gate))
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
-                           [_compare_cells(r, True) for r in changed]) + [""]
+        lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
+                                [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
@@ -206,16 +301,14 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(compare_headers(comparison), COMPARE_ALIGNS,
-                           [_compare_cells(r, True) for r in unchanged])
+        lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
+                                [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
-    lines += md_table(["Suite", "Cases", "Geomean ratio"], "lrr",
-                       [[s, str(n), fmt_ratio(g)] for s, (g, n) in comparison.suite_geomeans.items()])
-    lines.append("")
-    for name, keys in _case_lists(comparison, gate):
-        lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
-    lines += [line for text in _unstable_line(comparison, True) for line in (text, "")]
+    lines += markdown_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"], "lrrl",
+                            _geomean_rows(comparison))
+    lines += ["", geomean_note(comparison), ""]
+    lines += _lists_markdown(comparison, gate)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -231,21 +324,23 @@ def text_table(headers: list[str], aligns: str, rows: list[list[str]]) -> list[s
 
 
 def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str:
-    """The comparison as aligned plain text for a terminal, slower cases first."""
+    """The comparison as aligned plain text for a terminal, slower cases first; what was
+    checked and the gate's verdict last, where a terminal leaves them in view."""
     lines = [TITLE,
              f"base: {run_line(comparison.base)}",
              f"head: {run_line(comparison.head)}", ""]
     lines += text_table(compare_headers(comparison), COMPARE_ALIGNS,
                         [_compare_cells(r, False) for r in comparison.rows])
-    lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}"]
-    geomeans = ", ".join(f"{s} {fmt_ratio(g)} ({n} case{'s' if n != 1 else ''})"
-                         for s, (g, n) in comparison.suite_geomeans.items())
-    lines.append(f"Geometric-mean ratio per suite: {geomeans}")
-    for name, keys in _case_lists(comparison, gate):
-        lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
-    lines += _unstable_line(comparison, False)
+    lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}", ""]
+    lines += ["Geometric-mean ratio (head/base) per suite:"]
+    lines += ["  " + line for line in text_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"],
+                                                  "lrrl", _geomean_rows(comparison))]
+    lines += textwrap.wrap(geomean_note(comparison), TEXT_WIDTH)
+    lines += _lists_text(comparison, gate)
     lines += [f"warning: {w}" for w in comparison.warnings]
     lines += [f"note: {n}" for n in comparison.notes]
+    lines += [wrapped for line in checked_lines(comparison, gate)
+              for wrapped in textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
     if gate is not None:
         lines += gate.notes
         lines.append(gate.headline)
@@ -298,18 +393,21 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
     """The comparison as JSON (format version JSON_FORMAT_VERSION) for tools.
 
     Strict JSON: an infinite number is the string ``"inf"`` and an undefined one null
-    (compare.json_number), never a bare Infinity or NaN.
+    (fmt.json_number), never a bare Infinity or NaN.
     """
     document = {
         "format_version": JSON_FORMAT_VERSION,
         "kind": TIMING,
         "threshold_percent": comparison.threshold,
         "alpha": comparison.alpha,
+        "ci_confidence": 1 - comparison.alpha,
         "bootstrap_resamples": BOOTSTRAP_RESAMPLES,
         "base": run_json(comparison.base),
         "head": run_json(comparison.head),
         "counts": comparison.counts,
-        "suite_geomean_ratio": {s: {"ratio": json_number(g), "cases": n}
+        "suite_geomean_ratio": {s: {"ratio": json_number(g), "cases": n,
+                                    "ci_low": json_number(comparison.suite_intervals.get(s, (math.nan,) * 2)[0]),
+                                    "ci_high": json_number(comparison.suite_intervals.get(s, (math.nan,) * 2)[1])}
                                 for s, (g, n) in comparison.suite_geomeans.items()},
         "cases": [_row_json(r) for r in comparison.rows],
         "base_only": [k.to_json() for k in comparison.base_only],
