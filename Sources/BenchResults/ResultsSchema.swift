@@ -25,6 +25,9 @@ public enum ResultsSchema {
         public var settings: RunSettings
         public var result: CaseResult
         public var sampleIndex: Int
+        /// The `sample` number of the result's first sample: 0, unless earlier samples of the case (in this
+        /// round) were written from other results, as `bench worker` does.
+        public var firstSampleNumber = 0
         public var sample: Sample { result.samples[sampleIndex] }
     }
 
@@ -39,7 +42,7 @@ public enum ResultsSchema {
         + environmentColumns.map { column in Column(name: column.name) { column.value($0.environment) } }
         + caseColumns.map { column in Column(name: column.name) { column.value($0.result.benchmarkCase, $0.result.role) } }
         + [
-        Column(name: "sample") { String($0.sampleIndex) },
+        Column(name: "sample") { String($0.firstSampleNumber + $0.sampleIndex) },
         Column(name: "ops") { String($0.sample.operations) },
         Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
         Column(name: "ns_per_op") { decimal($0.sample.nanosecondsPerOperation) },
@@ -103,10 +106,12 @@ public enum ResultsSchema {
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }
 
-    /// Every row of one case result, in sample order.
-    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult) -> [[String]] {
+    /// Every row of one case result, in sample order, numbered from `firstSampleNumber`.
+    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
+                            firstSampleNumber: Int = 0) -> [[String]] {
         result.samples.indices.map { index in
-            let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index)
+            let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index,
+                                   firstSampleNumber: firstSampleNumber)
             return columns.map { $0.value(source) }
         }
     }

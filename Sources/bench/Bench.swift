@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
         \(ExitStatus.helpText)
         """,
         version: BenchVersion.current,
-        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self]
+        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self, Worker.self]
     )
 
     @Option(name: .long, help: ArgumentHelp(
