@@ -16,33 +16,24 @@ import re
 import sys
 from pathlib import Path
 
-from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
-from .counts_compare import (
+from .judge.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
+from .judge.counts_compare import (
     DEFAULT_ALLOCATIONS_TOLERANCE,
     DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
     build_counts_comparison,
 )
-from .counts_render import COUNTS_RENDERERS
-from .errors import AnalyzeError
-from .gate import (
-    EXIT_INCOMPLETE,
-    EXIT_INCONCLUSIVE,
-    EXIT_PASSED,
-    EXIT_REGRESSION,
-    decide_counts_gate,
-    decide_gate,
-)
-from .export import EXPORT_FORMATS, export_document
-from .loader import load_any, load_results
-from .model import CountsFile, ResultsFile, StressFile, filter_cases
-from .render import FORMATS, RENDERERS
-from .schema import COUNTS, STRESS, TIMING
+from .exit_codes import (EXIT_BAD_INPUT, EXIT_ENVIRONMENT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_OK,
+                         EXIT_REGRESSION)
+from .present.counts_render import COUNTS_RENDERERS
+from .files.errors import AnalyzeError
+from .judge.gate import decide_counts_gate, decide_gate
+from .present.export import EXPORT_FORMATS, export_document
+from .files.loader import load_any, load_results
+from .files.model import CountsFile, ResultsFile, StressFile, filter_cases
+from .present.render import FORMATS, RENDERERS
+from .files.schema import COUNTS, STRESS, TIMING
 
 PROG = "analyze"
-EXIT_OK = EXIT_PASSED
-EXIT_BAD_INPUT = 2
-# 3 is scripts/analyze's own: the Python environment could not be set up.
-EXIT_ENVIRONMENT = 3
 
 EXIT_CODES_HELP = f"""\
 exit codes:
@@ -347,7 +338,7 @@ def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | N
 
 
 def _report(args) -> int:
-    from .report import default_report_dir, write_report
+    from .present.report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
     results, counts, stress = _report_inputs(args.files)
@@ -358,7 +349,7 @@ def _report(args) -> int:
 
 
 def _history(args) -> int:
-    from .history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
+    from .present.history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.counts_compare import (
+from analyze_lib.judge.counts_compare import (
     BETTER,
     FEWER,
     MORE,
@@ -18,8 +18,8 @@ from analyze_lib.counts_compare import (
     judge_allocations,
     judge_instructions,
 )
-from analyze_lib.gate import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
-from analyze_lib.loader import load_counts
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.files.loader import load_counts
 from csvgen import case, write_counts, write_results
 
 EXIT_BAD_INPUT = 2

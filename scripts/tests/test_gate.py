@@ -7,9 +7,9 @@ import json
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.compare import UNCHANGED, compare_samples
-from analyze_lib.gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
-from analyze_lib.model import CaseKey
+from analyze_lib.judge.compare import UNCHANGED, compare_samples
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.files.model import CaseKey
 from csvgen import case, write_results
 
 MEDIAN_NS = 100.0

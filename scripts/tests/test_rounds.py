@@ -11,11 +11,12 @@ import json
 import numpy as np
 
 from analyze_lib.cli import main
-from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
-from analyze_lib.gate import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
-from analyze_lib.loader import load_results
-from analyze_lib.model import Case, CaseKey
-from analyze_lib.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
+from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
+from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.judge.gate import decide_gate
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.model import Case, CaseKey
+from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
                                 split_by_round)
 from csvgen import case, rounds, write_results
 
@@ -198,7 +199,7 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
 
 
 def test_benjamini_hochberg_rejects_the_step_up_set():
-    from analyze_lib.stats import benjamini_hochberg
+    from analyze_lib.judge.stats import benjamini_hochberg
     # m = 4 at 0.05: thresholds 0.0125, 0.025, 0.0375, 0.05. Step-up: the second smallest (0.02) is under
     # its 0.025, so the two smallest are rejected, 0.014 included though above its own 0.0125.
     assert benjamini_hochberg([0.9, 0.014, 0.02, 0.9], 0.05) == [False, True, True, False]

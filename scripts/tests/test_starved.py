@@ -9,11 +9,11 @@ import warnings
 import numpy as np
 import pytest
 
-from analyze_lib import stats
+from analyze_lib.judge import stats
 from analyze_lib.cli import main
-from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
-from analyze_lib.loader import load_results
-from analyze_lib.tables import which_one_tables
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
+from analyze_lib.files.loader import load_results
+from analyze_lib.present.tables import which_one_tables
 from csvgen import case, write_results
 
 INF = math.inf

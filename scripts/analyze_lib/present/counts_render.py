@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from .compare import json_number
-from .counts_compare import (
+from ..judge.compare import json_number
+from ..judge.counts_compare import (
     UNCHANGED,
     CountsComparison,
     CountsRow,
@@ -17,10 +17,10 @@ from .counts_compare import (
     fmt_difference,
     fmt_instructions,
 )
-from .gate import CountsGateDecision
-from .model import CaseCounts, CaseKey
+from ..judge.gate import CountsGateDecision
+from ..files.model import CaseCounts, CaseKey
 from .render import JSON_FORMAT_VERSION, markdown_preamble, md_table, run_json, run_line, text_table
-from .schema import COUNTS
+from ..files.schema import COUNTS
 
 TITLE = "DispatchBench counts comparison"
 COUNTS_HEADERS = ["Case", "Base instr/op", "Head instr/op", "Ratio", "Base allocs/op", "Head allocs/op",

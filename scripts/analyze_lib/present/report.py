@@ -24,10 +24,10 @@ from .charts import draw_figure
 from .decisions import Decision, decide, decision_table, rules_text
 from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
-from .output import atomic_directory
+from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
+from ..files.output import atomic_directory
 from .presentation import FLOOR_SUITES
-from .stress import StressVerdict, judge_stress
+from ..judge.stress import StressVerdict, judge_stress
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -60,13 +60,14 @@ def default_report_dir(csv_path: str | Path) -> Path:
 
 def _summary(results: ResultsFile, count: int) -> str:
     return (f"{count} cases from `{results.path}`: {_run_text(results)}. Times are ns per operation, lower "
-            f"is better; more than {results.logical_cpus} threads oversubscribe the machine.")
+            f"is better; more than {results.logical_cpus} threads oversubscribe the machine. A case's median "
+            "is the median of its round medians (each round a fresh process), as compare and export use.")
 
 
 def _how_to_read(cpus: int) -> list:
     return [Heading(2, "How to read this report"),
             Paragraph(rules_text(cpus)),
-            Paragraph("Charts: lines join medians, bars span the interquartile range, the panels of a "
+            Paragraph("Charts: lines join medians, bars span the samples' interquartile range, the panels of a "
                       "figure share their y axis; oversubscribed thread counts are shaded. Each title "
                       "names the thread counts it shows.")]
 

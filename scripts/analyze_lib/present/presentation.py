@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .model import Case, format_params
+from ..files.model import Case, format_params
 
 THREADS = "threads"
 # The param that splits one case into one row per role of its threads (``role=read`` /

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import math
 
-from .compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
-from .gate import GateDecision
-from .model import CaseKey, ResultsFile
-from .schema import TIMING
-from .stats import BOOTSTRAP_RESAMPLES
+from ..judge.compare import BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, json_number
+from ..judge.gate import GateDecision
+from ..files.model import CaseKey, ResultsFile
+from ..files.schema import TIMING
+from ..judge.stats import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("md", "text", "json")
 # 2: infinite numbers (starved medians and their ratios) are the string "inf"; added

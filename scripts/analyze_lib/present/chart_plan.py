@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey
+from ..files.model import Case, CaseCounts, CaseKey
 from .presentation import (
     FLOOR_SUITES,
     THREADS,
@@ -34,7 +34,8 @@ from .presentation import (
     varying_params,
     x_param,
 )
-from .stats import median, quartiles
+from ..judge.stats import quartiles
+from ..judge.summary import case_median
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
         points = []
         for case in sorted(by_variant[variant], key=x_of):
             low, high = quartiles(case.ns_per_op)
-            points.append((float(x_of(case)), median(case.ns_per_op), low, high))
+            points.append((float(x_of(case)), case_median(case), low, high))
         series.append(make_series(variant, points))
     return tuple(series)
 

@@ -1,22 +1,24 @@
-"""The comparison of two runs: per case, ratio of medians, CI, p-value and verdict.
+"""The comparison of two runs: per case, ratio of medians, CI, p-value and outcome.
 
 ``compare()`` is the pure core (samples in, rows out) that the gate, history and
-scripts/simulate_gate.py all use; ``build_comparison()`` adds what a report of two
-files needs: filtering, one-sided cases, per-suite geometric means and warnings.
+scripts/simulate_gate.py all use: ``evidence()`` measures each case, ``decide()`` decides
+them together and ``classify()``, the one rule, gives each row its outcome.
+``build_comparison()`` adds what a report of two files needs: filtering, one-sided cases,
+per-suite geometric means and warnings.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Mapping, Union
 
 import numpy as np
 
-from .errors import AnalyzeError
-from .model import Case, CaseKey, ResultsFile, filter_cases
-from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
+from ..files.errors import AnalyzeError
+from ..files.model import Case, CaseKey, ResultsFile, filter_cases
+from ..files.schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
 from .stats import (
     Modes,
     benjamini_hochberg,
@@ -61,7 +63,7 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
 # ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
 # Mann-Whitney U test on the round medians (exact), decided for all such cases together with
-# Benjamini-Hochberg at false discovery rate alpha (decide_by_rounds), and a change of at least
+# Benjamini-Hochberg at false discovery rate alpha (decide), and a change of at least
 # the threshold; the ratio of the medians of round medians is reported with a hierarchical
 # bootstrap CI. A case whose U test cannot reach alpha even alone (2/C(n+m, n) > alpha: fewer
 # than MIN_GATE_ROUNDS rounds a side at the default alpha) is undetectable.
@@ -113,12 +115,10 @@ Samples = Union[Case, np.ndarray]
 
 
 @dataclass(frozen=True)
-class CompareRow:
-    """One case compared: head/base ratio of medians (> 1 means head is slower).
-
-    ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
-    threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
-    impossible (the case is undetectable): it is then never judged, always UNCHANGED.
+class CaseEvidence:
+    """What one case's samples show, before any rule is applied: head/base ratio of medians
+    (> 1 means head is slower), its CI, the U test's p-value and what the sample or round counts
+    allow. ``compare_samples`` measures it; ``decide`` gives it its outcome.
 
     Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
     head), 0 (starved in base) or NaN (starved in both, never a change).
@@ -133,20 +133,19 @@ class CompareRow:
     ci_low: float
     ci_high: float
     p_value: float
-    verdict: str
-    alpha_reachable: bool
+    # The smallest p the exact U test can give for these counts (of rounds when ``by_rounds``).
+    best_p: float
     base_starved: int = 0
     head_starved: int = 0
-    # Rounds (fresh processes) per side; ``by_rounds`` when the row was judged on
+    # Rounds (fresh processes) per side; ``by_rounds`` when the case is judged on
     # between-round evidence (both sides have at least ROUNDS_MIN_FOR_ROUND_STATS rounds).
     base_rounds: int = 1
     head_rounds: int = 1
     by_rounds: bool = False
     # The noise floor of each side (stats.noise_floor: the change factor its own rounds
-    # show between halves; NaN with one round), and whether the case is UNSTABLE.
+    # show between halves; NaN with one round).
     base_floor: float = math.nan
     head_floor: float = math.nan
-    unstable: bool = False
     # Each side's two levels when its samples are bimodal (stats.Modes), else None.
     base_modes: Modes | None = None
     head_modes: Modes | None = None
@@ -167,28 +166,65 @@ class CompareRow:
         """STARVED_HEAD, STARVED_BASE or STARVED_BOTH when a median is starved, else None."""
         return starved_side(self.base_median, self.head_median)
 
+
+@dataclass(frozen=True)
+class CompareRow(CaseEvidence):
+    """One case compared: its evidence and its outcome, given once by ``classify``.
+
+    ``outcome`` is one of OUTCOME_ORDER. ``alpha_reachable`` is False when the sample (or round)
+    counts could never give the p-value the case needed: it was not judged.
+    """
+
+    outcome: str = field(kw_only=True)
+    alpha_reachable: bool = field(kw_only=True)
+
     @property
-    def outcome(self) -> str:
-        """The verdict, or UNSTABLE (noise floor reaches the threshold), or UNDETECTABLE
-        when the sample or round counts could never decide it."""
-        if self.bimodal:
-            return BIMODAL
-        if self.unstable:
-            return UNSTABLE
-        return self.verdict if self.alpha_reachable else UNDETECTABLE
+    def verdict(self) -> str:
+        """SLOWER or FASTER when the outcome is that change, else UNCHANGED."""
+        return self.outcome if self.outcome in (SLOWER, FASTER) else UNCHANGED
+
+    @property
+    def unstable(self) -> bool:
+        """True when the case's noise floor reaches the threshold and it was not called (not gated)."""
+        return self.outcome == UNSTABLE
 
     @property
     def verdict_text(self) -> str:
         """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
-        if self.bimodal:
-            return bimodal_text(self.base_modes, self.head_modes)
-        if self.unstable:
+        if self.outcome == BIMODAL:
+            return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
+        if self.outcome == UNSTABLE:
             return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
-        if not self.alpha_reachable:
+        if self.outcome == UNDETECTABLE:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
+
+
+def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
+    """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
+
+    BIMODAL when either side falls in two levels (a median between them describes neither);
+    else SLOWER or FASTER when the counts could reach the p-value needed, the test is
+    significant and the change factor is at least 1 + threshold/100; else UNSTABLE when the
+    case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
+    could never have given the p-value needed.
+    """
+    if evidence.bimodal:
+        return BIMODAL
+    change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
+    if change != UNCHANGED:
+        return change
+    if is_unstable(evidence.noise_floor, threshold):
+        return UNSTABLE
+    return UNCHANGED if reachable else UNDETECTABLE
+
+
+def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> CompareRow:
+    fields_of = {f.name: getattr(evidence, f.name) for f in fields(CaseEvidence)}
+    return CompareRow(**fields_of, outcome=classify(evidence, reachable, significant, threshold),
+                      alpha_reachable=reachable)
 
 
 def starved_side(base_median: float, head_median: float) -> str | None:
@@ -240,14 +276,6 @@ def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = ma
     return text
 
 
-def _with_modes(row: CompareRow, a: np.ndarray, b: np.ndarray) -> CompareRow:
-    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED)."""
-    base_modes, head_modes = find_modes(a), find_modes(b)
-    if base_modes is None and head_modes is None:
-        return row
-    return replace(row, base_modes=base_modes, head_modes=head_modes, verdict=UNCHANGED)
-
-
 def _samples(value: Samples) -> np.ndarray:
     return value.ns_per_op if isinstance(value, Case) else np.asarray(value, dtype=float)
 
@@ -282,23 +310,15 @@ def _round_groups(value: Samples) -> list[np.ndarray]:
     return [np.asarray(value, dtype=float)]
 
 
-def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
-                   threshold: float = DEFAULT_THRESHOLD_PERCENT,
-                   alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case on between-round evidence: ``base`` and ``head`` are lists of
-    rounds (arrays of ns/op). Each round is summarized by its median; the ratio is of the
-    medians of round medians, its CI a hierarchical bootstrap at confidence 1 - alpha;
-    ``p_value`` is an exact Mann-Whitney U test on the round medians. The verdict is this case's
-    alone; compare() decides all cases together (decide_by_rounds)."""
+def evidence_by_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
+                       alpha: float = DEFAULT_ALPHA) -> CaseEvidence:
+    """One case's between-round evidence: ``base`` and ``head`` are lists of rounds (arrays of
+    ns/op). Each round is summarized by its median; the ratio is of the medians of round medians,
+    its CI a hierarchical bootstrap at confidence 1 - alpha; ``p_value`` is an exact Mann-Whitney
+    U test on the round medians."""
     a, b = np.concatenate(base), np.concatenate(head)
     estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
-    reachable = smallest_p(len(base), len(head)) <= alpha
-    p_value = mann_whitney_p(round_medians(base), round_medians(head))
-    base_floor, head_floor = noise_floor(base), noise_floor(head)
-    # Alone (compare() decides all cases together, decide_by_rounds): significant at alpha and large enough.
-    verdict = judge_change(estimate.ratio, threshold) if reachable and p_value <= alpha else UNCHANGED
-    unstable = verdict == UNCHANGED and is_unstable(max(base_floor, head_floor), threshold)
-    return _with_modes(CompareRow(
+    return CaseEvidence(
         key=key,
         base_n=int(a.size),
         head_n=int(b.size),
@@ -307,18 +327,18 @@ def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
         ratio=estimate.ratio,
         ci_low=estimate.low,
         ci_high=estimate.high,
-        p_value=p_value,
-        verdict=verdict,
-        alpha_reachable=reachable,
+        p_value=mann_whitney_p(round_medians(base), round_medians(head)),
+        best_p=smallest_p(len(base), len(head)),
         base_starved=starved_count(a),
         head_starved=starved_count(b),
         base_rounds=len(base),
         head_rounds=len(head),
         by_rounds=True,
-        base_floor=base_floor,
-        head_floor=head_floor,
-        unstable=unstable,
-    ), a, b)
+        base_floor=noise_floor(base),
+        head_floor=noise_floor(head),
+        base_modes=find_modes(a),
+        head_modes=find_modes(b),
+    )
 
 
 def is_unstable(floor: float, threshold: float) -> bool:
@@ -333,25 +353,19 @@ def is_unstable(floor: float, threshold: float) -> bool:
     return not math.isnan(floor) and floor >= 1 + threshold / 100 - _RATIO_EPSILON
 
 
-def compare_samples(key: CaseKey, base: Samples, head: Samples,
-                    threshold: float = DEFAULT_THRESHOLD_PERCENT,
-                    alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case's base and head samples (ns/op, lower is better).
+def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_ALPHA) -> CaseEvidence:
+    """One case's evidence from its base and head samples (ns/op, lower is better).
 
     When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
-    the case is judged by compare_rounds; otherwise on the pooled samples (U test and a
-    bootstrap over samples), as for one process a side.
+    it is the between-round evidence (evidence_by_rounds); otherwise the pooled samples' (U test
+    and a bootstrap over samples), as for one process a side.
     """
     base_groups, head_groups = _round_groups(base), _round_groups(head)
     if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
-        return compare_rounds(key, base_groups, head_groups, threshold, alpha)
+        return evidence_by_rounds(key, base_groups, head_groups, alpha)
     a, b = _samples(base), _samples(head)
     estimate = bootstrap_ratio_of_medians(b, a)
-    p_value = mann_whitney_p(a, b)
-    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
-    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
-    reachable = smallest_p(a.size, b.size) < alpha
-    return _with_modes(CompareRow(
+    return CaseEvidence(
         key=key,
         base_n=int(a.size),
         head_n=int(b.size),
@@ -360,14 +374,22 @@ def compare_samples(key: CaseKey, base: Samples, head: Samples,
         ratio=estimate.ratio,
         ci_low=estimate.low,
         ci_high=estimate.high,
-        p_value=p_value,
-        verdict=judge(estimate.ratio, p_value, threshold, alpha) if reachable else UNCHANGED,
-        alpha_reachable=reachable,
+        p_value=mann_whitney_p(a, b),
+        best_p=smallest_p(a.size, b.size),
         base_starved=starved_count(a),
         head_starved=starved_count(b),
         base_rounds=len(base_groups),
         head_rounds=len(head_groups),
-    ), a, b)
+        base_modes=find_modes(a),
+        head_modes=find_modes(b),
+    )
+
+
+def compare_samples(key: CaseKey, base: Samples, head: Samples,
+                    threshold: float = DEFAULT_THRESHOLD_PERCENT,
+                    alpha: float = DEFAULT_ALPHA) -> CompareRow:
+    """One case compared on its own: ``compare`` of this case alone."""
+    return decide([evidence(key, base, head, alpha)], threshold, alpha)[0]
 
 
 def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
@@ -378,36 +400,32 @@ def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
     Pure and deterministic: the same samples always give the same rows.
     """
     common = sorted(set(base) & set(head), key=CaseKey.sort_key)
-    rows = [compare_samples(k, base[k], head[k], threshold, alpha) for k in common]
-    return decide_by_rounds(rows, threshold, alpha)
+    return decide([evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
 
 
-def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> list[CompareRow]:
-    """The verdicts of the rows judged by rounds, decided together: a case is slower or faster when the U
-    test on its round medians is significant after Benjamini-Hochberg over all those cases at false
-    discovery rate ``alpha``, and its change is at least the threshold. Hundreds of cases tested at alpha
-    each would flag about alpha x cases of them on a same-commit pair; this flags none in 1 - alpha of such
-    pairs. A case not called whose noise floor reaches the threshold is unstable.
+def decide(evidences: list[CaseEvidence], threshold: float, alpha: float) -> list[CompareRow]:
+    """Every case's outcome, decided together (the gate's rule; ``classify`` gives each its outcome).
+
+    A case without rounds is significant when its U test gives p < alpha, which its sample counts
+    must be able to reach. The cases judged by rounds are decided together: a case is significant
+    when the U test on its round medians is, after Benjamini-Hochberg over all those cases at false
+    discovery rate ``alpha``. Hundreds of cases tested at alpha each would flag about alpha x cases
+    of them on a same-commit pair; this flags none in 1 - alpha of such pairs.
 
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
     that could catch a regression only when many cases regress together would pass the usual one unseen."""
-    candidates = [index for index, row in enumerate(rows) if row.by_rounds]
-    level = lone_change_level(len(candidates), alpha)
-    decided = list(rows)
-    for index in candidates:
-        row = rows[index]
-        if row.alpha_reachable and not can_call_alone(row, level):
-            decided[index] = replace(row, alpha_reachable=False, verdict=UNCHANGED,
-                                     unstable=is_unstable(row.noise_floor, threshold))
-    judged = [index for index in candidates if decided[index].alpha_reachable]
-    significant = benjamini_hochberg([rows[index].p_value for index in judged], alpha)
-    for index, is_significant in zip(judged, significant):
-        row = rows[index]
-        verdict = judge_change(row.ratio, threshold) if is_significant else UNCHANGED
-        decided[index] = replace(row, verdict=verdict,
-                                 unstable=verdict == UNCHANGED and is_unstable(row.noise_floor, threshold))
-    return decided
+    by_rounds = [index for index, case in enumerate(evidences) if case.by_rounds]
+    level = lone_change_level(len(by_rounds), alpha)
+    reachable = [case.best_p <= level if case.by_rounds else case.best_p < alpha for case in evidences]
+    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
+    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
+    significant = [case.p_value < alpha for case in evidences]
+    judged = [index for index in by_rounds if reachable[index]]
+    for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
+        significant[index] = called
+    return [_decided(case, reachable[index], significant[index], threshold)
+            for index, case in enumerate(evidences)]
 
 
 def lone_change_level(cases: int, alpha: float) -> float:
@@ -416,9 +434,9 @@ def lone_change_level(cases: int, alpha: float) -> float:
     return alpha / max(cases, 1)
 
 
-def can_call_alone(row: CompareRow, level: float) -> bool:
+def can_call_alone(row: CaseEvidence, level: float) -> bool:
     """Whether the row's round counts can give the p-value ``level`` a lone change needs."""
-    return smallest_p(row.base_rounds, row.head_rounds) <= level
+    return row.best_p <= level
 
 
 @dataclass

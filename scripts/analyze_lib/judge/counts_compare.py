@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .compare import matched_cases
-from .model import CaseCounts, CaseKey, CountsFile
+from ..files.model import CaseCounts, CaseKey, CountsFile
 
 # An instructions/op change counts when it is more than this, in percent of base: callgrind
 # counts are exact, but a toolchain's scheduling moves them by a few instructions.

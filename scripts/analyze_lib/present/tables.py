@@ -12,12 +12,13 @@ import numpy as np
 
 from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
 from .doc import Table
-from .counts_compare import fmt_allocations, fmt_instructions
-from .model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
+from ..judge.counts_compare import fmt_allocations, fmt_instructions
+from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from .presentation import FLOOR_SUITES
 from .render import fmt_ns
-from .schema import FORBIDDEN, STALLED_OUTCOME
-from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
+from ..files.schema import FORBIDDEN, STALLED_OUTCOME
+from ..judge.stats import quartiles, starved_count
+from ..judge.summary import case_median, factor
 
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"
@@ -44,9 +45,9 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
     mark = f" {DISQUALIFIED_MARK}" if disqualified else ""
     if case is fastest:
         return f"**1.00**{mark}"
-    if math.isinf(median(case.ns_per_op)):
+    if math.isinf(case_median(case)):
         return "starved"
-    estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
+    estimate = factor(case, fastest)
     tie = TIE_PREFIX if estimate.low <= 1.0 else ""
     return f"{tie}{fmt_multiple(estimate.ratio)}{mark}"
 
@@ -72,19 +73,19 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tupl
         variants = sorted({c.key.variant for cs in rows_cases for c in cs})
         rows = []
         for scenario_cases in rows_cases:
-            ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
+            ranked = sorted(scenario_cases, key=lambda c: (case_median(c), c.key.variant))
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
             out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus) is not None
                    for c in scenario_cases}
-            if math.isinf(median(fastest.ns_per_op)):
+            if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
             else:
                 mark = f" {DISQUALIFIED_MARK}" if out[fastest.key.variant] else ""
                 name = f"**{fastest.key.variant}**{mark}"
                 cells = [_ratio_cell(by_variant[v], fastest, out[v]) if v in by_variant else "" for v in variants]
             rows.append((scenario_label(fastest.key, logical_cpus), name,
-                         fmt_ns(median(fastest.ns_per_op)), *cells))
+                         fmt_ns(case_median(fastest)), *cells))
         headers = ("Scenario", "Fastest", "Median ns/op", *variants)
         tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
     return tables
@@ -136,7 +137,7 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
     rows = []
     for case in sorted(cases, key=lambda c: c.key.sort_key()):
         row = [case_name(case.key, logical_cpus, with_suite), _samples_text(case),
-               fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
+               fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
             low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
             row.append(f"{low / high:.2f}" if low is not None and high else "")
@@ -154,7 +155,7 @@ def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
     for case in sorted(measured, key=lambda c: c.key.sort_key()):
         cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
         rows.append((case_name(case.key, logical_cpus, True), _samples_text(case),
-                     fmt_ns(median(case.ns_per_op)),
+                     fmt_ns(case_median(case)),
                      *(fmt_ns(v) if v is not None else "" for v in cells)))
     return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
 
@@ -166,7 +167,7 @@ def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
         return None
     starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
     rows = tuple((case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
-                  fmt_ns(median(c.ns_per_op))) for c in starved)
+                  fmt_ns(case_median(c))) for c in starved)
     return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
 
 
@@ -183,7 +184,7 @@ def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None,
                fmt_allocations(case.allocations_per_op)]
         if timings is not None:
             timed = timings.get(case.key)
-            row.append(fmt_ns(median(timed.ns_per_op)) if timed is not None else "")
+            row.append(fmt_ns(case_median(timed)) if timed is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "l" + "r" * (len(headers) - 1))
 

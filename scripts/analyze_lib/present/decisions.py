@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .doc import Table
-from .model import Case, CaseKey
+from ..files.model import Case, CaseKey
 from .presentation import (
     FLOOR_SUITES,
     ROLE_PARAM,
@@ -30,7 +30,8 @@ from .presentation import (
     varying_params,
 )
 from .render import fmt_ns, fmt_ratio
-from .stats import RatioEstimate, bootstrap_ratio_of_medians, median, starved_count
+from ..judge.stats import RatioEstimate, starved_count
+from ..judge.summary import case_median, factor
 
 # A variant to avoid costs at least this many times the recommended one, at the low end
 # of the 95% CI of the ratio (so noise never puts a variant on the list).
@@ -165,15 +166,15 @@ class Decision:
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             rows: dict[tuple, list[Case]], logical_cpus: int) -> Decision:
     reasons = {c.key.variant: disqualification(c, rows, logical_cpus) for c in candidates}
-    ranked = sorted(candidates, key=lambda c: (median(c.ns_per_op), c.key.variant))
-    eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(median(c.ns_per_op))]
+    ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
+    eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
     best = eligible[0] if eligible else None
 
     def standing(case: Case) -> Standing:
-        factor = None
-        if best is not None and case is not best and math.isfinite(median(case.ns_per_op)):
-            factor = bootstrap_ratio_of_medians(case.ns_per_op, best.ns_per_op)
-        return Standing(case.key.variant, median(case.ns_per_op), factor)
+        estimate = None
+        if best is not None and case is not best and math.isfinite(case_median(case)):
+            estimate = factor(case, best)
+        return Standing(case.key.variant, case_median(case), estimate)
 
     runner_up = standing(eligible[1]) if len(eligible) > 1 else None
     avoid = [standing(c) for c in eligible[2:]]
