@@ -13,7 +13,8 @@ Three stages, one folder each; a stage imports only from itself, the stages befo
     per-case summary, the median of round medians, and the factor between two cases),
     ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is the
     one rule), ``counts_compare`` (two counts files, exactly),
-    ``gate`` (a comparison's status and exit code), ``stress`` (a stress file's verdict).
+    ``gate`` (a comparison's status and exit code), ``stress`` (a stress file's verdict),
+    ``paired`` (whether a case of a paired run needs more pairs: the sequential rule).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for counts),
     ``doc`` (a small document model to Markdown/HTML), ``presentation`` (which params and
