@@ -14,8 +14,9 @@ struct CountPasses {
     /// workers' case names back to the cases.
     func run(cases: [String: BenchmarkCase]) throws -> (counted: [CountsSchema.Row], offloaded: [String]) {
         let executable = BenchMain.executable
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bench-count-\(UUID().uuidString)").path
+        let temporary = FileManager.default.temporaryDirectory.path
+        Self.removeDirectoriesOfEndedRuns(in: temporary)
+        let directory = "\(temporary)/\(Self.directoryPrefix)\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -70,6 +71,22 @@ struct CountPasses {
                                             allocations: allocated))
         }
         return (counted, offloaded)
+    }
+
+    /// The passes' working directory (a stripped copy of bench, callgrind's dumps) is named after the process
+    /// that owns it: `bench-count-PID-UUID`.
+    static let directoryPrefix = "bench-count-"
+
+    /// Removes the working directories whose owner has ended without removing its own (it was killed: its
+    /// passes died with it, `ParentBinding`, but nothing of it was left to clean up).
+    static func removeDirectoriesOfEndedRuns(in temporary: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        where name.hasPrefix(directoryPrefix) {
+            guard let owner = pid_t(name.dropFirst(directoryPrefix.count).prefix { $0 != "-" }) else { continue }
+            if kill(owner, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: "\(temporary)/\(name)")
+            }
+        }
     }
 
     private static func fields(_ output: String) -> [[String]] {
