@@ -38,15 +38,20 @@ extension Bench {
         /// (`bench count --filter REGEX --quick`).
         @ParentCommand var bench: Bench
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Iterations of each counted run (default \(Count.defaultIterations), quick \(Count.quickIterations)).",
+        // `.unconditional`: `-5` is the value of --iterations, so that validation can say what is wrong with it.
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+            "Iterations of each counted run (default \(Count.defaultIterations), quick \(Count.quickIterations)); "
+                + "not with --quick, which means \(Count.quickIterations).",
             valueName: "n"))
         var iterations: Int?
-
 
         func validate() throws {
             if let iterations, iterations < 1 {
                 throw ValidationError("--iterations must be at least 1, not \(iterations)")
+            }
+            if iterations != nil && bench.quick {
+                throw ValidationError("--iterations and --quick exclude each other (--quick means "
+                                      + "\(Self.quickIterations) iterations): give one of them")
             }
         }
 

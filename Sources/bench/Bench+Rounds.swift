@@ -74,13 +74,13 @@ extension Bench {
 
     /// What the file holds after `rounds` whole rounds (and the whole cases of the one that stopped); removes it
     /// when it holds nothing.
-    private func kept(path: String, rounds: Int) -> String {
+    func kept(path: String, rounds: Int) -> String {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard let size, size > 0 else {
             try? FileManager.default.removeItem(atPath: path)
             return "no case completed, so no file was left"
         }
-        let whole = rounds == 0 ? "" : "the rows of rounds 1–\(rounds) and "
+        let whole = rounds == 0 ? "" : rounds == 1 ? "the rows of round 1 and " : "the rows of rounds 1–\(rounds) and "
         return "\(path) holds \(whole)the cases round \(rounds + 1) completed"
     }
 }
