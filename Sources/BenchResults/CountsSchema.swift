@@ -4,6 +4,7 @@ import Foundation
 /// The counts CSV that `bench count` writes, defined once: one row per case with its instructions and
 /// allocations per operation. Same schema family as the timing file (`ResultsSchema`): the same version, the same
 /// environment and case columns; told apart by its count columns (it has `instructions_per_op`, no `ns_per_op`).
+/// Version 5 appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
 public enum CountsSchema {
     /// What one row is made from.
     public struct Row: Sendable {
@@ -42,14 +43,14 @@ public enum CountsSchema {
     /// The header record's fields.
     public static var header: [String] {
         ["schema_version"] + ResultsSchema.environmentColumns.map(\.name) + ["bench_version"]
-            + ResultsSchema.caseColumns.map(\.name) + countColumns.map(\.name)
+            + ResultsSchema.caseColumns.map(\.name) + countColumns.map(\.name) + [ResultsSchema.runCompleteColumn]
     }
 
     /// One row's fields, in header order.
     public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
         [String(ResultsSchema.version)] + ResultsSchema.environmentColumns.map { $0.value(environment) }
             + [environment.benchVersion] + ResultsSchema.caseColumns.map { $0.value(row.benchmarkCase, nil) }
-            + countColumns.map { $0.value(row) }
+            + countColumns.map { $0.value(row) } + [ResultsSchema.runIncomplete]
     }
 
     /// The whole file: the header and every row, each ended by a line end.

@@ -17,7 +17,31 @@ public enum ResultsSchema {
     ///   `unknown` (git could not be read) besides `true` and `false`.
     /// - 4: appends `run_spin_scale` (the `--spin-scale` factor on `harness/spin`'s work; 1 unless a gate's
     ///   self-check planted a change).
-    public static let version = 4
+    /// - 5: appends `run_complete` (`false` while the run is under way; the writer rewrites the whole file with
+    ///   `true` once the whole run has completed, so a killed or interrupted run leaves `false`), `pair` and
+    ///   `pair_order` (empty except in a paired comparison: the pair's index within the case and round, and
+    ///   whether this build's sample of the pair ran `first` or `second`).
+    public static let version = 5
+
+    /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
+    /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
+    public static let runCompleteColumn = "run_complete"
+    /// `run_complete`'s value on every row written while the run is under way.
+    public static let runIncomplete = "false"
+    public static let runCompleted = "true"
+
+    /// Where a sample stands in a paired comparison (two builds alternating sample by sample): the pair's index
+    /// within its case and round, identical in the two builds' files, and whether this build's sample ran first.
+    public struct SamplePair: Sendable, Equatable {
+        public enum Order: String, Sendable { case first, second }
+        public var index: Int
+        public var order: Order
+
+        public init(index: Int, order: Order) {
+            self.index = index
+            self.order = order
+        }
+    }
 
     /// What one row is made from.
     public struct RowSource {
@@ -28,6 +52,8 @@ public enum ResultsSchema {
         /// The `sample` number of the result's first sample: 0, unless earlier samples of the case (in this
         /// round) were written from other results, as `bench worker` does.
         public var firstSampleNumber = 0
+        /// The sample's place in a paired comparison; nil in an ordinary run.
+        public var pair: SamplePair? = nil
         public var sample: Sample { result.samples[sampleIndex] }
     }
 
@@ -74,6 +100,10 @@ public enum ResultsSchema {
         Column(name: "bench_version") { $0.environment.benchVersion },
         // Version 4.
         Column(name: "run_spin_scale") { String($0.settings.spinScale) },
+        // Version 5.
+        Column(name: runCompleteColumn) { _ in runIncomplete },
+        Column(name: "pair") { $0.pair.map { String($0.index) } ?? "" },
+        Column(name: "pair_order") { $0.pair?.order.rawValue ?? "" },
     ]
 
     /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
@@ -106,12 +136,14 @@ public enum ResultsSchema {
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }
 
-    /// Every row of one case result, in sample order, numbered from `firstSampleNumber`.
+    /// Every row of one case result, in sample order, numbered from `firstSampleNumber`; `pairs`, when given,
+    /// holds each sample's place in a paired comparison (one per sample).
     public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
-                            firstSampleNumber: Int = 0) -> [[String]] {
-        result.samples.indices.map { index in
+                            firstSampleNumber: Int = 0, pairs: [SamplePair]? = nil) -> [[String]] {
+        precondition(pairs == nil || pairs?.count == result.samples.count, "one pair per sample")
+        return result.samples.indices.map { index in
             let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index,
-                                   firstSampleNumber: firstSampleNumber)
+                                   firstSampleNumber: firstSampleNumber, pair: pairs?[index])
             return columns.map { $0.value(source) }
         }
     }

@@ -8,6 +8,9 @@ import Glibc
 /// together with the first case's rows. Whatever happens to the process afterwards, the file holds the header and
 /// whole rows of every completed case, or nothing at all: never a header alone, never part of a row.
 ///
+/// Every row says `run_complete` `false` (`ResultsSchema.runCompleteColumn`) until `completeRun()` rewrites the
+/// file, atomically, with `true`: a file of a run that was killed or interrupted keeps `false`.
+///
 /// Thread-safe: a lock serializes writes, so an interrupt handler can end the process between two cases' rows
 /// (`endAtOnce`), never in the middle of one.
 public final class ResultsWriter: @unchecked Sendable {
@@ -19,6 +22,8 @@ public final class ResultsWriter: @unchecked Sendable {
     /// The length of the file's whole cases: where the next case's rows go, and where a failed write cuts back to.
     private var committedLength: off_t = 0
     private var removed = false
+    /// Whether `completeRun()` rewrote the file: no row may follow.
+    private var completed = false
     /// Whether the file is this writer's own (it created it empty), so that it may remove it when no case came.
     private var ownsFile = true
     /// Cases whose rows are in the file.
@@ -132,6 +137,7 @@ public final class ResultsWriter: @unchecked Sendable {
     /// schema family (a counts file writes its `CountsSchema` rows this way). All or nothing, as `append(_:)`.
     public func append(rows: [[String]], header: [String]) throws {
         try lock.withLock {
+            precondition(!completed, "rows appended after the run was marked complete")
             let text = (committedLength == 0 ? CSVFormat.encode(header) : "")
                 + rows.map(CSVFormat.encode).joined()
             do {
@@ -154,6 +160,78 @@ public final class ResultsWriter: @unchecked Sendable {
     /// Appends every row of one completed case that has a single result.
     public func append(_ result: CaseResult) throws {
         try append([result])
+    }
+
+    /// Marks the whole run complete: rewrites the file with `run_complete` `true` on every row (see
+    /// `markRunComplete(path:when:)`). The writer takes no rows after this. `condition` sees the header and rows
+    /// first; when it says false (a last round that finds an earlier round missing), the file stays as it is.
+    /// Returns whether the file was marked.
+    @discardableResult
+    public func completeRun(when condition: (_ header: [String], _ rows: [[String]]) -> Bool = { _, _ in true })
+        throws -> Bool {
+        try lock.withLock {
+            completed = true
+            return try Self.markRunComplete(path: path, when: condition)
+        }
+    }
+
+    /// Rewrites the results file at `path` with `true` in its `run_complete` column on every row: into a new file
+    /// in the same directory, then renamed over it, so that a reader (or a kill) sees the old file or the whole
+    /// new one, never a mix. A file with no rows is left as it is. For a writer that is not this process's (the
+    /// file of a run whose rounds were other processes); `completeRun()` for this writer's own file.
+    @discardableResult
+    public static func markRunComplete(path: String,
+                                       when condition: (_ header: [String], _ rows: [[String]]) -> Bool
+                                           = { _, _ in true }) throws -> Bool {
+        func failure(_ reason: String) -> ResultsWriterError {
+            ResultsWriterError(message: "cannot mark \(path) complete: \(reason)", stage: .write)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw failure("it cannot be read") }
+        let records: [[String]]
+        do {
+            records = try CSVFormat.decode(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw failure("it is not a CSV (\(error))")
+        }
+        guard let header = records.first, records.count > 1 else { return false }
+        guard let column = header.firstIndex(of: ResultsSchema.runCompleteColumn) else {
+            throw failure("it has no \(ResultsSchema.runCompleteColumn) column")
+        }
+        let rows = Array(records.dropFirst())
+        guard condition(header, rows) else { return false }
+        let text = CSVFormat.encode(header) + rows.map { row -> String in
+            var row = row
+            if column < row.count { row[column] = ResultsSchema.runCompleted }
+            return CSVFormat.encode(row)
+        }.joined()
+
+        let url = URL(fileURLWithPath: path)
+        var template = Array(url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).complete-XXXXXX").path.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var info = stat()
+        if stat(path, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) }
+        var bytes = Array(text.utf8)[...]
+        var problem: String?
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                problem = String(cString: strerror(errno))
+                break
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        if problem == nil && fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
+        close(descriptor)
+        if problem == nil && rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }
+        if let problem {
+            unlink(temporary)
+            throw failure("\(problem); it still says \(ResultsSchema.runCompleteColumn)=\(ResultsSchema.runIncomplete)")
+        }
+        return true
     }
 
     /// Removes the file when it holds no case (the run ended before one completed); true when it did. A later

@@ -5,7 +5,10 @@ import Foundation
 /// are outcomes, not samples; the environment columns are the timing file's (`ResultsSchema.environmentColumns`).
 public enum StressSchema {
     /// Bumped whenever a column is added, removed, renamed or changes meaning.
-    public static let version = 1
+    ///
+    /// - 1: the environment, `bench_version` and the outcome columns.
+    /// - 2: appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
+    public static let version = 2
 
     /// What one row is made from: plain values, so that this schema does not depend on the checks.
     public struct Row: Sendable, Equatable {
@@ -54,12 +57,12 @@ public enum StressSchema {
     /// The header record's fields.
     public static var header: [String] {
         ["stress_schema_version"] + ResultsSchema.environmentColumns.map(\.name) + ["bench_version"]
-            + outcomeColumns.map(\.name)
+            + outcomeColumns.map(\.name) + [ResultsSchema.runCompleteColumn]
     }
 
     /// One row's fields, in header order.
     public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
         [String(version)] + ResultsSchema.environmentColumns.map { $0.value(environment) } + [environment.benchVersion]
-            + outcomeColumns.map { $0.value(row) }
+            + outcomeColumns.map { $0.value(row) } + [ResultsSchema.runIncomplete]
     }
 }

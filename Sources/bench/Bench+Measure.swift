@@ -102,15 +102,35 @@ extension Bench {
         }
         if let round {
             if round == runSettings.rounds {
+                // The last round completes the run, when the file holds every round (whoever started them:
+                // `bench --rounds` or scripts/bench-commits, each of which stops at a failed round).
+                var missing: [Int] = []
+                try writer.completeRun { header, rows in
+                    missing = Self.missingRounds(in: rows, header: header, rounds: runSettings.rounds)
+                    return missing.isEmpty
+                }
+                if !missing.isEmpty {
+                    warn("warning: \(path) has no rows of round(s) \(missing.map(String.init).joined(separator: ", ")): "
+                         + "the run is incomplete and its file says so (\(ResultsSchema.runCompleteColumn)="
+                         + "\(ResultsSchema.runIncomplete))")
+                }
                 print("Round \(round) of \(runSettings.rounds) (each round is a fresh process; the file holds them all):")
                 print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
             }
             warn("round \(round) of \(runSettings.rounds): appended \(writer.rowsWritten) rows "
                  + "(\(writer.casesWritten) cases) to \(path)")
         } else {
+            try writer.completeRun()
             print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
             warn("wrote \(path) (\(writer.rowsWritten) rows, \(writer.casesWritten) cases)")
         }
+    }
+
+    /// The rounds of 1...`rounds` that have no row in `rows`: the run is complete only when there are none.
+    static func missingRounds(in rows: [[String]], header: [String], rounds: Int) -> [Int] {
+        guard let column = header.firstIndex(of: "round") else { return [] }
+        let present = Set(rows.compactMap { column < $0.count ? Int($0[column]) : nil })
+        return (1...rounds).filter { !present.contains($0) }
     }
 
     /// The settings this command line runs with, as the CSV records them.

@@ -109,6 +109,7 @@ extension Bench {
                 throw BenchError("stopped by \(Interruption.name(signal)): wrote the outcomes of \(results.count) "
                                  + "checks to \(writer.path)", exitCode: Interruption.exitStatus(signal))
             }
+            try writer.completeRun()
             warn("wrote \(writer.path) (\(writer.rowsWritten) rows)")
             let failures = StressReport.failures(results)
             if !failures.isEmpty {

@@ -40,8 +40,10 @@ extension Bench {
         @ParentCommand var bench: Bench
 
         func run() throws {
-            guard bench_die_with_parent() == 0 else {
-                throw BenchError("cannot ask to die with the parent process: \(String(cString: strerror(errno)))",
+            // Started by a script, not through bench's ParentBinding trampoline: binds itself.
+            let error = bench_die_with_parent(SIGKILL)
+            guard error == 0 else {
+                throw BenchError("cannot ask to die with the parent process: \(String(cString: strerror(error)))",
                                  exitCode: ExitStatus.internalError)
             }
             try bench.allocator?.ensureLoaded()
@@ -148,22 +150,37 @@ struct WorkerState {
         }
         guard round >= 1 else { throw WorkerError("\"round\" must be at least 1, not \(round)") }
         try Self.check(sampleNanoseconds: sampleNanoseconds)
-        let labels = try PairLabels(pair: request.pair, order: request.pair_order)
+        let pair = try Self.pair(index: request.pair, order: request.pair_order)
         let measurement = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: samples,
                                               warmupSamples: warmup)
         var settings = self.settings
         settings.measurement = measurement
         settings.round = round
-        _ = labels  // recorded once the schema has pair columns (version 5)
         let results = try current.openCase.measure(measurement)
         let header = ResultsSchema.header
         let records = results.flatMap { result in
             ResultsSchema.rows(environment: environment, settings: settings, result: result,
-                               firstSampleNumber: current.samplesWritten)
+                               firstSampleNumber: current.samplesWritten,
+                               pairs: pair.map { Array(repeating: $0, count: result.samples.count) })
                 .map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         }
         open?.samplesWritten += samples
         return records
+    }
+
+    /// A request's `pair` and `pair_order`: nil when neither is given; both or neither.
+    private static func pair(index: Int?, order: String?) throws -> ResultsSchema.SamplePair? {
+        switch (index, order) {
+        case (nil, nil): return nil
+        case (let index?, let order?):
+            guard index >= 0 else { throw WorkerError("\"pair\" must be at least 0, not \(index)") }
+            guard let order = ResultsSchema.SamplePair.Order(rawValue: order) else {
+                throw WorkerError("\"pair_order\" must be first or second, not '\(order)'")
+            }
+            return ResultsSchema.SamplePair(index: index, order: order)
+        default:
+            throw WorkerError("\"pair\" and \"pair_order\" go together")
+        }
     }
 
     private static func check(sampleNanoseconds: UInt64) throws {
@@ -176,30 +193,6 @@ struct WorkerState {
     /// A case as `list` names it and `setup` asks for it: the CSV's case columns, the role left out.
     static func identity(_ benchmarkCase: BenchmarkCase) -> [String: String] {
         Dictionary(uniqueKeysWithValues: ResultsSchema.caseColumns.map { ($0.name, $0.value(benchmarkCase, nil)) })
-    }
-}
-
-/// Which pair of a paired comparison a sample belongs to, and whether it ran first or second in it.
-struct PairLabels: Equatable {
-    var pair: Int
-    var order: String
-
-    static let orders = ["first", "second"]
-
-    /// Labels from a request's `pair` and `pair_order`: nil when neither is given; both or neither.
-    init?(pair: Int?, order: String?) throws {
-        switch (pair, order) {
-        case (nil, nil): return nil
-        case (let pair?, let order?):
-            guard pair >= 0 else { throw WorkerError("\"pair\" must be at least 0, not \(pair)") }
-            guard Self.orders.contains(order) else {
-                throw WorkerError("\"pair_order\" must be first or second, not '\(order)'")
-            }
-            self.pair = pair
-            self.order = order
-        default:
-            throw WorkerError("\"pair\" and \"pair_order\" go together")
-        }
     }
 }
 

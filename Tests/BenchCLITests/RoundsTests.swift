@@ -1,3 +1,4 @@
+@testable import bench
 @testable import BenchResults
 import Foundation
 import Testing
@@ -17,6 +18,7 @@ import Testing
         #expect(rows.count == 3 * 2 * 2, "3 rounds × 2 cases × 2 samples")
         #expect(rows.map { $0["round"]! }.sorted() == (1...3).flatMap { Array(repeating: String($0), count: 4) })
         #expect(rows.allSatisfy { $0["run_rounds"] == "3" && $0["run_seed"] == "42" })
+        #expect(rows.allSatisfy { $0["run_complete"] == "true" }, "the last round completed the run")
         // One run: every column the loader requires to be the same on every row is.
         for column in ["run_id", "started_at", "commit", "dirty", "host", "load_avg_1m", "run_samples"] {
             #expect(Set(rows.map { $0[column]! }).count == 1, "\(column) differs between rounds")
@@ -39,6 +41,7 @@ import Testing
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
             let rows = try BenchProcess.rows(ofCSV: path).rows
             #expect(rows.allSatisfy { $0["round"] == String(round) })
+            #expect(rows.allSatisfy { $0["run_complete"] == "false" }, "one round of 9 does not complete the run")
             var seen: [String] = []
             for row in rows {
                 let name = "\(row["benchmark"]!) \(row["threads"]!) \(row["params"]!)"
@@ -50,6 +53,35 @@ import Testing
         #expect(try order(round: 1, seed: "7") == first)
         #expect(try order(round: 2, seed: "7") != first)
         #expect(try order(round: 2, seed: "7").sorted() == first.sorted())
+    }
+
+    /// The last round completes the run only when the file holds every round: run alone, it says the run is not.
+    @Test func aLastRoundAloneLeavesTheRunIncomplete() throws {
+        let path = BenchProcess.temporaryPath("alone")
+        let environment = BenchProcess.temporaryPath("environment")
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: environment)
+        }
+        let outcome = try BenchProcess.debug.run(
+            Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
+                          "--output", path])
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.contains("has no rows of round(s) 1: the run is incomplete"))
+        let rows = try BenchProcess.rows(ofCSV: path).rows
+        #expect(!rows.isEmpty && rows.allSatisfy { $0["run_complete"] == "false" })
+    }
+
+    /// Issue 20 (7): the stop message names one completed round as one ("round 1", not "rounds 1–1").
+    @Test func theStopMessageCountsTheCompletedRounds() throws {
+        let path = BenchProcess.temporaryPath("kept")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "rows\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let bench = try Bench.parse([])
+        #expect(bench.kept(path: path, rounds: 0) == "\(path) holds the cases round 1 completed")
+        #expect(bench.kept(path: path, rounds: 1) == "\(path) holds the rows of round 1 and the cases round 2 completed")
+        #expect(bench.kept(path: path, rounds: 3)
+                == "\(path) holds the rows of rounds 1–3 and the cases round 4 completed")
     }
 
     @Test func aRoundRefusesAFileOfAnotherSchema() throws {
@@ -97,6 +129,7 @@ import Testing
             let (header, rows) = try BenchProcess.rows(ofCSV: path)
             #expect(header == ResultsSchema.header)
             #expect(rows.allSatisfy { $0["round"] == "1" }, "no round started after the signal")
+            #expect(rows.allSatisfy { $0["run_complete"] == "false" }, "a stopped run is not complete")
         }
     }
 

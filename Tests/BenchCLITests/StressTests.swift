@@ -30,6 +30,7 @@ import Testing
         #expect(rows.first == StressSchema.header)
         let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(StressSchema.header, $0)) }
         #expect(records.allSatisfy { $0["stress_schema_version"] == String(StressSchema.version) })
+        #expect(records.allSatisfy { $0["run_complete"] == "true" }, "the run completed")
         let variants = records.filter { $0["is_control"] == "false" }
         #expect(Set(variants.compactMap { $0["threads"] }) == ["1", "4"])
         #expect(variants.allSatisfy { $0["grade"] != "forbidden" })

@@ -64,7 +64,8 @@ import Testing
 
         #expect(try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["ok"] as? String
                 == "setup")
-        let first = try worker.ask(["request": "sample", "samples": 2, "warmup": 1, "round": 3, "sample_ns": 1_000_000])
+        let first = try worker.ask(["request": "sample", "samples": 2, "warmup": 1, "round": 3, "sample_ns": 1_000_000,
+                                    "pair": 5, "pair_order": "second"])
         let records = try #require(first["records"] as? [[String: String]], "records: \(first)")
         #expect(records.count == 2)
         for (index, record) in records.enumerated() {
@@ -73,6 +74,8 @@ import Testing
             #expect(record["schema_version"] == String(ResultsSchema.version))
             #expect(record["sample"] == String(index))
             #expect(record["round"] == "3")
+            #expect(record["pair"] == "5" && record["pair_order"] == "second")
+            #expect(record["run_complete"] == "false", "the client marks the file complete, not the worker")
             #expect(record["run_rounds"] == "4" && record["run_seed"] == "9")
             #expect(record["run_samples"] == "2" && record["run_warmup"] == "1" && record["run_sample_ns"] == "1000000")
             #expect(record["build"] == "debug")
@@ -88,6 +91,7 @@ import Testing
         let more = try #require(second["records"] as? [[String: String]])
         #expect(more.map { $0["sample"] } == ["2"])
         #expect(more.map { $0["round"] } == ["1"])
+        #expect(more.map { $0["pair"] } == [""] && more.map { $0["pair_order"] } == [""], "no pair: not paired")
 
         #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
         #expect(try worker.ask(["request": "quit"])["ok"] as? String == "quit")
@@ -123,6 +127,8 @@ import Testing
                  as? String)?.contains("already set up") == true)
         #expect(try worker.ask(["request": "sample", "samples": 1, "pair": 0])["error"] as? String
                 == "\"pair\" and \"pair_order\" go together")
+        #expect(try worker.ask(["request": "sample", "samples": 1, "pair": 0, "pair_order": "third"])["error"] as? String
+                == "\"pair_order\" must be first or second, not 'third'")
         // End of input ends the worker, an open case and all.
         #expect(worker.finish() == 0)
         #expect(try worker.next() == nil)

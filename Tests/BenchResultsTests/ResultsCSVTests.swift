@@ -27,14 +27,63 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 4)
+        #expect(ResultsSchema.version == 5)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
-            run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale
+            run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
+            pair_order
             """)
+        #expect(CountsSchema.header.last == "run_complete")
+        #expect(StressSchema.version == 2 && StressSchema.header.last == "run_complete")
+    }
+
+    @Test func pairsAreEmptyInAnOrdinaryRunAndNamedInAPairedOne() throws {
+        let ordinary = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result)
+        let paired = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result,
+                                        pairs: [.init(index: 0, order: .first), .init(index: 1, order: .second)])
+        func column(_ rows: [[String]], _ name: String) -> [String] {
+            rows.map { $0[ResultsSchema.header.firstIndex(of: name)!] }
+        }
+        #expect(column(ordinary, "pair") == ["", ""] && column(ordinary, "pair_order") == ["", ""])
+        #expect(column(paired, "pair") == ["0", "1"] && column(paired, "pair_order") == ["first", "second"])
+        #expect(column(ordinary + paired, "run_complete") == ["false", "false", "false", "false"])
+    }
+
+    @Test func completingARunRewritesRunCompleteAndNothingElse() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        try writer.append([Self.result, Self.result])
+        let before = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        let column = try #require(before[0].firstIndex(of: "run_complete"))
+        #expect(before.dropFirst().allSatisfy { $0[column] == "false" })
+
+        #expect(try writer.completeRun())
+        let after = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        #expect(after.dropFirst().allSatisfy { $0[column] == "true" })
+        #expect(after.count == before.count)
+        for (old, new) in zip(before, after).dropFirst() {
+            var old = old
+            old[column] = "true"
+            #expect(old == new, "only run_complete changes")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("." + URL(fileURLWithPath: path).lastPathComponent) }
+        #expect(leftovers.isEmpty, "no temporary file is left: \(leftovers)")
+    }
+
+    @Test func aConditionThatFailsLeavesTheFileIncomplete() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try ResultsWriter(path: path, environment: Self.environment, settings: Self.settings)
+        try writer.append(Self.result)
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        #expect(before.contains(",false,,\r\n"))
     }
 
     @Test func fieldsAreQuotedPerRFC4180() {

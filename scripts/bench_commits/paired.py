@@ -17,15 +17,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze_lib.files.schema import CASE_COLUMNS
+from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
 from analyze_lib.judge import paired as judge
 
 from . import paired_plan
 from .plan import SIDE_A, SIDE_B, PlanError
 from .worker import Worker, WorkerError
 
-# The v5 columns a paired run fills (schema-v5: written "false" while a run is under way).
-RUN_COMPLETE_COLUMN = "run_complete"
+# run_complete's value once the whole comparison has completed (workers write "false").
+RUN_COMPLETED = "true"
 METRIC = "ns_per_op"
 # Signals held off while a case's rows go to the two files, so that both or neither get them.
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -68,13 +68,13 @@ class ResultsFile:
     def mark_complete(self) -> None:
         """Rewrite the file with run_complete true on every row (a temporary file in the same
         directory, then a rename), when the schema has that column."""
-        if self.columns is None or RUN_COMPLETE_COLUMN not in self.columns:
+        if self.columns is None or RUN_COMPLETE not in self.columns:
             return
-        index = self.columns.index(RUN_COMPLETE_COLUMN)
+        index = self.columns.index(RUN_COMPLETE)
         with open(self.path, newline="") as handle:
             rows = list(csv.reader(handle))
         for row in rows[1:]:
-            row[index] = "true"
+            row[index] = RUN_COMPLETED
         handle_fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
         try:
             with os.fdopen(handle_fd, "w", newline="") as out:

@@ -41,6 +41,10 @@ RUN = {
     "bench_version": "0.3.0",
     # Version 4's.
     "run_spin_scale": "1.0",
+    # Version 5's (and counts version 5's, stress version 2's): a completed ordinary run.
+    "run_complete": "true",
+    "pair": "",
+    "pair_order": "",
 }
 
 # Version 3's per-sample OS thread counts.
@@ -153,7 +157,7 @@ def full_run_cases(slowdown: float = 1.0, threads=FULL_RUN_THREADS) -> dict:
 # iterations of COUNT_OPS_PER_ITERATION operations each.
 COUNT_ITERATIONS = 1000
 COUNT_OPS_PER_ITERATION = 10
-COUNTS_RUN = {**{k: v for k, v in RUN.items() if k in COUNTS_COLUMNS_BY_VERSION[3]}, "allocator": "jemalloc"}
+COUNTS_RUN = {**{k: v for k, v in RUN.items() if k in COUNTS_COLUMNS_BY_VERSION[5]}, "allocator": "jemalloc"}
 
 
 def write_counts(path: Path, cases: dict, run: dict | None = None, version: int = 3,
@@ -200,7 +204,7 @@ def once_hit_counts(variants=(("dispatch-once", 12.0, 0.0), ("lock", 40.0, 0.0),
 
 # Stress files (bench stress): one row per (check, threads, outcome), the environment of RUN
 # with dirty possibly "unknown", as ResultsSchema writes it.
-STRESS_RUN = {k: v for k, v in RUN.items() if k in STRESS_COLUMNS_BY_VERSION[1]}
+STRESS_RUN = {k: v for k, v in RUN.items() if k in STRESS_COLUMNS_BY_VERSION[2]}
 STRESS_ITERATIONS = 1000
 STRESS_SECONDS = 0.5
 
@@ -226,7 +230,8 @@ def caught_control(check: str, threads: int = 4, forbidden: str = "block-ran-mor
 def write_stress(path: Path, rows: list[dict], run: dict | None = None, version: int = 1) -> Path:
     """Write a stress CSV of ``rows`` (see ``outcome``), CRLF line ends like bench's."""
     meta = {**STRESS_RUN, **(run or {})}
-    columns = STRESS_COLUMNS_BY_VERSION[1]
+    # An unknown version (a test of the loader's refusal) gets the latest version's columns.
+    columns = STRESS_COLUMNS_BY_VERSION.get(version, STRESS_COLUMNS_BY_VERSION[max(STRESS_COLUMNS_BY_VERSION)])
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)

@@ -1,5 +1,5 @@
 """CSVs written by bench itself (a timing file and a counts file) load with the real loader: the two sides agree
-on schema 4. Regenerate them with the commands in fixtures/README.md."""
+on schema 5. Regenerate them with the commands in fixtures/README.md."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.files.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v4.csv"
-COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v4.csv"
-SCHEMA_VERSION = 4
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v5.csv"
+COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v5.csv"
+SCHEMA_VERSION = 5
 
 
 def check_bench_file(path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from bench_commits import paired_plan
 from bench_commits.plan import SIDE_A, SIDE_B
@@ -163,11 +164,12 @@ def test_pairs_alternate_abba_and_both_files_record_them(repo):
     assert sorted(map(key, rows_a)) == sorted(map(key, rows_b))
     assert {row["round"] for row in rows_a} == {"1", "2"}
     assert {row["sample"] for row in rows_a} == {"0", "1", "2"}
-    if "pair" in rows_a[0]:
-        for a, b in zip(sorted(rows_a, key=key), sorted(rows_b, key=key)):
-            assert a["pair"] == b["pair"] == a["sample"]
-            assert {a["pair_order"], b["pair_order"]} == {"first", "second"}
-            assert a["run_complete"] == b["run_complete"] == "true"
+    for a, b in zip(sorted(rows_a, key=key), sorted(rows_b, key=key)):
+        assert a["pair"] == b["pair"] == a["sample"]
+        assert {a["pair_order"], b["pair_order"]} == {"first", "second"}
+        assert a["run_complete"] == b["run_complete"] == "true"
+    for path in (file_a, file_b):
+        assert load_results(path).incomplete is None
 
 
 def test_a_case_gets_more_pairs_while_the_rule_says_so(repo, monkeypatch):
@@ -224,8 +226,8 @@ def test_an_interrupted_run_keeps_whole_cases_in_both_files_and_ends_its_workers
     rows_a, rows_b = rows(file_a), rows(file_b)
     assert len(rows_a) == len(rows_b) == 2 * 2
     assert {row["round"] for row in rows_a + rows_b} == {"1"}
-    if "run_complete" in rows_a[0]:
-        assert {row["run_complete"] for row in rows_a + rows_b} == {"false"}
+    assert {row["run_complete"] for row in rows_a + rows_b} == {"false"}
+    assert load_results(file_a).incomplete and load_results(file_b).incomplete
     workers = {entry["worker"] for entry in requests(repo)}
     assert len(workers) == 4 - 2, "round 2 never started"
     assert not any(_alive(pid) for pid in workers)

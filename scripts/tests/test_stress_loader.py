@@ -77,8 +77,8 @@ def test_kind_is_told_by_the_first_header_field():
 
 
 def test_unknown_stress_schema_version_is_refused(tmp_path):
-    path = write_stress(tmp_path / "v2.csv", clean_stress_rows(), version=2)
-    message = ("unknown stress_schema_version 2 (this analyze reads stress files of version 1); "
+    path = write_stress(tmp_path / "v3.csv", clean_stress_rows(), version=3)
+    message = ("unknown stress_schema_version 3 (this analyze reads stress files of version 1, 2); "
                "update scripts/analyze")
     assert _error(path) == f"{path}:2: {message}"
     assert _error(path, load_any) == f"{path}:2: {message}"

@@ -44,6 +44,8 @@ from .schema import (
     COUNTS_PER_OP,
     DEFAULT_ROUND,
     METRIC,
+    PAIR_ORDERS,
+    RUN_COMPLETE,
     RUN_SETTING_DEFAULTS,
     RUN_SETTINGS_SINCE_VERSION,
     SAMPLE_NUMERIC_COLUMNS,
@@ -74,6 +76,17 @@ NOT_STRESS = "not a stress outcomes file (written by bench stress): its first co
 # Relative slack when a per-op column is checked against count / operations (on top of
 # the rounding the column's written digits allow).
 PER_OP_RELATIVE_SLACK = 1e-9
+# bench writes ns_per_op with 4 decimals ("%.4f" of elapsed_ns / ops in doubles), so a value
+# within half a unit of the 4th decimal of elapsed_ns / ops, plus a double's relative
+# rounding (2^-52, with room), agrees with it, whatever digits another writer used.
+NS_PER_OP_WRITTEN_SLACK = 0.5e-4
+NS_PER_OP_RELATIVE_SLACK = 1e-12
+# The largest magnitude of a number in any column: every value bench writes is a count that
+# fits in 64 bits or a ratio of such counts (at most 2^64 operations per nanosecond, 1.8e28
+# a second); the analysis sums and averages them, which stays finite far below 1e300.
+MAX_MAGNITUDE = 1e30
+# Integers are 64-bit in bench (Int and UInt64).
+INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)
 
 
 @dataclass(frozen=True)
@@ -106,9 +119,20 @@ LAYOUTS = {
 
 def _parse_int(raw: str, column: str) -> int:
     try:
-        return int(raw.strip())
+        value = int(raw.strip())
     except ValueError:
         raise ValueError(f"{column} is not an integer: {raw!r}") from None
+    if not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        raise ValueError(f"{column} is out of range: {raw.strip()} does not fit in 64 bits, as every count bench "
+                         "writes does")
+    return value
+
+
+def _check_magnitude(value: float, raw: str, column: str) -> float:
+    if abs(value) > MAX_MAGNITUDE:
+        raise ValueError(f"{column} is out of range: {raw.strip()} is above {MAX_MAGNITUDE:g}, more than any "
+                         "value bench writes")
+    return value
 
 
 def _parse_float(raw: str, column: str) -> float:
@@ -118,7 +142,7 @@ def _parse_float(raw: str, column: str) -> float:
         raise ValueError(f"{column} is not a number: {raw!r}") from None
     if not math.isfinite(value):
         raise ValueError(f"{column} is not a finite number: {raw!r}")
-    return value
+    return _check_magnitude(value, raw, column)
 
 
 def _parse_float_or_inf(raw: str, column: str) -> float:
@@ -128,7 +152,7 @@ def _parse_float_or_inf(raw: str, column: str) -> float:
         raise ValueError(f"{column} is not a number: {raw!r}") from None
     if math.isnan(value) or value == -math.inf:
         raise ValueError(f"{column} is not a number or 'inf': {raw!r}")
-    return value
+    return value if math.isinf(value) else _check_magnitude(value, raw, column)
 
 
 def _parse_cell(raw: str, column: str, kind: str) -> Any:
@@ -164,6 +188,12 @@ def _parse_cell(raw: str, column: str, kind: str) -> Any:
         return stamp
     if kind == "params":
         return parse_params(raw)
+    if kind == "pair_order":
+        if raw == "":
+            return None
+        if raw not in PAIR_ORDERS:
+            raise ValueError(f"{column} must be empty, {' or '.join(map(repr, PAIR_ORDERS))}: {raw!r}")
+        return raw
     raise AssertionError(f"unknown column type {kind!r} for {column}")
 
 
@@ -244,6 +274,22 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
     return None
 
 
+def _elapsed_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
+    """Why a timing row's ns_per_op disagrees with its elapsed_ns / ops, or None (also for a
+    starved sample, whose ns_per_op is inf by rule). The tolerance is the writer's rounding
+    (NS_PER_OP_WRITTEN_SLACK)."""
+    ops, elapsed, ns_per_op = parsed["ops"], parsed["elapsed_ns"], parsed[METRIC]
+    if ops <= 0 or math.isinf(ns_per_op):
+        return None
+    if elapsed < 0:
+        return f"elapsed_ns must not be negative: {cells['elapsed_ns']!r}"
+    expected = elapsed / ops
+    if abs(ns_per_op - expected) > NS_PER_OP_WRITTEN_SLACK + NS_PER_OP_RELATIVE_SLACK * expected:
+        return (f"{METRIC} {cells[METRIC].strip()} does not match elapsed_ns / ops = {elapsed} / {ops} = "
+                f"{expected:.4f}")
+    return None
+
+
 def _check_unique_sample(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
     """Refuse a second row for the same (case, round, sample): a file whose rows were
     appended twice would otherwise double n and shrink every p-value."""
@@ -274,6 +320,9 @@ class _Table:
     torn_line: int | None
     version: int | None = None
     run: dict[str, Any] = field(default_factory=dict)
+    # The first line whose run_complete is false (None: none is, or the version has no
+    # run_complete).
+    incomplete_line: int | None = None
     _kinds: dict[str, str] = field(default_factory=dict)
     _first_run_raw: dict[str, str] = field(default_factory=dict)
 
@@ -294,6 +343,8 @@ class _Table:
                 except ValueError as error:
                     raise AnalyzeError(str(error), path, line) from None
                 self._check_run(cells, parsed, line)
+                if parsed.get(RUN_COMPLETE) is False and self.incomplete_line is None:
+                    self.incomplete_line = line
                 if parsed["threads"] < 1:
                     raise AnalyzeError(f"threads must be at least 1: {cells['threads']!r}", path, line)
                 yield line, cells, parsed
@@ -350,6 +401,22 @@ class _Table:
         return []
 
 
+def incompleteness(table: _Table, rounds: set[int] | None = None) -> str | None:
+    """Why a loaded file is known to be incomplete, or None: a row says run_complete false
+    (bench rewrites every row to true only when the whole run completed), or a timing file
+    holds fewer distinct ``rounds`` than its run_rounds (how files before version 5 show an
+    interrupted run of rounds)."""
+    if table.incomplete_line is not None:
+        return (f"{RUN_COMPLETE} is false (line {table.incomplete_line}): the run that wrote it did not "
+                "complete (interrupted, killed, or still running)")
+    expected = table.run.get("run_rounds")
+    if rounds is not None and expected is not None and len(rounds) < expected:
+        held = ", ".join(map(str, sorted(rounds)))
+        return (f"it holds {len(rounds)} of the run's {expected} rounds (run_rounds {expected}; "
+                f"round{'s' if len(rounds) != 1 else ''} {held}): the run did not complete")
+    return None
+
+
 def _open_table(path: Path) -> _Table:
     """Read ``path``'s text and header and tell its kind from the header."""
     text = _read_text(path)
@@ -379,7 +446,8 @@ def _results(table: _Table) -> ResultsFile:
     for line, cells, parsed in table.rows():
         if parsed.get("round", DEFAULT_ROUND) < 1:
             raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
-        problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+        problem = (_metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+                   or _elapsed_problem(parsed, cells))
         if problem:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
@@ -392,7 +460,8 @@ def _results(table: _Table) -> ResultsFile:
     cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()},
                        np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
-    return ResultsFile(str(path), table.version, table.run, cases, warnings)
+    held = {r for ids in rounds.values() for r in ids}
+    return ResultsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table, held))
 
 
 def _written_precision(raw: str) -> float:
@@ -448,7 +517,7 @@ def _counts(table: _Table) -> CountsFile:
         cases[key] = CaseCounts(key, parsed["iterations"], parsed["operations"],
                                 parsed["instructions"], parsed["allocations"])
     warnings = table.finish()
-    return CountsFile(str(path), table.version, table.run, cases, warnings)
+    return CountsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table))
 
 
 def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
@@ -510,7 +579,7 @@ def _stress(table: _Table) -> StressFile:
         results[key] = StressResult(key[0], key[1], parsed["is_control"], parsed["iterations"],
                                     parsed["seconds"], tuple(outcomes[key]),
                                     None if math.isnan(first) else first)
-    return StressFile(str(path), table.version, table.run, results, warnings)
+    return StressFile(str(path), table.version, table.run, results, warnings, incompleteness(table))
 
 
 _BUILDERS = {TIMING: _results, COUNTS: _counts, STRESS: _stress}

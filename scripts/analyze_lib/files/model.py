@@ -201,6 +201,9 @@ class ResultsFile(RunMetadata):
     # What the loader noticed and worked around (e.g. a torn last row it dropped), each
     # a complete line naming the file and line.
     warnings: list[str] = field(default_factory=list)
+    # Why the file is known to be incomplete (its run did not complete: interrupted,
+    # killed, or still running), or None when nothing says so. See loader.incompleteness.
+    incomplete: str | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,8 @@ class CountsFile(RunMetadata):
     cases: dict[CaseKey, CaseCounts] = field(default_factory=dict)
     # As ResultsFile.warnings.
     warnings: list[str] = field(default_factory=list)
+    # As ResultsFile.incomplete.
+    incomplete: str | None = None
 
 
 @dataclass(frozen=True)
@@ -308,6 +313,8 @@ class StressFile(RunMetadata):
     results: dict[tuple[str, int], StressResult] = field(default_factory=dict)
     # As ResultsFile.warnings.
     warnings: list[str] = field(default_factory=list)
+    # As ResultsFile.incomplete.
+    incomplete: str | None = None
 
 
 def filter_stress(results: dict[tuple[str, int], StressResult], pattern) -> dict[tuple[str, int], StressResult]:

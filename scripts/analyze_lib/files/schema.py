@@ -38,11 +38,19 @@ _V3 = _V2 + (
 # Version 4 appends the --spin-scale factor (harness/spin's work; 1 unless planted).
 _V4 = _V3 + ("run_spin_scale",)
 
+# Version 5 appends whether the whole run completed (``false`` on every row until bench
+# rewrites the file at the run's end: a killed or interrupted run leaves ``false``), and
+# a sample's place in a paired comparison (empty in an ordinary run): the pair's index
+# within its case and round, and whether this build's sample ran ``first`` or ``second``.
+RUN_COMPLETE = "run_complete"
+_V5 = _V4 + (RUN_COMPLETE, "pair", "pair_order")
+
 COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     1: _V1,
     2: _V2,
     3: _V3,
     4: _V4,
+    5: _V5,
 }
 
 LATEST_VERSION = max(COLUMNS_BY_VERSION)
@@ -89,10 +97,11 @@ _COUNTS_V3 = (
 ) + CASE_COLUMNS + COUNTS_MEASURE_COLUMNS
 
 # Counts files share the timing file's version number (one schema family): version 4 changed only timing
-# columns, so its counts columns are version 3's.
+# columns, so its counts columns are version 3's; version 5 appends run_complete.
 COUNTS_COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     3: _COUNTS_V3,
     4: _COUNTS_V3,
+    5: _COUNTS_V3 + (RUN_COMPLETE,),
 }
 
 KNOWN_COUNTS_VERSIONS = tuple(sorted(COUNTS_COLUMNS_BY_VERSION))
@@ -114,8 +123,10 @@ _STRESS_V1 = (
     "cpu_model", "logical_cpus", "swift_version", "build", "allocator", "bench_version",
 ) + STRESS_OUTCOME_COLUMNS
 
+# Stress version 2 appends run_complete (the timing file's rule).
 STRESS_COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     1: _STRESS_V1,
+    2: _STRESS_V1 + (RUN_COMPLETE,),
 }
 
 KNOWN_STRESS_VERSIONS = tuple(sorted(STRESS_COLUMNS_BY_VERSION))
@@ -151,7 +162,8 @@ def file_kind(header) -> str:
 # Type of each column: int, float (finite), float_or_inf (finite or "inf": the metric of
 # a starved sample, one in which no operation completed; the loader allows it only with
 # ops = 0), opt_int / opt_float (may be empty), bool ("true"/"false"), bool_or_unknown
-# ("true"/"false"/"unknown": True/False/None), timestamp (ISO 8601), params ("k=v;k=v"), str.
+# ("true"/"false"/"unknown": True/False/None), timestamp (ISO 8601), params ("k=v;k=v"),
+# pair_order ("", "first" or "second": None, "first", "second"), str.
 COLUMN_TYPES: dict[str, str] = {
     "schema_version": "int",
     "run_id": "str",
@@ -200,7 +212,13 @@ COLUMN_TYPES: dict[str, str] = {
     "load_avg_1m": "opt_float",
     "bench_version": "str",
     "run_spin_scale": "float",
+    RUN_COMPLETE: "bool",
+    "pair": "opt_int",
+    "pair_order": "pair_order",
 }
+
+# pair_order's values: this build's sample of the pair ran first or second.
+PAIR_ORDERS = ("first", "second")
 
 # Types of the columns only counts files have (the others are in COLUMN_TYPES).
 COUNTS_COLUMN_TYPES: dict[str, str] = {
@@ -263,7 +281,7 @@ def counts_run_columns(version: int) -> tuple[str, ...]:
 
 def stress_column_type(column: str, version: int) -> str:
     """The type name of ``column`` in a stress file of ``stress_schema_version`` ``version``
-    (only version 1 exists: the types do not change yet)."""
+    (the types have not changed between versions yet)."""
     return STRESS_COLUMN_TYPES.get(column) or COLUMN_TYPES[column]
 
 
@@ -277,6 +295,7 @@ def stress_run_columns(version: int) -> tuple[str, ...]:
 SAMPLE_NUMERIC_COLUMNS = tuple(
     c for c in COLUMNS_BY_VERSION[LATEST_VERSION]
     if c not in RUN_COLUMNS and c not in CASE_COLUMNS and c not in SAMPLE_ID_COLUMNS
+    and COLUMN_TYPES[c] in ("int", "float", "float_or_inf", "opt_int", "opt_float")
 )
 
 KNOWN_VERSIONS = tuple(sorted(COLUMNS_BY_VERSION))
