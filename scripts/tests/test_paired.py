@@ -255,3 +255,14 @@ def test_paired_options_are_checked(repo, capsys, argv, message):
     assert run(repo, "HEAD", "HEAD", *argv) == 2
     assert message in capsys.readouterr().err
     assert invocations(repo) == []
+
+
+def test_the_self_check_runs_its_comparisons_paired(repo, capsys):
+    assert run(repo, "--self-check", "--paired", "--rounds", "1", "--min-pairs", "1", "--max-pairs", "1",
+               "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
+    workers = [call["argv"] for call in invocations(repo) if "argv" in call]
+    assert len(workers) == 3 * 2 and all(argv[-1] == "worker" for argv in workers)
+    scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
+    assert scales == ["1.10", "1.25"]
+    assert "paired: 1 rounds of worker pairs" in capsys.readouterr().out
+    assert len(timing_files(repo)) == 6
