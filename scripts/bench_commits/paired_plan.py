@@ -24,8 +24,10 @@ DEFAULT_MIN_PAIRS = 4
 QUICK_MIN_PAIRS = 2
 # The most pairs one case gets in one round, however undecided.
 DEFAULT_MAX_PAIRS = 24
-# Sample length: provisional, until a measurement of which length gives the tightest paired ratio.
-DEFAULT_SAMPLE_MS = 2.0
+# Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
+# (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
+# pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
+DEFAULT_SAMPLE_MS = 8.0
 # Warm-up samples before each kept one: a worker's threads are woken for every sample, and the
 # first window after a wake-up runs slow.
 WARMUP_SAMPLES = 1

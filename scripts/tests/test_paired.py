@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import statistics
 from collections import defaultdict
 from pathlib import Path
 
@@ -82,7 +83,7 @@ def test_the_budget_allows_extra_pairs_only_while_the_minimum_still_fits():
 def test_settings_defaults_and_overrides():
     quick = paired_plan.settings(True)
     assert (quick.rounds, quick.min_pairs, quick.sample_ns) == (paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MIN_PAIRS,
-                                                                2_000_000)
+                                                                int(paired_plan.DEFAULT_SAMPLE_MS * 1_000_000))
     chosen = paired_plan.settings(False, rounds=7, min_pairs=30, max_pairs=3, sample_ms=0.5, budget_minutes=2)
     assert (chosen.rounds, chosen.min_pairs, chosen.max_pairs, chosen.sample_ns, chosen.budget_seconds) == \
         (7, 30, 30, 500_000, 120.0)
@@ -266,3 +267,15 @@ def test_the_self_check_runs_its_comparisons_paired(repo, capsys):
     assert scales == ["1.10", "1.25"]
     assert "paired: 1 rounds of worker pairs" in capsys.readouterr().out
     assert len(timing_files(repo)) == 6
+
+
+def test_pairing_noise_compares_the_pairs_with_random_pairings():
+    from bench_commits.pairing_noise import spreads
+    # B follows A's level exactly: the pairs have no spread, random pairings a large one.
+    levels = [100.0, 200.0, 110.0, 210.0, 105.0, 205.0]
+    paired, shuffled = spreads([(level, level * 1.1) for level in levels])
+    assert paired == pytest.approx(0.0, abs=1e-12) and shuffled > 0.3
+    # B ignores A's level: pairing gains nothing (its spread is within the random pairings' range).
+    paired, shuffled = spreads(list(zip(levels, [150.0, 150.0, 150.0, 150.0, 150.0, 150.0])))
+    assert paired == pytest.approx(statistics.stdev(math.log(150.0 / level) for level in levels))
+    assert spreads([(1.0, math.inf), (1.0, 1.0), (2.0, 2.0)]) is None, "two usable pairs are too few"
