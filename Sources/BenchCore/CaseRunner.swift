@@ -38,12 +38,9 @@ public struct CaseRunner: Sendable {
         workload: Workload,
         shouldContinue: () -> Bool = { true }
     ) throws -> [CaseResult] {
-        let session = Session(workload: workload, threads: benchmarkCase.threads)
-        defer { session.finish() }
-        let plan = plan(session)
-        session.collectLatencies()  // calibration's latencies are not a sample's
-        let samples = try keptSamples(session, plan: plan, shouldContinue: shouldContinue)
-        return results(for: benchmarkCase, workload: workload, samples: samples)
+        let open = OpenCase(benchmarkCase, workload: workload)
+        defer { open.close() }
+        return try open.measure(settings, shouldContinue: shouldContinue)
     }
 
     /// Measures the case once per entry of `sampleTimes`, in that order, on one thread team and one workload:
@@ -62,27 +59,21 @@ public struct CaseRunner: Sendable {
     /// measure until what it has seen is enough, all on the same thread team.
     public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload,
                         nextSampleTime: ([CaseResult]) -> UInt64?) throws -> [CaseResult] {
-        let session = Session(workload: workload, threads: benchmarkCase.threads)
-        defer { session.finish() }
-        var plans: [UInt64: SamplePlan] = [:]
+        let open = OpenCase(benchmarkCase, workload: workload)
+        defer { open.close() }
         let measuredTime = UInt64(settings.samples) * settings.sampleNanoseconds
         var results: [CaseResult] = []
         while let sampleTime = nextSampleTime(results) {
             var settings = self.settings
             settings.sampleNanoseconds = sampleTime
-            let plan = plans[sampleTime] ?? CaseRunner(settings: settings).plan(session)
-            plans[sampleTime] = plan
-            settings.samples = Self.samples(filling: measuredTime, eachLasting: plan.sampleNanoseconds(calibratedTo: sampleTime))
-            let runner = CaseRunner(settings: settings)
-            session.collectLatencies()
-            let samples = try runner.keptSamples(session, plan: plan, shouldContinue: { true })
-            results.append(runner.results(for: benchmarkCase, workload: workload, samples: samples)[0])
+            settings.samples = Self.samples(filling: measuredTime, eachLasting: open.calibratedSampleNanoseconds(sampleTime))
+            results.append(try open.measure(settings)[0])
         }
         return results
     }
 
     /// The warm-up samples, run and dropped, then the kept ones.
-    private func keptSamples(_ session: Session, plan: SamplePlan, shouldContinue: () -> Bool) throws -> [RawSample] {
+    func keptSamples(_ session: Session, plan: SamplePlan, shouldContinue: () -> Bool) throws -> [RawSample] {
         let total = settings.warmupSamples + settings.samples
         var samples: [RawSample] = []
         switch plan {
@@ -189,7 +180,7 @@ public struct CaseRunner: Sendable {
         }
     }
 
-    private func results(for benchmarkCase: BenchmarkCase, workload: Workload, samples: [RawSample]) -> [CaseResult] {
+    func results(for benchmarkCase: BenchmarkCase, workload: Workload, samples: [RawSample]) -> [CaseResult] {
         let reported = (0..<benchmarkCase.threads).filter { workload.reportsThread?($0) ?? true }
         guard let role = workload.role else {
             return [CaseResult(benchmarkCase: benchmarkCase, samples: samples.map { $0.sample(threads: reported) })]

@@ -49,6 +49,9 @@ public enum ResultsSchema {
         public var settings: RunSettings
         public var result: CaseResult
         public var sampleIndex: Int
+        /// The `sample` number of the result's first sample: 0, unless earlier samples of the case (in this
+        /// round) were written from other results, as `bench worker` does.
+        public var firstSampleNumber = 0
         /// The sample's place in a paired comparison; nil in an ordinary run.
         public var pair: SamplePair? = nil
         public var sample: Sample { result.samples[sampleIndex] }
@@ -65,7 +68,7 @@ public enum ResultsSchema {
         + environmentColumns.map { column in Column(name: column.name) { column.value($0.environment) } }
         + caseColumns.map { column in Column(name: column.name) { column.value($0.result.benchmarkCase, $0.result.role) } }
         + [
-        Column(name: "sample") { String($0.sampleIndex) },
+        Column(name: "sample") { String($0.firstSampleNumber + $0.sampleIndex) },
         Column(name: "ops") { String($0.sample.operations) },
         Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
         Column(name: "ns_per_op") { decimal($0.sample.nanosecondsPerOperation) },
@@ -133,14 +136,14 @@ public enum ResultsSchema {
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }
 
-    /// Every row of one case result, in sample order; `pairs`, when given, holds each sample's place in a paired
-    /// comparison (one per sample).
+    /// Every row of one case result, in sample order, numbered from `firstSampleNumber`; `pairs`, when given,
+    /// holds each sample's place in a paired comparison (one per sample).
     public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
-                            pairs: [SamplePair]? = nil) -> [[String]] {
+                            firstSampleNumber: Int = 0, pairs: [SamplePair]? = nil) -> [[String]] {
         precondition(pairs == nil || pairs?.count == result.samples.count, "one pair per sample")
         return result.samples.indices.map { index in
             let source = RowSource(environment: environment, settings: settings, result: result, sampleIndex: index,
-                                   pair: pairs?[index])
+                                   firstSampleNumber: firstSampleNumber, pair: pairs?[index])
             return columns.map { $0.value(source) }
         }
     }

@@ -225,8 +225,9 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
 
     static func capture(_ arguments: [String]) -> CommandOutcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+        let command = ParentBinding.command("/usr/bin/env", arguments)
+        process.executableURL = URL(fileURLWithPath: command.program)
+        process.arguments = command.arguments
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error

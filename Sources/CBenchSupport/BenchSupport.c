@@ -1,6 +1,18 @@
-// The inline helpers live in the header so that Swift can inline them; this file holds the callgrind shim,
-// whose client requests are C macros Swift cannot call.
+// The inline helpers live in the header so that Swift can inline them; this file holds what Swift cannot call:
+// prctl (variadic), memfd_create, and the callgrind client requests (C macros).
+#define _GNU_SOURCE
 #include "BenchSupport.h"
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+int bench_die_with_parent(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0) == 0 ? 0 : errno;
+}
+
+int bench_anonymous_file(const char *name) {
+    return memfd_create(name, 0);
+}
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>

@@ -18,7 +18,10 @@ extension Bench {
             Runs each selected threads:1 case a fixed number of iterations twice in child processes: once under \
             valgrind's callgrind, collecting only around the counted loop, and once with Debian's jemalloc \
             preloaded (thread cache off), reading its allocation statistics around the same loop. Both run with \
-            SWIFT_DETERMINISTIC_HASHING=1, after one uncounted warm-up run. Setup, calibration and the harness \
+            SWIFT_DETERMINISTIC_HASHING=1, after one uncounted warm-up run, and without what in the caller's \
+            environment changes a count but not the code (LD_PRELOAD, LD_AUDIT, LD_BIND_NOW, LD_BIND_NOT, \
+            GLIBC_TUNABLES, MALLOC_*, JE_MALLOC_*): those are cleared, with a warning naming them, so that two \
+            counts of one binary agree whatever shell they came from. Setup, calibration and the harness \
             stay out of the counts, except the harness's own loop: harness/empty reports it as its own row, and \
             nothing is subtracted. Cases whose work runs on threads the harness does not own (GCD's pool, \
             Swift's cooperative pool: the wait suite, async-write stores, the actor) are left out and listed.
@@ -40,15 +43,20 @@ extension Bench {
         /// (`bench count --filter REGEX --quick`).
         @ParentCommand var bench: Bench
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Iterations of each counted run (default \(Count.defaultIterations), quick \(Count.quickIterations)).",
+        // `.unconditional`: `-5` is the value of --iterations, so that validation can say what is wrong with it.
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+            "Iterations of each counted run (default \(Count.defaultIterations), quick \(Count.quickIterations)); "
+                + "not with --quick, which means \(Count.quickIterations).",
             valueName: "n"))
         var iterations: Int?
-
 
         func validate() throws {
             if let iterations, iterations < 1 {
                 throw ValidationError("--iterations must be at least 1, not \(iterations)")
+            }
+            if iterations != nil && bench.quick {
+                throw ValidationError("--iterations and --quick exclude each other (--quick means "
+                                      + "\(Self.quickIterations) iterations): give one of them")
             }
         }
 

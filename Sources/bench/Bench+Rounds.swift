@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchResults
+import CBenchSupport
 import Foundation
 import Synchronization
 
@@ -17,10 +18,17 @@ extension Bench {
         settings.seed = String(seed)
         // The file is named (and reserved, empty) here; the rounds append to it.
         let writer = try resultsWriter(environment, settings)
-        let environmentFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bench-run-\(environment.runID).json").path
-        try environment.save(to: environmentFile)
-        defer { try? FileManager.default.removeItem(atPath: environmentFile) }
+        // The rounds read the run environment from a file in memory, not on disk: it ends with the last process
+        // holding it, so that even a killed run leaves no temporary file behind.
+        let environmentDescriptor = bench_anonymous_file("bench-run-\(environment.runID).json")
+        guard environmentDescriptor >= 0 else {
+            throw BenchError("cannot create the run environment file in memory: \(String(cString: strerror(errno)))",
+                             exitCode: ExitStatus.internalError)
+        }
+        defer { close(environmentDescriptor) }
+        FileHandle(fileDescriptor: environmentDescriptor, closeOnDealloc: false)
+            .write(try JSONEncoder().encode(environment))
+        let environmentFile = "/dev/fd/\(environmentDescriptor)"
 
         let current = Mutex<RoundProcess?>(nil)
         let interruption = Interruption(
@@ -66,13 +74,13 @@ extension Bench {
 
     /// What the file holds after `rounds` whole rounds (and the whole cases of the one that stopped); removes it
     /// when it holds nothing.
-    private func kept(path: String, rounds: Int) -> String {
+    func kept(path: String, rounds: Int) -> String {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         guard let size, size > 0 else {
             try? FileManager.default.removeItem(atPath: path)
             return "no case completed, so no file was left"
         }
-        let whole = rounds == 0 ? "" : "the rows of rounds 1–\(rounds) and "
+        let whole = rounds == 0 ? "" : rounds == 1 ? "the rows of round 1 and " : "the rows of rounds 1–\(rounds) and "
         return "\(path) holds \(whole)the cases round \(rounds + 1) completed"
     }
 }

@@ -32,7 +32,7 @@ struct Bench: ParsableCommand {
         \(ExitStatus.helpText)
         """,
         version: BenchVersion.current,
-        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self, Schema.self]
+        subcommands: [SelfCheck.self, Count.self, CountWorker.self, Stress.self, Schema.self, Worker.self]
     )
 
     @Option(name: .long, help: ArgumentHelp(

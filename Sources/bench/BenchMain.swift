@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchResults
+import CBenchSupport
 import Foundation
 
 /// The process entry point: runs the `bench` command and turns every error into one line on stderr and a
@@ -25,6 +26,11 @@ enum BenchMain {
     }
 
     static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count >= 4, arguments[1] == ParentBinding.marker {
+            execBoundToParent(parent: arguments[2], command: Array(arguments[3...]))
+        }
+        ParentBinding.enable(trampoline: executable)
         if getenv(deterministicHashing) == nil {
             // The runtime reads the variable once at start-up, so the process restarts itself with it set.
             setenv(deterministicHashing, "1", 1)
@@ -47,6 +53,22 @@ enum BenchMain {
             }
             exit(code)
         }
+    }
+
+    /// The trampoline of `ParentBinding`: dies with `parent` (SIGKILL when it ends), or at once when it already
+    /// has, then becomes `command`. Never returns.
+    static func execBoundToParent(parent: String, command: [String]) -> Never {
+        let error = bench_die_with_parent(SIGKILL)
+        if error != 0 {
+            FileHandle.standardError.write(Data("bench: error: cannot bind a child to its parent: \(String(cString: strerror(error)))\n".utf8))
+            exit(ExitStatus.internalError)
+        }
+        // The parent may have died before the request: then the child was adopted, and must not run.
+        guard let expected = pid_t(parent), getppid() == expected else { exit(Interruption.exitStatus(SIGKILL)) }
+        let argv = command.map { strdup($0) } + [nil]
+        execv(command[0], argv)
+        FileHandle.standardError.write(Data("bench: error: cannot start \(command[0]): \(String(cString: strerror(errno)))\n".utf8))
+        exit(ExitStatus.internalError)
     }
 
     /// The status for an error that ended the command: see `ExitStatus`.

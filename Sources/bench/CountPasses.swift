@@ -14,12 +14,17 @@ struct CountPasses {
     /// workers' case names back to the cases.
     func run(cases: [String: BenchmarkCase]) throws -> (counted: [CountsSchema.Row], offloaded: [String]) {
         let executable = BenchMain.executable
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bench-count-\(UUID().uuidString)").path
+        let temporary = FileManager.default.temporaryDirectory.path
+        Self.removeDirectoriesOfEndedRuns(in: temporary)
+        let directory = "\(temporary)/\(Self.directoryPrefix)\(getpid())-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
-        var environment = ProcessInfo.processInfo.environment
+        var (environment, cleared) = Self.countedEnvironment(ProcessInfo.processInfo.environment)
+        if !cleared.isEmpty {
+            warn("bench count: counting without \(cleared.sorted().joined(separator: ", ")) from this environment: "
+                 + "\(cleared.count == 1 ? "it changes" : "they change") what is counted")
+        }
         environment[BenchMain.deterministicHashing] = "1"
         // A crash under valgrind must end the pass, not wait on Swift's backtracer.
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -70,6 +75,38 @@ struct CountPasses {
                                             allocations: allocated))
         }
         return (counted, offloaded)
+    }
+
+    /// Variables of the caller's environment that change what a counted pass counts without changing bench's
+    /// code (a preloaded library or audit module, the C library's and jemalloc's allocator settings, eager
+    /// binding): the passes run without them, so that a count depends on the binary alone. The passes set their
+    /// own (`LD_PRELOAD` of jemalloc and `MALLOC_CONF` for the allocation pass).
+    static let clearedVariables: Set<String> = ["LD_PRELOAD", "LD_AUDIT", "LD_BIND_NOW", "LD_BIND_NOT", "GLIBC_TUNABLES"]
+    static let clearedPrefixes = ["MALLOC_", "JE_MALLOC_", "_RJEM_MALLOC_"]
+
+    /// `inherited` without the variables that change counts (`clearedVariables`, `clearedPrefixes`), and the
+    /// names of those it held.
+    static func countedEnvironment(_ inherited: [String: String]) -> (environment: [String: String], cleared: [String]) {
+        let cleared = inherited.keys.filter { name in
+            clearedVariables.contains(name) || clearedPrefixes.contains { name.hasPrefix($0) }
+        }
+        return (inherited.filter { !cleared.contains($0.key) }, cleared)
+    }
+
+    /// The passes' working directory (a stripped copy of bench, callgrind's dumps) is named after the process
+    /// that owns it: `bench-count-PID-UUID`.
+    static let directoryPrefix = "bench-count-"
+
+    /// Removes the working directories whose owner has ended without removing its own (it was killed: its
+    /// passes died with it, `ParentBinding`, but nothing of it was left to clean up).
+    static func removeDirectoriesOfEndedRuns(in temporary: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        where name.hasPrefix(directoryPrefix) {
+            guard let owner = pid_t(name.dropFirst(directoryPrefix.count).prefix { $0 != "-" }) else { continue }
+            if kill(owner, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: "\(temporary)/\(name)")
+            }
+        }
     }
 
     private static func fields(_ output: String) -> [[String]] {

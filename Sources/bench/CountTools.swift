@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 
 /// What `bench count` needs from the machine, found before anything runs: valgrind on the PATH, and Debian's
@@ -45,11 +46,13 @@ struct CountTools {
         return nil
     }
 
-    /// Runs a program and returns its standard output, or nil when it cannot start or exits non-zero.
+    /// Runs a program (bound to this process: `ParentBinding`) and returns its standard output, or nil when it
+    /// cannot start or exits non-zero.
     static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) -> String? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+        let command = ParentBinding.command(program, arguments)
+        process.executableURL = URL(fileURLWithPath: command.program)
+        process.arguments = command.arguments
         if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output

@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -5,7 +6,7 @@ import Glibc
 
 /// One round of a `bench --rounds` run: a fresh `bench` process in a process group of its own, so that a signal
 /// reaches it only when the parent passes it on (`signal(_:)`), exactly once, whether it came from the terminal
-/// or from `kill`.
+/// or from `kill`; and that dies with the parent (`ParentBinding`), so that no round outlives its run.
 struct RoundProcess {
     let pid: pid_t
 
@@ -23,10 +24,12 @@ struct RoundProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Through the trampoline: the round dies with this process (`ParentBinding`).
+        let command = ParentBinding.command(executable, arguments)
+        let argv = ([command.program] + command.arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, nil, &attributes, argv, environ)
+        let status = posix_spawn(&pid, command.program, nil, &attributes, argv, environ)
         guard status == 0 else {
             throw BenchError("cannot start a round of bench (\(executable)): \(String(cString: strerror(status)))",
                              exitCode: ExitStatus.internalError)

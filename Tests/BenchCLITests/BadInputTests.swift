@@ -25,6 +25,10 @@ import Testing
         (["--sample-time", "-5"], "--sample-time must be 1 to 60000 milliseconds, not -5", 64),
         (["--bogus"], "--bogus", 64),
         (["self-check", "--repetitions", "0"], "--repetitions must be at least 1", 64),
+        // Issue 20 (7): a negative count is named as invalid, not as missing; --iterations and --quick conflict.
+        (["count", "--iterations", "-5"], "--iterations must be at least 1, not -5", 64),
+        (["--quick", "count", "--iterations", "1"], "--iterations and --quick exclude each other", 64),
+        (["count", "--quick", "--iterations", "1"], "--iterations and --quick exclude each other", 64),
         (["--filter", "^harness/empty/", "--threads", "1", "--output", "/nonexistent-dir/out.csv"],
          "cannot write results to /nonexistent-dir/out.csv", 73),
     ]

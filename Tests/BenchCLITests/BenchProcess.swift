@@ -44,9 +44,10 @@ struct BenchProcess: Sendable {
                        standardError: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// Starts `bench arguments` and returns the running process with its output pipes.
+    /// Starts `bench arguments` and returns the running process with its output pipes; its standard input is
+    /// `input` when given (a worker's requests), else this process's.
     func start(_ arguments: [String], in directory: String? = nil, environment: [String: String?] = [:],
-               shellSetup: String? = nil) throws -> (Process, Pipe, Pipe) {
+               shellSetup: String? = nil, input: Pipe? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         if let shellSetup {
             // The shell changes what the process inherits (limits, ignored signals), then becomes bench.
@@ -63,6 +64,7 @@ struct BenchProcess: Sendable {
             process.environment = merged
         }
         let output = Pipe(), error = Pipe()
+        if let input { process.standardInput = input }
         process.standardOutput = output
         process.standardError = error
         try process.run()

@@ -1,3 +1,4 @@
+@testable import bench
 @testable import BenchResults
 import Foundation
 import Testing
@@ -16,12 +17,19 @@ struct CountTests {
 
     /// One `bench count` of the known cases, as rows keyed by `variant params`.
     static func count(filter: String = filter, _ options: [String] = []) async throws -> [String: [String: String]] {
+        try await countRun(filter: filter, options).rows
+    }
+
+    /// One `bench count` under `environment` changes: its rows keyed by `variant params`, and its stderr.
+    static func countRun(filter: String = filter, _ options: [String] = [], environment: [String: String?] = [:])
+        async throws -> (rows: [String: [String: String]], standardError: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("counts.csv").path
         let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
-        let outcome = try await bench.run(options + ["count", "--filter", filter, "--iterations", "200", "--output", output])
+        let outcome = try await bench.run(options + ["count", "--filter", filter, "--iterations", "200",
+                                                     "--output", output], environment: environment)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
         let header = try #require(rows.first)
@@ -32,7 +40,7 @@ struct CountTests {
             #expect(fields["run_complete"] == "true", "the run completed")
             byCase["\(fields["benchmark"]!)/\(fields["variant"]!) \(fields["params"]!)"] = fields
         }
-        return byCase
+        return (byCase, outcome.standardError)
     }
 
     @Test func countsAreExactAndRepeatable() async throws {
@@ -76,6 +84,32 @@ struct CountTests {
         #expect(two - one == three - two, "\(one), \(two), \(three) instructions")
         #expect(two - one >= 300 * operations,
                 "300 more steps per operation at scale 2: \(two - one) more instructions over \(operations) operations")
+    }
+
+    /// Issue 20 (2): a preloaded library that changes the allocator (glibc's malloc debugging) changes nothing
+    /// counted: the passes run without the caller's LD_PRELOAD and MALLOC_*, and the run says so.
+    @Test func theCallersPreloadAndMallocSettingsDoNotChangeTheCounts() async throws {
+        let debugMalloc = "/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
+        try #require(FileManager.default.fileExists(atPath: debugMalloc), "glibc's malloc debugging library")
+        let filter = "^harness/(empty|allocate)"
+        let clean = try await Self.count(filter: filter)
+        let (preloaded, standardError) = try await Self.countRun(
+            filter: filter, environment: ["LD_PRELOAD": debugMalloc, "MALLOC_PERTURB_": "165"])
+        #expect(standardError.contains("counting without LD_PRELOAD, MALLOC_PERTURB_ from this environment"))
+        #expect(!clean.isEmpty)
+        for key in ["instructions", "allocations"] {
+            #expect(preloaded.mapValues { $0[key] } == clean.mapValues { $0[key] }, "\(key) changed")
+        }
+    }
+
+    @Test func onlyVariablesThatChangeCountsAreCleared() {
+        let (environment, cleared) = CountPasses.countedEnvironment(
+            ["LD_PRELOAD": "x.so", "MALLOC_ARENA_MAX": "1", "GLIBC_TUNABLES": "glibc.malloc.tcache_count=0",
+             "JE_MALLOC_CONF": "junk:true", "PATH": "/usr/bin", "HOME": "/root", "LD_LIBRARY_PATH": "/opt/lib",
+             "MALLOC": "kept: not a prefix match"])
+        #expect(Set(cleared) == ["LD_PRELOAD", "MALLOC_ARENA_MAX", "GLIBC_TUNABLES", "JE_MALLOC_CONF"])
+        #expect(environment == ["PATH": "/usr/bin", "HOME": "/root", "LD_LIBRARY_PATH": "/opt/lib",
+                                "MALLOC": "kept: not a prefix match"])
     }
 
     @Test func quickCountsAHundredIterations() async throws {

@@ -1,4 +1,5 @@
 import BenchCore
+@testable import bench
 @testable import BenchResults
 import Foundation
 import Testing
@@ -70,6 +71,18 @@ import Testing
         #expect(outcome.standardError.contains("has no rows of round(s) 1: the run is incomplete"))
         let rows = try BenchProcess.rows(ofCSV: path).rows
         #expect(!rows.isEmpty && rows.allSatisfy { $0["run_complete"] == "false" })
+    }
+
+    /// Issue 20 (7): the stop message names one completed round as one ("round 1", not "rounds 1–1").
+    @Test func theStopMessageCountsTheCompletedRounds() throws {
+        let path = BenchProcess.temporaryPath("kept")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "rows\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let bench = try Bench.parse([])
+        #expect(bench.kept(path: path, rounds: 0) == "\(path) holds the cases round 1 completed")
+        #expect(bench.kept(path: path, rounds: 1) == "\(path) holds the rows of round 1 and the cases round 2 completed")
+        #expect(bench.kept(path: path, rounds: 3)
+                == "\(path) holds the rows of rounds 1–3 and the cases round 4 completed")
     }
 
     @Test func aRoundRefusesAFileOfAnotherSchema() async throws {

@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import git, plan
+from . import git, paired_plan, plan
+from .paired import run_paired
 from .plan import PlanError
 from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
@@ -89,15 +90,34 @@ def _seed(text: str) -> int:
     return value
 
 
+def _bounded_number(low: float, high: float, unit: str):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low:g} to {high:g} {unit}: {text!r}")
+        return value
+    return parse
+
+
+_milliseconds = _bounded_number(0.1, 60_000, "milliseconds")
+_minutes = _bounded_number(0, 24 * 60, "minutes")
+PAIRED_ONLY_OPTIONS = ("rounds", "min_pairs", "max_pairs", "sample_time", "budget")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
+                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--min-pairs N] "
+                         f"[--max-pairs M] [--sample-time MS] [--budget MIN] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} --self-check [--quick] [--pairs N] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
-    parser.add_argument("--pairs", type=_pairs, default=plan.DEFAULT_PAIRS, metavar="N",
+    parser.add_argument("--pairs", type=_pairs, metavar="N",
                         help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
                              "the gate call a change in one case alone among the full suite's ~500; with fewer "
                              "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
@@ -106,6 +126,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
+    paired = parser.add_argument_group(
+        "paired runs", "--paired alternates the two builds sample by sample (see docs/paired-mode-draft.md): one "
+                       "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
+                       "case set up on both and sampled in pairs, the side that runs first alternating from pair "
+                       "to pair; a case gets more pairs while it is undecided, within the time budget.")
+    paired.add_argument("--paired", action="store_true", help="compare in paired runs instead of whole rounds")
+    paired.add_argument("--rounds", type=_pairs, metavar="R",
+                        help=f"rounds, each a fresh pair of workers (default {paired_plan.DEFAULT_ROUNDS}, quick "
+                             f"{paired_plan.QUICK_ROUNDS})")
+    paired.add_argument("--min-pairs", type=_pairs, metavar="N",
+                        help=f"pairs every case gets in every round (default {paired_plan.DEFAULT_MIN_PAIRS}, quick "
+                             f"{paired_plan.QUICK_MIN_PAIRS})")
+    paired.add_argument("--max-pairs", type=_pairs, metavar="M",
+                        help=f"the most pairs a case gets in one round (default {paired_plan.DEFAULT_MAX_PAIRS})")
+    paired.add_argument("--sample-time", type=_milliseconds, metavar="MS",
+                        help=f"least length of one sample in milliseconds, fractions allowed (default "
+                             f"{paired_plan.DEFAULT_SAMPLE_MS:g})")
+    paired.add_argument("--budget", type=_minutes, metavar="MIN",
+                        help=f"minutes of measuring within which cases get pairs beyond --min-pairs (default "
+                             f"{paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick {paired_plan.QUICK_BUDGET_MINUTES:g}); "
+                             "the minimum pairs are measured whatever it says")
     parser.add_argument("--self-check", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")
     return parser
@@ -157,6 +198,27 @@ def _resolve(repo: Path, revision: str) -> str:
     return commit
 
 
+def _paired_settings(args, quick: bool) -> paired_plan.PairedSettings:
+    return paired_plan.settings(quick, args.rounds, args.min_pairs, args.max_pairs, args.sample_time, args.budget)
+
+
+def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float) -> None:
+    """Run the comparison's timed part: paired runs with --paired, else whole rounds in ABBA order."""
+    if args.paired:
+        run_paired(sides, bench_options, quick, _paired_settings(args, quick), seed, logs, say, elapsed_text)
+    else:
+        run_rounds(sides, bench_options, quick, args.pairs, seed, logs, started)
+
+
+def _shape(args, quick: bool) -> str:
+    """The run's shape in words, for the report's first lines."""
+    if args.paired:
+        paired = _paired_settings(args, quick)
+        return (f"paired: {paired.rounds} rounds of worker pairs, {paired.min_pairs}–{paired.max_pairs} pairs a case "
+                f"and round, samples of {paired.sample_ns / 1e6:g} ms{', quick' if quick else ''}")
+    return f"{args.pairs} ABBA pairs{', quick' if quick else ''}"
+
+
 def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder,
                      seed: int) -> int:
     base_rev, head_rev = args.revisions
@@ -179,8 +241,9 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, bu
             plan.SIDE_B: Side(plan.SIDE_B, f"head {plan.short(head)}", *binaries[head],
                               workspace.root / "environment-b.json", paths.timing_b),
         }
-        say(f"seed {seed} (--seed {seed} to reproduce the case order), {args.pairs} pairs{' (quick)' if quick else ''}: {paths.timing_a} vs {paths.timing_b}")
-        run_rounds(sides, bench_options, quick, args.pairs, seed, workspace.logs, started)
+        say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
+            f"{paths.timing_a} vs {paths.timing_b}")
+        _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
         counted = False
         if not args.no_count:
             counted = run_counts(sides, bench_options, quick,
@@ -190,7 +253,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, bu
     markdown, timing_exit = timing_markdown(paths.timing_a, paths.timing_b)
     codes = [timing_exit]
     out = [f"# bench-commits: {base_rev} ({plan.short(base)}) → {head_rev} ({plan.short(head)})", "",
-           f"{args.pairs} ABBA pairs{', quick' if quick else ''}, seed {seed}; "
+           f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
            "wall time.", "", markdown.rstrip(), ""]
     if counted:
@@ -247,7 +310,7 @@ def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder
             }
             say(f"comparison {index}/{len(plan.SELF_CHECKS)}: {spec.name}")
             started = time.monotonic()
-            run_rounds(sides, bench_options, quick, args.pairs, seed, workspace.logs, started)
+            _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
             observed = observe(paths.timing_a, paths.timing_b)
             ok, why = plan.judge_self_check(spec, observed)
             seconds = time.monotonic() - started
@@ -255,8 +318,8 @@ def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    sys.stdout.write(f"# bench-commits self-check of {plan.short(commit)}\n\n{args.pairs} ABBA pairs a "
-                     f"comparison{', quick' if quick else ''}, seed {seed}.\n\n" + render_self_check(rows))
+    sys.stdout.write(f"# bench-commits self-check of {plan.short(commit)}\n\n{_shape(args, quick)} a "
+                     f"comparison, seed {seed}.\n\n" + render_self_check(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
 
 
@@ -272,9 +335,18 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
     try:
         bench_options, quick_option = plan.check_bench_options(bench_options)
         quick = args.quick or quick_option
+        if args.paired:
+            bench_options = paired_plan.check_paired_bench_options(bench_options)
+            if args.pairs is not None:
+                raise PlanError("--pairs counts whole rounds a side; with --paired give --rounds and --min-pairs")
+        else:
+            args.pairs = args.pairs or plan.DEFAULT_PAIRS
+            given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
+            if given:
+                raise PlanError(f"--{given[0].replace('_', '-')} goes with --paired")
         if not args.self_check and len(args.revisions) != 2:
             raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --self-check")
-        if args.pairs < plan.MIN_DECIDING_PAIRS:
+        if not args.paired and args.pairs < plan.MIN_DECIDING_PAIRS:
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
                 "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
                                                   "it falls back to the samples of one process"))

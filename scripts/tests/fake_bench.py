@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """A stand-in for bench in bench-commits' tests: speaks the round interface (--rounds, --round, --seed,
---run-environment, --output, --spin-scale, --quick) and `count`, writing rows in the format of the
-fixtures bench itself wrote (fixtures/bench-v5.csv, fixtures/bench-counts-v5.csv).
+--run-environment, --output, --spin-scale, --quick), `count`, and `worker` (docs/worker-protocol.md),
+writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v5.csv,
+fixtures/bench-counts-v5.csv).
+
+A worker logs every request it gets as {"worker": pid, "environment", "request"} to $FAKE_BENCH_LOG.
+FAKE_WORKER_SIGNAL_AFTER=N makes a worker send SIGTERM to its parent when it gets its N-th sample
+request, and then wait, never answering (an interruption at a known point);
+FAKE_WORKER_DIE_AFTER=N makes it exit 3 instead (a crashed worker).
 
 Every invocation appends {"argv", "cwd", "commit" (of the cwd)} as a JSON line to $FAKE_BENCH_LOG. The speed of a commit is in
 the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op, a file
@@ -15,7 +21,10 @@ import csv
 import json
 import os
 import random
+import re
+import signal
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -112,11 +121,98 @@ def count(argv: list[str]) -> int:
     return 0
 
 
+def worker_cases(argv: list[str]) -> list[dict]:
+    """The cases --filter and --threads select, as `list` names them."""
+    pattern = re.compile(option(argv, "--filter", ""))
+    threads = option(argv, "--threads")
+    allowed = None if threads is None else {int(t) for t in threads.split(",")}
+    return [{"suite": suite, "benchmark": benchmark, "variant": variant, "threads": str(count), "params": ""}
+            for suite, benchmark, variant, count, _ in CASES
+            if pattern.search(f"{suite}/{benchmark}/{variant}") and (allowed is None or count in allowed)]
+
+
+def worker(argv: list[str]) -> int:
+    options = argv[:argv.index("worker")]
+    env = environment(option(options, "--run-environment"))
+    header, row = template("bench-v5.csv")
+    cases = worker_cases(options)
+    base_ns = {(s, b, v, str(t)): ns for s, b, v, t, ns in CASES}
+    spin_scale = float(option(options, "--spin-scale", "1"))
+    speed = factor("SPEED")
+    signal_after = int(os.environ.get("FAKE_WORKER_SIGNAL_AFTER", "0"))
+    die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
+    rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
+    open_case, written, sample_requests = None, 0, 0
+
+    def send(reply: dict) -> None:
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+    send({"ok": "hello", "protocol": 1, "columns": header})
+    for line in sys.stdin:
+        request = json.loads(line)
+        with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
+            log.write(json.dumps({"worker": os.getpid(), "environment": option(options, "--run-environment"),
+                                  "request": request}) + "\n")
+        kind = request["request"]
+        if kind == "list":
+            send({"ok": "list", "cases": cases})
+        elif kind == "setup":
+            if open_case is not None or request["case"] not in cases:
+                send({"error": "setup: already set up or unknown case"})
+                continue
+            open_case, written = request["case"], 0
+            send({"ok": "setup"})
+        elif kind == "sample":
+            sample_requests += 1
+            if sample_requests == signal_after:
+                os.kill(os.getppid(), signal.SIGTERM)
+                time.sleep(600)
+            if sample_requests == die_after:
+                print("fake worker: dying as asked", file=sys.stderr)
+                return 3
+            if open_case is None:
+                send({"error": "sample: no case is set up"})
+                continue
+            c = open_case
+            scale = speed * (spin_scale if (c["suite"], c["benchmark"]) == ("harness", "spin") else 1.0)
+            records = []
+            for _ in range(request.get("samples", 1)):
+                ns_per_op = base_ns[(c["suite"], c["benchmark"], c["variant"], c["threads"])] * scale * \
+                    (1 + rng.uniform(-NOISE, NOISE))
+                ops = 100000
+                record = {**row, "run_id": env["run_id"], "commit": env["commit"], **c, "sample": str(written),
+                          "ops": str(ops), "elapsed_ns": str(int(ops * ns_per_op)), "ns_per_op": f"{ns_per_op:.4f}",
+                          "ops_per_sec": f"{1e9 / ns_per_op:.4f}", "round": str(request.get("round", 1)),
+                          "run_rounds": option(options, "--rounds", "1"), "run_seed": option(options, "--seed", ""),
+                          "run_samples": str(request.get("samples", 1)), "run_filter": option(options, "--filter", ""),
+                          "run_threads": option(options, "--threads", "1,2")}
+                for column, key in (("pair", "pair"), ("pair_order", "pair_order")):
+                    if column in header:
+                        record[column] = str(request.get(key, ""))
+                if "run_complete" in header:
+                    record["run_complete"] = "false"
+                records.append(record)
+                written += 1
+            send({"ok": "sample", "records": records})
+        elif kind == "teardown":
+            open_case = None
+            send({"ok": "teardown"})
+        elif kind == "quit":
+            send({"ok": "quit"})
+            return 0
+        else:
+            send({"error": f"unknown request {kind!r}"})
+    return 0
+
+
 def main() -> int:
     argv = sys.argv[1:]
     with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
         log.write(json.dumps({"argv": argv, "cwd": os.getcwd(), "commit": commit}) + "\n")
+    if "worker" in argv:
+        return worker(argv)
     return count(argv) if argv[:1] == ["count"] else timed(argv)
 
 

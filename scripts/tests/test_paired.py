@@ -1,109 +1,259 @@
-"""The paired rule (judge/paired.py) on planted log ratios: exact where it is arithmetic, and in both
-directions where it decides."""
+"""Paired runs (bench-commits --paired) with fake_bench.py's worker: one fresh worker per build and
+round, the cases in a seeded shuffled order, the builds alternating pair by pair (ABBA across pairs),
+the sequential rule's seam, the time budget, the rows of both files, and interruption. Also the
+sequential rule is tested on known inputs in test_paired_rule.py."""
 
+from __future__ import annotations
+
+import csv
 import math
+import statistics
+from collections import defaultdict
+from pathlib import Path
 
-import numpy as np
 import pytest
 
-from analyze_lib.judge import paired
+from analyze_lib.files.loader import load_results
+from analyze_lib.judge import paired as judge
+from bench_commits import paired_plan
+from bench_commits.plan import SIDE_A, SIDE_B
+
+from fake_bench import worker_cases
+from test_bench_commits import commit, git, invocations, repo, results, run  # noqa: F401 (repo is a fixture)
+
+FOUR_CASES = ("--", "--threads", "1,2")
 
 
-def noisy_rounds(shift, rounds=5, pairs=10, sd=0.05, offset_sd=0.0, seed=1):
-    """Log ratios around ``log(shift)``: ``sd`` within a round, ``offset_sd`` between rounds."""
-    rng = np.random.default_rng(seed)
-    return [math.log(shift) + rng.normal(0, offset_sd) + rng.normal(0, sd, pairs) for _ in range(rounds)]
+def requests(repo: Path) -> list[dict]:
+    """The requests the fake workers logged, in the order they came, each with its worker's side."""
+    return [dict(entry["request"], worker=entry["worker"],
+                 side=SIDE_A if entry["environment"].endswith("environment-a.json") else SIDE_B)
+            for entry in invocations(repo) if "request" in entry]
 
 
-def test_log_ratios_drop_pairs_with_a_starved_or_empty_side():
-    d = paired.log_ratios(np.array([10.0, np.inf, 10.0, 0.0]), np.array([11.0, 10.0, np.inf, 5.0]))
-    assert d.tolist() == pytest.approx([math.log(1.1)])
+def rows(path: Path) -> list[dict]:
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
-def test_the_estimate_is_the_mean_of_round_medians():
-    rounds = [np.array([0.0, 0.1, 0.5]), np.array([0.2, 0.2, 0.9])]
-    assert paired.estimate(rounds) == pytest.approx((0.1 + 0.2) / 2)
+def timing_files(repo: Path) -> list[Path]:
+    return [repo / "Results" / name for name in results(repo) if not name.startswith("counts-")]
 
 
-def test_identical_pairs_have_no_standard_error():
-    assert paired.bootstrap_se([np.full(6, 0.1), np.full(6, 0.1)]) == 0.0
+def visits(log: list[dict]) -> list[tuple[int, str, list[dict]]]:
+    """(round, case label, sample requests in order) for each case visit, from the log."""
+    found, current = [], None
+    for entry in log:
+        if entry["request"] == "setup" and entry["side"] == SIDE_A:
+            case = entry["case"]
+            current = [None, f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']}", []]
+            found.append(current)
+        elif entry["request"] == "sample":
+            current[0] = entry["round"]
+            current[2].append(entry)
+    return [tuple(visit) for visit in found]
 
 
-def test_the_standard_error_grows_with_the_noise_and_shrinks_with_the_rounds():
-    quiet = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02))
-    loud = paired.bootstrap_se(noisy_rounds(1.0, sd=0.2))
-    more = paired.bootstrap_se(noisy_rounds(1.0, sd=0.2, rounds=20))
-    assert quiet < loud
-    assert more < loud
+# The plan
 
 
-def test_between_round_offsets_count_in_the_standard_error():
-    without = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02, offset_sd=0.0))
-    with_offsets = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02, offset_sd=0.1))
-    assert with_offsets > 2 * without
+def test_case_order_is_fixed_by_the_seed_and_differs_between_rounds():
+    cases = list(range(20))
+    assert paired_plan.case_order(cases, 7, 1) == paired_plan.case_order(cases, 7, 1)
+    assert sorted(paired_plan.case_order(cases, 7, 2)) == cases
+    assert paired_plan.case_order(cases, 7, 1) != paired_plan.case_order(cases, 7, 2)
+    assert paired_plan.case_order(cases, 7, 1) != paired_plan.case_order(cases, 8, 1)
 
 
-def test_the_standard_error_is_fixed_by_its_inputs():
-    rounds = noisy_rounds(1.0, sd=0.1)
-    assert paired.bootstrap_se(rounds) == paired.bootstrap_se(rounds)
+def test_first_sides_alternate_from_a_seeded_start():
+    for label in ("harness/spin/loop threads:1", "once/hit/lock threads:4"):
+        firsts = paired_plan.first_sides(3, 1, label, 6)
+        assert firsts[1::2] == [paired_plan.other(firsts[0])] * 3 and firsts[0::2] == [firsts[0]] * 3
+        assert paired_plan.first_sides(3, 1, label, 6) == firsts
+    starts = {paired_plan.first_sides(3, round_number, "x", 1)[0] for round_number in range(1, 20)}
+    assert starts == {SIDE_A, SIDE_B}, "the seed picks either side to start"
 
 
-def test_a_planted_ten_percent_change_is_measured_and_significant():
-    evidence = paired.paired_evidence(noisy_rounds(1.10), cases=500)
-    assert evidence.ratio == pytest.approx(1.10, rel=0.02)
-    assert evidence.p < 1e-6
-    assert evidence.rounds == 5 and evidence.pairs == 50
-    assert not evidence.one_round
+def test_the_budget_allows_extra_pairs_only_while_the_minimum_still_fits():
+    assert paired_plan.budget_allows_more(elapsed=10, budget=100, visits_left=8, seconds_per_visit=10)
+    assert not paired_plan.budget_allows_more(elapsed=10, budget=100, visits_left=9, seconds_per_visit=10)
+    assert not paired_plan.budget_allows_more(elapsed=0, budget=0, visits_left=0, seconds_per_visit=1)
 
 
-def test_no_change_is_not_significant():
-    evidence = paired.paired_evidence(noisy_rounds(1.0, sd=0.05), cases=500)
-    assert evidence.p > 0.01
+def test_settings_defaults_and_overrides():
+    quick = paired_plan.settings(True)
+    assert (quick.rounds, quick.min_pairs, quick.sample_ns) == (paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MIN_PAIRS,
+                                                                int(paired_plan.DEFAULT_SAMPLE_MS * 1_000_000))
+    chosen = paired_plan.settings(False, rounds=7, min_pairs=30, max_pairs=3, sample_ms=0.5, budget_minutes=2)
+    assert (chosen.rounds, chosen.min_pairs, chosen.max_pairs, chosen.sample_ns, chosen.budget_seconds) == \
+        (7, 30, 30, 500_000, 120.0)
 
 
-def test_the_resolution_is_the_floor_or_the_lone_change_bar_whichever_is_larger():
-    tight = paired.paired_evidence([np.full(8, 0.0), np.full(8, 0.0)], cases=500)
-    assert tight.resolution == pytest.approx(1.02)
-    loose = paired.paired_evidence(noisy_rounds(1.0, sd=0.3), cases=500)
-    assert loose.resolution == pytest.approx(math.exp(paired.lone_z(0.01, 500) * loose.se))
-    assert loose.resolution > 1.02
+# The provisional sequential rule
 
 
-def test_the_lone_change_bar_grows_with_the_number_of_cases():
-    assert paired.lone_z(0.01, 1) == pytest.approx(2.5758, abs=1e-3)
-    assert paired.lone_z(0.01, 500) == pytest.approx(4.2649, abs=1e-3)  # the normal quantile at 1e-5
-    assert paired.lone_z(0.01, 500) > paired.lone_z(0.01, 50)
+def test_each_round_starts_one_fresh_worker_per_build(repo):
+    base = git(repo, "rev-parse", "HEAD")
+    head = commit(repo, "head", {"SPEED": "1.0\n"})
+    assert run(repo, base, "HEAD", "--paired", "--rounds", "3", "--min-pairs", "2", "--max-pairs", "2",
+               "--no-count", "--seed", "11", *FOUR_CASES) in (0, 4)
+    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
+    assert len(workers) == 6
+    for call in workers:
+        argv = call["argv"]
+        assert argv[-1] == "worker" and argv[:2] == ["--threads", "1,2"]
+        assert argv[argv.index("--rounds") + 1] == "3" and argv[argv.index("--seed") + 1] == "11"
+    assert sorted(call["commit"] for call in workers) == sorted([base] * 3 + [head] * 3)
+    log = requests(repo)
+    assert len({entry["worker"] for entry in log}) == 6, "fresh processes every round"
+    by_worker = defaultdict(list)
+    for entry in log:
+        by_worker[entry["worker"]].append(entry["request"])
+    for sequence in by_worker.values():
+        assert sequence[-1] == "quit"
+        assert sequence.count("setup") == sequence.count("teardown") == 4
 
 
-def test_one_round_says_so():
-    assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
+def test_rounds_visit_the_cases_in_the_seeded_order(repo):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--min-pairs", "1", "--max-pairs", "1",
+               "--no-count", "--seed", "11", *FOUR_CASES) in (0, 4)
+    log = requests(repo)
+    cases = worker_cases(["--threads", "1,2"])  # as the fake workers list them
+    for round_number in (1, 2, 3):
+        expected = [f"{c['suite']}/{c['benchmark']}/{c['variant']} threads:{c['threads']}"
+                    for c in paired_plan.case_order(cases, 11, round_number)]
+        assert [label for r, label, _ in visits(log) if r == round_number] == expected
 
 
-def test_called_changes_need_significance_and_the_floor():
-    evidence = {
-        "ten-percent": paired.paired_evidence(noisy_rounds(1.10, sd=0.01), cases=3),
-        "one-percent": paired.paired_evidence(noisy_rounds(1.01, sd=0.001), cases=3),
-        "nothing": paired.paired_evidence(noisy_rounds(1.0, sd=0.05, seed=4), cases=3),
-    }
-    assert evidence["one-percent"].p < 1e-6, "significant, but below the 2% floor"
-    assert paired.called_changes(evidence) == {"ten-percent": True, "one-percent": False, "nothing": False}
+def test_pairs_alternate_abba_and_both_files_record_them(repo):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "3", "--max-pairs", "3",
+               "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
+    for round_number, label, samples in visits(requests(repo)):
+        firsts = paired_plan.first_sides(5, round_number, label, 3)
+        expected = []
+        for pair, first in enumerate(firsts):
+            expected += [(first, pair, "first"), (paired_plan.other(first), pair, "second")]
+        assert [(s["side"], s["pair"], s["pair_order"]) for s in samples] == expected
+        assert all(s["samples"] == 1 and s["warmup"] == paired_plan.WARMUP_SAMPLES and s["round"] == round_number
+                   for s in samples)
+    file_a, file_b = timing_files(repo)
+    rows_a, rows_b = rows(file_a), rows(file_b)
+    assert len(rows_a) == len(rows_b) == 2 * 4 * 3
+    key = lambda row: (row["round"], row["suite"], row["benchmark"], row["variant"], row["threads"], row["sample"])
+    assert sorted(map(key, rows_a)) == sorted(map(key, rows_b))
+    assert {row["round"] for row in rows_a} == {"1", "2"}
+    assert {row["sample"] for row in rows_a} == {"0", "1", "2"}
+    for a, b in zip(sorted(rows_a, key=key), sorted(rows_b, key=key)):
+        assert a["pair"] == b["pair"] == a["sample"]
+        assert {a["pair_order"], b["pair_order"]} == {"first", "second"}
+        assert a["run_complete"] == b["run_complete"] == "true"
+    for path in (file_a, file_b):
+        assert load_results(path).incomplete is None
 
 
-def test_faster_is_called_too():
-    evidence = {"faster": paired.paired_evidence(noisy_rounds(0.8, sd=0.02), cases=1)}
-    assert paired.called_changes(evidence) == {"faster": True}
+def test_a_case_gets_more_pairs_while_the_rule_says_so(repo, monkeypatch):
+    asked = []
+
+    def needs_more(log_ratios_by_round, **_):
+        asked.append([len(r) for r in log_ratios_by_round])
+        return sum(map(len, log_ratios_by_round)) < 5
+
+    monkeypatch.setattr(judge, "case_needs_more", needs_more)
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "10",
+               "--no-count", "--seed", "5", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
+    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [5, 2]
+    assert asked == [[2], [3], [4], [5], [5, 2]], "asked after the minimum, with each round's ratios"
 
 
-def test_sequential_sampling_stops_when_the_target_resolution_is_reached_or_the_change_is_clear():
-    assert paired.needs_more_pairs([np.array([0.0])], cases=500, target=1.05)
-    assert not paired.needs_more_pairs(noisy_rounds(1.0, sd=0.005), cases=500, target=1.05)
-    assert not paired.needs_more_pairs(noisy_rounds(1.5, sd=0.2), cases=500, target=1.05), "a clear change"
-    assert paired.needs_more_pairs(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2), cases=500, target=1.05)
+def test_more_pairs_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
+    monkeypatch.setattr(judge, "case_needs_more", lambda rounds, **_: True)
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--min-pairs", "2", "--max-pairs", "4",
+               "--no-count", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
+    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [4]
+    (repo.parent / "bench.log").unlink()
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--min-pairs", "2", "--max-pairs", "4",
+               "--budget", "0", "--no-count", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
+    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [2]
 
 
-def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
-    base = {(1, 0): 10.0, (1, 1): 10.0, (2, 0): 20.0, (2, 1): float("inf"), (3, 0): 5.0}
-    head = {(1, 0): 11.0, (1, 1): 12.0, (2, 0): 22.0, (2, 1): 20.0, (4, 0): 5.0}
-    grouped = paired.pair_log_ratios(base, head)
-    assert [d.tolist() for d in grouped] == [pytest.approx([math.log(1.1), math.log(1.2)]),
-                                             pytest.approx([math.log(1.1)])]
+def test_the_report_names_the_paired_shape(repo, capsys):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "2",
+               "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
+    out = capsys.readouterr().out
+    assert "paired: 2 rounds of worker pairs, 2–2 pairs a case and round, samples of 0.5 ms, seed 5" in out
+    assert {entry["sample_ns"] for entry in requests(repo) if entry["request"] == "setup"} == {500_000}
+
+
+# Interruption and failure
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_an_interrupted_run_keeps_whole_cases_in_both_files_and_ends_its_workers(repo, monkeypatch):
+    # A worker's 5th sample request comes in the 3rd case visit of round 1 (2 pairs a visit): the first two
+    # visits are whole in both files, the third in neither.
+    monkeypatch.setenv("FAKE_WORKER_SIGNAL_AFTER", "5")
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "2",
+               "--no-count", "--seed", "5", *FOUR_CASES) == 143
+    file_a, file_b = timing_files(repo)
+    rows_a, rows_b = rows(file_a), rows(file_b)
+    assert len(rows_a) == len(rows_b) == 2 * 2
+    assert {row["round"] for row in rows_a + rows_b} == {"1"}
+    assert {row["run_complete"] for row in rows_a + rows_b} == {"false"}
+    assert load_results(file_a).incomplete and load_results(file_b).incomplete
+    workers = {entry["worker"] for entry in requests(repo)}
+    assert len(workers) == 4 - 2, "round 2 never started"
+    assert not any(_alive(pid) for pid in workers)
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, capsys):
+    monkeypatch.setenv("FAKE_WORKER_DIE_AFTER", "3")
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--no-count", *FOUR_CASES) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "the worker of" in err and "ended (exit 3)" in err and "fake worker: dying as asked" in err
+
+
+# Options
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--rounds", "3"), "--rounds goes with --paired"),
+    (("--sample-time", "8"), "--sample-time goes with --paired"),
+    (("--paired", "--pairs", "3"), "with --paired give --rounds and --min-pairs"),
+    (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
+    (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),
+])
+def test_paired_options_are_checked(repo, capsys, argv, message):
+    assert run(repo, "HEAD", "HEAD", *argv) == 2
+    assert message in capsys.readouterr().err
+    assert invocations(repo) == []
+
+
+def test_the_self_check_runs_its_comparisons_paired(repo, capsys):
+    assert run(repo, "--self-check", "--paired", "--rounds", "1", "--min-pairs", "1", "--max-pairs", "1",
+               "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
+    workers = [call["argv"] for call in invocations(repo) if "argv" in call]
+    assert len(workers) == 3 * 2 and all(argv[-1] == "worker" for argv in workers)
+    scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
+    assert scales == ["1.10", "1.25"]
+    assert "paired: 1 rounds of worker pairs" in capsys.readouterr().out
+    assert len(timing_files(repo)) == 6
+
+
+def test_pairing_noise_compares_the_pairs_with_random_pairings():
+    from bench_commits.pairing_noise import spreads
+    # B follows A's level exactly: the pairs have no spread, random pairings a large one.
+    levels = [100.0, 200.0, 110.0, 210.0, 105.0, 205.0]
+    paired, shuffled = spreads([(level, level * 1.1) for level in levels])
+    assert paired == pytest.approx(0.0, abs=1e-12) and shuffled > 0.3
+    # B ignores A's level: pairing gains nothing (its spread is within the random pairings' range).
+    paired, shuffled = spreads(list(zip(levels, [150.0, 150.0, 150.0, 150.0, 150.0, 150.0])))
+    assert paired == pytest.approx(statistics.stdev(math.log(150.0 / level) for level in levels))
+    assert spreads([(1.0, math.inf), (1.0, 1.0), (2.0, 2.0)]) is None, "two usable pairs are too few"

@@ -76,6 +76,17 @@ NOT_STRESS = "not a stress outcomes file (written by bench stress): its first co
 # Relative slack when a per-op column is checked against count / operations (on top of
 # the rounding the column's written digits allow).
 PER_OP_RELATIVE_SLACK = 1e-9
+# bench writes ns_per_op with 4 decimals ("%.4f" of elapsed_ns / ops in doubles), so a value
+# within half a unit of the 4th decimal of elapsed_ns / ops, plus a double's relative
+# rounding (2^-52, with room), agrees with it, whatever digits another writer used.
+NS_PER_OP_WRITTEN_SLACK = 0.5e-4
+NS_PER_OP_RELATIVE_SLACK = 1e-12
+# The largest magnitude of a number in any column: every value bench writes is a count that
+# fits in 64 bits or a ratio of such counts (at most 2^64 operations per nanosecond, 1.8e28
+# a second); the analysis sums and averages them, which stays finite far below 1e300.
+MAX_MAGNITUDE = 1e30
+# Integers are 64-bit in bench (Int and UInt64).
+INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)
 
 
 @dataclass(frozen=True)
@@ -108,9 +119,20 @@ LAYOUTS = {
 
 def _parse_int(raw: str, column: str) -> int:
     try:
-        return int(raw.strip())
+        value = int(raw.strip())
     except ValueError:
         raise ValueError(f"{column} is not an integer: {raw!r}") from None
+    if not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        raise ValueError(f"{column} is out of range: {raw.strip()} does not fit in 64 bits, as every count bench "
+                         "writes does")
+    return value
+
+
+def _check_magnitude(value: float, raw: str, column: str) -> float:
+    if abs(value) > MAX_MAGNITUDE:
+        raise ValueError(f"{column} is out of range: {raw.strip()} is above {MAX_MAGNITUDE:g}, more than any "
+                         "value bench writes")
+    return value
 
 
 def _parse_float(raw: str, column: str) -> float:
@@ -120,7 +142,7 @@ def _parse_float(raw: str, column: str) -> float:
         raise ValueError(f"{column} is not a number: {raw!r}") from None
     if not math.isfinite(value):
         raise ValueError(f"{column} is not a finite number: {raw!r}")
-    return value
+    return _check_magnitude(value, raw, column)
 
 
 def _parse_float_or_inf(raw: str, column: str) -> float:
@@ -130,7 +152,7 @@ def _parse_float_or_inf(raw: str, column: str) -> float:
         raise ValueError(f"{column} is not a number: {raw!r}") from None
     if math.isnan(value) or value == -math.inf:
         raise ValueError(f"{column} is not a number or 'inf': {raw!r}")
-    return value
+    return value if math.isinf(value) else _check_magnitude(value, raw, column)
 
 
 def _parse_cell(raw: str, column: str, kind: str) -> Any:
@@ -249,6 +271,22 @@ def _metric_problem(ops: int, ns_per_op: float, raw: str) -> str | None:
                 "0.1 ns), and ratios of medians need positive values")
     if ns_per_op < 0:
         return f"{METRIC} must be positive: {raw!r}"
+    return None
+
+
+def _elapsed_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
+    """Why a timing row's ns_per_op disagrees with its elapsed_ns / ops, or None (also for a
+    starved sample, whose ns_per_op is inf by rule). The tolerance is the writer's rounding
+    (NS_PER_OP_WRITTEN_SLACK)."""
+    ops, elapsed, ns_per_op = parsed["ops"], parsed["elapsed_ns"], parsed[METRIC]
+    if ops <= 0 or math.isinf(ns_per_op):
+        return None
+    if elapsed < 0:
+        return f"elapsed_ns must not be negative: {cells['elapsed_ns']!r}"
+    expected = elapsed / ops
+    if abs(ns_per_op - expected) > NS_PER_OP_WRITTEN_SLACK + NS_PER_OP_RELATIVE_SLACK * expected:
+        return (f"{METRIC} {cells[METRIC].strip()} does not match elapsed_ns / ops = {elapsed} / {ops} = "
+                f"{expected:.4f}")
     return None
 
 
@@ -408,7 +446,8 @@ def _results(table: _Table) -> ResultsFile:
     for line, cells, parsed in table.rows():
         if parsed.get("round", DEFAULT_ROUND) < 1:
             raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
-        problem = _metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+        problem = (_metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
+                   or _elapsed_problem(parsed, cells))
         if problem:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))

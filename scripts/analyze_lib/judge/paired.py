@@ -42,6 +42,8 @@ PAIRED_RESAMPLES = 400
 # can sit well below the 5% of unpaired runs; below 2%, code placement alone moves a case.
 PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
+# Sequential sampling stops giving a case pairs once it could call a change this small alone.
+TARGET_RESOLUTION = 1.05
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,13 @@ class PairedEvidence:
         """The ratio's interval at ``z`` standard errors."""
         centre = math.log(self.ratio)
         return math.exp(centre - z * self.se), math.exp(centre + z * self.se)
+
+
+def pair_log_ratio(base_ns_per_op: float, head_ns_per_op: float) -> float:
+    """``log(head / base)`` for one pair; NaN when either side is starved (inf) or not positive."""
+    if not (0 < base_ns_per_op < math.inf and 0 < head_ns_per_op < math.inf):
+        return math.nan
+    return math.log(head_ns_per_op / base_ns_per_op)
 
 
 def log_ratios(base: np.ndarray, head: np.ndarray) -> np.ndarray:
@@ -145,13 +154,16 @@ def called_changes(evidence: Mapping[Hashable, PairedEvidence], *, alpha: float 
     return {key: bool(hit) and abs(math.log(evidence[key].ratio)) >= floor for key, hit in zip(keys, significant)}
 
 
-def needs_more_pairs(rounds: Sequence[np.ndarray], *, cases: int, target: float,
-                     alpha: float = DEFAULT_PAIRED_ALPHA,
-                     min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
-    """Whether a case is still undecided at the ``target`` resolution (say 1.05): its change is
-    neither clearly beyond its resolution nor its resolution at the target or finer. Sequential
-    sampling gives such a case more pairs while the run's budget lasts."""
-    rounds = [d for d in rounds if len(d)]
+def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int = 1,
+                    target: float = TARGET_RESOLUTION, alpha: float = DEFAULT_PAIRED_ALPHA,
+                    min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
+    """Whether a case is still undecided at the ``target`` resolution: its change is neither clearly
+    beyond its resolution nor its resolution at the target or finer. ``log_ratios_by_round`` holds
+    one list per round so far (NaN for a pair with a starved sample, which carries no ratio);
+    ``cases`` is how many cases the comparison decides together. Sequential sampling
+    (``bench-commits --paired``) gives such a case more pairs while the run's budget lasts."""
+    rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
+    rounds = [d for d in rounds if d.size]
     if sum(len(d) for d in rounds) < 2:
         return True
     evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)

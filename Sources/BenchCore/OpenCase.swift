@@ -1,0 +1,56 @@
+/// One case set up and kept open between measurements: its workload, its thread team and, for each sample
+/// length it has been asked for, the plan calibration made. `CaseRunner` measures every case through one, and
+/// `bench worker` keeps one open between requests, so that a sample measured either way is the same sample:
+/// the same threads, the same calibration, the same synchronized window.
+///
+/// Not thread-safe: one coordinator drives it, one measurement at a time. `close()` shuts the thread team
+/// down and tears the workload down; it must be called once, and nothing may follow it.
+public final class OpenCase {
+    public let benchmarkCase: BenchmarkCase
+    let session: Session
+    /// The plan calibration made for each sample length asked for so far, so that a length is calibrated once.
+    private var plans: [UInt64: CaseRunner.SamplePlan] = [:]
+
+    /// Starts the case's thread team on `workload`. Calibrates nothing yet (`calibrate(sampleNanoseconds:)`).
+    public init(_ benchmarkCase: BenchmarkCase, workload: Workload) {
+        self.benchmarkCase = benchmarkCase
+        session = Session(workload: workload, threads: benchmarkCase.threads)
+    }
+
+    /// Calibrates the case for samples of `sampleNanoseconds`, unless it already has been; the measurement
+    /// that follows uses the plan this made.
+    public func calibrate(sampleNanoseconds: UInt64) {
+        _ = plan(sampleNanoseconds: sampleNanoseconds)
+    }
+
+    /// `settings.warmupSamples` samples run and dropped, then `settings.samples` kept, each lasting at least
+    /// `settings.sampleNanoseconds` (calibrated on first use of that length): one result, or one per role.
+    ///
+    /// - Parameter shouldContinue: asked between samples; when it returns false the measurement is abandoned
+    ///   and `MeasurementInterrupted` is thrown (the case stays open).
+    public func measure(_ settings: MeasurementSettings, shouldContinue: () -> Bool = { true }) throws -> [CaseResult] {
+        let runner = CaseRunner(settings: settings)
+        let plan = plan(sampleNanoseconds: settings.sampleNanoseconds)
+        session.collectLatencies()  // calibration's latencies, or whatever ran since the last sample, are not a sample's
+        let samples = try runner.keptSamples(session, plan: plan, shouldContinue: shouldContinue)
+        return runner.results(for: benchmarkCase, workload: session.workload, samples: samples)
+    }
+
+    /// About how long one sample of `sampleNanoseconds` lasts once calibrated (see `CaseRunner.SamplePlan`).
+    func calibratedSampleNanoseconds(_ sampleNanoseconds: UInt64) -> UInt64 {
+        plan(sampleNanoseconds: sampleNanoseconds).sampleNanoseconds(calibratedTo: sampleNanoseconds)
+    }
+
+    private func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
+        if let plan = plans[sampleNanoseconds] { return plan }
+        let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
+        let plan = CaseRunner(settings: settings).plan(session)
+        plans[sampleNanoseconds] = plan
+        return plan
+    }
+
+    /// Shuts the thread team down and tears the workload down.
+    public func close() {
+        session.finish()
+    }
+}

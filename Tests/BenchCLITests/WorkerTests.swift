@@ -1,0 +1,178 @@
+@testable import BenchResults
+import Foundation
+import Testing
+
+/// `bench worker`: requests in, replies out, one JSON object per line (docs/worker-protocol.md).
+@Suite struct WorkerTests {
+    static let options = ["--filter", "^harness/empty/", "--threads", "1,2", "--rounds", "4", "--seed", "9"]
+    static let emptyAtTwo = ["suite": "harness", "benchmark": "empty", "variant": "loop", "threads": "2", "params": ""]
+
+    /// A running worker and the two ends of its conversation.
+    final class Conversation {
+        let process: Process
+        let input: Pipe
+        let output: Pipe
+        let error: Pipe
+        private var buffered = Data()
+
+        init(_ arguments: [String]) throws {
+            input = Pipe()
+            (process, output, error) = try BenchProcess.debug.start(arguments + ["worker"], input: input)
+        }
+
+        /// The next reply line, as a JSON object (nil at end of output).
+        func next() throws -> [String: Any]? {
+            while !buffered.contains(UInt8(ascii: "\n")) {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return nil }
+                buffered += data
+            }
+            let end = buffered.firstIndex(of: UInt8(ascii: "\n"))!
+            let line = buffered[buffered.startIndex..<end]
+            buffered = Data(buffered[(end + 1)...])
+            return try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any], "a JSON object")
+        }
+
+        /// Sends `request` and returns the reply.
+        func ask(_ request: [String: Any]) throws -> [String: Any] {
+            try send(JSONSerialization.data(withJSONObject: request))
+            return try #require(try next(), "a reply to \(request)")
+        }
+
+        func send(_ line: Data) throws {
+            try input.fileHandleForWriting.write(contentsOf: line + Data("\n".utf8))
+        }
+
+        /// Closes the worker's input and waits for it to end: its exit status.
+        func finish() -> Int32 {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    @Test func setUpSampleTearDownQuit() throws {
+        let worker = try Conversation(Self.options)
+        let hello = try #require(try worker.next())
+        #expect(hello["ok"] as? String == "hello")
+        #expect(hello["columns"] as? [String] == ResultsSchema.header, "the CSV's header, from its one definition")
+
+        let list = try worker.ask(["request": "list"])
+        let cases = try #require(list["cases"] as? [[String: String]])
+        #expect(cases.map { $0["threads"] } == ["1", "2"])
+        #expect(cases.contains(Self.emptyAtTwo))
+
+        #expect(try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["ok"] as? String
+                == "setup")
+        let first = try worker.ask(["request": "sample", "samples": 2, "warmup": 1, "round": 3, "sample_ns": 1_000_000,
+                                    "pair": 5, "pair_order": "second"])
+        let records = try #require(first["records"] as? [[String: String]], "records: \(first)")
+        #expect(records.count == 2)
+        for (index, record) in records.enumerated() {
+            #expect(Set(record.keys) == Set(ResultsSchema.header))
+            for (column, value) in Self.emptyAtTwo { #expect(record[column] == value) }
+            #expect(record["schema_version"] == String(ResultsSchema.version))
+            #expect(record["sample"] == String(index))
+            #expect(record["round"] == "3")
+            #expect(record["pair"] == "5" && record["pair_order"] == "second")
+            #expect(record["run_complete"] == "false", "the client marks the file complete, not the worker")
+            #expect(record["run_rounds"] == "4" && record["run_seed"] == "9")
+            #expect(record["run_samples"] == "2" && record["run_warmup"] == "1" && record["run_sample_ns"] == "1000000")
+            #expect(record["build"] == "debug")
+            // A sample as bench writes it: a window of at least the sample time, and its cost per operation
+            // (inf when a loaded host starved the window of operations).
+            let ops = try #require(Int(record["ops"] ?? ""), "\(record)")
+            let elapsed = try #require(Int(record["elapsed_ns"] ?? ""), "\(record)")
+            #expect(elapsed >= 1_000_000)
+            #expect(record["ns_per_op"] == (ops == 0 ? "inf" : String(format: "%.4f", Double(elapsed) / Double(ops))))
+        }
+        // Samples count on through the case; the run's settings come from the request.
+        let second = try worker.ask(["request": "sample", "samples": 1])
+        let more = try #require(second["records"] as? [[String: String]])
+        #expect(more.map { $0["sample"] } == ["2"])
+        #expect(more.map { $0["round"] } == ["1"])
+        #expect(more.map { $0["pair"] } == [""] && more.map { $0["pair_order"] } == [""], "no pair: not paired")
+
+        #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
+        #expect(try worker.ask(["request": "quit"])["ok"] as? String == "quit")
+        #expect(worker.finish() == 0)
+    }
+
+    @Test func badRequestsGetAnErrorLineAndTheWorkerGoesOn() throws {
+        let worker = try Conversation(Self.options)
+        _ = try worker.next()
+        var unknown = Self.emptyAtTwo
+        unknown["threads"] = "3"
+        let refusals: [([String: Any], String)] = [
+            (["request": "setup", "case": unknown, "sample_ns": 1_000_000], "unknown case: harness/empty/loop threads:3"),
+            (["request": "sample", "samples": 1], "sample: no case is set up"),
+            (["request": "teardown"], "teardown: no case is set up"),
+            (["request": "launch"], "unknown request 'launch'"),
+            (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "sample_time": 2],
+             "unknown field \"sample_time\""),
+            (["request": "setup", "case": Self.emptyAtTwo], "setup needs \"sample_ns\""),
+            (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 10], "\"sample_ns\" must be"),
+        ]
+        for (request, message) in refusals {
+            let reply = try worker.ask(request)
+            let error = try #require(reply["error"] as? String, "an error for \(request): \(reply)")
+            #expect(error.contains(message), "\(error)")
+        }
+        try worker.send(Data("not json".utf8))
+        #expect((try worker.next()?["error"] as? String)?.contains("not a JSON object") == true)
+        // A request out of turn changes nothing: the case still sets up, and a second setup is refused.
+        #expect(try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["ok"] as? String
+                == "setup")
+        #expect((try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["error"]
+                 as? String)?.contains("already set up") == true)
+        #expect(try worker.ask(["request": "sample", "samples": 1, "pair": 0])["error"] as? String
+                == "\"pair\" and \"pair_order\" go together")
+        #expect(try worker.ask(["request": "sample", "samples": 1, "pair": 0, "pair_order": "third"])["error"] as? String
+                == "\"pair_order\" must be first or second, not 'third'")
+        // End of input ends the worker, an open case and all.
+        #expect(worker.finish() == 0)
+        #expect(try worker.next() == nil)
+    }
+
+    /// The worker dies with the process that started it; an ordinary child (`sleep`, the negative control)
+    /// outlives it, so the check can fail.
+    @Test func theWorkerDiesWithItsParent() throws {
+        let bench = BenchProcess.debug.executable.path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // An asynchronous command's input is /dev/null unless redirected: the worker keeps the shell's.
+        shell.arguments = ["-c", "exec 3<&0; \"$0\" --filter ^harness/empty/ worker <&3 & echo $!; "
+                           + "sleep 60 & echo $!; wait", bench]
+        let input = Pipe(), output = Pipe()
+        shell.standardInput = input
+        shell.standardOutput = output
+        try shell.run()
+        var text = ""
+        while !text.contains("\"hello\"") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let pids = text.split(separator: "\n").compactMap { Int32($0) }
+        try #require(pids.count == 2, "the two children's pids: \(text)")
+        let (worker, sleeper) = (pids[0], pids[1])
+        defer {
+            kill(sleeper, SIGKILL)
+            kill(worker, SIGKILL)  // when the check failed
+            shell.waitUntilExit()  // only after the sleeper is gone: Foundation waits for the shell's output to close
+        }
+        kill(shell.processIdentifier, SIGKILL)
+        let deadline = Date().addingTimeInterval(30)
+        while Self.isRunning(worker) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!Self.isRunning(worker), "the worker outlived its parent")
+        #expect(Self.isRunning(sleeper), "an ordinary child outlives its parent")
+    }
+
+    /// Whether `pid` is a live process (not gone, not a zombie waiting to be reaped).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+}

@@ -1,0 +1,202 @@
+"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build; every case set up on
+both and sampled pair by pair, the builds alternating (paired_plan); a case gets more pairs while the
+sequential rule (analyze_lib.judge.paired.case_needs_more) finds it undecided and the time budget
+allows. Both builds' rows go to their own CSV, written as each case of a round completes (both files
+together, signals held off in between), so an interrupted run keeps whole cases in both; only when
+the whole comparison has completed are the files marked complete (``run_complete``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
+from analyze_lib.judge import paired as judge
+
+from . import paired_plan
+from .plan import SIDE_A, SIDE_B, PlanError
+from .worker import Worker, WorkerError
+
+# run_complete's value once the whole comparison has completed (workers write "false").
+RUN_COMPLETED = "true"
+METRIC = "ns_per_op"
+# Signals held off while a case's rows go to the two files, so that both or neither get them.
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def case_key(case: dict) -> tuple[str, ...]:
+    return tuple(case[column] for column in CASE_COLUMNS)
+
+
+def case_label(case: dict) -> str:
+    params = f" {case['params']}" if case["params"] else ""
+    return f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']}{params}"
+
+
+class ResultsFile:
+    """One build's CSV of a paired run: the header its worker gave, then whole cases of rows."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.columns: list[str] | None = None
+        self.rows_written = 0
+
+    def append(self, columns: list[str], records: list[dict]) -> None:
+        if self.columns is None:
+            self.columns = columns
+        elif columns != self.columns:
+            raise PlanError(f"the workers writing {self.path} gave different headers between rounds")
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\r\n")
+        if self.rows_written == 0:
+            writer.writerow(columns)
+        for record in records:
+            if set(record) != set(columns):
+                raise PlanError(f"a worker's record for {self.path} does not have the header's columns")
+            writer.writerow([record[column] for column in columns])
+        with open(self.path, "a", newline="") as handle:
+            handle.write(text.getvalue())
+        self.rows_written += len(records)
+
+    def mark_complete(self) -> None:
+        """Rewrite the file with run_complete true on every row (a temporary file in the same
+        directory, then a rename), when the schema has that column."""
+        if self.columns is None or RUN_COMPLETE not in self.columns:
+            return
+        index = self.columns.index(RUN_COMPLETE)
+        with open(self.path, newline="") as handle:
+            rows = list(csv.reader(handle))
+        for row in rows[1:]:
+            row[index] = RUN_COMPLETED
+        handle_fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        try:
+            with os.fdopen(handle_fd, "w", newline="") as out:
+                csv.writer(out, lineterminator="\r\n").writerows(rows)
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+@dataclass
+class _Ratios:
+    """Each case's log ratios (B over A) per round, per role (params), for the sequential rule."""
+
+    by_case: dict = field(default_factory=dict)
+
+    def add(self, key: tuple, round_index: int, records_a: list[dict], records_b: list[dict]) -> None:
+        roles = self.by_case.setdefault(key, {})
+        for a, b in zip(sorted(records_a, key=lambda r: r["params"]), sorted(records_b, key=lambda r: r["params"])):
+            rounds = roles.setdefault(a["params"], [])
+            while len(rounds) <= round_index:
+                rounds.append([])
+            rounds[round_index].append(judge.pair_log_ratio(float(a[METRIC]), float(b[METRIC])))
+
+    def needs_more(self, key: tuple, cases: int) -> bool:
+        roles = self.by_case.get(key, {})
+        return not roles or any(judge.case_needs_more(rounds, cases=cases) for rounds in roles.values())
+
+
+def common_cases(listed_a: list[dict], listed_b: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """The cases both builds have (in A's order), those only A has, those only B has."""
+    keys_a, keys_b = {case_key(c) for c in listed_a}, {case_key(c) for c in listed_b}
+    return ([c for c in listed_a if case_key(c) in keys_b], [c for c in listed_a if case_key(c) not in keys_b],
+            [c for c in listed_b if case_key(c) not in keys_a])
+
+
+def _write_both(files: dict, workers: dict, records: dict) -> None:
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        for name in (SIDE_A, SIDE_B):
+            files[name].append(workers[name].columns, records[name])
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings, seed: int,
+               logs: Path, say, elapsed_text) -> dict[str, ResultsFile]:
+    """Measure every case both builds have, paired, in ``settings.rounds`` rounds; return the two
+    files (marked complete). An interruption (KeyboardInterrupt, Interrupted) or a failure ends the
+    workers and leaves the files with their whole cases, not marked complete."""
+    started = time.monotonic()
+    files = {name: ResultsFile(side.output) for name, side in sides.items()}
+    ratios = _Ratios()
+    cases: list[dict] | None = None
+    minimal_visit_seconds: list[float] = []
+    for round_number in range(1, settings.rounds + 1):
+        workers: dict[str, Worker] = {}
+        try:
+            for name in (SIDE_A, SIDE_B):
+                side = sides[name]
+                argv = [str(side.binary), *paired_plan.worker_arguments(
+                    [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
+                workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
+                                       logs / f"worker-round{round_number}-{name}.log")
+            if cases is None:
+                cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
+                for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
+                    if missing:
+                        say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
+                            + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
+                if not cases:
+                    raise PlanError("the two builds have no case in common to compare")
+            order = paired_plan.case_order(cases, seed, round_number)
+            say(f"round {round_number}/{settings.rounds}: {len(order)} cases, workers {workers[SIDE_A].pid} "
+                f"and {workers[SIDE_B].pid}, elapsed {elapsed_text(time.monotonic() - started)}")
+            for index, case in enumerate(order):
+                visits_left = (settings.rounds - round_number) * len(cases) + len(order) - index - 1
+                _visit(case, round_number, workers, files, ratios, settings, seed, started, visits_left,
+                       minimal_visit_seconds, len(cases))
+            for name in (SIDE_A, SIDE_B):
+                workers.pop(name).quit()
+        except WorkerError as error:
+            raise PlanError(str(error)) from None
+        finally:
+            for worker in workers.values():
+                worker.kill()
+    for file in files.values():
+        file.mark_complete()
+    return files
+
+
+def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios,
+           settings: paired_plan.PairedSettings, seed: int, started: float, visits_left: int,
+           minimal_visit_seconds: list[float], cases_compared: int) -> None:
+    """One case in one round: set up on both, pairs until enough (the sequential rule, among
+    ``cases_compared`` cases decided together), torn down, rows written."""
+    key, label = case_key(case), case_label(case)
+    began = time.monotonic()
+    for name in (SIDE_A, SIDE_B):
+        workers[name].request({"request": "setup", "case": case, "sample_ns": settings.sample_ns})
+    firsts = paired_plan.first_sides(seed, round_number, label, settings.max_pairs)
+    records = {SIDE_A: [], SIDE_B: []}
+    pair = 0
+    while pair < settings.max_pairs:
+        if pair == settings.min_pairs:
+            minimal_visit_seconds.append(time.monotonic() - began)
+        if pair >= settings.min_pairs:
+            per_visit = sum(minimal_visit_seconds) / len(minimal_visit_seconds)
+            if not ratios.needs_more(key, cases_compared) or not paired_plan.budget_allows_more(
+                    time.monotonic() - started, settings.budget_seconds, visits_left, per_visit):
+                break
+        first = firsts[pair]
+        pair_records = {}
+        for name in (first, paired_plan.other(first)):
+            pair_records[name] = workers[name].request({
+                "request": "sample", "samples": 1, "warmup": settings.warmup, "round": round_number,
+                "pair": pair, "pair_order": "first" if name == first else "second"})["records"]
+            records[name] += pair_records[name]
+        ratios.add(key, round_number - 1, pair_records[SIDE_A], pair_records[SIDE_B])
+        pair += 1
+    if pair == settings.min_pairs == settings.max_pairs:
+        minimal_visit_seconds.append(time.monotonic() - began)
+    for name in (SIDE_A, SIDE_B):
+        workers[name].request({"request": "teardown"})
+    _write_both(files, workers, records)

@@ -1,0 +1,110 @@
+"""What a paired run (``--paired``) will do, decided without side effects: its settings, each
+worker's arguments, the order of the cases in a round, which build runs first in each pair, and
+whether the time budget allows a case another pair.
+
+A paired run starts one ``bench worker`` per build for each round (fresh processes every round,
+so that the comparison spans several process pairs), visits the cases in an order shuffled by the
+seed and the round, sets each case up on both workers and alternates their samples pair by pair:
+ABBA across pairs (A B, B A, A B, ...), from a side chosen by the seed for each case and round.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from .plan import SIDE_A, SIDE_B, PlanError, _option_name
+
+# Rounds: fresh pairs of workers, one after the other.
+DEFAULT_ROUNDS = 5
+QUICK_ROUNDS = 3
+# Pairs every case gets in every round before the sequential rule is asked.
+DEFAULT_MIN_PAIRS = 4
+QUICK_MIN_PAIRS = 2
+# The most pairs one case gets in one round, however undecided.
+DEFAULT_MAX_PAIRS = 24
+# Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
+# (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
+# pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
+DEFAULT_SAMPLE_MS = 8.0
+# Warm-up samples before each kept one: a worker's threads are woken for every sample, and the
+# first window after a wake-up runs slow.
+WARMUP_SAMPLES = 1
+# The time budget of the measuring (both builds, all rounds); the minimum pairs are always measured.
+DEFAULT_BUDGET_MINUTES = 20.0
+QUICK_BUDGET_MINUTES = 7.0
+
+# bench options a paired run sets itself (besides those of every run, plan.RESERVED_BENCH_OPTIONS).
+PAIRED_RESERVED_OPTIONS = ("--samples", "--sample-time")
+
+
+@dataclass(frozen=True)
+class PairedSettings:
+    """The shape of a paired run."""
+
+    rounds: int
+    min_pairs: int
+    max_pairs: int
+    sample_ns: int
+    budget_seconds: float
+    warmup: int = WARMUP_SAMPLES
+
+
+def settings(quick: bool, rounds: int | None = None, min_pairs: int | None = None, max_pairs: int | None = None,
+             sample_ms: float | None = None, budget_minutes: float | None = None) -> PairedSettings:
+    """The settings the options ask for, the defaults (quick or not) for those not given."""
+    def given(value, default):
+        return default if value is None else value
+
+    min_pairs = given(min_pairs, QUICK_MIN_PAIRS if quick else DEFAULT_MIN_PAIRS)
+    return PairedSettings(
+        rounds=given(rounds, QUICK_ROUNDS if quick else DEFAULT_ROUNDS),
+        min_pairs=min_pairs,
+        max_pairs=max(given(max_pairs, DEFAULT_MAX_PAIRS), min_pairs),
+        sample_ns=int(round(given(sample_ms, DEFAULT_SAMPLE_MS) * 1_000_000)),
+        budget_seconds=60.0 * given(budget_minutes, QUICK_BUDGET_MINUTES if quick else DEFAULT_BUDGET_MINUTES),
+    )
+
+
+def worker_arguments(bench_options: list[str], quick: bool, rounds: int, seed: int, environment: Path) -> list[str]:
+    """The arguments of one build's ``bench worker`` (after the binary): bench's options choose the
+    cases and are recorded in the rows, as in a run of rounds."""
+    return [*bench_options, *(["--quick"] if quick else []), "--rounds", str(rounds), "--seed", str(seed),
+            "--run-environment", str(environment), "worker"]
+
+
+def case_order(cases: list, seed: int, round_number: int) -> list:
+    """``cases`` in the order round ``round_number`` visits them: shuffled by the seed and the round,
+    the same for the same seed."""
+    shuffled = list(cases)
+    random.Random(f"cases-{seed}-{round_number}").shuffle(shuffled)
+    return shuffled
+
+
+def first_sides(seed: int, round_number: int, case_label: str, pairs: int) -> list[str]:
+    """Which side runs first in each of ``pairs`` pairs of one case in one round: ABBA across pairs
+    (the first side alternates), starting from a side the seed picks for this case and round, so
+    that neither side is always first, nor first in the pair that follows a setup."""
+    start = random.Random(f"first-{seed}-{round_number}-{case_label}").randrange(2)
+    return [(SIDE_A, SIDE_B)[(pair + start) % 2] for pair in range(pairs)]
+
+
+def budget_allows_more(elapsed: float, budget: float, visits_left: int, seconds_per_visit: float) -> bool:
+    """Whether a case may get another pair beyond its minimum: only while what has been spent, plus
+    the minimum of the visits still to come (at the mean cost of a minimal visit so far), stays
+    within the budget. The minimum pairs themselves are never cut."""
+    return elapsed + visits_left * seconds_per_visit < budget
+
+
+def check_paired_bench_options(options: list[str]) -> list[str]:
+    """The bench options of a paired run: refuses those it sets per request (PlanError)."""
+    for argument in options:
+        if _option_name(argument) in PAIRED_RESERVED_OPTIONS:
+            raise PlanError(f"{_option_name(argument)} is set by bench-commits --paired (see --sample-time and "
+                            "--min-pairs); leave it out of the bench options")
+    return options
+
+
+def other(side: str) -> str:
+    return SIDE_B if side == SIDE_A else SIDE_A

@@ -1,0 +1,123 @@
+"""A client of ``bench worker`` (docs/worker-protocol.md): starts one, speaks its JSON lines, and
+ends it. A worker that says ``{"error": ...}``, dies, answers what it cannot or does not answer in
+time is a WorkerError naming the side and the end of the worker's log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import subprocess
+from pathlib import Path
+
+PROTOCOL_VERSION = 1
+# How long a worker may take to answer one request: generous, so that only a hung case hits it.
+REPLY_TIMEOUT_SECONDS = 600.0
+LOG_TAIL_LINES = 5
+
+
+class WorkerError(Exception):
+    """A worker failed; the message is one line."""
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        text = path.read_text(errors="replace").rstrip().splitlines()
+    except OSError:
+        return ""
+    return " | ".join(line.strip() for line in text[-lines:] if line.strip())
+
+
+class Worker:
+    """One running ``bench worker``: in its own session (so a Ctrl-C at the terminal reaches only
+    bench-commits, which ends its workers itself), stderr into ``log``, in ``cwd``. ``columns`` is the
+    results header its hello line gave."""
+
+    def __init__(self, name: str, argv: list[str], cwd: Path, log: Path,
+                 timeout: float = REPLY_TIMEOUT_SECONDS):
+        self.name, self.log, self.timeout = name, log, timeout
+        with open(log, "ab") as err:
+            try:
+                self.process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=err, start_new_session=True)
+            except OSError as error:
+                raise WorkerError(f"cannot start the worker of {name}: {error}") from None
+        self._buffer = b""
+        try:
+            hello = self._reply("hello")
+            if hello.get("protocol") != PROTOCOL_VERSION or not isinstance(hello.get("columns"), list):
+                raise WorkerError(f"the worker of {name} speaks another protocol: {hello}")
+            self.columns: list[str] = hello["columns"]
+        except BaseException:
+            self.kill()
+            raise
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def request(self, request: dict) -> dict:
+        """Send one request; return its reply (WorkerError on an error reply)."""
+        try:
+            self.process.stdin.write((json.dumps(request) + "\n").encode())
+            self.process.stdin.flush()
+        except OSError:
+            raise self._died(request["request"]) from None
+        return self._reply(request["request"])
+
+    def list_cases(self) -> list[dict]:
+        return self.request({"request": "list"})["cases"]
+
+    def _reply(self, what: str) -> dict:
+        line = self._read_line(what)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            raise WorkerError(f"the worker of {self.name} answered {what} with a line that is not JSON: "
+                              f"{line[:200]!r}") from None
+        if "error" in reply:
+            raise WorkerError(f"the worker of {self.name} refused {what}: {reply['error']}")
+        if reply.get("ok") != what:
+            raise WorkerError(f"the worker of {self.name} answered {what} with {line[:200]!r}")
+        return reply
+
+    def _read_line(self, what: str) -> str:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                if not selector.select(self.timeout):
+                    raise WorkerError(f"the worker of {self.name} did not answer {what} within "
+                                      f"{self.timeout:.0f} s")
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise self._died(what)
+                self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode(errors="replace")
+
+    def _died(self, what: str) -> WorkerError:
+        status = self.process.wait()
+        return WorkerError(f"the worker of {self.name} ended (exit {status}) before answering {what}: "
+                           f"{_tail(self.log, LOG_TAIL_LINES)}")
+
+    def quit(self) -> None:
+        """Ask the worker to end and wait for it; kill it if it does not."""
+        try:
+            self.request({"request": "quit"})
+            self.process.wait(timeout=self.timeout)
+        except (WorkerError, subprocess.TimeoutExpired):
+            pass
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        """End the worker at once (SIGKILL) and reap it; never fails."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass

@@ -1,0 +1,116 @@
+"""The paired rule (judge/paired.py) on planted log ratios: exact where it is arithmetic, and in both
+directions where it decides."""
+
+import math
+
+import numpy as np
+import pytest
+
+from analyze_lib.judge import paired
+
+
+def noisy_rounds(shift, rounds=5, pairs=10, sd=0.05, offset_sd=0.0, seed=1):
+    """Log ratios around ``log(shift)``: ``sd`` within a round, ``offset_sd`` between rounds."""
+    rng = np.random.default_rng(seed)
+    return [math.log(shift) + rng.normal(0, offset_sd) + rng.normal(0, sd, pairs) for _ in range(rounds)]
+
+
+def test_log_ratios_drop_pairs_with_a_starved_or_empty_side():
+    d = paired.log_ratios(np.array([10.0, np.inf, 10.0, 0.0]), np.array([11.0, 10.0, np.inf, 5.0]))
+    assert d.tolist() == pytest.approx([math.log(1.1)])
+
+
+def test_the_estimate_is_the_mean_of_round_medians():
+    rounds = [np.array([0.0, 0.1, 0.5]), np.array([0.2, 0.2, 0.9])]
+    assert paired.estimate(rounds) == pytest.approx((0.1 + 0.2) / 2)
+
+
+def test_identical_pairs_have_no_standard_error():
+    assert paired.bootstrap_se([np.full(6, 0.1), np.full(6, 0.1)]) == 0.0
+
+
+def test_the_standard_error_grows_with_the_noise_and_shrinks_with_the_rounds():
+    quiet = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02))
+    loud = paired.bootstrap_se(noisy_rounds(1.0, sd=0.2))
+    more = paired.bootstrap_se(noisy_rounds(1.0, sd=0.2, rounds=20))
+    assert quiet < loud
+    assert more < loud
+
+
+def test_between_round_offsets_count_in_the_standard_error():
+    without = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02, offset_sd=0.0))
+    with_offsets = paired.bootstrap_se(noisy_rounds(1.0, sd=0.02, offset_sd=0.1))
+    assert with_offsets > 2 * without
+
+
+def test_the_standard_error_is_fixed_by_its_inputs():
+    rounds = noisy_rounds(1.0, sd=0.1)
+    assert paired.bootstrap_se(rounds) == paired.bootstrap_se(rounds)
+
+
+def test_a_planted_ten_percent_change_is_measured_and_significant():
+    evidence = paired.paired_evidence(noisy_rounds(1.10), cases=500)
+    assert evidence.ratio == pytest.approx(1.10, rel=0.02)
+    assert evidence.p < 1e-6
+    assert evidence.rounds == 5 and evidence.pairs == 50
+    assert not evidence.one_round
+
+
+def test_no_change_is_not_significant():
+    evidence = paired.paired_evidence(noisy_rounds(1.0, sd=0.05), cases=500)
+    assert evidence.p > 0.01
+
+
+def test_the_resolution_is_the_floor_or_the_lone_change_bar_whichever_is_larger():
+    tight = paired.paired_evidence([np.full(8, 0.0), np.full(8, 0.0)], cases=500)
+    assert tight.resolution == pytest.approx(1.02)
+    loose = paired.paired_evidence(noisy_rounds(1.0, sd=0.3), cases=500)
+    assert loose.resolution == pytest.approx(math.exp(paired.lone_z(0.01, 500) * loose.se))
+    assert loose.resolution > 1.02
+
+
+def test_the_lone_change_bar_grows_with_the_number_of_cases():
+    assert paired.lone_z(0.01, 1) == pytest.approx(2.5758, abs=1e-3)
+    assert paired.lone_z(0.01, 500) == pytest.approx(4.2649, abs=1e-3)  # the normal quantile at 1e-5
+    assert paired.lone_z(0.01, 500) > paired.lone_z(0.01, 50)
+
+
+def test_one_round_says_so():
+    assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
+
+
+def test_called_changes_need_significance_and_the_floor():
+    evidence = {
+        "ten-percent": paired.paired_evidence(noisy_rounds(1.10, sd=0.01), cases=3),
+        "one-percent": paired.paired_evidence(noisy_rounds(1.01, sd=0.001), cases=3),
+        "nothing": paired.paired_evidence(noisy_rounds(1.0, sd=0.05, seed=4), cases=3),
+    }
+    assert evidence["one-percent"].p < 1e-6, "significant, but below the 2% floor"
+    assert paired.called_changes(evidence) == {"ten-percent": True, "one-percent": False, "nothing": False}
+
+
+def test_faster_is_called_too():
+    evidence = {"faster": paired.paired_evidence(noisy_rounds(0.8, sd=0.02), cases=1)}
+    assert paired.called_changes(evidence) == {"faster": True}
+
+
+def test_sequential_sampling_stops_when_the_target_resolution_is_reached_or_the_change_is_clear():
+    assert paired.case_needs_more([], cases=500)
+    assert paired.case_needs_more([[0.0]], cases=500)
+    assert not paired.case_needs_more(noisy_rounds(1.0, sd=0.005), cases=500, target=1.05)
+    assert not paired.case_needs_more(noisy_rounds(1.5, sd=0.2), cases=500, target=1.05), "a clear change"
+    assert paired.case_needs_more(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2), cases=500, target=1.05)
+
+
+def test_starved_pairs_carry_no_ratio():
+    assert math.isnan(paired.pair_log_ratio(math.inf, 10.0)) and math.isnan(paired.pair_log_ratio(10.0, math.inf))
+    assert paired.pair_log_ratio(10.0, 20.0) == pytest.approx(math.log(2))
+    assert paired.case_needs_more([[math.nan] * 10]), "ten starved pairs are no evidence"
+
+
+def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
+    base = {(1, 0): 10.0, (1, 1): 10.0, (2, 0): 20.0, (2, 1): float("inf"), (3, 0): 5.0}
+    head = {(1, 0): 11.0, (1, 1): 12.0, (2, 0): 22.0, (2, 1): 20.0, (4, 0): 5.0}
+    grouped = paired.pair_log_ratios(base, head)
+    assert [d.tolist() for d in grouped] == [pytest.approx([math.log(1.1), math.log(1.2)]),
+                                             pytest.approx([math.log(1.1)])]
