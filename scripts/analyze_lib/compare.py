@@ -183,7 +183,7 @@ class CompareRow:
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
         if self.bimodal:
-            return bimodal_text(self.base_modes, self.head_modes)
+            return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
         if self.unstable:
             return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
         if not self.alpha_reachable:
@@ -241,7 +241,13 @@ def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = ma
 
 
 def _with_modes(row: CompareRow, a: np.ndarray, b: np.ndarray) -> CompareRow:
-    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED)."""
+    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED).
+
+    A case with a starved median is never bimodal: the starved side completed no operation
+    in most of its samples, slower than either level of the other side, so the starved rule
+    judges it (verdict_text), and no level of the starved side is there to show."""
+    if row.starved is not None:
+        return row
     base_modes, head_modes = find_modes(a), find_modes(b)
     if base_modes is None and head_modes is None:
         return row
@@ -392,7 +398,8 @@ def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> 
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
     that could catch a regression only when many cases regress together would pass the usual one unseen."""
-    candidates = [index for index, row in enumerate(rows) if row.by_rounds]
+    # A bimodal case is not judged (its verdict stays UNCHANGED): its outcome is BIMODAL.
+    candidates = [index for index, row in enumerate(rows) if row.by_rounds and not row.bimodal]
     level = lone_change_level(len(candidates), alpha)
     decided = list(rows)
     for index in candidates:
@@ -468,8 +475,9 @@ class Comparison:
 
     @property
     def slower(self) -> list[CompareRow]:
-        """The rows whose verdict is SLOWER."""
-        return [row for row in self.rows if row.verdict == SLOWER]
+        """The rows whose outcome is SLOWER: what ``counts`` counts as slower, and what the gate
+        fails on (one rule, CompareRow.outcome)."""
+        return [row for row in self.rows if row.outcome == SLOWER]
 
     @property
     def suite_geomeans(self) -> dict[str, tuple[float, int]]:
