@@ -2,7 +2,7 @@
 """Monte Carlo check of the gate's power and false-positive rate.
 
 Draws base and head samples from log-normal noise (default CV 5%), with head slowed
-down by a known factor, runs the real ``analyze_lib.compare.compare`` on them and counts
+down by a known factor, runs the real ``analyze_lib.judge.compare.compare`` on them and counts
 how often each verdict comes out. Not a unit test: run it by hand and report the table.
 
     .venv/bin/python scripts/simulate_gate.py --trials 2000 --seed 1
@@ -20,15 +20,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyze_lib.compare import (  # noqa: E402  (needs the path above)
+from analyze_lib.judge.compare import (  # noqa: E402  (needs the path above)
     DEFAULT_ALPHA,
     DEFAULT_THRESHOLD_PERCENT,
     FASTER,
     SLOWER,
     compare,
 )
-from analyze_lib.compare import UNSTABLE  # noqa: E402
-from analyze_lib.model import Case, CaseKey  # noqa: E402
+from analyze_lib.judge.compare import UNSTABLE  # noqa: E402
+from analyze_lib.files.model import Case, CaseKey  # noqa: E402
 
 DEFAULT_TRIALS = 2000
 DEFAULT_SEED = 1

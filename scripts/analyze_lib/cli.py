@@ -16,33 +16,24 @@ import re
 import sys
 from pathlib import Path
 
-from .compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
-from .counts_compare import (
+from .judge.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
+from .judge.counts_compare import (
     DEFAULT_ALLOCATIONS_TOLERANCE,
     DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
     build_counts_comparison,
 )
-from .counts_render import COUNTS_RENDERERS
-from .errors import AnalyzeError
-from .gate import (
-    EXIT_INCOMPLETE,
-    EXIT_INCONCLUSIVE,
-    EXIT_PASSED,
-    EXIT_REGRESSION,
-    decide_counts_gate,
-    decide_gate,
-)
-from .export import EXPORT_FORMATS, export_document
-from .loader import load_any, load_results
-from .model import CountsFile, ResultsFile, StressFile, filter_cases
-from .render import FORMATS, RENDERERS
-from .schema import COUNTS, STRESS, TIMING
+from .exit_codes import (EXIT_BAD_INPUT, EXIT_ENVIRONMENT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_OK,
+                         EXIT_REGRESSION)
+from .present.counts_render import COUNTS_RENDERERS
+from .files.errors import AnalyzeError
+from .judge.gate import decide_counts_gate, decide_gate
+from .present.export import EXPORT_FORMATS, export_document
+from .files.loader import load_any, load_results
+from .files.model import CountsFile, ResultsFile, StressFile, filter_cases
+from .present.render import FORMATS, RENDERERS
+from .files.schema import COUNTS, STRESS, TIMING
 
 PROG = "analyze"
-EXIT_OK = EXIT_PASSED
-EXIT_BAD_INPUT = 2
-# 3 is scripts/analyze's own: the Python environment could not be set up.
-EXIT_ENVIRONMENT = 3
 
 EXIT_CODES_HELP = f"""\
 exit codes:
@@ -82,6 +73,14 @@ ROUNDS_DESCRIPTION = (
     "noise floor reaches the threshold is unstable, one whose samples fall in two levels bimodal: "
     "both are listed and not gated. With one round a side the output notes that one process's "
     "samples cannot show between-process variance.")
+
+OUTPUT_DESCRIPTION = (
+    " Per suite, the geometric mean of its cases' ratios with a CI from a bootstrap over rounds (each run's "
+    "rounds drawn once for all the suite's cases; none without rounds). The output states what was "
+    "checked, what could not be and the one thing to do (first in Markdown, last in text); cases are "
+    "counted by row, so a case measured once per role (role=read, role=write) counts once per role. "
+    "A starved median (no operation completed in half the samples) reads 'starved', and the ratio it "
+    "gives '∞ (head starved)' or '0 (base starved)'.")
 
 COUNTS_DESCRIPTION = (
     " Counts files (bench count: instructions and allocations per op) are compared exactly: "
@@ -145,7 +144,8 @@ def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> 
                         help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})"
                              + timing)
     parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
-                        help=f"significance level of the Mann-Whitney U test (default {DEFAULT_ALPHA:g})"
+                        help=f"significance level of the Mann-Whitney U test, and 1 - the confidence of "
+                             f"every interval shown (default {DEFAULT_ALPHA:g}: 99%% intervals)"
                              + timing)
     if counts:
         parser.add_argument("--instructions-tolerance", type=_threshold, metavar="PCT",
@@ -195,10 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name, help=summary,
             description=(f"{summary[0].upper()}{summary[1:]}: per case the head/base ratio of "
-                         "median ns/op with a 95% bootstrap CI, a two-sided Mann-Whitney U "
+                         "median ns/op with its bootstrap CI at confidence 1 - alpha (99% at the default "
+                         "--alpha), a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + extra
+                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + OUTPUT_DESCRIPTION + extra
                          + COUNTS_DESCRIPTION),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")
@@ -367,7 +368,7 @@ def _report_inputs(paths: list[str]) -> tuple[ResultsFile | None, CountsFile | N
 
 
 def _report(args) -> int:
-    from .report import default_report_dir, write_report
+    from .present.report import default_report_dir, write_report
 
     pattern = _pattern(args.filter)
     results, counts, stress = _report_inputs(args.files)
@@ -378,7 +379,7 @@ def _report(args) -> int:
 
 
 def _history(args) -> int:
-    from .history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
+    from .present.history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)

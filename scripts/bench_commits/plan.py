@@ -9,7 +9,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyze_lib.compare import FASTER, SLOWER
+from analyze_lib.exit_codes import (EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE,  # noqa: F401 (bench_commits' names)
+                                     EXIT_INTERRUPTED, EXIT_PASSED, EXIT_REGRESSION, GATE_PRECEDENCE)
+from analyze_lib.judge.compare import FASTER, SLOWER
 
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
@@ -20,15 +22,6 @@ DEFAULT_PAIRS = 10
 MIN_DECIDING_PAIRS = 5
 SHORT_COMMIT_LENGTH = 7  # as bench's RunEnvironment.shortCommit
 
-# Exit codes: the gate's (analyze_lib.gate), plus 2 for bad input and 130 for an interrupted run.
-EXIT_PASSED = 0
-EXIT_REGRESSION = 1
-EXIT_BAD_INPUT = 2
-EXIT_INCONCLUSIVE = 4
-EXIT_INCOMPLETE = 5
-EXIT_INTERRUPTED = 130
-# When the timing and the counts gates disagree, the first of these wins (as in `analyze gate`).
-GATE_PRECEDENCE = (EXIT_REGRESSION, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED)
 
 # bench's exit statuses that bench-commits acts on.
 BENCH_UNAVAILABLE = 69  # bench count: valgrind, jemalloc or objcopy not installed

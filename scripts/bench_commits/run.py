@@ -14,13 +14,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze_lib.compare import FASTER, SLOWER, build_comparison
-from analyze_lib.counts_compare import build_counts_comparison
-from analyze_lib.counts_render import render_counts_markdown
-from analyze_lib.errors import AnalyzeError
-from analyze_lib.gate import decide_counts_gate, decide_gate
-from analyze_lib.loader import load_counts, load_results
-from analyze_lib.render import render_markdown
+from analyze_lib.judge.compare import FASTER, SLOWER, build_comparison
+from analyze_lib.judge.counts_compare import build_counts_comparison
+from analyze_lib.present.counts_render import render_counts_markdown
+from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.judge.gate import decide_counts_gate, decide_gate
+from analyze_lib.files.loader import load_counts, load_results
+from analyze_lib.present.render import render_markdown
 
 from . import plan
 from .plan import PlanError

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analyze_lib.errors import AnalyzeError
-from analyze_lib.loader import load_results
+from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.files.loader import load_results
 from csvgen import case, write_results
 
 SCRIPTS_DIR = Path(__file__).resolve().parents[1]

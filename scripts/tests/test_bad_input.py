@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.loader import load_results
-from analyze_lib.schema import COLUMNS_BY_VERSION
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.schema import COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 SCRIPTS_DIR = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analyze_lib.loader import load_counts, load_results
-from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
+from analyze_lib.files.loader import load_counts, load_results
+from analyze_lib.files.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v5.csv"

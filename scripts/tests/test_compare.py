@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, judge
-from analyze_lib.loader import load_results
-from analyze_lib.model import CaseKey
-from analyze_lib.stats import smallest_p
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare, judge
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.model import CaseKey
+from analyze_lib.judge.stats import smallest_p
 from csvgen import case, write_results
 
 BASE_SEED = 1

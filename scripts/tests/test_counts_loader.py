@@ -8,8 +8,8 @@ import io
 
 import pytest
 
-from analyze_lib.errors import AnalyzeError
-from analyze_lib.loader import (
+from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.files.loader import (
     COUNTS_NOT_TIMING,
     TIMING_NOT_COUNTS,
     TORN_ROW_WARNING,
@@ -17,8 +17,8 @@ from analyze_lib.loader import (
     load_counts,
     load_results,
 )
-from analyze_lib.model import CaseCounts, CaseKey, CountsFile, ResultsFile
-from analyze_lib.schema import COUNTS, COUNTS_COLUMNS_BY_VERSION, TIMING, file_kind
+from analyze_lib.files.model import CaseCounts, CaseKey, CountsFile, ResultsFile
+from analyze_lib.files.schema import COUNTS, COUNTS_COLUMNS_BY_VERSION, TIMING, file_kind
 from csvgen import COUNT_ITERATIONS, COUNT_OPS_PER_ITERATION, case, write_counts, write_results
 
 OPERATIONS = COUNT_ITERATIONS * COUNT_OPS_PER_ITERATION

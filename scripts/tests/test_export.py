@@ -6,7 +6,8 @@ import json
 
 import numpy as np
 
-from analyze_lib.cli import EXIT_BAD_INPUT, main
+from analyze_lib.cli import main
+from analyze_lib.exit_codes import EXIT_BAD_INPUT
 from csvgen import case, once_hit_counts, rounds, write_counts, write_results
 
 SAMPLES = [10.0, 11.0, 12.0, 13.0, 14.0]  # median 12, quartiles 11 and 13

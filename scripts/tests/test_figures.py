@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from analyze_lib import figures
+from analyze_lib.present import figures
 from analyze_lib.cli import main
-from analyze_lib.doc import PAGE_WIDTH_PX
-from analyze_lib.figures import FigureBudget
+from analyze_lib.present.doc import PAGE_WIDTH_PX
+from analyze_lib.present.figures import FigureBudget
 from csvgen import case, write_results
 
 

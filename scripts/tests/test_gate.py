@@ -7,9 +7,9 @@ import json
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.compare import UNCHANGED, compare_samples
-from analyze_lib.gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
-from analyze_lib.model import CaseKey
+from analyze_lib.judge.compare import UNCHANGED, compare_samples
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.files.model import CaseKey
 from csvgen import case, write_results
 
 MEDIAN_NS = 100.0
@@ -33,7 +33,14 @@ def test_head_missing_base_cases_fails_the_gate(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == ("Gate: FAILED, 7 of 10 base cases are missing from head "
                          "(interrupted or filtered run? --allow-missing if filtered on purpose)")
-    assert ("Missing from head (7): " + ", ".join(f"once/hit/{v} threads:1" for v in VARIANTS[3:])) in lines
+    # Grouped by suite, one line per suite (wrapped when long), never one line for every case.
+    at = lines.index("Missing from head (7):")
+    assert lines[at + 1:at + 3] == [
+        "  once (7): hit/v3 threads:1, hit/v4 threads:1, hit/v5 threads:1, hit/v6 threads:1,",
+        "    hit/v7 threads:1, hit/v8 threads:1, hit/v9 threads:1"]
+    assert "Not checked: 7 missing from head." in lines
+    assert lines[-3:-1] == ["To do: rerun head with the same cases as base (was it interrupted or filtered?), or pass",
+                            "  --allow-missing if head was filtered on purpose."]
 
 
 def test_markdown_and_json_name_the_missing_cases(tmp_path, capsys):
@@ -43,7 +50,8 @@ def test_markdown_and_json_name_the_missing_cases(tmp_path, capsys):
     out = capsys.readouterr().out
     assert ("**Gate: FAILED, 3 of 4 base cases are missing from head (interrupted or filtered run? "
             "--allow-missing if filtered on purpose)**") in out
-    assert "Missing from head (3): `once/hit/v1 threads:1`, `once/hit/v2 threads:1`, `once/hit/v3 threads:1`" in out
+    assert ("<details><summary>Missing from head: 3 cases (once 3)</summary>\n\n| Case |\n| --- |\n"
+            "| `once/hit/v1 threads:1` |\n| `once/hit/v2 threads:1` |\n| `once/hit/v3 threads:1` |\n\n</details>") in out
     assert _gate(tmp_path, base, head, fmt="json") == EXIT_INCOMPLETE
     gate = json.loads(capsys.readouterr().out)["gate"]
     assert gate == {"status": "incomplete", "passed": False, "exit_code": EXIT_INCOMPLETE, "slower": 0,
@@ -64,7 +72,7 @@ def test_cases_only_in_head_are_reported_not_failing(tmp_path, capsys):
     head = {case(variant="a"): MEDIAN_NS, case(variant="new"): MEDIAN_NS}
     assert _gate(tmp_path, base, head) == EXIT_PASSED
     out = capsys.readouterr().out
-    assert "Only in head (1): once/hit/new threads:1" in out
+    assert "Only in head (1):\n  once (1): hit/new threads:1\n" in out
     assert out.splitlines()[-1] == "Gate: passed, no case slower"
 
 
@@ -92,7 +100,10 @@ def test_too_few_samples_everywhere_is_inconclusive(tmp_path, capsys, base, head
     n = len(base)
     assert lines[-1] == (f"Gate: INCONCLUSIVE, none of the 1 cases can be decided: with {n} base and "
                          f"{n} head samples p can never be below alpha 0.01 (run more samples)")
-    assert "Undetectable (1): once/hit/dispatch-once threads:1" in lines
+    assert "Undetectable, not judged (1, marked in the table): once 1" in lines
+    assert "Not checked: 1 undetectable (too few rounds or samples to reach the p needed)." in lines
+    assert ("To do: run both sides with at least 5 rounds (bench --rounds 5), so that a change in one case"
+            in "\n".join(lines))
 
 
 def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsys):
@@ -101,7 +112,7 @@ def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsy
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == ("Gate: passed, no case slower among 1 decidable case; "
                          "1 of 2 cases undetectable (too few samples)")
-    assert "Undetectable (1): once/hit/few threads:1" in lines
+    assert "Undetectable, not judged (1, marked in the table): once 1" in lines
     few = next(line for line in lines if line.startswith("once/hit/few"))
     assert few.endswith("undetectable (too few samples)")
 
@@ -111,7 +122,9 @@ def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsy
     assert "**Gate: FAILED, 1 case slower**" in out
     assert "> Also: 1 of 2 cases undetectable (too few samples: p can never be below alpha 0.01), " \
            "not judged" in out
-    assert "Undetectable (1): `once/hit/few threads:1`" in out
+    assert ("<details><summary>Undetectable, not judged: 1 case (once 1)</summary>\n\n"
+            "| Case | Rounds (samples) base / head |\n| --- | --- |\n| `once/hit/few threads:1` | 1 (4) / 1 (4) |") in out
+    assert "- To do: look at the slower case first: it is the table's first row." in out
 
 
 def test_missing_outranks_inconclusive(tmp_path, capsys):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from analyze_lib.cli import main
-from analyze_lib.history import find_steps, order_runs
-from analyze_lib.loader import load_results
-from analyze_lib.schema import COLUMNS_BY_VERSION
+from analyze_lib.present.history import find_steps, order_runs
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.schema import COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
 # once/hit/lock steps up 2x between the second and third run; the others stay.
@@ -82,3 +82,26 @@ def test_history_skips_unreadable_files_and_fails_only_when_none_is_usable(tmp_p
     assert main(["history", str(binary), str(future), "--out", str(out)]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "analyze: no usable results file: all 2 inputs were skipped (see the warnings above)")
+
+
+def _rounds_runs(directory, variants):
+    """Two runs of ``variants`` with 5 rounds each; lock is 2x slower in the second."""
+    from csvgen import rounds
+    directory.mkdir()
+    for index, factor in enumerate((1.0, 2.0)):
+        cases = {case(variant=v): rounds(20.0 * (factor if v == "lock" else 1.0), 5, seed=10 * index + n)
+                 for n, v in enumerate(variants)}
+        write_results(directory / f"r{index}.csv", cases, version=3, seed=index,
+                      run={"started_at": f"2026-11-2{index + 1}T10:00:00Z", "commit": str(index) * 40})
+    return order_runs([load_results(p) for p in sorted(directory.glob("*.csv"))])
+
+
+def test_steps_follow_the_gates_joint_rule(tmp_path):
+    # 5 rounds a side reach p = 2/C(10, 5) = 0.0079 at best: alone that is below alpha 0.01, so
+    # lock's 2x is a step; decided together with a second case, a lone change needs p <= 0.005,
+    # which 5 rounds cannot give: as compare and the gate say, lock is undetectable, not a step.
+    alone = _rounds_runs(tmp_path / "alone", ["lock"])
+    [step] = find_steps(alone, threshold=10, alpha=0.01)
+    assert (step.key.variant, step.row.verdict, step.row.by_rounds) == ("lock", "slower", True)
+    together = _rounds_runs(tmp_path / "together", ["lock", "dispatch-once"])
+    assert find_steps(together, threshold=10, alpha=0.01) == []

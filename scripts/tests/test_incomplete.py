@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.gate import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE
 from csvgen import (case, caught_control, once_hit_counts, outcome, rounds, write_counts, write_results,
                     write_stress)
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.loader import load_results
+from analyze_lib.files.loader import load_results
 from csvgen import case, write_results
 
 ROLES = "readers=2;role={role};writers=1"

@@ -25,21 +25,24 @@ def test_markdown_table_and_verdict(tmp_path, capsys):
     assert lines[0] == "## DispatchBench comparison"
     assert "- Head: `fffffff+dirty on bench-1 (Test CPU @ 3.0GHz, 4 CPUs), release, Swift 6.0.3, " \
            "2026-11-21T23:45:01Z`" in lines
-    assert "| Case | Base ns/op | Head ns/op | Ratio | 95% CI | p | Verdict |" in lines
+    assert "| Case | Base ns/op | Head ns/op | Ratio | 99% CI | p | Verdict |" in lines
     assert "| --- | ---: | ---: | ---: | --- | ---: | --- |" in lines
-    assert ("| `once/hit/lock threads:1` | 10.2 | 20.5 | 2.00 | [1.95, 2.05] | 0.0022 "
+    assert ("| `once/hit/lock threads:1` | 10.2 | 20.5 | 2.00 | [1.93, 2.07] | 0.0022 "
             "| **2.00× slower** |") in lines
-    assert "| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.96, 1.06] | 0.7 | no change |" in lines
+    assert "| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.94, 1.08] | 0.7 | no change |" in lines
     assert "**1 slower, 0 faster, 1 unchanged.**" in out
     assert "<details><summary>1 unchanged case</summary>" in lines
-    assert "| once | 2 | 1.42 |" in lines
+    assert "| once | 2 | 1.42 | none (needs 2 rounds a side) |" in lines
+    assert lines[2:5] == ["- Checked: 2 of 2 compared cases decided (1 slower, 0 faster, 1 unchanged).",
+                          "- Not checked: none.",
+                          "- To do: look at the slower case first: it is the table's first row."]
 
 
 def test_text_output_exact(tmp_path, capsys):
     code, out = _run(tmp_path, capsys, "text")
     assert code == 0
     assert out.splitlines()[4:7] == [
-        "Case                     Base ns/op  Head ns/op  Ratio  95% CI             p  Verdict",
-        "once/hit/lock threads:1        10.2        20.5   2.00  [1.95, 2.05]  0.0022  2.00× slower",
-        "once/hit/once threads:1        5.25        5.30   1.01  [0.96, 1.06]     0.7  no change",
+        "Case                     Base ns/op  Head ns/op  Ratio  99% CI             p  Verdict",
+        "once/hit/lock threads:1        10.2        20.5   2.00  [1.93, 2.07]  0.0022  2.00× slower",
+        "once/hit/once threads:1        5.25        5.30   1.01  [0.94, 1.08]     0.7  no change",
     ]

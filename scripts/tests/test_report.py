@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from analyze_lib import figures
-from analyze_lib import report as report_module
+from analyze_lib.present import figures
+from analyze_lib.present import report as report_module
 from analyze_lib.cli import main
 from csvgen import case, full_run_cases, write_results
 

@@ -11,11 +11,12 @@ import json
 import numpy as np
 
 from analyze_lib.cli import main
-from analyze_lib.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
-from analyze_lib.gate import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, decide_gate
-from analyze_lib.loader import load_results
-from analyze_lib.model import Case, CaseKey
-from analyze_lib.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
+from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
+from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.judge.gate import decide_gate
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.model import Case, CaseKey
+from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
                                 split_by_round)
 from csvgen import case, rounds, write_results
 
@@ -106,7 +107,9 @@ def test_one_round_a_side_says_one_process_cannot_show_process_variance(tmp_path
     out = capsys.readouterr().out
     assert ("note: samples from one process cannot show between-process variance: 1 case compared on "
             "one round a side") in out
-    assert "95% CI" in out
+    # Every interval is at 1 - alpha, with rounds or without, and the output says so.
+    assert "99% CI" in out and "95% CI" not in out
+    assert "99% bootstrap CI (1 - alpha, 2000 resamples)" in out
 
 
 def test_plain_arrays_compare_as_before():
@@ -146,7 +149,9 @@ def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, cap
     assert decision.passed and decision.not_gated == 1
     assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "text"]) == EXIT_PASSED
     out = capsys.readouterr().out
-    assert f"Unstable, not gated (1): once/hit/lock threads:1 (noise floor {unstable.noise_floor:.2f}×)" in out
+    assert "Unstable, not gated (1, marked in the table): once 1" in out
+    lock = next(line for line in out.splitlines() if line.startswith("once/hit/lock"))
+    assert lock.endswith(f"unstable (not gated): noise floor {unstable.noise_floor:.2f}×")
     assert out.splitlines()[-1] == (
         "Gate: passed, no case slower among 1 decidable case; 1 of 2 cases unstable, not gated: their "
         "rounds' noise floor is at least the 1.10× change the gate resolves")
@@ -188,7 +193,7 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
     assert "levels head/base" in bimodal.verdict_text
     assert comparison.counts["bimodal"] == 1
     assert main(["compare", str(b), str(h), "--threshold", "10"]) == 0
-    assert "Bimodal, not gated (1): wait/fan-out/group threads:4" in capsys.readouterr().out.splitlines()
+    assert "Bimodal, not gated (1, marked in the table): wait 1" in capsys.readouterr().out.splitlines()
     assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "json"]) == EXIT_PASSED
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["bimodal"] == 1
@@ -198,7 +203,7 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
 
 
 def test_benjamini_hochberg_rejects_the_step_up_set():
-    from analyze_lib.stats import benjamini_hochberg
+    from analyze_lib.judge.stats import benjamini_hochberg
     # m = 4 at 0.05: thresholds 0.0125, 0.025, 0.0375, 0.05. Step-up: the second smallest (0.02) is under
     # its 0.025, so the two smallest are rejected, 0.014 included though above its own 0.0125.
     assert benjamini_hochberg([0.9, 0.014, 0.02, 0.9], 0.05) == [False, True, True, False]

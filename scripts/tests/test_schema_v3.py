@@ -10,8 +10,8 @@ import math
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.loader import load_results
-from analyze_lib.schema import (
+from analyze_lib.files.loader import load_results
+from analyze_lib.files.schema import (
     COLUMN_TYPES,
     COLUMNS_BY_VERSION,
     RUN_COLUMNS,
@@ -145,7 +145,7 @@ def test_v4_appends_the_spin_scale_which_v3_files_read_as_1(tmp_path):
 
 def test_counts_files_of_version_4_load_like_version_3(tmp_path):
     # bench writes its counts file with the family's version (ResultsSchema.version); v4 changed only timing columns.
-    from analyze_lib.loader import load_counts
+    from analyze_lib.files.loader import load_counts
     from csvgen import once_hit_counts, write_counts
     v4 = load_counts(write_counts(tmp_path / "counts-v4.csv", once_hit_counts(), version=4))
     v3 = load_counts(write_counts(tmp_path / "counts-v3.csv", once_hit_counts(), version=3))

@@ -7,9 +7,9 @@ import csv
 
 import pytest
 
-from analyze_lib.errors import AnalyzeError
-from analyze_lib.loader import load_counts, load_results, load_stress
-from analyze_lib.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION, SAMPLE_NUMERIC_COLUMNS, \
+from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.files.loader import load_counts, load_results, load_stress
+from analyze_lib.files.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION, SAMPLE_NUMERIC_COLUMNS, \
     STRESS_COLUMNS_BY_VERSION
 from pathlib import Path
 

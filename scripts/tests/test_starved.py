@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 
 import numpy as np
 import pytest
 
-from analyze_lib import stats
+from analyze_lib.judge import stats
 from analyze_lib.cli import main
-from analyze_lib.compare import FASTER, SLOWER, UNCHANGED, compare, json_number
-from analyze_lib.loader import load_results
-from analyze_lib.tables import which_one_tables
+from analyze_lib.fmt import json_number
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
+from analyze_lib.files.loader import load_results
+from analyze_lib.present.tables import which_one_tables
 from csvgen import case, write_results
 
 INF = math.inf
@@ -102,7 +104,7 @@ def test_gate_fails_on_starved_head_and_json_is_strict(pair, capsys):
     text = capsys.readouterr().out
     assert "Infinity" not in text and "NaN" not in text
     document = json.loads(text)
-    assert document["format_version"] == 4
+    assert document["format_version"] == 5
     cases = {c["variant"]: c for c in document["cases"]}
     head = cases["starved-in-head"]
     assert (head["head_median_ns"], head["ratio"], head["starved"]) == ("inf", "inf", "head")
@@ -112,13 +114,19 @@ def test_gate_fails_on_starved_head_and_json_is_strict(pair, capsys):
     assert document["gate"]["passed"] is False and document["gate"]["slower"] == 1
     # Starved cases have no ratio to average: only "one-starved" is in the geometric mean.
     assert document["suite_geomean_ratio"]["isolation"]["cases"] == 1
+    # One round a side: no interval to resample, null rather than a number.
+    assert (document["suite_geomean_ratio"]["isolation"]["ci_low"], document["ci_confidence"]) == (None, 0.99)
 
 
 def test_text_and_markdown_say_starved(pair, capsys):
     assert main(["compare", str(pair[0]), str(pair[1])]) == 0
     out = capsys.readouterr().out
-    line = next(l for l in out.splitlines() if l.startswith("isolation/roles/starved-in-head"))
-    assert line.split()[-10:] == ["102", "starved", "∞", "[∞,", "∞]", "0.0075", "slower", "(starved", "in", "head)"]
+    # The special values are words where they appear: a starved median, the ratio it gives, no interval.
+    rows = {l.split()[0]: l for l in out.splitlines() if l.startswith("isolation/roles/starved-in")}
+    assert re.split(r"\s{2,}", rows["isolation/roles/starved-in-head"].strip())[-5:] == [
+        "starved", "∞ (head starved)", "none (a median is starved)", "0.0075", "slower (starved in head)"]
+    assert "  0 (base starved)  none (a median is starved)  " in rows["isolation/roles/starved-in-base"]
+    assert "  none (both starved)  none (a median is starved)  " in rows["isolation/roles/starved-in-both"]
     assert "4 cases with a starved median" in out
     assert main(["gate", str(pair[0]), str(pair[1])]) == 1
     assert "**slower (starved in head)**" in capsys.readouterr().out

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from analyze_lib.errors import AnalyzeError
-from analyze_lib.loader import (
+from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.files.loader import (
     NOT_STRESS,
     STRESS_NOT_COUNTS,
     STRESS_NOT_TIMING,
@@ -21,8 +21,8 @@ from analyze_lib.loader import (
     load_results,
     load_stress,
 )
-from analyze_lib.model import StressFile
-from analyze_lib.schema import STRESS, STRESS_COLUMNS_BY_VERSION, file_kind
+from analyze_lib.files.model import StressFile
+from analyze_lib.files.schema import STRESS, STRESS_COLUMNS_BY_VERSION, file_kind
 from csvgen import caught_control, clean_stress_rows, outcome, write_results, write_stress
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-stress-v1.csv"

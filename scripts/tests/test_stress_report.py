@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.loader import load_stress
-from analyze_lib.stress import judge_stress
+from analyze_lib.files.loader import load_stress
+from analyze_lib.judge.stress import judge_stress
 from csvgen import (
     case,
     caught_control,

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 
-from .model import CountsFile, ResultsFile
-from .stats import median_of_round_medians, quartiles, split_by_round
+from ..files.model import CountsFile, ResultsFile
+from ..judge.stats import quartiles
+from ..judge.summary import case_median
 
 GITHUB = "github"
 BENCHER = "bencher"
@@ -47,14 +48,13 @@ def _timing_entries(results: ResultsFile):
     entries, warnings = [], []
     for key in sorted(results.cases, key=lambda k: k.sort_key()):
         case = results.cases[key]
-        groups = split_by_round(case.ns_per_op, case.round_ids)
-        value = median_of_round_medians(groups)
+        value = case_median(case)
         low, high = quartiles(case.ns_per_op)
         if not math.isfinite(value):
             warnings.append(f"{results.path}: {key.label}: starved median (no operation completed), "
                             "left out of the export")
             continue
-        entries.append((key.label, value, low, high, case.n, len(groups)))
+        entries.append((key.label, value, low, high, case.n, case.round_count))
     return entries, warnings
 
 

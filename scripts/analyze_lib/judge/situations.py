@@ -1,6 +1,6 @@
-"""How a benchmark is presented, read from its own cases: which param goes on a chart's
-x axis, which thread counts stand for "one thread", "contended" and "oversubscribed", and
-which parameter values are the situations a decision table covers.
+"""A benchmark's situations, read from its own cases: which thread counts stand for "one
+thread", "contended" and "oversubscribed", which parameter values are the situations the
+decisions cover, and which param goes on a chart's x axis.
 
 Everything is derived from the CSV (the params that vary, the thread counts measured, the
 machine's logical CPUs) except ``NOTES`` below: the few facts a results file does not carry.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .model import Case, format_params
+from ..files.model import Case, format_params
 
 THREADS = "threads"
 # The param that splits one case into one row per role of its threads (``role=read`` /

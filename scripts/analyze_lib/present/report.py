@@ -2,7 +2,7 @@
 
 This module assembles the document; the parts come from their own modules: decisions
 (which one to use), chart_plan and charts (which figures, and drawing them), tables (the
-reference tables), presentation (what a benchmark's params say about how to show it).
+reference tables), situations (what a benchmark's params say about how to show and judge it).
 
 The page leads with a table of contents; then per family (suite) the decision table and
 the charts, with the per-scenario ratios folded below them; then, given a counts file,
@@ -21,13 +21,14 @@ from pathlib import Path
 
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts
 from .charts import draw_figure
-from .decisions import Decision, decide, decision_table, rules_text
+from ..judge.decisions import Decision, decide
+from .decision_table import decision_table, rules_text
 from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
-from .output import atomic_directory
-from .presentation import FLOOR_SUITES
-from .stress import StressVerdict, judge_stress
+from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
+from ..files.output import atomic_directory
+from ..judge.situations import FLOOR_SUITES
+from ..judge.stress import StressVerdict, judge_stress
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -60,13 +61,14 @@ def default_report_dir(csv_path: str | Path) -> Path:
 
 def _summary(results: ResultsFile, count: int) -> str:
     return (f"{count} cases from `{results.path}`: {_run_text(results)}. Times are ns per operation, lower "
-            f"is better; more than {results.logical_cpus} threads oversubscribe the machine.")
+            f"is better; more than {results.logical_cpus} threads oversubscribe the machine. A case's median "
+            "is the median of its round medians (each round a fresh process), as compare and export use.")
 
 
 def _how_to_read(cpus: int) -> list:
     return [Heading(2, "How to read this report"),
             Paragraph(rules_text(cpus)),
-            Paragraph("Charts: lines join medians, bars span the interquartile range, the panels of a "
+            Paragraph("Charts: lines join medians, bars span the samples' interquartile range, the panels of a "
                       "figure share their y axis; oversubscribed thread counts are shaded. Each title "
                       "names the thread counts it shows.")]
 

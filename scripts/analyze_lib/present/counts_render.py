@@ -8,29 +8,23 @@ from __future__ import annotations
 
 import json
 
-from .compare import json_number
-from .counts_compare import (
+from ..judge.counts_compare import (
     UNCHANGED,
     CountsComparison,
     CountsRow,
-    fmt_allocations,
-    fmt_difference,
-    fmt_instructions,
 )
-from .gate import CountsGateDecision
-from .model import CaseCounts, CaseKey
-from .render import JSON_FORMAT_VERSION, markdown_preamble, md_table, run_json, run_line, text_table
-from .schema import COUNTS
+from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instructions, json_number
+from ..judge.gate import CountsGateDecision
+from ..files.model import CaseCounts, CaseKey
+from .doc import markdown_table
+from .render import (JSON_FORMAT_VERSION, case_lists_markdown, case_lists_text, markdown_preamble, run_json, run_line,
+                     text_table)
+from ..files.schema import COUNTS
 
 TITLE = "DispatchBench counts comparison"
 COUNTS_HEADERS = ["Case", "Base instr/op", "Head instr/op", "Ratio", "Base allocs/op", "Head allocs/op",
                   "Difference", "Verdict"]
 COUNTS_ALIGNS = "lrrrrrrl"
-
-
-def fmt_counts_ratio(value: float) -> str:
-    """A ratio of instruction counts to four decimals (1.0200): the tolerance is about 1%."""
-    return f"{value:.4f}"
 
 
 def rule_sentence(comparison: CountsComparison) -> str:
@@ -57,10 +51,10 @@ def _cells(row: CountsRow, code: bool) -> list[str]:
             fmt_allocations(row.head.allocations_per_op), fmt_difference(row.allocations_difference), verdict]
 
 
-def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -> list[tuple[str, list[CaseKey]]]:
+def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -> list[tuple[str, str, list]]:
     base_only = "Missing from head" if gate is not None else "Only in base"
     lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only)]
-    return [(name, keys) for name, keys in lists if keys]
+    return [(name, "", [(key, "") for key in keys]) for name, keys in lists if keys]
 
 
 def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
@@ -71,16 +65,15 @@ def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecisio
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:
-        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in changed]) + [""]
+        lines += markdown_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case's counts changed.", ""]
     if unchanged:
         lines += [f"<details><summary>{len(unchanged)} unchanged case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
-        lines += md_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
+        lines += markdown_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
-    for name, keys in _case_lists(comparison, gate):
-        lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    lines += case_lists_markdown(_case_lists(comparison, gate))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -91,8 +84,7 @@ def render_counts_text(comparison: CountsComparison, gate: CountsGateDecision | 
              f"head: {run_line(comparison.head)}", ""]
     lines += text_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, False) for r in comparison.rows])
     lines += ["", f"{outcome_sentence(comparison)}. {rule_sentence(comparison)}"]
-    for name, keys in _case_lists(comparison, gate):
-        lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += case_lists_text(_case_lists(comparison, gate))
     lines += [f"warning: {w}" for w in comparison.warnings]
     if gate is not None:
         lines += gate.notes

@@ -38,6 +38,12 @@ def median(values: np.ndarray) -> float:
     return float(np.median(values))
 
 
+def finite_median(values: np.ndarray) -> float | None:
+    """The median of the finite values (a column with empty cells, say), or None when there are none."""
+    finite = values[np.isfinite(values)]
+    return float(np.median(finite)) if finite.size else None
+
+
 def percentile(values: np.ndarray, q: float) -> float:
     """The q-th percentile with numpy's default (linear) interpolation, ``inf``-safe.
 
@@ -197,6 +203,38 @@ def geometric_mean(values) -> float:
 
 
 # --- Rounds: fresh processes as the unit of replication (Kalibera & Jones 2013) ---
+
+
+def geomean_interval(base: list[list[np.ndarray]], head: list[list[np.ndarray]],
+                     confidence: float = CONFIDENCE, resamples: int = BOOTSTRAP_RESAMPLES,
+                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """The CI of the geometric mean, over cases, of head/base ratios of medians of round medians.
+
+    ``base`` and ``head`` hold, per case (same order), its rounds (arrays of samples); every case
+    of a side has the same number of rounds, round i of each case from the same process. A
+    resample draws a side's rounds with replacement, one draw for all its cases (a round is one
+    process that ran them all, so what it shares, the machine's state, moves every case together),
+    and takes each case's median of the drawn rounds' medians. Percentile CI at ``confidence``;
+    NaN ends when a side lacks 2 rounds or its cases differ in round count. A resample's ratio of
+    two starved medians counts as 1, as in bootstrap_ratio_of_medians.
+    """
+    sides = []
+    for groups in (base, head):
+        counts = {len(rounds) for rounds in groups}
+        if len(counts) != 1 or min(counts) < 2:
+            return math.nan, math.nan
+        sides.append(np.array([round_medians(rounds) for rounds in groups]))
+    rng = np.random.default_rng(seed)
+    drawn = []
+    for medians in sides:
+        chosen = rng.integers(0, medians.shape[1], size=(resamples, medians.shape[1]))
+        drawn.append(np.median(medians[:, chosen], axis=2))  # cases x resamples
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(np.isinf(drawn[1]) & np.isinf(drawn[0]), 1.0, drawn[1] / drawn[0])
+        means = np.exp(np.mean(np.log(ratios), axis=0))
+    tail = (1 - confidence) / 2 * 100
+    return percentile(means, tail), percentile(means, 100 - tail)
+
 
 # Splits of one side's round medians into two halves that noise_floor looks at: every
 # split when there are at most this many, else this many seeded random ones.

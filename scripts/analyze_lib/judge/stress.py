@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import OutcomeCount, StressResult
+from ..files.model import OutcomeCount, StressResult
 
 
 @dataclass(frozen=True)

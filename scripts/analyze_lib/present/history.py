@@ -1,7 +1,8 @@
 """``analyze history``: trends over many runs and the steps between consecutive ones.
 
 Runs are ordered by started_at; a step is a pair of consecutive runs of a case whose
-comparison is significant by the same rule as ``analyze compare``.
+comparison is a change by the gate's rule (``analyze compare``): the cases compared between
+the same two runs are decided together, as the gate decides one comparison.
 """
 
 from __future__ import annotations
@@ -11,14 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .charts import Axes, Panel, draw_figure, make_series
-from .compare import UNCHANGED, CompareRow, compare_samples, run_warnings
+from ..judge.comparable import run_warnings
+from ..judge.compare import UNCHANGED, CompareRow, compare
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
-from .errors import AnalyzeError
+from ..files.errors import AnalyzeError
 from .figures import FigureBudget
-from .model import Case, CaseKey, ResultsFile, filter_cases, format_params
-from .output import atomic_directory
-from .render import fmt_ci, fmt_ns, fmt_p, fmt_ratio
-from .stats import median, quartiles
+from ..files.model import Case, CaseKey, ResultsFile, filter_cases, format_params
+from ..files.output import atomic_directory
+from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p
+from ..judge.stats import quartiles
+from ..judge.summary import case_median
 
 DEFAULT_HISTORY_DIR = "Results/history"
 HISTORY_MD = "history.md"
@@ -65,7 +68,9 @@ def order_runs(runs: list[ResultsFile]) -> list[ResultsFile]:
 
 
 def find_steps(runs: list[ResultsFile], threshold: float, alpha: float, pattern=None) -> list[Step]:
-    """Every significant change between consecutive appearances of each case.
+    """Every change between consecutive appearances of each case, by the gate's rule: the cases
+    compared between the same two runs are decided together (``compare``), so a step is what
+    ``analyze compare`` of those two runs would call slower or faster.
 
     ``runs`` must already be ordered; steps come out in case order, then time order.
     """
@@ -73,14 +78,16 @@ def find_steps(runs: list[ResultsFile], threshold: float, alpha: float, pattern=
     for index, run in enumerate(runs):
         for key, case in filter_cases(run.cases, pattern).items():
             appearances[key].append((index, case))
-    steps = []
-    for key in sorted(appearances, key=CaseKey.sort_key):
-        seen = appearances[key]
+    # (before, after) -> the cases last measured in run ``before`` and next in run ``after``.
+    pairs: dict[tuple[int, int], tuple[dict[CaseKey, Case], dict[CaseKey, Case]]] = defaultdict(lambda: ({}, {}))
+    for key, seen in appearances.items():
         for (before, old), (after, new) in zip(seen, seen[1:]):
-            row = compare_samples(key, old, new, threshold, alpha)
-            if row.verdict != UNCHANGED:
-                steps.append(Step(key, before, after, row))
-    return steps
+            pairs[(before, after)][0][key] = old
+            pairs[(before, after)][1][key] = new
+    steps = [Step(row.key, before, after, row)
+             for (before, after), (old, new) in pairs.items()
+             for row in compare(old, new, threshold, alpha) if row.verdict != UNCHANGED]
+    return sorted(steps, key=lambda step: (step.key.sort_key(), step.before))
 
 
 def _run_label(index: int, run: ResultsFile) -> str:
@@ -103,7 +110,7 @@ def _charts(runs: list[ResultsFile], out_dir: Path, pattern) -> tuple[list[tuple
                 panels_data.items(), key=lambda kv: CaseKey("", "", "", kv[0][0], kv[0][1]).sort_key()):
             series = []
             for variant, seen in sorted(variants.items()):
-                points = [(float(i), median(c.ns_per_op), *quartiles(c.ns_per_op)) for i, c in seen]
+                points = [(float(i), case_median(c), *quartiles(c.ns_per_op)) for i, c in seen]
                 series.append(make_series(variant, points))
             title = f"threads:{threads}" + (f" {format_params(params)}" if params else "")
             panels.append(Panel(title, tuple(series)))
@@ -141,10 +148,10 @@ def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alph
     blocks.append(Heading(2, "Steps"))
     if steps:
         blocks.append(Table(
-            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", "95% CI", "p", "Verdict"),
+            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", f"{(1 - alpha) * 100:g}% CI", "p", "Verdict"),
             tuple((f"`{s.key.label}`", _run_label(s.before, runs[s.before]), _run_label(s.after, runs[s.after]),
-                   fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_ratio(s.row.ratio),
-                   fmt_ci(s.row), fmt_p(s.row.p_value), f"**{s.row.verdict_text}**") for s in steps),
+                   fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_head_base_ratio(s.row.ratio),
+                   fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{s.row.verdict_text}**") for s in steps),
             "lllrrrlrl"))
     else:
         blocks.append(Paragraph("No case stepped up or down." if len(runs) > 1

@@ -1,7 +1,7 @@
 """Which charts a report draws: per benchmark, a figure against its swept param and one
 against threads, their panels and series. Nothing is drawn here (see charts).
 
-- Against the param with the most values (presentation.x_param), at one thread and at
+- Against the param with the most values (situations.x_param), at one thread and at
   the most threads that fit the CPUs, a panel per thread count and remaining params.
 - Against threads, when the benchmark was measured at several thread counts (or has no
   param to sweep), a panel per param combination; oversubscribed counts are shaded.
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
 from .figures import FigureBudget
-from .model import Case, CaseCounts, CaseKey
-from .presentation import (
+from ..files.model import Case, CaseCounts, CaseKey
+from ..judge.situations import (
     FLOOR_SUITES,
     THREADS,
     chart_threads,
@@ -34,7 +34,8 @@ from .presentation import (
     varying_params,
     x_param,
 )
-from .stats import median, quartiles
+from ..judge.stats import quartiles
+from ..judge.summary import case_median
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _series(cases: list[Case], x_of) -> tuple[Series, ...]:
         points = []
         for case in sorted(by_variant[variant], key=x_of):
             low, high = quartiles(case.ns_per_op)
-            points.append((float(x_of(case)), median(case.ns_per_op), low, high))
+            points.append((float(x_of(case)), case_median(case), low, high))
         series.append(make_series(variant, points))
     return tuple(series)
 
@@ -167,7 +168,7 @@ def _counts_series(cases: list[CaseCounts], x: str) -> tuple[Series, ...]:
 
 
 def plan_counts_charts(cases: dict[CaseKey, CaseCounts], budget: FigureBudget) -> list[CountsChart]:
-    """Per benchmark whose counted cases sweep a numeric param (presentation.x_param), the
+    """Per benchmark whose counted cases sweep a numeric param (situations.x_param), the
     figures of instructions per op against it, in suite and benchmark order, within
     ``budget``. Benchmarks without such a param (nothing to draw a line through) get none."""
     by_benchmark: dict[tuple[str, str], list[CaseCounts]] = defaultdict(list)

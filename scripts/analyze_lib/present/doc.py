@@ -107,6 +107,15 @@ def _contents_entries(blocks, contents: Contents, anchors) -> list[tuple[int, st
             if isinstance(b, Heading) and 2 <= b.level <= contents.max_level]
 
 
+def markdown_table(headers, aligns: str, rows) -> list[str]:
+    """A Markdown table's lines, the one writer of them: ``aligns`` has one ``l`` or ``r`` per
+    column; a ``|`` in a cell is escaped and a newline becomes ``<br>``."""
+    lines = ["| " + " | ".join(headers) + " |",
+             "| " + " | ".join("---:" if a == "r" else "---" for a in aligns) + " |"]
+    lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", "<br>") for c in row) + " |" for row in rows]
+    return lines
+
+
 def to_markdown(blocks) -> str:
     """Markdown with images as relative links to the PNGs beside it."""
     return _markdown(blocks, blocks, _anchors(blocks)) + "\n"
@@ -129,11 +138,7 @@ def _markdown(items, document, anchors) -> str:
         elif isinstance(block, Bullets):
             out.append("\n".join(f"- {item}" for item in block.items))
         elif isinstance(block, Table):
-            lines = ["| " + " | ".join(block.headers) + " |",
-                     "| " + " | ".join("---:" if a == "r" else "---" for a in block.aligns) + " |"]
-            lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", "<br>") for c in row) + " |"
-                      for row in block.rows]
-            out.append("\n".join(lines))
+            out.append("\n".join(markdown_table(block.headers, block.aligns, block.rows)))
         elif isinstance(block, Image):
             out.append(f"![{block.alt}]({block.filename})")
         else:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .compare import Comparison
 from .counts_compare import CountsComparison
-from .model import CaseKey
+from ..exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from ..files.model import CaseKey
 
 # Statuses, in order of precedence when several apply: a regression found is a fact
 # whatever else is wrong; a head missing cases is a broken run (rerun it); a gate that
@@ -22,13 +23,6 @@ REGRESSION = "regression"
 INCOMPLETE = "incomplete"
 INCONCLUSIVE = "inconclusive"
 PASSED = "passed"
-
-# Exit codes. 2 (bad input or usage) is the CLI's and 3 (the Python environment could
-# not be set up) is scripts/analyze's, so the gate's own outcomes skip them.
-EXIT_PASSED = 0
-EXIT_REGRESSION = 1
-EXIT_INCONCLUSIVE = 4
-EXIT_INCOMPLETE = 5
 
 EXIT_CODES = {
     PASSED: EXIT_PASSED,

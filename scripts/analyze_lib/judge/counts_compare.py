@@ -14,8 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .compare import matched_cases
-from .model import CaseCounts, CaseKey, CountsFile
+from .comparable import matched_cases
+from ..files.model import CaseCounts, CaseKey, CountsFile
+from ..fmt import fmt_allocations, fmt_difference, fmt_percent
 
 # An instructions/op change counts when it is more than this, in percent of base: callgrind
 # counts are exact, but a toolchain's scheduling moves them by a few instructions.
@@ -67,29 +68,6 @@ def judge_allocations(base: float, head: float, tolerance: float) -> str | None:
     if difference == 0 or abs(difference) < tolerance - _EPSILON:
         return None
     return MORE if difference > 0 else FEWER
-
-
-def fmt_instructions(value: float) -> str:
-    """Instructions per op to two decimals, so a column lines up: 12.50, 97.00, 15,000.25."""
-    return f"{value:,.2f}"
-
-
-def fmt_allocations(value: float) -> str:
-    """Allocations per op to the thousandth (0.000, 1.000, 0.013), or two significant
-    digits below that (2.5e-05), so that a rare allocation never reads 0."""
-    if value == 0 or value >= 0.001:
-        return f"{value:.3f}"
-    return f"{value:.2g}"
-
-
-def fmt_percent(change: float) -> str:
-    """A relative change with its sign: +2.0%, -0.50%."""
-    return f"{change * 100:+.2f}%" if abs(change) < 0.01 else f"{change * 100:+.1f}%"
-
-
-def fmt_difference(value: float) -> str:
-    """An allocations/op difference with its sign: +1.000, -0.013, 0."""
-    return "0" if value == 0 else ("+" if value > 0 else "-") + fmt_allocations(abs(value))
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,15 @@ from collections import defaultdict
 
 import numpy as np
 
-from .decisions import TIE_PREFIX, disqualification, fmt_multiple, role_rows
+from ..judge.decisions import disqualification, role_rows
+from .decision_table import TIE_PREFIX
 from .doc import Table
-from .counts_compare import fmt_allocations, fmt_instructions
-from .model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
-from .presentation import FLOOR_SUITES
-from .render import fmt_ns
-from .schema import FORBIDDEN, STALLED_OUTCOME
-from .stats import bootstrap_ratio_of_medians, median, quartiles, starved_count
+from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
+from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
+from ..judge.situations import FLOOR_SUITES
+from ..files.schema import FORBIDDEN, STALLED_OUTCOME
+from ..judge.stats import finite_median, quartiles, starved_count
+from ..judge.summary import case_median, factor
 
 # Marks a variant the decision tables disqualify (it starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"
@@ -44,9 +45,9 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
     mark = f" {DISQUALIFIED_MARK}" if disqualified else ""
     if case is fastest:
         return f"**1.00**{mark}"
-    if math.isinf(median(case.ns_per_op)):
+    if math.isinf(case_median(case)):
         return "starved"
-    estimate = bootstrap_ratio_of_medians(case.ns_per_op, fastest.ns_per_op)
+    estimate = factor(case, fastest)
     tie = TIE_PREFIX if estimate.low <= 1.0 else ""
     return f"{tie}{fmt_multiple(estimate.ratio)}{mark}"
 
@@ -72,19 +73,19 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int) -> list[tupl
         variants = sorted({c.key.variant for cs in rows_cases for c in cs})
         rows = []
         for scenario_cases in rows_cases:
-            ranked = sorted(scenario_cases, key=lambda c: (median(c.ns_per_op), c.key.variant))
+            ranked = sorted(scenario_cases, key=lambda c: (case_median(c), c.key.variant))
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
             out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus) is not None
                    for c in scenario_cases}
-            if math.isinf(median(fastest.ns_per_op)):
+            if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
             else:
                 mark = f" {DISQUALIFIED_MARK}" if out[fastest.key.variant] else ""
                 name = f"**{fastest.key.variant}**{mark}"
                 cells = [_ratio_cell(by_variant[v], fastest, out[v]) if v in by_variant else "" for v in variants]
             rows.append((scenario_label(fastest.key, logical_cpus), name,
-                         fmt_ns(median(fastest.ns_per_op)), *cells))
+                         fmt_ns(case_median(fastest)), *cells))
         headers = ("Scenario", "Fastest", "Median ns/op", *variants)
         tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
     return tables
@@ -116,11 +117,6 @@ def _iqr_text(values: np.ndarray) -> str:
     return f"{fmt_ns(low)}–{fmt_ns(high)}"
 
 
-def _finite_median(values: np.ndarray) -> float | None:
-    finite = values[np.isfinite(values)]
-    return float(np.median(finite)) if finite.size else None
-
-
 def _samples_text(case: Case) -> str:
     starved = starved_count(case.ns_per_op)
     return f"{case.n} ({starved} starved)" if starved else str(case.n)
@@ -129,16 +125,16 @@ def _samples_text(case: Case) -> str:
 def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
     recorded (the slowest thread's operations over the fastest's, median over samples)."""
-    fairness = any(_finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
+    fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
     headers = ["Case", "n", "Median ns/op", "IQR"]
     if fairness:
         headers.append("Thread ops min/max")
     rows = []
     for case in sorted(cases, key=lambda c: c.key.sort_key()):
         row = [case_name(case.key, logical_cpus, with_suite), _samples_text(case),
-               fmt_ns(median(case.ns_per_op)), _iqr_text(case.ns_per_op)]
+               fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
-            low, high = (_finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
+            low, high = (finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
             row.append(f"{low / high:.2f}" if low is not None and high else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
@@ -147,14 +143,14 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
 def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
     """The cases that record latency percentiles (wait/handoff): median ns/op and the
     median over samples of each sample's p50/p90/p99 (None when no case has them)."""
-    measured = [c for c in cases if _finite_median(c.columns["p50_ns"]) is not None]
+    measured = [c for c in cases if finite_median(c.columns["p50_ns"]) is not None]
     if not measured:
         return None
     rows = []
     for case in sorted(measured, key=lambda c: c.key.sort_key()):
-        cells = [_finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
+        cells = [finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
         rows.append((case_name(case.key, logical_cpus, True), _samples_text(case),
-                     fmt_ns(median(case.ns_per_op)),
+                     fmt_ns(case_median(case)),
                      *(fmt_ns(v) if v is not None else "" for v in cells)))
     return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
 
@@ -166,7 +162,7 @@ def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
         return None
     starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
     rows = tuple((case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
-                  fmt_ns(median(c.ns_per_op))) for c in starved)
+                  fmt_ns(case_median(c))) for c in starved)
     return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
 
 
@@ -183,7 +179,7 @@ def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None,
                fmt_allocations(case.allocations_per_op)]
         if timings is not None:
             timed = timings.get(case.key)
-            row.append(fmt_ns(median(timed.ns_per_op)) if timed is not None else "")
+            row.append(fmt_ns(case_median(timed)) if timed is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "l" + "r" * (len(headers) - 1))
 
@@ -215,11 +211,6 @@ def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
 # What the stress tables say of a suspected deadlock (bench's watchdog abandoned the check).
 STALLED_TEXT = "suspected deadlock (no iteration completed within --watchdog)"
 LOST_TEETH_TEXT = "check lost its teeth"
-
-
-def fmt_seconds(value: float) -> str:
-    """Seconds as bench writes them, to the millisecond: ``0.329 s``."""
-    return f"{value:.3f} s"
 
 
 def _outcome_name(outcome: OutcomeCount) -> str:

@@ -1,27 +1,29 @@
-"""The comparison of two runs: per case, ratio of medians, CI, p-value and verdict.
+"""The comparison of two runs: per case, ratio of medians, CI, p-value and outcome.
 
 ``compare()`` is the pure core (samples in, rows out) that the gate, history and
-scripts/simulate_gate.py all use; ``build_comparison()`` adds what a report of two
-files needs: filtering, one-sided cases, per-suite geometric means and warnings.
+scripts/simulate_gate.py all use: ``evidence()`` measures each case, ``decide_outcomes()`` decides
+them together and ``classify()``, the one rule, gives each row its outcome.
+``build_comparison()`` adds what a report of two files needs: filtering, one-sided cases,
+per-suite geometric means and warnings.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Mapping, Union
 
 import numpy as np
 
-from .errors import AnalyzeError
-from .model import Case, CaseKey, ResultsFile, filter_cases
-from .schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
+from ..files.model import Case, CaseKey, ResultsFile
+from .comparable import file_warnings, matched_cases, run_warnings, unknown_settings_warnings
 from .stats import (
     Modes,
     benjamini_hochberg,
     bootstrap_ratio_of_medians,
     find_modes,
+    geomean_interval,
     hierarchical_ratio,
     median_of_round_medians,
     noise_floor,
@@ -61,7 +63,7 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
 # ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
 # Mann-Whitney U test on the round medians (exact), decided for all such cases together with
-# Benjamini-Hochberg at false discovery rate alpha (decide_by_rounds), and a change of at least
+# Benjamini-Hochberg at false discovery rate alpha (decide_outcomes), and a change of at least
 # the threshold; the ratio of the medians of round medians is reported with a hierarchical
 # bootstrap CI. A case whose U test cannot reach alpha even alone (2/C(n+m, n) > alpha: fewer
 # than MIN_GATE_ROUNDS rounds a side at the default alpha) is undetectable.
@@ -85,40 +87,14 @@ STARVED_BOTH = "both"
 # Tolerance so a change of exactly the threshold (2.2 / 2.0 = 1.1000000000000001) counts.
 _RATIO_EPSILON = 1e-9
 
-# Run metadata that must match for timings to be comparable, with a reader's name.
-COMPARABLE_RUN_FIELDS = (
-    ("host", "host"),
-    ("cpu_model", "CPU model"),
-    ("logical_cpus", "logical CPU count"),
-    ("swift_version", "Swift version"),
-    ("build", "build"),
-    ("allocator", "allocator"),
-    ("schema_version", "schema version"),
-)
-
-# How a warning names each run setting (schema.RUN_SETTING_COLUMNS): bench's option or
-# what it sets.
-RUN_SETTING_LABELS = {
-    "run_samples": "samples per case",
-    "run_warmup": "warm-up samples",
-    "run_sample_ns": "least sample duration in ns",
-    "run_quick": "--quick",
-    "run_filter": "--filter",
-    "run_threads": "--threads",
-    "run_rounds": "rounds",
-    "run_spin_scale": "--spin-scale",
-}
-
 Samples = Union[Case, np.ndarray]
 
 
 @dataclass(frozen=True)
-class CompareRow:
-    """One case compared: head/base ratio of medians (> 1 means head is slower).
-
-    ``verdict`` is SLOWER or FASTER only when p < alpha and the change is at least the
-    threshold; ``alpha_reachable`` is False when the sample counts make p < alpha
-    impossible (the case is undetectable): it is then never judged, always UNCHANGED.
+class CaseEvidence:
+    """What one case's samples show, before any rule is applied: head/base ratio of medians
+    (> 1 means head is slower), its CI, the U test's p-value and what the sample or round counts
+    allow. ``evidence`` measures it; ``decide_outcomes`` gives it its outcome.
 
     Medians may be ``inf`` (starved, see stats): the ratio is then ``inf`` (starved in
     head), 0 (starved in base) or NaN (starved in both, never a change).
@@ -133,20 +109,19 @@ class CompareRow:
     ci_low: float
     ci_high: float
     p_value: float
-    verdict: str
-    alpha_reachable: bool
+    # The smallest p the exact U test can give for these counts (of rounds when ``by_rounds``).
+    best_p: float
     base_starved: int = 0
     head_starved: int = 0
-    # Rounds (fresh processes) per side; ``by_rounds`` when the row was judged on
+    # Rounds (fresh processes) per side; ``by_rounds`` when the case is judged on
     # between-round evidence (both sides have at least ROUNDS_MIN_FOR_ROUND_STATS rounds).
     base_rounds: int = 1
     head_rounds: int = 1
     by_rounds: bool = False
     # The noise floor of each side (stats.noise_floor: the change factor its own rounds
-    # show between halves; NaN with one round), and whether the case is UNSTABLE.
+    # show between halves; NaN with one round).
     base_floor: float = math.nan
     head_floor: float = math.nan
-    unstable: bool = False
     # Each side's two levels when its samples are bimodal (stats.Modes), else None.
     base_modes: Modes | None = None
     head_modes: Modes | None = None
@@ -167,28 +142,72 @@ class CompareRow:
         """STARVED_HEAD, STARVED_BASE or STARVED_BOTH when a median is starved, else None."""
         return starved_side(self.base_median, self.head_median)
 
+
+@dataclass(frozen=True)
+class CompareRow(CaseEvidence):
+    """One case compared: its evidence and its outcome, given once by ``classify``.
+
+    ``outcome`` is one of OUTCOME_ORDER. ``alpha_reachable`` is False when the sample (or round)
+    counts could never give the p-value the case needed: it was not judged.
+    """
+
+    outcome: str = field(kw_only=True)
+    alpha_reachable: bool = field(kw_only=True)
+
     @property
-    def outcome(self) -> str:
-        """The verdict, or UNSTABLE (noise floor reaches the threshold), or UNDETECTABLE
-        when the sample or round counts could never decide it."""
-        if self.bimodal:
-            return BIMODAL
-        if self.unstable:
-            return UNSTABLE
-        return self.verdict if self.alpha_reachable else UNDETECTABLE
+    def verdict(self) -> str:
+        """SLOWER or FASTER when the outcome is that change, else UNCHANGED."""
+        return self.outcome if self.outcome in (SLOWER, FASTER) else UNCHANGED
+
+    @property
+    def unstable(self) -> bool:
+        """True when the case's noise floor reaches the threshold and it was not called (not gated)."""
+        return self.outcome == UNSTABLE
 
     @property
     def verdict_text(self) -> str:
         """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
         a starved median ``slower (starved in head)`` and the like, or
         ``undetectable (too few samples)``."""
-        if self.bimodal:
+        if self.outcome == BIMODAL:
             return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
-        if self.unstable:
-            return f"unstable (not gated): noise floor {self.noise_floor:.2f}×"
-        if not self.alpha_reachable:
+        if self.outcome == UNSTABLE:
+            return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
+        if self.outcome == UNDETECTABLE:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
         return verdict_text(self.ratio, self.verdict, self.starved)
+
+
+def noise_floor_text(floor: float) -> str:
+    """``noise floor 1.23×``, or in words when a starved round leaves it unbounded."""
+    if math.isinf(floor):
+        return "noise floor unbounded (a round starved: no operation completed in half its samples)"
+    return f"noise floor {floor:.2f}×"
+
+
+def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
+    """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
+
+    BIMODAL when either side falls in two levels (a median between them describes neither);
+    else SLOWER or FASTER when the counts could reach the p-value needed, the test is
+    significant and the change factor is at least 1 + threshold/100; else UNSTABLE when the
+    case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
+    could never have given the p-value needed.
+    """
+    if evidence.bimodal:
+        return BIMODAL
+    change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
+    if change != UNCHANGED:
+        return change
+    if is_unstable(evidence.noise_floor, threshold):
+        return UNSTABLE
+    return UNCHANGED if reachable else UNDETECTABLE
+
+
+def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> CompareRow:
+    fields_of = {f.name: getattr(evidence, f.name) for f in fields(CaseEvidence)}
+    return CompareRow(**fields_of, outcome=classify(evidence, reachable, significant, threshold),
+                      alpha_reachable=reachable)
 
 
 def starved_side(base_median: float, head_median: float) -> str | None:
@@ -223,6 +242,8 @@ def verdict_text(ratio: float, verdict: str, starved: str | None = None) -> str:
 
 
 def _level_text(modes: Modes | None, single: float) -> str:
+    if modes is None and math.isinf(single):
+        return "starved (no operation completed in half its samples)"
     if modes is None:
         return f"one level {single:.3g}"
     return (f"{modes.low_median:.3g} ({modes.low_share:.0%}) / "
@@ -238,20 +259,6 @@ def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = ma
         text += (f"; levels head/base {head.low_median / base.low_median:.2f} and "
                  f"{head.high_median / base.high_median:.2f}")
     return text
-
-
-def _with_modes(row: CompareRow, a: np.ndarray, b: np.ndarray) -> CompareRow:
-    """``row`` with each side's levels; a bimodal case is never judged (UNCHANGED).
-
-    A case with a starved median is never bimodal: the starved side completed no operation
-    in most of its samples, slower than either level of the other side, so the starved rule
-    judges it (verdict_text), and no level of the starved side is there to show."""
-    if row.starved is not None:
-        return row
-    base_modes, head_modes = find_modes(a), find_modes(b)
-    if base_modes is None and head_modes is None:
-        return row
-    return replace(row, base_modes=base_modes, head_modes=head_modes, verdict=UNCHANGED)
 
 
 def _samples(value: Samples) -> np.ndarray:
@@ -288,45 +295,6 @@ def _round_groups(value: Samples) -> list[np.ndarray]:
     return [np.asarray(value, dtype=float)]
 
 
-def compare_rounds(key: CaseKey, base: list[np.ndarray], head: list[np.ndarray],
-                   threshold: float = DEFAULT_THRESHOLD_PERCENT,
-                   alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case on between-round evidence: ``base`` and ``head`` are lists of
-    rounds (arrays of ns/op). Each round is summarized by its median; the ratio is of the
-    medians of round medians, its CI a hierarchical bootstrap at confidence 1 - alpha;
-    ``p_value`` is an exact Mann-Whitney U test on the round medians. The verdict is this case's
-    alone; compare() decides all cases together (decide_by_rounds)."""
-    a, b = np.concatenate(base), np.concatenate(head)
-    estimate = hierarchical_ratio(head, base, confidence=1 - alpha)
-    reachable = smallest_p(len(base), len(head)) <= alpha
-    p_value = mann_whitney_p(round_medians(base), round_medians(head))
-    base_floor, head_floor = noise_floor(base), noise_floor(head)
-    # Alone (compare() decides all cases together, decide_by_rounds): significant at alpha and large enough.
-    verdict = judge_change(estimate.ratio, threshold) if reachable and p_value <= alpha else UNCHANGED
-    unstable = verdict == UNCHANGED and is_unstable(max(base_floor, head_floor), threshold)
-    return _with_modes(CompareRow(
-        key=key,
-        base_n=int(a.size),
-        head_n=int(b.size),
-        base_median=median_of_round_medians(base),
-        head_median=median_of_round_medians(head),
-        ratio=estimate.ratio,
-        ci_low=estimate.low,
-        ci_high=estimate.high,
-        p_value=p_value,
-        verdict=verdict,
-        alpha_reachable=reachable,
-        base_starved=starved_count(a),
-        head_starved=starved_count(b),
-        base_rounds=len(base),
-        head_rounds=len(head),
-        by_rounds=True,
-        base_floor=base_floor,
-        head_floor=head_floor,
-        unstable=unstable,
-    ), a, b)
-
-
 def is_unstable(floor: float, threshold: float) -> bool:
     """True when a noise floor reaches the smallest change the gate calls.
 
@@ -339,41 +307,56 @@ def is_unstable(floor: float, threshold: float) -> bool:
     return not math.isnan(floor) and floor >= 1 + threshold / 100 - _RATIO_EPSILON
 
 
+def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_ALPHA) -> CaseEvidence:
+    """One case's evidence from its base and head samples (ns/op, lower is better).
+
+    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each) it is
+    the between-round evidence: each round is summarized by its median; the ratio is of the
+    medians of round medians, its CI a hierarchical bootstrap; ``p_value`` an exact Mann-Whitney U
+    test on the round medians; each side's noise floor from its rounds. Otherwise it is the pooled
+    samples', as for one process a side: U test and a bootstrap over samples. CIs are at
+    confidence 1 - alpha either way.
+    """
+    base_groups, head_groups = _round_groups(base), _round_groups(head)
+    by_rounds = min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS
+    if by_rounds:
+        a, b = np.concatenate(base_groups), np.concatenate(head_groups)
+        estimate = hierarchical_ratio(head_groups, base_groups, confidence=1 - alpha)
+        medians = (median_of_round_medians(base_groups), median_of_round_medians(head_groups))
+        p_value = mann_whitney_p(round_medians(base_groups), round_medians(head_groups))
+        best_p = smallest_p(len(base_groups), len(head_groups))
+        floors = (noise_floor(base_groups), noise_floor(head_groups))
+    else:
+        a, b = _samples(base), _samples(head)
+        estimate = bootstrap_ratio_of_medians(b, a, confidence=1 - alpha)
+        medians = (median(a), median(b))
+        p_value = mann_whitney_p(a, b)
+        best_p = smallest_p(a.size, b.size)
+        floors = (math.nan, math.nan)
+    return CaseEvidence(
+        key=key, base_n=int(a.size), head_n=int(b.size), base_median=medians[0], head_median=medians[1],
+        ratio=estimate.ratio, ci_low=estimate.low, ci_high=estimate.high, p_value=p_value, best_p=best_p,
+        base_starved=starved_count(a), head_starved=starved_count(b),
+        base_rounds=len(base_groups), head_rounds=len(head_groups), by_rounds=by_rounds,
+        base_floor=floors[0], head_floor=floors[1], **_modes(a, b, medians),
+    )
+
+
+def _modes(a: np.ndarray, b: np.ndarray, medians) -> dict:
+    """Each side's two levels (stats.find_modes), none when either median is starved: the starved
+    side completed no operation in most of its samples, slower than either level of the other side,
+    so the case is judged by the starved rule (``slower (starved in head)``), never left ungated as
+    bimodal."""
+    if starved_side(*medians) is not None:
+        return {"base_modes": None, "head_modes": None}
+    return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
+
+
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
                     alpha: float = DEFAULT_ALPHA) -> CompareRow:
-    """Compare one case's base and head samples (ns/op, lower is better).
-
-    When both sides have rounds (Case with at least ROUNDS_MIN_FOR_ROUND_STATS rounds each)
-    the case is judged by compare_rounds; otherwise on the pooled samples (U test and a
-    bootstrap over samples), as for one process a side.
-    """
-    base_groups, head_groups = _round_groups(base), _round_groups(head)
-    if min(len(base_groups), len(head_groups)) >= ROUNDS_MIN_FOR_ROUND_STATS:
-        return compare_rounds(key, base_groups, head_groups, threshold, alpha)
-    a, b = _samples(base), _samples(head)
-    estimate = bootstrap_ratio_of_medians(b, a)
-    p_value = mann_whitney_p(a, b)
-    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
-    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
-    reachable = smallest_p(a.size, b.size) < alpha
-    return _with_modes(CompareRow(
-        key=key,
-        base_n=int(a.size),
-        head_n=int(b.size),
-        base_median=median(a),
-        head_median=median(b),
-        ratio=estimate.ratio,
-        ci_low=estimate.low,
-        ci_high=estimate.high,
-        p_value=p_value,
-        verdict=judge(estimate.ratio, p_value, threshold, alpha) if reachable else UNCHANGED,
-        alpha_reachable=reachable,
-        base_starved=starved_count(a),
-        head_starved=starved_count(b),
-        base_rounds=len(base_groups),
-        head_rounds=len(head_groups),
-    ), a, b)
+    """One case compared on its own: ``compare`` of this case alone."""
+    return decide_outcomes([evidence(key, base, head, alpha)], threshold, alpha)[0]
 
 
 def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
@@ -384,37 +367,32 @@ def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
     Pure and deterministic: the same samples always give the same rows.
     """
     common = sorted(set(base) & set(head), key=CaseKey.sort_key)
-    rows = [compare_samples(k, base[k], head[k], threshold, alpha) for k in common]
-    return decide_by_rounds(rows, threshold, alpha)
+    return decide_outcomes([evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
 
 
-def decide_by_rounds(rows: list[CompareRow], threshold: float, alpha: float) -> list[CompareRow]:
-    """The verdicts of the rows judged by rounds, decided together: a case is slower or faster when the U
-    test on its round medians is significant after Benjamini-Hochberg over all those cases at false
-    discovery rate ``alpha``, and its change is at least the threshold. Hundreds of cases tested at alpha
-    each would flag about alpha x cases of them on a same-commit pair; this flags none in 1 - alpha of such
-    pairs. A case not called whose noise floor reaches the threshold is unstable.
+def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: float) -> list[CompareRow]:
+    """Every case's outcome, decided together (the gate's rule; ``classify`` gives each its outcome).
+
+    A case without rounds is significant when its U test gives p < alpha, which its sample counts
+    must be able to reach. The cases judged by rounds are decided together: a case is significant
+    when the U test on its round medians is, after Benjamini-Hochberg over all those cases at false
+    discovery rate ``alpha``. Hundreds of cases tested at alpha each would flag about alpha x cases
+    of them on a same-commit pair; this flags none in 1 - alpha of such pairs.
 
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
     that could catch a regression only when many cases regress together would pass the usual one unseen."""
-    # A bimodal case is not judged (its verdict stays UNCHANGED): its outcome is BIMODAL.
-    candidates = [index for index, row in enumerate(rows) if row.by_rounds and not row.bimodal]
-    level = lone_change_level(len(candidates), alpha)
-    decided = list(rows)
-    for index in candidates:
-        row = rows[index]
-        if row.alpha_reachable and not can_call_alone(row, level):
-            decided[index] = replace(row, alpha_reachable=False, verdict=UNCHANGED,
-                                     unstable=is_unstable(row.noise_floor, threshold))
-    judged = [index for index in candidates if decided[index].alpha_reachable]
-    significant = benjamini_hochberg([rows[index].p_value for index in judged], alpha)
-    for index, is_significant in zip(judged, significant):
-        row = rows[index]
-        verdict = judge_change(row.ratio, threshold) if is_significant else UNCHANGED
-        decided[index] = replace(row, verdict=verdict,
-                                 unstable=verdict == UNCHANGED and is_unstable(row.noise_floor, threshold))
-    return decided
+    by_rounds = [index for index, case in enumerate(evidences) if case.by_rounds]
+    level = lone_change_level(len(by_rounds), alpha)
+    reachable = [case.best_p <= level if case.by_rounds else case.best_p < alpha for case in evidences]
+    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
+    # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
+    significant = [case.p_value < alpha for case in evidences]
+    judged = [index for index in by_rounds if reachable[index]]
+    for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
+        significant[index] = called
+    return [_decided(case, reachable[index], significant[index], threshold)
+            for index, case in enumerate(evidences)]
 
 
 def lone_change_level(cases: int, alpha: float) -> float:
@@ -423,9 +401,9 @@ def lone_change_level(cases: int, alpha: float) -> float:
     return alpha / max(cases, 1)
 
 
-def can_call_alone(row: CompareRow, level: float) -> bool:
+def can_call_alone(row: CaseEvidence, level: float) -> bool:
     """Whether the row's round counts can give the p-value ``level`` a lone change needs."""
-    return smallest_p(row.base_rounds, row.head_rounds) <= level
+    return row.best_p <= level
 
 
 @dataclass
@@ -443,6 +421,9 @@ class Comparison:
     # What the reader should know about how cases were judged (not a problem with the
     # input): e.g. that samples from one process cannot show between-process variance.
     notes: list[str] = field(default_factory=list)
+    # Per suite, the CI of its geometric-mean ratio (suite_geomean_intervals); absent or NaN
+    # when its cases have no rounds to resample.
+    suite_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def by_rounds(self) -> bool:
@@ -475,9 +456,8 @@ class Comparison:
 
     @property
     def slower(self) -> list[CompareRow]:
-        """The rows whose outcome is SLOWER: what ``counts`` counts as slower, and what the gate
-        fails on (one rule, CompareRow.outcome)."""
-        return [row for row in self.rows if row.outcome == SLOWER]
+        """The rows whose verdict is SLOWER."""
+        return [row for row in self.rows if row.verdict == SLOWER]
 
     @property
     def suite_geomeans(self) -> dict[str, tuple[float, int]]:
@@ -507,64 +487,6 @@ def _row_order(row: CompareRow) -> tuple:
     return (rank, severity, row.key.sort_key())
 
 
-def _setting_text(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, str) else str(value)
-
-
-def _records_settings(results: ResultsFile) -> bool:
-    return all(column in results.run for column in RUN_SETTING_COLUMNS)
-
-
-def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -> list[str]:
-    """Warnings about runs whose timings are not comparable (machine, build, run
-    settings, ...); ``names`` are what the messages call the two runs."""
-    warnings = []
-    for name, label in COMPARABLE_RUN_FIELDS:
-        if base.run[name] != head.run[name]:
-            warnings.append(
-                f"different {label}: {names[0]} {base.run[name]!r}, {names[1]} {head.run[name]!r}; "
-                "timings may not be comparable")
-    if _records_settings(base) and _records_settings(head):
-        for column in RUN_SETTING_COLUMNS:
-            before, after = base.run[column], head.run[column]
-            if before != after:
-                warnings.append(
-                    f"different run setting {RUN_SETTING_LABELS[column]} ({column}): "
-                    f"{names[0]} {_setting_text(before)}, {names[1]} {_setting_text(after)}; "
-                    "timings may not be comparable")
-    for side, results in zip(names, (base, head)):
-        if results.run["build"] != "release":
-            warnings.append(
-                f"{side} is a {results.run['build']!r} build: timings are not representative")
-    return warnings
-
-
-def unknown_settings_warnings(base: ResultsFile, head: ResultsFile,
-                              names=("base", "head")) -> list[str]:
-    """A warning when either file predates recorded run settings (schema < 3), so that
-    a comparison never implies it checked them."""
-    known = (_records_settings(base), _records_settings(head))
-    if all(known):
-        return []
-    if not any(known):
-        versions = sorted({base.schema_version, head.schema_version})
-        return [f"run settings unknown: neither file records them (schema version "
-                f"{' and '.join(map(str, versions))}; version {RUN_SETTINGS_SINCE_VERSION} does), "
-                "so they cannot be checked to match"]
-    unknown, other = (0, 1) if not known[0] else (1, 0)
-    version = (base, head)[unknown].schema_version
-    return [f"run settings of {names[unknown]} unknown: schema version {version} does not record "
-            f"them (version {RUN_SETTINGS_SINCE_VERSION} does), so they cannot be checked against "
-            f"{names[other]}'s"]
-
-
-def _file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
-    """What the loader worked around in either file (each names its file), once each."""
-    return list(dict.fromkeys(base.warnings + head.warnings))
-
-
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     undecided = [r for r in rows if r.outcome == UNDETECTABLE]
     unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds)
@@ -581,22 +503,6 @@ def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
         "so they can never be called slower or faster (run more samples)"
         for (n_base, n_head), count in sorted(unreachable.items())
     ]
-
-
-def matched_cases(base, head, pattern):
-    """Both files' cases whose name matches ``pattern`` (timing or counts files alike), then the keys only base
-    has and the keys only head has, sorted.
-
-    Raises AnalyzeError (naming both files) when no case is on both sides.
-    """
-    base_cases = filter_cases(base.cases, pattern)
-    head_cases = filter_cases(head.cases, pattern)
-    if not set(base_cases) & set(head_cases):
-        what = "no case matching --filter" if pattern is not None else "no case"
-        raise AnalyzeError(f"{base.path}, {head.path}: {what} in common")
-    return (base_cases, head_cases,
-            sorted(set(base_cases) - set(head_cases), key=CaseKey.sort_key),
-            sorted(set(head_cases) - set(base_cases), key=CaseKey.sort_key))
 
 
 def build_comparison(base: ResultsFile, head: ResultsFile,
@@ -617,10 +523,27 @@ def build_comparison(base: ResultsFile, head: ResultsFile,
         rows=rows,
         base_only=base_only,
         head_only=head_only,
-        warnings=(_file_warnings(base, head) + run_warnings(base, head)
+        warnings=(file_warnings(base, head) + run_warnings(base, head)
                   + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
         notes=_round_notes(rows, alpha),
+        suite_intervals=suite_geomean_intervals(rows, base_cases, head_cases, 1 - alpha),
     )
+
+
+def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Samples],
+                            head: Mapping[CaseKey, Samples], confidence: float) -> dict[str, tuple[float, float]]:
+    """Per suite, the CI of the geometric-mean ratio over the same cases ``suite_geomeans`` uses
+    (those without a starved median): a bootstrap over rounds, each side's rounds drawn once for
+    all its cases (stats.geomean_interval). NaN ends when a case has fewer than 2 rounds a side."""
+    by_suite: dict[str, list[CaseKey]] = {}
+    for row in rows:
+        keys = by_suite.setdefault(row.key.suite, [])
+        if row.starved is None:
+            keys.append(row.key)
+    return {suite: geomean_interval([_round_groups(base[k]) for k in keys],
+                                    [_round_groups(head[k]) for k in keys], confidence)
+            if keys else (math.nan, math.nan)
+            for suite, keys in sorted(by_suite.items())}
 
 
 def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
@@ -639,22 +562,3 @@ def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
             count=len(short), cases=len(by_rounds), level=level, base=fewest.base_rounds, head=fewest.head_rounds,
             best=smallest_p(fewest.base_rounds, fewest.head_rounds), needed=rounds_to_reach(level)))
     return notes
-
-
-def finite_or_none(value: float) -> float | None:
-    """``value`` for JSON: None in place of NaN or infinity."""
-    return value if math.isfinite(value) else None
-
-
-JSON_INFINITY = "inf"
-
-
-def json_number(value: float) -> float | str | None:
-    """``value`` for JSON, which has no infinity or NaN: a finite value as is, ``inf``
-    (a starved median, or a ratio with one) as the string ``"inf"`` (the CSV's own
-    spelling), NaN (undefined, e.g. the ratio of two starved medians) as null."""
-    if math.isnan(value):
-        return None
-    if math.isinf(value):
-        return JSON_INFINITY if value > 0 else "-" + JSON_INFINITY
-    return value

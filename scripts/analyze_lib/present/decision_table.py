@@ -1,0 +1,70 @@
+"""The report's which-one-to-use table: a family's decisions (judge/decisions.py) in words.
+
+Each variant is named with its factor to the recommended one and that factor's 95% CI;
+nothing is decided here.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..fmt import fmt_multiple, fmt_ns
+from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision, Standing
+from ..judge.situations import metric
+from .doc import Table
+
+# A factor whose CI reaches 1 is not told apart from the recommended variant.
+TIE_PREFIX = "≈"
+NONE_TEXT = "—"
+# The decision table's columns, in percent of the page (the lists need the room).
+COLUMN_WIDTHS = (10, 13, 11, 17, 24, 25)
+# Joins a variant to its factor, and a CI's ends, so that a table cell never wraps inside them.
+NBSP = "\u00a0"
+
+
+def _factor_text(standing: Standing, with_ci: bool = True) -> str:
+    """``lock 18.0× [17.6, 18.4]``: the variant, its factor to the recommended one and the
+    factor's 95% CI (``≈`` when the CI reaches 1); no-break spaces keep name and factor,
+    and the CI, each on one line."""
+    factor, name = standing.factor, f"`{standing.variant}`"
+    if factor is None:
+        return name if math.isfinite(standing.median) else f"{name} (starved)"
+    tie = TIE_PREFIX if factor.low <= 1.0 <= factor.high else ""
+    text = f"{name}{NBSP}{tie}{fmt_multiple(factor.ratio)}×"
+    return f"{text} [{fmt_multiple(factor.low)},{NBSP}{fmt_multiple(factor.high)}]" if with_ci else text
+
+
+def _unit(suite: str, benchmark: str) -> str:
+    name = metric(suite, benchmark)
+    return "ns" if name == "ns/op" else name
+
+
+def decision_table(decisions: list[Decision]) -> Table:
+    """One family's decisions as a table: a row per benchmark and situation; in the lists
+    (avoid, disqualified) each variant takes a line."""
+    rows = []
+    for d in decisions:
+        use = (f"**`{d.use.variant}`** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}" if d.use
+               else "none: every variant is disqualified")
+        disqualified = "\n".join(
+            f"{_factor_text(x.standing, with_ci=False)}: {'fastest by median, but ' if x.fastest else ''}"
+            f"{x.reason}" for x in d.disqualified)
+        rows.append((d.benchmark, d.situation, use,
+                     _factor_text(d.runner_up) if d.runner_up else NONE_TEXT,
+                     "\n".join(_factor_text(s) for s in d.avoid) or NONE_TEXT,
+                     disqualified or NONE_TEXT))
+    return Table(("Benchmark", "Situation", "Use", "Runner-up", "Avoid", "Disqualified"), tuple(rows), "llllll",
+                 COLUMN_WIDTHS)
+
+
+def rules_text(logical_cpus: int) -> str:
+    """The rules behind the decision tables, in one paragraph."""
+    return (f"**Use**: the lowest median among the variants not disqualified. Factors are medians "
+            f"relative to it, with the 95% bootstrap CI of the ratio (`{TIE_PREFIX}`: the CI reaches 1). "
+            f"**Avoid**: at least {AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
+            f"however fast: starves another role of the same case ({ROLE_STARVATION_FACTOR:g}× fewer ops "
+            f"per thread), unfair (its slowest thread did less than {FAIRNESS_MIN:g} of the busiest one's "
+            f"ops; judged only when every thread has a CPU), or starved in {STARVED_SHARE:.0%} of its "
+            f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
+            f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "
+            "most of every swept parameter.")

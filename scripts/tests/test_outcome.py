@@ -1,0 +1,71 @@
+"""One function gives a row its outcome: classify, applied once by decide_outcomes."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from analyze_lib.files.model import CaseKey
+from analyze_lib.judge.compare import (BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, CaseEvidence,
+                                       classify, compare, compare_samples, decide_outcomes)
+from analyze_lib.judge.stats import Modes, smallest_p
+
+KEY = CaseKey("once", "hit", "lock", 1)
+TWO_LEVELS = Modes(100.0, 0.6, 300.0, 0.4)
+
+
+def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, best_p=1e-9, name="lock"):
+    return CaseEvidence(key=CaseKey("once", "hit", name, 1), base_n=10, head_n=10, base_median=100.0,
+                        head_median=100.0 * ratio, ratio=ratio, ci_low=ratio, ci_high=ratio, p_value=p,
+                        best_p=best_p, by_rounds=by_rounds, base_rounds=10 if by_rounds else 1,
+                        head_rounds=10 if by_rounds else 1, base_floor=floor, head_floor=floor, base_modes=modes)
+
+
+@pytest.mark.parametrize("evidence, reachable, significant, expected", [
+    (_evidence(ratio=1.5), True, True, SLOWER),
+    (_evidence(ratio=1 / 1.5), True, True, FASTER),
+    (_evidence(ratio=1.05), True, True, UNCHANGED),            # significant but below the threshold
+    (_evidence(ratio=1.5), True, False, UNCHANGED),            # large but not significant
+    (_evidence(ratio=1.5), False, True, UNDETECTABLE),         # the counts could never reach the level
+    (_evidence(ratio=1.0, floor=1.2), True, False, UNSTABLE),  # not called, floor at least the threshold
+    (_evidence(ratio=1.0, floor=1.2), False, False, UNSTABLE),  # unstable wins over undetectable
+    (_evidence(ratio=1.5, floor=1.2), True, True, SLOWER),     # a called change is called
+    (_evidence(ratio=1.5, modes=TWO_LEVELS), True, True, BIMODAL),  # two levels: never gated
+    (_evidence(ratio=math.inf), True, True, SLOWER),           # starved in head
+    (_evidence(ratio=math.nan), True, True, UNCHANGED),        # starved in both
+])
+def test_classify_gives_each_evidence_one_outcome(evidence, reachable, significant, expected):
+    assert classify(evidence, reachable, significant, threshold=10.0) == expected
+
+
+def test_the_row_reads_its_outcome_and_never_redecides():
+    [row] = decide_outcomes([_evidence(ratio=1.5, modes=TWO_LEVELS, by_rounds=True)], threshold=10.0, alpha=0.01)
+    # A bimodal case whose round test is significant is bimodal, not slower: the gate counts it once.
+    assert (row.outcome, row.verdict, row.unstable, row.alpha_reachable) == (BIMODAL, UNCHANGED, False, True)
+    assert row.verdict_text.startswith("bimodal (not gated)")
+    [row] = decide_outcomes([_evidence(ratio=1.0, floor=1.3, by_rounds=True, p=0.5)], threshold=10.0, alpha=0.01)
+    assert (row.outcome, row.verdict, row.unstable) == (UNSTABLE, UNCHANGED, True)
+
+
+def test_decide_outcomes_takes_the_lone_change_level_from_the_cases_decided_together():
+    # Ten rounds a side reach 2/C(20, 10) = 1.1e-5: alone (alpha 0.01) a case is reachable; among
+    # 1,000 round-judged cases (level 1e-5) it is not.
+    best = smallest_p(10, 10)
+    one = decide_outcomes([_evidence(by_rounds=True, best_p=best)], 10.0, 0.01)
+    many = decide_outcomes([_evidence(by_rounds=True, best_p=best, name=f"v{i}") for i in range(1000)], 10.0, 0.01)
+    assert one[0].outcome == SLOWER and one[0].alpha_reachable
+    assert {row.outcome for row in many} == {UNDETECTABLE} and not any(row.alpha_reachable for row in many)
+
+
+def test_pooled_cases_need_p_strictly_below_alpha():
+    # The pooled rule is strict: a best p equal to alpha cannot be reached.
+    [row] = decide_outcomes([_evidence(best_p=0.01, p=0.01)], 10.0, 0.01)
+    assert row.outcome == UNDETECTABLE
+    [row] = decide_outcomes([_evidence(best_p=0.001, p=0.009)], 10.0, 0.01)
+    assert row.outcome == SLOWER
+
+
+def test_one_case_compared_alone_is_compare_of_that_case():
+    base, head = [10.0 + i for i in range(15)], [20.0 + i for i in range(15)]
+    assert compare_samples(KEY, base, head) == compare({KEY: base}, {KEY: head})[0]
