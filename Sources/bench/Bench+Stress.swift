@@ -25,6 +25,12 @@ extension Bench {
             and the run ends (its threads are abandoned, not stopped). Ctrl-C or SIGTERM ends the run after the \
             current iteration with the outcomes so far written.
 
+            --filter selects checks by name; each selected check brings its negative controls, those that \
+            go through the same check (control/once/unsynced-tracker/race comes with once/lazy-static/race), \
+            since a check that passes proves something only when its controls show that it can fail. A \
+            control the filter matches by name runs too. --no-controls runs none: the run then shows nothing \
+            about whether its checks can fail.
+
             Takes bench's --filter (a regular expression on the check names), --threads (default \
             \(Stress.defaultThreads)), --output and --overwrite. Writes \
             Results/stress-<UTC stamp>-<short commit>.csv (or --output): one row per check, thread count \
@@ -61,7 +67,7 @@ extension Bench {
             valueName: "seconds"))
         var watchdog = 10.0
 
-        @Flag(inversion: .prefixedNo, help: "Run the negative controls, which must be caught.")
+        @Flag(inversion: .prefixedNo, help: "Run the negative controls of the selected checks, which must be caught.")
         var controls = true
 
         @Flag(name: .customLong("deadlock-control"), help: ArgumentHelp(
@@ -86,8 +92,10 @@ extension Bench {
             let counts = try ThreadList.parse(threads)
             let matches = try matcher()
             let variants = StressCatalog.variants.filter { matches($0.name) }
-            let controlCases = (controls ? StressCatalog.controls.filter { matches($0.name) } : [])
-                + (deadlockControl ? [StressCatalog.deadlock] : [])
+            let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
+            let controlCases = (controls ? StressCatalog.controls.filter {
+                matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))
+            } : []) + (deadlockControl ? [StressCatalog.deadlock] : [])
             guard !variants.isEmpty || !controlCases.isEmpty else {
                 throw BenchError("no stress check matches --filter '\(filter ?? "")' (see them with --list-checks)")
             }
@@ -117,6 +125,16 @@ extension Bench {
             if !failures.isEmpty {
                 throw BenchError("stress: " + failures.joined(separator: "; "), exitCode: ExitStatus.stressFailed)
             }
+        }
+
+        /// What a check name says about the check, without the variant it runs on: `once/race` for
+        /// `once/lazy-static/race` and for its control `control/once/unsynced-tracker/race`
+        /// (`family[/pattern]/variant/check`: the variant is the next-to-last part).
+        static func checkIdentity(_ name: String) -> String {
+            var parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.first == "control" { parts.removeFirst() }
+            if parts.count >= 2 { parts.remove(at: parts.count - 2) }
+            return parts.joined(separator: "/")
         }
 
         /// A predicate on the check names from `--filter`.

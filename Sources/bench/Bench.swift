@@ -15,6 +15,9 @@ struct Bench: ParsableCommand {
         shuffled by the run's seed, and appending its rows (with their round) to the one CSV. \
         Rows are written as each case completes: Ctrl-C or SIGTERM stops at the next sample and leaves a valid \
         CSV of the completed cases (a second one stops at once); a run that completed no case leaves no file. \
+        Every row says run_complete=false until the whole run has completed, when the file is rewritten with \
+        true: the file of a stopped or killed run says it is incomplete. A round dies with the process that \
+        started it, whatever ends that process (SIGKILL included), so nothing is written after the run ends. \
         Thread counts above the machine's logical CPUs oversubscribe it; they are marked in the progress and the \
         summary.
 

@@ -35,11 +35,58 @@ import Testing
         #expect(variants.allSatisfy { $0["grade"] != "forbidden" })
         #expect(variants.contains { $0["check"] == "once/dispatch-once/race" && $0["outcome"] == "block-ran-once" })
         let controls = records.filter { $0["is_control"] == "true" }
+        // Each selected check's controls: those of the same check, the filter's own matches among them.
         #expect(Set(controls.compactMap { $0["check"] }) == [
-            "control/once/unsynced-tracker/race", "control/isolation/racy-store/lost-writes",
-            "control/wait/fan-out/early-return/exactly-once",
+            "control/once/unsynced-tracker/race", "control/once/early-return/race",
+            "control/isolation/racy-store/lost-writes", "control/wait/fan-out/early-return/exactly-once",
+            "control/wait/fan-out/ignores-timeout/timeout",
         ])
         #expect(controls.contains { $0["grade"] == "forbidden" && $0["seconds_to_first_forbidden"] != "" })
+    }
+
+    /// Issue 20 (4): a filter anchored on a family (`^once/`) brings the controls of the checks it selects, whose
+    /// names start with `control/`; --no-controls leaves them out.
+    @Test func aFamilyFilterBringsTheControlsOfItsChecks() throws {
+        let listed = try BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let lines = listed.standardOutput.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("control/") }.sorted()
+                == ["control/once/early-return/race", "control/once/unsynced-tracker/race"])
+        #expect(lines.last == "9 checks, 2 controls")
+        let without = try BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
+        #expect(without.standardOutput.split(separator: "\n").last == "9 checks, 0 controls")
+        // A check's controls only: isolation's do not come with once's checks.
+        let lazy = try BenchProcess.debug.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
+        #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 2 controls")
+    }
+
+    @Test func aCheckIsNamedWithoutItsVariant() {
+        #expect(Bench.Stress.checkIdentity("once/lazy-static/race") == "once/race")
+        #expect(Bench.Stress.checkIdentity("control/once/unsynced-tracker/race") == "once/race")
+        #expect(Bench.Stress.checkIdentity("wait/fan-out/group/exactly-once") == "wait/fan-out/exactly-once")
+        #expect(Bench.Stress.checkIdentity("control/wait/fan-out/early-return/exactly-once") == "wait/fan-out/exactly-once")
+        #expect(Bench.Stress.checkIdentity("isolation/mutex/lost-writes") != Bench.Stress.checkIdentity("isolation/mutex/torn-reads"))
+    }
+
+    /// Issue 20 (3): a stress run stopped by SIGINT writes the outcomes so far, marked as a run that did not
+    /// complete (run_complete false), so that a report cannot read them as a whole run.
+    @Test func anInterruptedRunMarksItsFileIncomplete() async throws {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let status = try await offPool { () -> Int32 in
+            let (process, _, error) = try BenchProcess.debug.start(
+                ["stress", "--filter", "^once/(lazy-static|dispatch-once)/", "--threads", "1,2", "--duration", "8",
+                 "--output", path])
+            // The first slot's progress line, then its first iterations: stop after it has written something.
+            _ = BenchProcess.read(error, until: "[2/")
+            process.interrupt()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 130)
+        let rows = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
+        let column = try #require(rows.first?.firstIndex(of: "run_complete"))
+        #expect(rows.count > 1 && rows.dropFirst().allSatisfy { $0[column] == "false" })
     }
 
     @Test func noControlsRunsOnlyTheVariants() async throws {
@@ -72,7 +119,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (status, errorText) = try await onPlainThread { () throws -> (Int32, String) in
             let (process, output, error) = try BenchProcess.debug.start(
-                ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "60", "--no-controls",
+                ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "8", "--no-controls",
                  "--output", path])
             var errorText = BenchProcess.read(error, until: "[2/")
             kill(process.processIdentifier, SIGTERM)

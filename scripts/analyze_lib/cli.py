@@ -49,7 +49,8 @@ exit codes:
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
      (or too few rounds), or every case is unstable or bimodal (not gated)
   {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
-     filtered run; --allow-missing if on purpose)
+     filtered run; --allow-missing if on purpose), or head's run did not complete
+     (run_complete false, or fewer rounds than run_rounds; nothing overrides it)
 When several gate outcomes apply, the first of 1, 5, 4 wins.
 """
 
@@ -254,7 +255,24 @@ def _load(path, reader=load_any) -> ResultsFile | CountsFile | StressFile:
     results = reader(path)
     for warning in results.warnings:
         _warn(warning)
+    if results.incomplete:
+        _warn(incomplete_text(results))
     return results
+
+
+def incomplete_text(loaded) -> str:
+    """The sentence that names an incomplete file (a loaded file whose ``incomplete`` is set)."""
+    return f"{loaded.path} is INCOMPLETE: {loaded.incomplete}"
+
+
+def _incomplete_lines(files, fmt: str) -> str:
+    """The first lines of compare's and gate's text and Markdown output: one per incomplete
+    file (JSON has the gate's head_incomplete, and stderr names every incomplete file)."""
+    named = [incomplete_text(f) for f in files if f.incomplete]
+    if not named or fmt == "json":
+        return ""
+    prefix = "> **Warning:** " if fmt == "md" else "Warning: "
+    return "".join(f"{prefix}{text}\n" for text in named) + "\n"
 
 
 def _load_usable(paths: list[Path]) -> list[ResultsFile]:
@@ -319,14 +337,16 @@ def _compare(args, gate: bool) -> int:
         counts = build_counts_comparison(
             base, head, _given(args.instructions_tolerance, DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT),
             _given(args.allocations_tolerance, DEFAULT_ALLOCATIONS_TOLERANCE), pattern)
-        counts_decision = decide_counts_gate(counts, args.allow_missing) if gate else None
-        sys.stdout.write(COUNTS_RENDERERS[args.format](counts, gate=counts_decision))
+        counts_decision = decide_counts_gate(counts, args.allow_missing, head.incomplete) if gate else None
+        sys.stdout.write(_incomplete_lines((base, head), args.format)
+                         + COUNTS_RENDERERS[args.format](counts, gate=counts_decision))
         return counts_decision.exit_code if counts_decision is not None else EXIT_OK
     _refuse_options(args, ("instructions_tolerance", "allocations_tolerance"), "timing", "--threshold and --alpha")
     comparison = build_comparison(base, head, _given(args.threshold, DEFAULT_THRESHOLD_PERCENT),
                                   _given(args.alpha, DEFAULT_ALPHA), pattern)
-    decision = decide_gate(comparison, args.allow_missing) if gate else None
-    sys.stdout.write(RENDERERS[args.format](comparison, gate=decision))
+    decision = decide_gate(comparison, args.allow_missing, head.incomplete) if gate else None
+    sys.stdout.write(_incomplete_lines((base, head), args.format)
+                     + RENDERERS[args.format](comparison, gate=decision))
     return decision.exit_code if decision is not None else EXIT_OK
 
 

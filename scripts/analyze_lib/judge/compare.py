@@ -338,8 +338,18 @@ def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_
         ratio=estimate.ratio, ci_low=estimate.low, ci_high=estimate.high, p_value=p_value, best_p=best_p,
         base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), by_rounds=by_rounds,
-        base_floor=floors[0], head_floor=floors[1], base_modes=find_modes(a), head_modes=find_modes(b),
+        base_floor=floors[0], head_floor=floors[1], **_modes(a, b, medians),
     )
+
+
+def _modes(a: np.ndarray, b: np.ndarray, medians) -> dict:
+    """Each side's two levels (stats.find_modes), none when either median is starved: the starved
+    side completed no operation in most of its samples, slower than either level of the other side,
+    so the case is judged by the starved rule (``slower (starved in head)``), never left ungated as
+    bimodal."""
+    if starved_side(*medians) is not None:
+        return {"base_modes": None, "head_modes": None}
+    return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
 
 
 def compare_samples(key: CaseKey, base: Samples, head: Samples,

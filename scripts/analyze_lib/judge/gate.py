@@ -32,6 +32,9 @@ EXIT_CODES = {
 }
 
 MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
+# An incomplete head (its run did not complete) fails the gate as missing cases do; no option
+# passes it, since what the run would have measured is unknown.
+INCOMPLETE_HEAD_HINT = "rerun it to the end"
 
 
 def _cases(count: int) -> str:
@@ -59,13 +62,20 @@ class _GateOutcome:
         """The first keys of every gate object in --format json, in their order."""
         return {"status": self.status, "passed": self.passed, "exit_code": self.exit_code}
 
+    def _incomplete_head_headline(self) -> str:
+        return f"Gate: FAILED, head is incomplete: {self.head_incomplete} ({INCOMPLETE_HEAD_HINT})"
+
     def _missing_notes(self) -> list[str]:
-        """The note on missing cases when the headline does not already say it (needs ``allow_missing``)."""
+        """The notes on missing cases and an incomplete head when the headline does not already say
+        them (needs ``allow_missing`` and ``head_incomplete``)."""
+        notes = []
+        if self.head_incomplete and self.status != INCOMPLETE:
+            notes.append(f"Also: head is incomplete: {self.head_incomplete}")
         if self.missing and self.allow_missing:
-            return [f"{self._missing_text()}: not gated (--allow-missing)"]
-        if self.missing and self.status != INCOMPLETE:
-            return [f"Also: {self._missing_text()} ({MISSING_HINT})"]
-        return []
+            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
+        elif self.missing and (self.status != INCOMPLETE or self.head_incomplete):
+            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
+        return notes
 
 
 @dataclass(frozen=True)
@@ -93,6 +103,8 @@ class GateDecision(_GateOutcome):
     undetectable_by_rounds: bool = False
     # Cases whose samples fall in two levels on either side (not gated).
     bimodal: tuple[CaseKey, ...] = ()
+    # Why head is known to be incomplete (loader.incompleteness), or None.
+    head_incomplete: str | None = None
 
     def _undetectable_text(self) -> str:
         if self.undetectable_by_rounds:
@@ -118,6 +130,8 @@ class GateDecision(_GateOutcome):
         """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
         if self.status == REGRESSION:
             return f"Gate: FAILED, {_cases(self.slower)} slower"
+        if self.status == INCOMPLETE and self.head_incomplete:
+            return self._incomplete_head_headline()
         if self.status == INCOMPLETE:
             return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
         if self.status == INCONCLUSIVE and self.bimodal:
@@ -180,15 +194,18 @@ class GateDecision(_GateOutcome):
             # Only when present, so documents without rounds keep their exact shape.
             **({"unstable": len(self.unstable)} if self.unstable else {}),
             **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
+            **({"head_incomplete": self.head_incomplete} if self.head_incomplete else {}),
         }
 
 
-def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDecision:
+def decide_gate(comparison: Comparison, allow_missing: bool = False,
+                head_incomplete: str | None = None) -> GateDecision:
     """Decide the gate for ``comparison``; ``allow_missing`` stops base cases missing
-    from head (a head run filtered on purpose) from failing it.
+    from head (a head run filtered on purpose) from failing it; ``head_incomplete`` says why
+    head's run did not complete (ResultsFile.incomplete), which fails it.
 
-    Precedence: REGRESSION (any decided case slower), then INCOMPLETE (cases missing,
-    unless allowed), then INCONCLUSIVE (no compared case can be decided: each is
+    Precedence: REGRESSION (any decided case slower), then INCOMPLETE (head incomplete, or
+    cases missing unless allowed), then INCONCLUSIVE (no compared case can be decided: each is
     undetectable or unstable), else PASSED. Unstable cases are never gated and always
     counted and named.
     Cases only in head never fail the gate.
@@ -198,7 +215,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
     slower = len(comparison.slower)
     if slower:
         status = REGRESSION
-    elif missing and not allow_missing:
+    elif head_incomplete or (missing and not allow_missing):
         status = INCOMPLETE
     elif len(undetectable) + len(comparison.unstable) + len(comparison.bimodal) == len(comparison.rows):
         status = INCONCLUSIVE
@@ -218,6 +235,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False) -> GateDeci
         threshold=comparison.threshold,
         undetectable_by_rounds=bool(undetectable) and all(row.by_rounds for row in undetectable),
         bimodal=tuple(row.key for row in comparison.bimodal),
+        head_incomplete=head_incomplete,
     )
 
 
@@ -243,7 +261,8 @@ class CountsGateDecision(_GateOutcome):
     base_total: int
     missing: tuple[CaseKey, ...]
     allow_missing: bool
-
+    # As GateDecision.head_incomplete.
+    head_incomplete: str | None = None
 
     def _better_text(self) -> str:
         return f"{_cases(self.better)} better ({BETTER_TEXT}: check why)"
@@ -254,6 +273,8 @@ class CountsGateDecision(_GateOutcome):
         or allocations per op)``."""
         if self.status == REGRESSION:
             return f"Gate: FAILED, {_cases(self.worse)} worse ({WORSE_TEXT})"
+        if self.status == INCOMPLETE and self.head_incomplete:
+            return self._incomplete_head_headline()
         if self.status == INCOMPLETE:
             return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
         if self.better:
@@ -276,20 +297,23 @@ class CountsGateDecision(_GateOutcome):
             "better": self.better,
             "missing": len(self.missing),
             "allow_missing": self.allow_missing,
+            **({"head_incomplete": self.head_incomplete} if self.head_incomplete else {}),
         }
 
 
-def decide_counts_gate(comparison: CountsComparison, allow_missing: bool = False) -> CountsGateDecision:
-    """Decide the gate for a comparison of counts files; ``allow_missing`` as in decide_gate.
+def decide_counts_gate(comparison: CountsComparison, allow_missing: bool = False,
+                       head_incomplete: str | None = None) -> CountsGateDecision:
+    """Decide the gate for a comparison of counts files; ``allow_missing`` and
+    ``head_incomplete`` as in decide_gate.
 
-    Precedence: REGRESSION (any case worse), then INCOMPLETE (cases missing, unless
-    allowed), else PASSED. Cases only in head never fail the gate.
+    Precedence: REGRESSION (any case worse), then INCOMPLETE (head incomplete, or cases
+    missing unless allowed), else PASSED. Cases only in head never fail the gate.
     """
     missing = tuple(comparison.base_only)
     worse = len(comparison.worse)
     if worse:
         status = REGRESSION
-    elif missing and not allow_missing:
+    elif head_incomplete or (missing and not allow_missing):
         status = INCOMPLETE
     else:
         status = PASSED
@@ -301,4 +325,5 @@ def decide_counts_gate(comparison: CountsComparison, allow_missing: bool = False
         base_total=len(comparison.rows) + len(missing),
         missing=missing,
         allow_missing=allow_missing,
+        head_incomplete=head_incomplete,
     )

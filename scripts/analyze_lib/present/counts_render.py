@@ -17,7 +17,8 @@ from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instruc
 from ..judge.gate import CountsGateDecision
 from ..files.model import CaseCounts, CaseKey
 from .doc import markdown_table
-from .render import JSON_FORMAT_VERSION, markdown_preamble, run_json, run_line, text_table
+from .render import (JSON_FORMAT_VERSION, case_lists_markdown, case_lists_text, markdown_preamble, run_json, run_line,
+                     text_table)
 from ..files.schema import COUNTS
 
 TITLE = "DispatchBench counts comparison"
@@ -50,10 +51,10 @@ def _cells(row: CountsRow, code: bool) -> list[str]:
             fmt_allocations(row.head.allocations_per_op), fmt_difference(row.allocations_difference), verdict]
 
 
-def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -> list[tuple[str, list[CaseKey]]]:
+def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -> list[tuple[str, str, list]]:
     base_only = "Missing from head" if gate is not None else "Only in base"
     lists = [(base_only, comparison.base_only), ("Only in head", comparison.head_only)]
-    return [(name, keys) for name, keys in lists if keys]
+    return [(name, "", [(key, "") for key in keys]) for name, keys in lists if keys]
 
 
 def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
@@ -72,8 +73,7 @@ def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecisio
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
         lines += markdown_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
-    for name, keys in _case_lists(comparison, gate):
-        lines += [f"{name} ({len(keys)}): " + ", ".join(f"`{k.label}`" for k in keys), ""]
+    lines += case_lists_markdown(_case_lists(comparison, gate))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -84,8 +84,7 @@ def render_counts_text(comparison: CountsComparison, gate: CountsGateDecision | 
              f"head: {run_line(comparison.head)}", ""]
     lines += text_table(COUNTS_HEADERS, COUNTS_ALIGNS, [_cells(r, False) for r in comparison.rows])
     lines += ["", f"{outcome_sentence(comparison)}. {rule_sentence(comparison)}"]
-    for name, keys in _case_lists(comparison, gate):
-        lines.append(f"{name} ({len(keys)}): " + ", ".join(k.label for k in keys))
+    lines += case_lists_text(_case_lists(comparison, gate))
     lines += [f"warning: {w}" for w in comparison.warnings]
     if gate is not None:
         lines += gate.notes

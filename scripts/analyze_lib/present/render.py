@@ -106,10 +106,11 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
     return [(title, column, rows) for title, column, rows in lists if rows]
 
 
-def _lists_markdown(comparison: Comparison, gate: GateDecision | None) -> list[str]:
-    """Each list folded: a summary line with its count per suite, then a table."""
+def case_lists_markdown(lists: list[tuple[str, str, list[tuple]]]) -> list[str]:
+    """Each list (title, detail column or "", rows of (key, detail)) folded: a summary line with
+    its count per suite, then a table."""
     lines = []
-    for title, column, rows in _case_lists(comparison, gate):
+    for title, column, rows in lists:
         keys = [key for key, _ in rows]
         lines += [f"<details><summary>{title}: {_plural(len(rows))} ({_by_suite_text(keys)})</summary>", ""]
         if column:
@@ -120,11 +121,12 @@ def _lists_markdown(comparison: Comparison, gate: GateDecision | None) -> list[s
     return lines
 
 
-def _lists_text(comparison: Comparison, gate: GateDecision | None) -> list[str]:
-    """Each list under its title, never one long line: the cases the table already shows (not
-    gated) by their count per suite; the one-sided cases by name, grouped by suite and wrapped."""
+def case_lists_text(lists: list[tuple[str, str, list[tuple]]]) -> list[str]:
+    """Each list under its title, never one long line: a list with a detail column (cases the
+    table already shows) by its count per suite; the others (one-sided cases) by name, grouped by
+    suite and wrapped."""
     lines = []
-    for title, column, rows in _case_lists(comparison, gate):
+    for title, column, rows in lists:
         keys = [key for key, _ in rows]
         if column:
             lines += textwrap.wrap(f"{title} ({len(rows)}, marked in the table): {_by_suite_text(keys)}", TEXT_WIDTH,
@@ -308,7 +310,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     lines += markdown_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"], "lrrl",
                             _geomean_rows(comparison))
     lines += ["", geomean_note(comparison), ""]
-    lines += _lists_markdown(comparison, gate)
+    lines += case_lists_markdown(_case_lists(comparison, gate))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -336,7 +338,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines += ["  " + line for line in text_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"],
                                                   "lrrl", _geomean_rows(comparison))]
     lines += textwrap.wrap(geomean_note(comparison), TEXT_WIDTH)
-    lines += _lists_text(comparison, gate)
+    lines += case_lists_text(_case_lists(comparison, gate))
     lines += [f"warning: {w}" for w in comparison.warnings]
     lines += [f"note: {n}" for n in comparison.notes]
     lines += [wrapped for line in checked_lines(comparison, gate)

@@ -243,7 +243,11 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         source = f"Stress checks from `{stress.path}`" + (
             f" ({_run_text(stress)})" if main is stress else "")
         summary.append(f"{source}: {stress_verdict_text(verdict)}")
-    blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"),
+    # An incomplete file is named before anything read from it: its run did not complete.
+    incomplete = [Paragraph(f"**Incomplete:** `{f.path}`: {f.incomplete}. What follows is what it holds, "
+                            "not what the whole run would have measured.")
+                  for f in (results, counts, stress) if f is not None and f.incomplete]
+    blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), *incomplete,
                     Paragraph(" ".join(summary)), Contents()]
     if not cases and not counted and stress is None:
         blocks.append(Paragraph("No case matches the filter."))
