@@ -46,17 +46,17 @@ import Testing
 
     /// Issue 20 (4): a filter anchored on a family (`^once/`) brings the controls of the checks it selects, whose
     /// names start with `control/`; --no-controls leaves them out.
-    @Test func aFamilyFilterBringsTheControlsOfItsChecks() throws {
-        let listed = try BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks"])
+    @Test func aFamilyFilterBringsTheControlsOfItsChecks() async throws {
+        let listed = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks"])
         #expect(listed.status == 0, "\(listed.standardError)")
         let lines = listed.standardOutput.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("control/") }.sorted()
                 == ["control/once/early-return/race", "control/once/unsynced-tracker/race"])
         #expect(lines.last == "9 checks, 2 controls")
-        let without = try BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
+        let without = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
         #expect(without.standardOutput.split(separator: "\n").last == "9 checks, 0 controls")
         // A check's controls only: isolation's do not come with once's checks.
-        let lazy = try BenchProcess.debug.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
+        let lazy = try await BenchProcess.debug.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
         #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 2 controls")
     }
 
@@ -73,7 +73,7 @@ import Testing
     @Test func anInterruptedRunMarksItsFileIncomplete() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let status = try await offPool { () -> Int32 in
+        let status = try await onPlainThread { () -> Int32 in
             let (process, _, error) = try BenchProcess.debug.start(
                 ["stress", "--filter", "^once/(lazy-static|dispatch-once)/", "--threads", "1,2", "--duration", "8",
                  "--output", path])
