@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from analyze_lib.files.model import CaseKey
@@ -69,3 +70,20 @@ def test_pooled_cases_need_p_strictly_below_alpha():
 def test_one_case_compared_alone_is_compare_of_that_case():
     base, head = [10.0 + i for i in range(15)], [20.0 + i for i in range(15)]
     assert compare_samples(KEY, base, head) == compare({KEY: base}, {KEY: head})[0]
+
+
+def test_a_bimodal_case_is_not_among_the_cases_decided_together():
+    # 5 rounds a side reach p = 0.0079 at best. With a bimodal case counted among those decided
+    # together the lone level would be 0.01 / 2 and the other case undetectable; it is not counted.
+    best = smallest_p(5, 5)
+    rows = decide_outcomes([_evidence(by_rounds=True, best_p=best, p=best),
+                            _evidence(by_rounds=True, best_p=best, p=best, modes=TWO_LEVELS, name="two")], 10.0, 0.01)
+    assert [row.outcome for row in rows] == [SLOWER, BIMODAL]
+
+
+def test_a_starved_median_is_judged_as_starved_never_as_a_level():
+    # Base in two levels, head starved in every sample: slower (starved in head), not bimodal.
+    two_levels = np.array([100.0] * 8 + [300.0] * 7)
+    row = compare_samples(KEY, two_levels, np.full(15, np.inf))
+    assert (row.base_modes, row.outcome, row.verdict_text) == (None, SLOWER, "slower (starved in head)")
+    assert compare_samples(KEY, two_levels, two_levels * 1.01).outcome == BIMODAL  # the control: not starved

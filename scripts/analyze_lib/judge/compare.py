@@ -338,17 +338,18 @@ def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_
         ratio=estimate.ratio, ci_low=estimate.low, ci_high=estimate.high, p_value=p_value, best_p=best_p,
         base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), by_rounds=by_rounds,
-        base_floor=floors[0], head_floor=floors[1], **_modes(a, b, medians),
+        base_floor=floors[0], head_floor=floors[1], **_levels(a, b, medians),
     )
 
 
-def _modes(a: np.ndarray, b: np.ndarray, medians) -> dict:
-    """Each side's two levels (stats.find_modes), none when either median is starved: the starved
-    side completed no operation in most of its samples, slower than either level of the other side,
-    so the case is judged by the starved rule (``slower (starved in head)``), never left ungated as
-    bimodal."""
+def _levels(a: np.ndarray, b: np.ndarray, medians: tuple[float, float]) -> dict:
+    """Each side's two levels (stats.find_modes) as CaseEvidence's base_modes and head_modes.
+
+    A case with a starved median has none: the starved side completed no operation in most of
+    its samples, slower than either level of the other side, so the starved rule judges it and
+    no level of the starved side is there to show."""
     if starved_side(*medians) is not None:
-        return {"base_modes": None, "head_modes": None}
+        return {}
     return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
 
 
@@ -382,17 +383,29 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
     that could catch a regression only when many cases regress together would pass the usual one unseen."""
-    by_rounds = [index for index, case in enumerate(evidences) if case.by_rounds]
-    level = lone_change_level(len(by_rounds), alpha)
-    reachable = [case.best_p <= level if case.by_rounds else case.best_p < alpha for case in evidences]
-    # Decided by the exact test's smallest p: with ties scipy's asymptotic p can undercut
+    together = {index for index, case in enumerate(evidences) if decided_together(case)}
+    level = lone_change_level(len(together), alpha)
+
+    def reachable_p(index: int, case: CaseEvidence) -> bool:
+        if not case.by_rounds:
+            return case.best_p < alpha
+        return case.best_p <= (level if index in together else alpha)
+
+    # Reachable by the exact test's smallest p: with ties scipy's asymptotic p can undercut
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
+    reachable = [reachable_p(index, case) for index, case in enumerate(evidences)]
     significant = [case.p_value < alpha for case in evidences]
-    judged = [index for index in by_rounds if reachable[index]]
+    judged = [index for index in sorted(together) if reachable[index]]
     for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
         significant[index] = called
     return [_decided(case, reachable[index], significant[index], threshold)
             for index, case in enumerate(evidences)]
+
+
+def decided_together(case: CaseEvidence) -> bool:
+    """Whether the case is among those judged by rounds and decided together (Benjamini-Hochberg):
+    every case with rounds but a bimodal one, which is never judged (classify gives it BIMODAL)."""
+    return case.by_rounds and not case.bimodal
 
 
 def lone_change_level(cases: int, alpha: float) -> float:
@@ -456,8 +469,9 @@ class Comparison:
 
     @property
     def slower(self) -> list[CompareRow]:
-        """The rows whose verdict is SLOWER."""
-        return [row for row in self.rows if row.verdict == SLOWER]
+        """The rows whose outcome is SLOWER: what ``counts`` counts as slower, and what the gate
+        fails on (one rule, classify)."""
+        return [row for row in self.rows if row.outcome == SLOWER]
 
     @property
     def suite_geomeans(self) -> dict[str, tuple[float, int]]:
@@ -553,7 +567,7 @@ def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
     pooled = sum(1 for row in rows if not row.by_rounds)
     if pooled:
         notes.append(ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}"))
-    by_rounds = [row for row in rows if row.by_rounds]
+    by_rounds = [row for row in rows if decided_together(row)]
     level = lone_change_level(len(by_rounds), alpha)
     short = [row for row in by_rounds if not can_call_alone(row, level)]
     if short:

@@ -15,7 +15,8 @@ from ..files.model import CaseKey, ResultsFile
 from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
-                             VERDICT_ORDER, Comparison, CompareRow, lone_change_level, noise_floor_text)
+                             VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
+                             noise_floor_text)
 from ..judge.gate import GateDecision
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -201,7 +202,7 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
         return ("rerun head with the same cases as base (was it interrupted or filtered?), or pass "
                 "--allow-missing if head was filtered on purpose")
     if comparison.undetectable:
-        by_rounds = [row for row in rows if row.by_rounds]
+        by_rounds = [row for row in rows if decided_together(row)]
         level = lone_change_level(len(by_rounds) or len(rows), comparison.alpha)
         needed = rounds_to_reach(level)
         return (f"run both sides with at least {needed} rounds (bench --rounds {needed}), so that a change in "
