@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .judge.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
+from .judge.paired import PAIRED_MIN_EFFECT_PERCENT
 from .judge.counts_compare import (
     DEFAULT_ALLOCATIONS_TOLERANCE,
     DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
@@ -143,8 +144,8 @@ def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> 
     timing = " (timing files)" if counts else ""
     parser.add_argument("--threshold", type=_threshold, default=None if counts else DEFAULT_THRESHOLD_PERCENT,
                         metavar="PERCENT",
-                        help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g})"
-                             + timing)
+                        help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g}; "
+                             f"{PAIRED_MIN_EFFECT_PERCENT:g} for the files of a paired comparison)" + timing)
     parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
                         help=f"significance level of the Mann-Whitney U test, and 1 - the confidence of "
                              f"every interval shown (default {DEFAULT_ALPHA:g}: 99%% intervals)"
@@ -342,7 +343,7 @@ def _compare(args, gate: bool) -> int:
                          + COUNTS_RENDERERS[args.format](counts, gate=counts_decision))
         return counts_decision.exit_code if counts_decision is not None else EXIT_OK
     _refuse_options(args, ("instructions_tolerance", "allocations_tolerance"), "timing", "--threshold and --alpha")
-    comparison = build_comparison(base, head, _given(args.threshold, DEFAULT_THRESHOLD_PERCENT),
+    comparison = build_comparison(base, head, args.threshold,
                                   _given(args.alpha, DEFAULT_ALPHA), pattern)
     decision = decide_gate(comparison, args.allow_missing, head.incomplete) if gate else None
     sys.stdout.write(_incomplete_lines((base, head), args.format)

@@ -254,3 +254,39 @@ def clean_stress_rows() -> list[dict]:
     rows.append(caught_control("control/isolation/racy-store/torn-reads", forbidden="read-saw-half-applied-write",
                                after=0.329))
     return rows
+
+
+def write_paired(base_path: Path, head_path: Path, medians: dict, changes: dict | None = None, rounds: int = 4,
+                 pairs: int = 8, host_levels=(1.0, 2.0), cv: float = 0.02, seed: int = DEFAULT_SEED,
+                 record_pairs: bool = True) -> None:
+    """Write the two files of a paired comparison (bench-commits --paired): per case (``medians``
+    maps a case tuple to its base median), ``rounds`` rounds of ``pairs`` pairs. Each pair's two
+    samples share a host level drawn from ``host_levels`` (the host's speed states, which pairing
+    cancels), each sample has its own noise of CV ``cv``; head is base times ``changes[case]``.
+    With ``record_pairs`` false the same samples are written as two ordinary runs of rounds."""
+    rng = np.random.default_rng(seed)
+    base_rows, head_rows = {}, {}
+    for key, median in medians.items():
+        change = (changes or {}).get(key, 1.0)
+        levels = rng.choice(host_levels, size=(rounds, pairs))
+        base_rows[key] = [median * levels[r] * lognormal(1.0, cv, pairs, rng) for r in range(rounds)]
+        head_rows[key] = [median * change * levels[r] * lognormal(1.0, cv, pairs, rng) for r in range(rounds)]
+    for path, cases, first in ((base_path, base_rows, "first"), (head_path, head_rows, "second")):
+        write_results(path, cases, version=5, run={"run_seed": "7", "run_rounds": str(rounds)})
+        if record_pairs:
+            _number_pairs(path, first)
+
+
+def _number_pairs(path: Path, first: str) -> None:
+    """Give every row of a rounds file written by write_results its pair (the sample's index in its
+    round) and order (``first`` for even pairs, ABBA)."""
+    with open(path, newline="") as handle:
+        rows = list(csv.reader(handle))
+    header = rows[0]
+    sample, pair, order = header.index("sample"), header.index("pair"), header.index("pair_order")
+    second = "second" if first == "first" else "first"
+    for row in rows[1:]:
+        row[pair] = row[sample]
+        row[order] = first if int(row[sample]) % 2 == 0 else second
+    with open(path, "w", newline="") as handle:
+        csv.writer(handle).writerows(rows)

@@ -43,7 +43,9 @@ _V4 = _V3 + ("run_spin_scale",)
 # a sample's place in a paired comparison (empty in an ordinary run): the pair's index
 # within its case and round, and whether this build's sample ran ``first`` or ``second``.
 RUN_COMPLETE = "run_complete"
-_V5 = _V4 + (RUN_COMPLETE, "pair", "pair_order")
+# The pair's index within its case and round in a paired comparison (judge/paired.py).
+PAIR_COLUMN = "pair"
+_V5 = _V4 + (RUN_COMPLETE, PAIR_COLUMN, "pair_order")
 
 COLUMNS_BY_VERSION: dict[int, tuple[str, ...]] = {
     1: _V1,

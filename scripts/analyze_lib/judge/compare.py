@@ -17,6 +17,8 @@ from typing import Mapping, Union
 import numpy as np
 
 from ..files.model import Case, CaseKey, ResultsFile
+from ..files.schema import PAIR_COLUMN
+from . import paired as paired_rule
 from .comparable import file_warnings, matched_cases, run_warnings, unknown_settings_warnings
 from .stats import (
     Modes,
@@ -125,6 +127,11 @@ class CaseEvidence:
     # Each side's two levels when its samples are bimodal (stats.Modes), else None.
     base_modes: Modes | None = None
     head_modes: Modes | None = None
+    # A paired case (judge/paired.py): judged on the log ratios of its pairs, ``pairs`` of them
+    # (base_n and head_n count samples), with the smallest change it could call alone.
+    paired: bool = False
+    pairs: int = 0
+    resolution: float = math.nan
 
     @property
     def bimodal(self) -> bool:
@@ -175,6 +182,8 @@ class CompareRow(CaseEvidence):
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
+        if self.paired and self.outcome == UNCHANGED:
+            return f"no change (would see {self.resolution:.2f}×)"
         return verdict_text(self.ratio, self.verdict, self.starved)
 
 
@@ -188,12 +197,17 @@ def noise_floor_text(floor: float) -> str:
 def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
     """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
 
-    BIMODAL when either side falls in two levels (a median between them describes neither);
-    else SLOWER or FASTER when the counts could reach the p-value needed, the test is
-    significant and the change factor is at least 1 + threshold/100; else UNSTABLE when the
-    case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
+    A paired case (two builds alternated sample by sample) is SLOWER or FASTER when its pairs'
+    change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
+    states that make other cases bimodal or unstable, and its resolution says how small a change
+    it could see. Otherwise: BIMODAL when either side falls in two levels (a median between them
+    describes neither); else SLOWER or FASTER when the counts could reach the p-value needed, the
+    test is significant and the change factor is at least 1 + threshold/100; else UNSTABLE when
+    the case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
     could never have given the p-value needed.
     """
+    if evidence.paired:
+        return judge_change(evidence.ratio, threshold) if significant else UNCHANGED
     if evidence.bimodal:
         return BIMODAL
     change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
@@ -353,6 +367,40 @@ def _levels(a: np.ndarray, b: np.ndarray, medians: tuple[float, float]) -> dict:
     return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
 
 
+def paired_samples(case: Samples) -> dict[tuple[int, int], float] | None:
+    """A paired run's samples keyed ``(round, pair)``; None when any sample has no pair (an
+    ordinary run) or the samples are not a loaded case."""
+    if not isinstance(case, Case) or PAIR_COLUMN not in case.columns:
+        return None
+    pairs = case.columns[PAIR_COLUMN]
+    if pairs.size == 0 or np.isnan(pairs).any():
+        return None
+    return {(int(r), int(p)): float(v) for r, p, v in zip(case.round_ids, pairs, case.ns_per_op)}
+
+
+def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alpha: float = DEFAULT_ALPHA,
+                    threshold: float = paired_rule.PAIRED_MIN_EFFECT_PERCENT) -> CaseEvidence | None:
+    """One case's evidence from the pairs both sides hold (judge/paired.py), with ``cases`` the
+    number of cases decided together; None when either side is not paired or fewer than two pairs
+    have a ratio (every sample starved, say), so that the unpaired rule judges it."""
+    base_pairs, head_pairs = paired_samples(base), paired_samples(head)
+    if base_pairs is None or head_pairs is None:
+        return None
+    rounds = paired_rule.pair_log_ratios(base_pairs, head_pairs)
+    if sum(d.size for d in rounds) < 2:
+        return None
+    found = paired_rule.paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=threshold)
+    low, high = found.interval(paired_rule.two_sided_z(alpha))
+    base_groups, head_groups = _round_groups(base), _round_groups(head)
+    a, b = np.concatenate(base_groups), np.concatenate(head_groups)
+    return CaseEvidence(
+        key=key, base_n=int(a.size), head_n=int(b.size), base_median=median_of_round_medians(base_groups),
+        head_median=median_of_round_medians(head_groups), ratio=found.ratio, ci_low=low, ci_high=high,
+        p_value=found.p, best_p=0.0, base_starved=starved_count(a), head_starved=starved_count(b),
+        base_rounds=len(base_groups), head_rounds=len(head_groups), paired=True, pairs=found.pairs,
+        resolution=found.resolution)
+
+
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
                     alpha: float = DEFAULT_ALPHA) -> CompareRow:
@@ -368,7 +416,13 @@ def compare(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples],
     Pure and deterministic: the same samples always give the same rows.
     """
     common = sorted(set(base) & set(head), key=CaseKey.sort_key)
-    return decide_outcomes([evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
+    return decide_outcomes([paired_evidence(k, base[k], head[k], len(common), alpha, threshold)
+                            or evidence(k, base[k], head[k], alpha) for k in common], threshold, alpha)
+
+
+def files_are_paired(base: Mapping[CaseKey, Samples], head: Mapping[CaseKey, Samples]) -> bool:
+    """Whether every case on both sides records its pairs: the two files of a paired comparison."""
+    return all(paired_samples(case) is not None for side in (base, head) for case in side.values())
 
 
 def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: float) -> list[CompareRow]:
@@ -395,17 +449,21 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
     reachable = [reachable_p(index, case) for index, case in enumerate(evidences)]
     significant = [case.p_value < alpha for case in evidences]
+    # The paired cases are a family of their own, decided together the same way.
+    paired = [index for index, case in enumerate(evidences) if case.paired]
     judged = [index for index in sorted(together) if reachable[index]]
-    for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
-        significant[index] = called
+    for family in (judged, paired):
+        for index, called in zip(family, benjamini_hochberg([evidences[i].p_value for i in family], alpha)):
+            significant[index] = called
     return [_decided(case, reachable[index], significant[index], threshold)
             for index, case in enumerate(evidences)]
 
 
 def decided_together(case: CaseEvidence) -> bool:
     """Whether the case is among those judged by rounds and decided together (Benjamini-Hochberg):
-    every case with rounds but a bimodal one, which is never judged (classify gives it BIMODAL)."""
-    return case.by_rounds and not case.bimodal
+    every case with rounds but a bimodal one, which is never judged (classify gives it BIMODAL),
+    and but a paired one, which its own family decides."""
+    return case.by_rounds and not case.bimodal and not case.paired
 
 
 def lone_change_level(cases: int, alpha: float) -> float:
@@ -488,9 +546,31 @@ class Comparison:
         return {s: (geometric_mean(r), len(r)) for s, r in sorted(by_suite.items())}
 
     @property
+    def paired(self) -> bool:
+        """True when any row was judged on its pairs (a paired comparison)."""
+        return any(row.paired for row in self.rows)
+
+    @property
     def starved_rows(self) -> list[CompareRow]:
         """Rows whose base or head median is starved (inf)."""
         return [row for row in self.rows if row.starved is not None]
+
+
+# The resolutions a paired comparison's headline counts cases at (resolution_summary).
+RESOLUTION_BANDS = (1.05, 1.10)
+
+
+def resolution_summary(rows: list[CompareRow]) -> str:
+    """How small a change the paired cases could see, e.g. ``would see a 1.05× change in 412 of 508
+    cases, 1.10× in 470, only a coarser one in 38``; empty when no case is paired."""
+    resolutions = [row.resolution for row in rows if row.paired]
+    if not resolutions:
+        return ""
+    within = [sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS]
+    coarser = len(resolutions) - within[-1]
+    text = f"would see a {RESOLUTION_BANDS[0]:.2f}× change in {within[0]} of {len(resolutions)} paired cases"
+    text += "".join(f", {band:.2f}× in {count}" for band, count in zip(RESOLUTION_BANDS[1:], within[1:]))
+    return text + (f", only a coarser one in {coarser}" if coarser else "")
 
 
 def _row_order(row: CompareRow) -> tuple:
@@ -519,14 +599,18 @@ def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     ]
 
 
-def build_comparison(base: ResultsFile, head: ResultsFile,
-                     threshold: float = DEFAULT_THRESHOLD_PERCENT,
+def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | None = None,
                      alpha: float = DEFAULT_ALPHA, pattern=None) -> Comparison:
-    """Compare two loaded files, keeping only cases whose name matches ``pattern``.
+    """Compare two loaded files, keeping only cases whose name matches ``pattern``. Without a
+    ``threshold`` the smallest change that counts is the paired rule's for the files of a paired
+    comparison, DEFAULT_THRESHOLD_PERCENT otherwise.
 
     Raises AnalyzeError (naming both files) when no case is on both sides.
     """
     base_cases, head_cases, base_only, head_only = matched_cases(base, head, pattern)
+    if threshold is None:
+        threshold = (paired_rule.PAIRED_MIN_EFFECT_PERCENT if files_are_paired(base_cases, head_cases)
+                     else DEFAULT_THRESHOLD_PERCENT)
     rows = compare(base_cases, head_cases, threshold, alpha)
     rows.sort(key=_row_order)
     return Comparison(
@@ -564,7 +648,7 @@ def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
     """The notes on how cases were judged: those compared on one process's samples (no between-round
     evidence), and those with too few rounds to be called alone among all the cases decided together."""
     notes = []
-    pooled = sum(1 for row in rows if not row.by_rounds)
+    pooled = sum(1 for row in rows if not row.by_rounds and not row.paired)
     if pooled:
         notes.append(ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}"))
     by_rounds = [row for row in rows if decided_together(row)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compare import Comparison
+from .compare import Comparison, resolution_summary
 from .counts_compare import CountsComparison
 from ..exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
 from ..files.model import CaseKey
@@ -103,6 +103,8 @@ class GateDecision(_GateOutcome):
     undetectable_by_rounds: bool = False
     # Cases whose samples fall in two levels on either side (not gated).
     bimodal: tuple[CaseKey, ...] = ()
+    # A paired comparison's resolutions in words (compare.resolution_summary), else empty.
+    resolution: str = ""
     # Why head is known to be incomplete (loader.incompleteness), or None.
     head_incomplete: str | None = None
 
@@ -130,6 +132,8 @@ class GateDecision(_GateOutcome):
         """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
         if self.status == REGRESSION:
             return f"Gate: FAILED, {_cases(self.slower)} slower"
+        if self.resolution and self.status == PASSED and not self.not_gated:
+            return f"Gate: passed, no case slower; it {self.resolution}"
         if self.status == INCOMPLETE and self.head_incomplete:
             return self._incomplete_head_headline()
         if self.status == INCOMPLETE:
@@ -235,6 +239,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         threshold=comparison.threshold,
         undetectable_by_rounds=bool(undetectable) and all(row.by_rounds for row in undetectable),
         bimodal=tuple(row.key for row in comparison.bimodal),
+        resolution=resolution_summary(comparison.rows),
         head_incomplete=head_incomplete,
     )
 

@@ -96,6 +96,11 @@ def pair_log_ratios(base: Mapping[tuple[int, int], float],
     return [d for d in grouped if d.size]
 
 
+def two_sided_z(alpha: float) -> float:
+    """The |z| of a two-sided interval at confidence 1 - alpha (2.58 at 0.01)."""
+    return float(scipy_stats.norm.isf(alpha / 2))
+
+
 def lone_z(alpha: float, cases: int) -> float:
     """The |z| a change in one case alone must reach among ``cases`` decided together (Bonferroni's
     bar, which Benjamini-Hochberg applies to the smallest p-value)."""

@@ -16,7 +16,7 @@ from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
-                             noise_floor_text)
+                             noise_floor_text, resolution_summary)
 from ..judge.gate import GateDecision
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -47,6 +47,13 @@ def run_line(results: ResultsFile) -> str:
 def rule_sentence(comparison: Comparison) -> str:
     """How verdicts are decided, in one sentence (two when some cases have rounds)."""
     level = ci_level(comparison)
+    if comparison.paired:
+        return (f"Paired: each case is judged on the log ratios of its pairs (one sample of each build, "
+                f"milliseconds apart): the change is the mean over rounds of each round's median, its standard "
+                f"error a bootstrap over rounds, then pairs; a case is slower or faster when significant after "
+                f"Benjamini-Hochberg over all paired cases at {comparison.alpha:g} and the change is at least "
+                f"{comparison.threshold:g}%; the CI is at {level}. A case's resolution is the smallest change "
+                "it could call alone among them (docs/comparison-rule.md).")
     if comparison.by_rounds:
         return (f"A case with rounds is slower or faster when p, an exact Mann-Whitney U test on its round "
                 f"medians, is significant after Benjamini-Hochberg over all cases judged by rounds at false "
@@ -234,6 +241,9 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
                  (len(comparison.base_only), missing)]
     parts = [f"{count} {why}" for count, why in unchecked if count]
     lines.append(f"Not checked: {'; '.join(parts)}." if parts else "Not checked: none.")
+    resolution = resolution_summary(rows)
+    if resolution:
+        lines.append(f"Resolution: the comparison {resolution} (each row says its own).")
     lines.append(f"To do: {_one_thing_to_do(comparison, gate)}.")
     if _has_role_rows(comparison):
         lines.append(f"Cases are counted by row: a case measured once per {ROLE_PARAM} ({ROLE_PARAM}=read and "
@@ -382,6 +392,8 @@ def _row_json(row: CompareRow) -> dict:
         "unstable": row.unstable,
         "base_modes": _modes_json(row.base_modes),
         "head_modes": _modes_json(row.head_modes),
+        # Only for a paired case, so documents of other comparisons keep their exact shape.
+        **({"paired": True, "pairs": row.pairs, "resolution": json_number(row.resolution)} if row.paired else {}),
     }
 
 

@@ -1,0 +1,73 @@
+"""Paired files through compare and gate: the host's speed states, shared by a pair's two samples,
+cancel; a planted change is called in its case and nowhere else; every case says the smallest
+change it could see."""
+
+import numpy as np
+
+from analyze_lib.files.loader import load_results
+from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison
+from analyze_lib.judge.gate import decide_gate
+
+from csvgen import case, write_paired
+
+CASES = {case(variant=f"v{index}", threads=threads): 10.0 + index
+         for index in range(12) for threads in (1, 2)}
+
+
+def compared(tmp_path, changes=None, **options):
+    base, head = tmp_path / "base.csv", tmp_path / "head.csv"
+    write_paired(base, head, CASES, changes, **options)
+    return build_comparison(load_results(base), load_results(head))
+
+
+def test_same_build_pairs_flag_nothing_though_the_host_flips_2x(tmp_path):
+    comparison = compared(tmp_path)
+    assert all(row.paired for row in comparison.rows)
+    assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+    assert max(row.resolution for row in comparison.rows) < 1.10
+    assert decide_gate(comparison).passed
+
+
+def test_the_unpaired_rule_cannot_see_through_the_same_host_states(tmp_path):
+    """The negative control: the same samples without their pairing are judged by rounds, and the
+    host's two levels leave the cases bimodal, unstable or undetectable instead of decided."""
+    base, head = tmp_path / "base.csv", tmp_path / "head.csv"
+    write_paired(base, head, CASES, record_pairs=False)
+    comparison = build_comparison(load_results(base), load_results(head))
+    assert not any(row.paired for row in comparison.rows)
+    assert any(row.outcome != UNCHANGED for row in comparison.rows)
+
+
+def test_a_planted_ten_percent_slowdown_is_called_in_its_case_alone(tmp_path):
+    planted = case(variant="v3", threads=2)
+    comparison = compared(tmp_path, {planted: 1.10})
+    slower = [row.key for row in comparison.rows if row.outcome == SLOWER]
+    assert [(key.variant, key.threads) for key in slower] == [("v3", 2)]
+    row = next(row for row in comparison.rows if row.outcome == SLOWER)
+    assert 1.07 < row.ratio < 1.13 and row.ci_low > 1.0
+    assert not decide_gate(comparison).passed
+
+
+def test_a_change_below_the_floor_is_not_called(tmp_path):
+    comparison = compared(tmp_path, {case(variant="v0", threads=1): 1.01}, cv=0.002)
+    assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+
+
+def test_each_unchanged_case_says_the_change_it_would_see(tmp_path):
+    row = compared(tmp_path).rows[0]
+    assert row.verdict_text == f"no change (would see {row.resolution:.2f}×)"
+    assert row.resolution >= 1.02
+
+
+def test_the_headline_and_the_text_say_what_each_case_could_see(tmp_path):
+    from analyze_lib.present.render import render_json, render_text
+    import json
+
+    comparison = compared(tmp_path)
+    gate = decide_gate(comparison)
+    assert gate.headline.startswith("Gate: passed, no case slower; it would see a 1.05× change in ")
+    assert f"of {len(CASES)} paired cases" in gate.headline
+    text = render_text(comparison, gate=gate)
+    assert "Resolution: the comparison would see" in text and "Paired: each case is judged" in text
+    rows = json.loads(render_json(comparison, gate=gate))["cases"]
+    assert all(row["paired"] and row["pairs"] == 32 and row["resolution"] >= 1.02 for row in rows)
