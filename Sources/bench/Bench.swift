@@ -100,7 +100,7 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("spin-scale"), parsing: .unconditional, help: ArgumentHelp(
         "Multiply the work of harness/spin, and of no other case, by this factor, recorded in the "
             + "run_spin_scale column: a change of known size for checking a gate "
-            + "(scripts/bench-commits --self-check).", valueName: "x"))
+            + "(scripts/bench-commits --check-gate).", valueName: "x"))
     var spinScale: Double = 1
 
     /// Which round of a `--rounds` run this process measures; set by the run's first process (or by

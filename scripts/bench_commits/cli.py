@@ -1,5 +1,5 @@
 """The command line of scripts/bench-commits: parse, resolve the revisions, set up the worktrees, run, and
-print the comparison (or the self-check's table). ``main(argv)`` returns the exit code."""
+print the comparison (or the gate check's table). ``main(argv)`` returns the exit code."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
 overwritten. Bench options after `--` go to every timed round (and --filter to bench count too).
 
-Self-check (--self-check): builds HEAD once and compares it with itself three times, N pairs each:
+Gate check (--check-gate): builds HEAD once and compares it with itself three times, N pairs each:
 plain (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must
 flag nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be
 called slower; rows not called slower are named with their outcome and noise floor, which is what the
@@ -58,8 +58,8 @@ bench count unless --no-count. Measured times are in docs/findings/.
 
 EPILOG = """\
 exit codes:
-  0    no regression (timing and counts gates passed); self-check: all three as expected
-  1    regression: a case slower, or worse in counts; self-check: a comparison not as expected
+  0    no regression (timing and counts gates passed); gate check: all three as expected
+  1    regression: a case slower, or worse in counts; gate check: a comparison not as expected
   2    bad input: bad revision or option, dirty working tree at HEAD, a build or bench failure,
        unreadable results (one line on stderr)
   3    scripts/bench-commits could not set up its Python environment (.venv)
@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--min-pairs N] "
                          f"[--max-pairs M] [--sample-time MS] [--budget MIN] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} --self-check [--quick] [--pairs N] [--seed S]",
+                         f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"minutes of measuring within which cases get pairs beyond --min-pairs (default "
                              f"{paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick {paired_plan.QUICK_BUDGET_MINUTES:g}); "
                              "the minimum pairs are measured whatever it says")
-    parser.add_argument("--self-check", action="store_true",
+    parser.add_argument("--check-gate", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")
     return parser
 
@@ -268,8 +268,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, bu
     return plan.combine_exit_codes(codes)
 
 
-def render_self_check(rows: list[tuple[plan.SelfCheckSpec, plan.Observed, bool, str, float]]) -> str:
-    """The self-check's table in Markdown, then its verdict line."""
+def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, str, float]]) -> str:
+    """The gate check's table in Markdown, then its verdict line."""
     lines = ["| comparison | cases compared | flagged | unstable | wall time | verdict |",
              "| --- | ---: | --- | ---: | ---: | --- |"]
     for spec, observed, ok, why, seconds in rows:
@@ -277,14 +277,14 @@ def render_self_check(rows: list[tuple[plan.SelfCheckSpec, plan.Observed, bool, 
         lines.append(f"| {spec.name} | {observed.compared} | {flagged} | {observed.unstable} | "
                      f"{elapsed_text(seconds)} | {'as expected' if ok else 'NOT as expected'}: {why} |")
     passed = all(ok for _, _, ok, _, _ in rows)
-    lines += ["", f"Self-check: {'PASS' if passed else 'FAIL'} ({sum(r[2] for r in rows)} of {len(rows)} "
+    lines += ["", f"Gate check: {'PASS' if passed else 'FAIL'} ({sum(r[2] for r in rows)} of {len(rows)} "
                   "comparisons as expected)", ""]
     return "\n".join(lines)
 
 
-def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder, seed: int) -> int:
+def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder, seed: int) -> int:
     if args.revisions:
-        raise PlanError("--self-check takes no revisions: it compares HEAD with itself")
+        raise PlanError("--check-gate takes no revisions: it compares HEAD with itself")
     commit = _resolve(repo, "HEAD")
     results = repo / RESULTS_DIR
     results.mkdir(exist_ok=True)
@@ -294,10 +294,10 @@ def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder
     try:
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
-        say(f"self-check of {plan.short(commit)}: seed {seed}, {args.pairs} pairs a comparison"
+        say(f"gate check of {plan.short(commit)}: seed {seed}, {args.pairs} pairs a comparison"
             f"{' (quick)' if quick else ''}")
-        for index, spec in enumerate(plan.SELF_CHECKS, start=1):
-            slug = f"self-check{index}"
+        for index, spec in enumerate(plan.GATE_CHECKS, start=1):
+            slug = f"check-gate{index}"
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
                                       f"{plan.short(commit)}-{slug}-b")
             label = f"{spec.name} {plan.short(commit)}"
@@ -308,18 +308,18 @@ def _self_check(args, bench_options: list[str], quick: bool, repo: Path, builder
                                   binary, worktree, workspace.root / f"env-{index}-b.json", paths.timing_b,
                                   spec.b_options),
             }
-            say(f"comparison {index}/{len(plan.SELF_CHECKS)}: {spec.name}")
+            say(f"comparison {index}/{len(plan.GATE_CHECKS)}: {spec.name}")
             started = time.monotonic()
             _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
             observed = observe(paths.timing_a, paths.timing_b)
-            ok, why = plan.judge_self_check(spec, observed)
+            ok, why = plan.judge_check_gate(spec, observed)
             seconds = time.monotonic() - started
             say(f"{spec.name}: {'as expected' if ok else 'NOT as expected'} ({why}), {elapsed_text(seconds)}")
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    sys.stdout.write(f"# bench-commits self-check of {plan.short(commit)}\n\n{_shape(args, quick)} a "
-                     f"comparison, seed {seed}.\n\n" + render_self_check(rows))
+    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{_shape(args, quick)} a "
+                     f"comparison, seed {seed}.\n\n" + render_check_gate(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
 
 
@@ -344,8 +344,8 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
                 raise PlanError(f"--{given[0].replace('_', '-')} goes with --paired")
-        if not args.self_check and len(args.revisions) != 2:
-            raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --self-check")
+        if not args.check_gate and len(args.revisions) != 2:
+            raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
         if not args.paired and args.pairs < plan.MIN_DECIDING_PAIRS:
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
                 "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
@@ -353,8 +353,8 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         repo = git.toplevel(cwd or Path.cwd())
         seed = args.seed if args.seed is not None else random.randint(*SEED_RANGE)
         builder = builder or Builder.from_environment()
-        if args.self_check:
-            return _self_check(args, bench_options, quick, repo, builder, seed)
+        if args.check_gate:
+            return _check_gate(args, bench_options, quick, repo, builder, seed)
         return _compare_commits(args, bench_options, quick, repo, builder, seed)
     except (PlanError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)

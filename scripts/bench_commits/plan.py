@@ -1,6 +1,6 @@
 """What a run will do, decided without side effects: the ABBA order, each invocation's arguments, the
 result file names, how bench's options carry over to ``bench count``, and the verdicts (the exit code of
-a run, the self-check's judgement of one comparison).
+a run, the gate check's judgement of one comparison).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ BENCH_INTERRUPTED = (130, 143)
 # Options bench-commits sets itself on every invocation; given after `--` they would contradict it.
 RESERVED_BENCH_OPTIONS = ("--rounds", "--round", "--seed", "--run-environment", "--output", "--overwrite")
 
-# The case the self-check plants a slowdown in (bench --spin-scale scales it alone).
+# The case the gate check plants a slowdown in (bench --spin-scale scales it alone).
 SPIN_SUITE = "harness"
 SPIN_BENCHMARK = "spin"
 
@@ -151,7 +151,7 @@ def combine_exit_codes(codes: list[int]) -> int:
 
 @dataclass(frozen=True)
 class SpinRow:
-    """One harness/spin case in a self-check comparison: its label, the gate's outcome (slower, unchanged,
+    """One harness/spin case in a gate-check comparison: its label, the gate's outcome (slower, unchanged,
     unstable, …) and its noise floor (the larger side's; NaN when it has none)."""
 
     label: str
@@ -165,7 +165,7 @@ class SpinRow:
 
 @dataclass(frozen=True)
 class Observed:
-    """What one self-check comparison showed, as the gate saw it.
+    """What one gate-check comparison showed, as the gate saw it.
 
     ``flagged`` are the cases judged slower or faster, as (label, verdict); ``spin`` are the harness/spin
     cases compared.
@@ -179,8 +179,8 @@ class Observed:
 
 
 @dataclass(frozen=True)
-class SelfCheckSpec:
-    """One of the self-check's comparisons: HEAD against HEAD, side B with ``b_options``; ``planted`` says
+class GateCheckSpec:
+    """One of the gate check's comparisons: HEAD against HEAD, side B with ``b_options``; ``planted`` says
     whether B carries a slowdown, ``must_resolve`` whether the gate must call it in one harness/spin row at
     least (a change it must resolve on any runner it gates), rather than report how far it resolved it."""
 
@@ -190,14 +190,14 @@ class SelfCheckSpec:
     must_resolve: bool = False
 
 
-SELF_CHECKS = (
-    SelfCheckSpec("A/A", (), False),
-    SelfCheckSpec("spin ×1.25", ("--spin-scale", "1.25"), True, must_resolve=True),
-    SelfCheckSpec("spin ×1.10", ("--spin-scale", "1.10"), True),
+GATE_CHECKS = (
+    GateCheckSpec("A/A", (), False),
+    GateCheckSpec("spin ×1.25", ("--spin-scale", "1.25"), True, must_resolve=True),
+    GateCheckSpec("spin ×1.10", ("--spin-scale", "1.10"), True),
 )
 
 
-def judge_self_check(spec: SelfCheckSpec, observed: Observed) -> tuple[bool, str]:
+def judge_check_gate(spec: GateCheckSpec, observed: Observed) -> tuple[bool, str]:
     """Whether a comparison came out as it must, and why in a few words.
 
     A/A must flag nothing and decide something (a gate that is inconclusive resolves nothing). A planted

@@ -198,7 +198,7 @@ def counts_markdown(base: Path, head: Path) -> tuple[str, int]:
 
 
 def observe(base: Path, head: Path) -> plan.Observed:
-    """What the gate saw in one self-check comparison."""
+    """What the gate saw in one gate-check comparison."""
     comparison, decision = timing_gate(base, head)
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
     spin = tuple(plan.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows

@@ -1,6 +1,6 @@
 """scripts/bench-commits on a temporary git repository, with fake_build.py for the swift build and
 fake_bench.py for bench (no Swift needed): revisions, the dirty-tree refusal, ABBA order and each
-round's arguments, file names, exit codes mirroring the gate, counts, cleanup, and the self-check."""
+round's arguments, file names, exit codes mirroring the gate, counts, cleanup, and the gate check (--check-gate)."""
 
 from __future__ import annotations
 
@@ -300,7 +300,7 @@ def test_a_bench_subcommand_after_the_separator_is_refused(repo, capsys):
     assert "must be options" in capsys.readouterr().err
 
 
-# The self-check
+# The gate check (--check-gate)
 
 
 def _observed(flagged=(), spin=(("harness/spin/loop threads:1", "slower"),), gate_exit=0, unstable=0):
@@ -308,77 +308,77 @@ def _observed(flagged=(), spin=(("harness/spin/loop threads:1", "slower"),), gat
     return Observed(compared=4, flagged=tuple(flagged), spin=rows, unstable=unstable, gate_exit=gate_exit)
 
 
-A_A, SPIN_125, SPIN_110 = plan.SELF_CHECKS
+A_A, SPIN_125, SPIN_110 = plan.GATE_CHECKS
 
 
-def test_self_check_a_a_must_flag_nothing():
-    assert plan.judge_self_check(A_A, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
-    ok, why = plan.judge_self_check(A_A, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
+def test_the_gate_check_a_a_must_flag_nothing():
+    assert plan.judge_check_gate(A_A, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
+    ok, why = plan.judge_check_gate(A_A, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
     assert not ok and "flagged 1" in why
-    ok, why = plan.judge_self_check(A_A, _observed(spin=(), gate_exit=4))
+    ok, why = plan.judge_check_gate(A_A, _observed(spin=(), gate_exit=4))
     assert not ok and "gate exit 4" in why
 
 
-def test_self_check_planted_must_flag_spin_and_nothing_else():
+def test_the_gate_check_planted_must_flag_spin_and_nothing_else():
     spin = "harness/spin/loop threads:1"
-    assert plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
+    assert plan.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
         (True, "1 of 1 harness/spin rows slower, nothing else")
     two = ((spin, "slower"), ("harness/spin/loop threads:2", "unstable"))
-    assert plan.judge_self_check(SPIN_125, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
+    assert plan.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
         (True, "1 of 2 harness/spin rows slower (not resolved: harness/spin/loop threads:2 "
                "(unstable, floor 1.03×)), nothing else")
-    ok, why = plan.judge_self_check(SPIN_110, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
+    ok, why = plan.judge_check_gate(SPIN_110, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
                                                         gate_exit=1))
     assert not ok and why == "flagged 1 other case(s): once/hit/lock threads:1"
-    ok, why = plan.judge_self_check(SPIN_110, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
+    ok, why = plan.judge_check_gate(SPIN_110, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
     assert not ok and "faster" in why
-    ok, why = plan.judge_self_check(SPIN_125, _observed(spin=()))
+    ok, why = plan.judge_check_gate(SPIN_125, _observed(spin=()))
     assert not ok and "no harness/spin case" in why
 
 
 def test_a_planted_change_not_resolved_fails_only_where_it_must_be_resolved():
     spin = "harness/spin/loop threads:1"
     rows = ((spin, "unstable"), ("harness/spin/loop threads:2", "unchanged"))
-    ok, why = plan.judge_self_check(SPIN_125, _observed(spin=rows, unstable=1))
+    ok, why = plan.judge_check_gate(SPIN_125, _observed(spin=rows, unstable=1))
     assert not ok and why == (f"resolved in no row: {spin} (unstable, floor 1.03×), "
                               "harness/spin/loop threads:2 (unchanged, floor 1.03×)")
-    ok, why = plan.judge_self_check(SPIN_110, _observed(spin=rows, unstable=1))
+    ok, why = plan.judge_check_gate(SPIN_110, _observed(spin=rows, unstable=1))
     assert ok and why == (f"0 of 2 harness/spin rows slower (not resolved: {spin} (unstable, floor 1.03×), "
                           "harness/spin/loop threads:2 (unchanged, floor 1.03×)), nothing else")
 
 
-def test_the_self_check_plants_1_25_and_1_10():
-    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.SELF_CHECKS] == [
+def test_the_gate_check_plants_1_25_and_1_10():
+    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.GATE_CHECKS] == [
         ((), False, False), (("--spin-scale", "1.25"), True, True), (("--spin-scale", "1.10"), True, False)]
 
 
-def test_self_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
+def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
     # ×1.5 instead of ×1.10 keeps this test about the plumbing, whatever the fake's noise.
-    monkeypatch.setattr(plan, "SELF_CHECKS", plan.SELF_CHECKS[:2] + (
-        plan.SelfCheckSpec("spin ×1.5", ("--spin-scale", "1.5"), True),))
-    assert run(repo, "--self-check", "--quick", "--seed", "7") == 0
+    monkeypatch.setattr(plan, "GATE_CHECKS", plan.GATE_CHECKS[:2] + (
+        plan.GateCheckSpec("spin ×1.5", ("--spin-scale", "1.5"), True),))
+    assert run(repo, "--check-gate", "--quick", "--seed", "7") == 0
     out = capsys.readouterr().out
     assert "| A/A | 4 | none | 0 |" in out
     assert out.count("harness/spin rows slower, nothing else") == 2
-    assert "Self-check: PASS (3 of 3 comparisons as expected)" in out
+    assert "Gate check: PASS (3 of 3 comparisons as expected)" in out
     calls = [call["argv"] for call in invocations(repo)]
     assert len(calls) == 3 * 2 * plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)
     spin = [argv for argv in calls if "--spin-scale" in argv]
     assert sorted({_option(argv, "--spin-scale") for argv in spin}) == ["1.25", "1.5"]
-    assert all(Path(_option(argv, "--output")).name.split("-self-check")[1][0] in "23" for argv in spin)
+    assert all(Path(_option(argv, "--output")).name.split("-check-gate")[1][0] in "23" for argv in spin)
     assert len(results(repo)) == 6
 
 
-def test_self_check_refuses_a_dirty_tree(repo, capsys):
+def test_the_gate_check_refuses_a_dirty_tree(repo, capsys):
     (repo / "Package.swift").write_text("// edited\n")
-    assert run(repo, "--self-check") == 2
+    assert run(repo, "--check-gate") == 2
     assert "commit or stash" in capsys.readouterr().err
 
 
-def test_help_names_the_exit_codes_and_the_self_check():
+def test_help_names_the_exit_codes_and_the_check_gate():
     done = subprocess.run([str(WRAPPER), "--help"], capture_output=True, text=True)
     assert done.returncode == 0
-    for words in ("ABBA", "exit codes:", "--self-check", "130", "docs/comparison-rule.md", "docs/bench-commits.md"):
+    for words in ("ABBA", "exit codes:", "--check-gate", "130", "docs/comparison-rule.md", "docs/bench-commits.md"):
         assert words in done.stdout
 
 

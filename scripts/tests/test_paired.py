@@ -236,8 +236,8 @@ def test_paired_options_are_checked(repo, capsys, argv, message):
     assert invocations(repo) == []
 
 
-def test_the_self_check_runs_its_comparisons_paired(repo, capsys):
-    assert run(repo, "--self-check", "--paired", "--rounds", "1", "--min-pairs", "1", "--max-pairs", "1",
+def test_the_gate_check_runs_its_comparisons_paired(repo, capsys):
+    assert run(repo, "--check-gate", "--paired", "--rounds", "1", "--min-pairs", "1", "--max-pairs", "1",
                "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
     workers = [call["argv"] for call in invocations(repo) if "argv" in call]
     assert len(workers) == 3 * 2 and all(argv[-1] == "worker" for argv in workers)
