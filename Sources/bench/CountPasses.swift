@@ -85,12 +85,13 @@ struct CountPasses {
     static let clearedPrefixes = ["MALLOC_", "JE_MALLOC_", "_RJEM_MALLOC_"]
 
     /// `inherited` without the variables that change counts (`clearedVariables`, `clearedPrefixes`), and the
-    /// names of those it held.
+    /// names of those it held with a value (an empty one changes nothing, so it goes unmentioned).
     static func countedEnvironment(_ inherited: [String: String]) -> (environment: [String: String], cleared: [String]) {
-        let cleared = inherited.keys.filter { name in
+        func changesCounts(_ name: String) -> Bool {
             clearedVariables.contains(name) || clearedPrefixes.contains { name.hasPrefix($0) }
         }
-        return (inherited.filter { !cleared.contains($0.key) }, cleared)
+        let cleared = inherited.filter { changesCounts($0.key) && !$0.value.isEmpty }.map(\.key)
+        return (inherited.filter { !changesCounts($0.key) }, cleared)
     }
 
     /// The passes' working directory (a stripped copy of bench, callgrind's dumps) is named after the process

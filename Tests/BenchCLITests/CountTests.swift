@@ -106,10 +106,10 @@ struct CountTests {
         let (environment, cleared) = CountPasses.countedEnvironment(
             ["LD_PRELOAD": "x.so", "MALLOC_ARENA_MAX": "1", "GLIBC_TUNABLES": "glibc.malloc.tcache_count=0",
              "JE_MALLOC_CONF": "junk:true", "PATH": "/usr/bin", "HOME": "/root", "LD_LIBRARY_PATH": "/opt/lib",
-             "MALLOC": "kept: not a prefix match"])
+             "MALLOC": "kept: not a prefix match", "LD_AUDIT": ""])
         #expect(Set(cleared) == ["LD_PRELOAD", "MALLOC_ARENA_MAX", "GLIBC_TUNABLES", "JE_MALLOC_CONF"])
         #expect(environment == ["PATH": "/usr/bin", "HOME": "/root", "LD_LIBRARY_PATH": "/opt/lib",
-                                "MALLOC": "kept: not a prefix match"])
+                                "MALLOC": "kept: not a prefix match"], "an empty LD_AUDIT goes too, unnamed")
     }
 
     @Test func quickCountsAHundredIterations() async throws {
