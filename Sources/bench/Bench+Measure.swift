@@ -8,7 +8,8 @@ extension Bench {
     /// Measures `cases` in order, appending each completed case to the CSV, then prints the summary.
     ///
     /// In a round of a `--rounds` run (`--round K`), the rows record the run's shared environment and are
-    /// appended to `--output` after the earlier rounds' rows; only the last round prints its summary.
+    /// appended to `--output` after the earlier rounds' rows; the run that started the rounds prints the summary
+    /// of them all (`RunSummary`).
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
         try allocator?.ensureLoaded()
         let environment = try runEnvironment.map { try RunEnvironment.shared(at: $0, benchVersion: BenchVersion.current) }
@@ -58,7 +59,8 @@ extension Bench {
 
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
-        let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs)
+        let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs,
+                                roundsAfter: round.map { runSettings.rounds - $0 } ?? 0)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
         warn("bench: \(roundText)\(cases.count) cases, \(settings.samples) samples of "
              + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(path)")
@@ -114,15 +116,13 @@ extension Bench {
                          + "the run is incomplete and its file says so (\(ResultsSchema.runCompleteColumn)="
                          + "\(ResultsSchema.runIncomplete))")
                 }
-                print("Round \(round) of \(runSettings.rounds) (each round is a fresh process; the file holds them all):")
-                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
             }
             warn("round \(round) of \(runSettings.rounds): appended \(writer.rowsWritten) rows "
                  + "(\(writer.casesWritten) cases) to \(path)")
         } else {
             try writer.completeRun()
             print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-            warn("wrote \(path) (\(writer.rowsWritten) rows, \(writer.casesWritten) cases)")
+            printWhatWasWritten(path, "\(writer.rowsWritten) rows, \(writer.casesWritten) cases")
         }
     }
 
@@ -169,4 +169,12 @@ extension Bench {
 /// Writes a line to stderr.
 func warn(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+extension Bench {
+    /// The last lines of a completed run, on stdout: where the results are, and the command that reads them.
+    func printWhatWasWritten(_ path: String, _ what: String) {
+        print("\nwrote \(path) (\(what))")
+        print("next: scripts/analyze report \(path)")
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchCore
 import BenchResults
 import CBenchSupport
 import Foundation
@@ -10,7 +11,8 @@ extension Bench {
     ///
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
-    func measureInRounds(caseCount: Int) throws {
+    func measureInRounds(cases: [BenchmarkCase]) throws {
+        let caseCount = cases.count
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let seed = self.seed ?? CaseOrder.randomSeed()
         var settings = try runSettings()
@@ -63,7 +65,9 @@ extension Bench {
                                  + kept(path: writer.path, rounds: round - 1), exitCode: status)
             }
         }
-        warn("wrote \(writer.path): \(roundCount) rounds of \(caseCount) cases (seed \(seed))")
+        let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
+        print(try RunSummary.render(csv: csv, order: cases, logicalCPUs: environment.logicalCPUs))
+        printWhatWasWritten(writer.path, "\(roundCount) rounds of \(caseCount) cases, seed \(seed)")
     }
 
     /// Ends a run of rounds that a signal stopped, with the signal's exit status.

@@ -167,7 +167,7 @@ struct Bench: ParsableCommand {
             return
         }
         if round == nil && roundCount > 1 {
-            try measureInRounds(caseCount: cases.count)
+            try measureInRounds(cases: cases.map(\.benchmarkCase))
         } else {
             try measure(inOrder(cases))
         }

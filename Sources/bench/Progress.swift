@@ -1,16 +1,20 @@
 import BenchCore
 import Foundation
 
-/// Progress on stderr while a run goes: which case, how far along, and a rough estimate of the time left
-/// (the mean time per completed case so far, times the cases still to run).
+/// Progress on stderr while a run goes: which case, how far along, and a rough estimate of the time left in the
+/// whole run (the mean time per completed case so far, times the cases still to run in this round and in the
+/// rounds after it).
 struct Progress {
     let total: Int
     let logicalCPUs: Int
+    /// Rounds still to run after this one (each a fresh process measuring every case again).
+    let roundsAfter: Int
     private let started = MonotonicClock.now()
 
-    init(total: Int, logicalCPUs: Int) {
+    init(total: Int, logicalCPUs: Int, roundsAfter: Int = 0) {
         self.total = total
         self.logicalCPUs = logicalCPUs
+        self.roundsAfter = roundsAfter
     }
 
     /// Announces case `index` (0-based) before it is measured.
@@ -19,8 +23,8 @@ struct Progress {
         if benchmarkCase.threads > logicalCPUs { line += " (oversubscribed: \(logicalCPUs) CPUs)" }
         if index > 0 {
             let elapsed = Double(MonotonicClock.now() - started) / 1e9
-            let remaining = elapsed / Double(index) * Double(total - index)
-            line += "  ~\(Self.duration(remaining)) left"
+            let remaining = elapsed / Double(index) * Double(total - index + total * roundsAfter)
+            line += "  ~\(Self.duration(remaining)) left in the run"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

@@ -32,14 +32,7 @@ enum SummaryTable {
                 outliers > 0 ? "\(outliers)/\(result.samples.count)" : "",
             ])
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ fields: [String]) -> String {
-            fields.enumerated().map { index, field in
-                let padding = String(repeating: " ", count: widths[index] - field.count)
-                return index == 0 ? field + padding : padding + field
-            }.joined(separator: "  ")
-        }
-        var lines = [line(header)] + rows.map(line)
+        var lines = TextTable.lines(header: header, rows: rows)
         lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
                      + "operations × threads / all operations (1.00 = every thread did the same). starved: no "
                      + "operation completed in a sample.")

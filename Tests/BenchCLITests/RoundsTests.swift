@@ -26,6 +26,13 @@ import Testing
         }
         // Each round is its own process, with its own OS threads counted from scratch.
         #expect(outcome.errorLines.filter { $0.contains("round") && $0.contains("appended") }.count == 3)
+        // The summary covers every round, in the suites' order, and ends with the file and the next command.
+        let printed = outcome.standardOutput.split(separator: "\n")
+        let empty = try #require(printed.first { $0.hasPrefix("harness/empty/loop threads:1") })
+        #expect(empty.hasSuffix("  3"), "three rounds: \(empty)")
+        #expect(printed.firstIndex { $0.hasPrefix("harness/empty/") }! < printed.firstIndex { $0.hasPrefix("harness/opaque-call/") }!)
+        #expect(Array(printed.suffix(2)) == ["wrote \(path) (3 rounds of 2 cases, seed 42)",
+                                             "next: scripts/analyze report \(path)"])
     }
 
     @Test func theSeedFixesEachRoundsOrderAndRoundsDiffer() async throws {

@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
     paired = parser.add_argument_group(
-        "paired runs", "--paired alternates the two builds sample by sample (see docs/paired-mode-draft.md): one "
+        "paired runs", "--paired alternates the two builds sample by sample (docs/bench-commits.md#the-paired-comparison): one "
                        "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
                        "case set up on both and sampled in pairs, the side that runs first alternating from pair "
                        "to pair; a case gets more pairs while it is undecided, within the time budget.")

@@ -27,6 +27,8 @@ from .worker import Worker, WorkerError
 # run_complete's value once the whole comparison has completed (workers write "false").
 RUN_COMPLETED = "true"
 METRIC = "ns_per_op"
+# How many cases of a round pass between two progress lines.
+PROGRESS_EVERY = 100
 # Signals held off while a case's rows go to the two files, so that both or neither get them.
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
@@ -154,6 +156,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 visits_left = (settings.rounds - round_number) * len(cases) + len(order) - index - 1
                 _visit(case, round_number, workers, files, ratios, settings, seed, started, visits_left,
                        minimal_visit_seconds, len(cases))
+                if (index + 1) % PROGRESS_EVERY == 0:
+                    say(f"round {round_number}/{settings.rounds}: {index + 1} of {len(order)} cases, "
+                        f"elapsed {elapsed_text(time.monotonic() - started)}")
             for name in (SIDE_A, SIDE_B):
                 workers.pop(name).quit()
         except WorkerError as error:
@@ -184,7 +189,8 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
         if pair >= settings.min_pairs:
             per_visit = sum(minimal_visit_seconds) / len(minimal_visit_seconds)
             if not ratios.needs_more(key, cases_compared) or not paired_plan.budget_allows_more(
-                    time.monotonic() - started, settings.budget_seconds, visits_left, per_visit):
+                    time.monotonic() - started, settings.budget_seconds, visits_left, per_visit,
+                    settings.rounds * cases_compared):
                 break
         first = firsts[pair]
         pair_records = {}

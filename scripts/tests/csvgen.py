@@ -256,8 +256,8 @@ def clean_stress_rows() -> list[dict]:
     return rows
 
 
-def write_paired(base_path: Path, head_path: Path, medians: dict, changes: dict | None = None, rounds: int = 4,
-                 pairs: int = 8, host_levels=(1.0, 2.0), cv: float = 0.02, seed: int = DEFAULT_SEED,
+def write_paired(base_path: Path, head_path: Path, medians: dict, changes: dict | None = None, rounds: int = 12,
+                 pairs: int = 4, host_levels=(1.0, 2.0), cv: float = 0.02, seed: int = DEFAULT_SEED,
                  record_pairs: bool = True) -> None:
     """Write the two files of a paired comparison (bench-commits --paired): per case (``medians``
     maps a case tuple to its base median), ``rounds`` rounds of ``pairs`` pairs. Each pair's two

@@ -80,6 +80,13 @@ def test_the_budget_allows_extra_pairs_only_while_the_minimum_still_fits():
     assert not paired_plan.budget_allows_more(elapsed=0, budget=0, visits_left=0, seconds_per_visit=1)
 
 
+def test_the_budget_is_spread_evenly_over_the_visits():
+    # Visit 3 of 10 (7 still to come after it) may spend 30% of the budget, not more.
+    assert paired_plan.budget_allows_more(elapsed=29, budget=100, visits_left=7, seconds_per_visit=1, visits=10)
+    assert not paired_plan.budget_allows_more(elapsed=31, budget=100, visits_left=7, seconds_per_visit=1, visits=10)
+    assert paired_plan.budget_allows_more(elapsed=31, budget=100, visits_left=7, seconds_per_visit=1)
+
+
 def test_settings_defaults_and_overrides():
     quick = paired_plan.settings(True)
     assert (quick.rounds, quick.min_pairs, quick.sample_ns) == (paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MIN_PAIRS,

@@ -70,4 +70,4 @@ def test_the_headline_and_the_text_say_what_each_case_could_see(tmp_path):
     text = render_text(comparison, gate=gate)
     assert "Resolution: the comparison would see" in text and "Paired: each case is judged" in text
     rows = json.loads(render_json(comparison, gate=gate))["cases"]
-    assert all(row["paired"] and row["pairs"] == 32 and row["resolution"] >= 1.02 for row in rows)
+    assert all(row["paired"] and row["pairs"] == 48 and row["resolution"] >= 1.02 for row in rows)

@@ -9,7 +9,7 @@ import pytest
 from analyze_lib.judge import paired
 
 
-def noisy_rounds(shift, rounds=5, pairs=10, sd=0.05, offset_sd=0.0, seed=1):
+def noisy_rounds(shift, rounds=12, pairs=10, sd=0.05, offset_sd=0.0, seed=1):
     """Log ratios around ``log(shift)``: ``sd`` within a round, ``offset_sd`` between rounds."""
     rng = np.random.default_rng(seed)
     return [math.log(shift) + rng.normal(0, offset_sd) + rng.normal(0, sd, pairs) for _ in range(rounds)]
@@ -52,7 +52,7 @@ def test_a_planted_ten_percent_change_is_measured_and_significant():
     evidence = paired.paired_evidence(noisy_rounds(1.10), cases=500)
     assert evidence.ratio == pytest.approx(1.10, rel=0.02)
     assert evidence.p < 1e-6
-    assert evidence.rounds == 5 and evidence.pairs == 50
+    assert evidence.rounds == 12 and evidence.pairs == 120
     assert not evidence.one_round
 
 
@@ -65,8 +65,18 @@ def test_the_resolution_is_the_floor_or_the_lone_change_bar_whichever_is_larger(
     tight = paired.paired_evidence([np.full(8, 0.0), np.full(8, 0.0)], cases=500)
     assert tight.resolution == pytest.approx(1.02)
     loose = paired.paired_evidence(noisy_rounds(1.0, sd=0.3), cases=500)
-    assert loose.resolution == pytest.approx(math.exp(paired.lone_z(0.01, 500) * loose.se))
+    assert loose.resolution == pytest.approx(math.exp(paired.lone_z(0.01, 500, loose.rounds) * loose.se))
     assert loose.resolution > 1.02
+
+
+def test_few_rounds_give_a_coarse_resolution_not_a_false_call():
+    """The rounds are the independent units: two rounds whose pairs agree closely but whose offsets
+    differ say little, whereas the normal would have read their pairs as forty independent ones."""
+    two = noisy_rounds(1.0, rounds=2, pairs=20, sd=0.01, offset_sd=0.05, seed=3)
+    evidence = paired.paired_evidence(two, cases=500)
+    assert paired.lone_z(0.01, 500, 2) > 10 * paired.lone_z(0.01, 500)
+    assert evidence.resolution > 2.0
+    assert evidence.p > 0.01
 
 
 def test_the_lone_change_bar_grows_with_the_number_of_cases():

@@ -390,7 +390,7 @@ def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alph
     if sum(d.size for d in rounds) < 2:
         return None
     found = paired_rule.paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=threshold)
-    low, high = found.interval(paired_rule.two_sided_z(alpha))
+    low, high = found.interval(paired_rule.two_sided_z(alpha, found.rounds))
     base_groups, head_groups = _round_groups(base), _round_groups(head)
     a, b = np.concatenate(base_groups), np.concatenate(head_groups)
     return CaseEvidence(

@@ -14,12 +14,17 @@ The rule, stated once (docs/comparison-rule.md links here):
 - Its standard error comes from a two-level bootstrap: rounds resampled, then pairs within each
   resampled round; scaled by sqrt(R / (R - 1)) for the bias of a bootstrap over R rounds. With one
   round the between-process level is not measured, and ``one_round`` says so.
-- ``z = estimate / se``; the two-sided p-value is normal. All cases of a comparison are decided
-  together with Benjamini-Hochberg at ``alpha``; a called change must also reach ``min_effect``.
+- The rounds, not the pairs, are the independent units: a worker's threads keep the CPUs the
+  scheduler gave them for seconds, and a 2-thread handoff ran 14x slower in one of two A/A
+  workers for a whole round (docs/findings/2026-11-23-paired-comparison.md). So ``t = estimate /
+  se`` is read on Student's t with R - 1 degrees of freedom, not on the normal: few rounds give a
+  coarse resolution rather than a false call.
+- All cases of a comparison are decided together with Benjamini-Hochberg at ``alpha`` on the
+  two-sided p-values; a called change must also reach ``min_effect``.
 - A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
-  larger of ``min_effect`` and ``exp(z(alpha / 2m) * se)``. A change beyond it is called whatever
-  the case's noise; a change below it could not have been seen, and the report says how small a
-  change each case could see instead of "not gated".
+  larger of ``min_effect`` and ``exp(t(alpha / 2m, R - 1) * se)``. A change beyond it is called
+  whatever the case's noise; a change below it could not have been seen, and the report says how
+  small a change each case could see instead of "not gated".
 
 The functions here are pure: arrays in, numbers out, with a fixed seed per call.
 """
@@ -44,6 +49,8 @@ PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
 # Sequential sampling stops giving a case pairs once it could call a change this small alone.
 TARGET_RESOLUTION = 1.05
+# A resolution is capped at e^50 (a change no case could show) so that it stays a finite number.
+MAX_LOG_RESOLUTION = 50.0
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class PairedEvidence:
         return self.rounds < 2
 
     def interval(self, z: float) -> tuple[float, float]:
-        """The ratio's interval at ``z`` standard errors."""
+        """The ratio's interval at ``z`` standard errors (``two_sided_z(alpha, rounds)``)."""
         centre = math.log(self.ratio)
         return math.exp(centre - z * self.se), math.exp(centre + z * self.se)
 
@@ -96,15 +103,22 @@ def pair_log_ratios(base: Mapping[tuple[int, int], float],
     return [d for d in grouped if d.size]
 
 
-def two_sided_z(alpha: float) -> float:
-    """The |z| of a two-sided interval at confidence 1 - alpha (2.58 at 0.01)."""
-    return float(scipy_stats.norm.isf(alpha / 2))
+def _distribution(rounds: int):
+    """What ``estimate / se`` is read on: Student's t with R - 1 degrees of freedom, or the normal for
+    one round (whose between-process noise is not measured at all: ``one_round``)."""
+    return scipy_stats.t(rounds - 1) if rounds >= 2 else scipy_stats.norm
 
 
-def lone_z(alpha: float, cases: int) -> float:
-    """The |z| a change in one case alone must reach among ``cases`` decided together (Bonferroni's
-    bar, which Benjamini-Hochberg applies to the smallest p-value)."""
-    return float(scipy_stats.norm.isf(alpha / (2 * max(cases, 1))))
+def two_sided_z(alpha: float, rounds: int = 0) -> float:
+    """The critical value of a two-sided interval at confidence 1 - alpha over ``rounds`` rounds
+    (the normal's 2.58 at 0.01 when ``rounds`` is below 2)."""
+    return float(_distribution(rounds).isf(alpha / 2))
+
+
+def lone_z(alpha: float, cases: int, rounds: int = 0) -> float:
+    """The critical value a change in one case alone must reach among ``cases`` decided together
+    (Bonferroni's bar, which Benjamini-Hochberg applies to the smallest p-value), over ``rounds``."""
+    return float(_distribution(rounds).isf(alpha / (2 * max(cases, 1))))
 
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:
@@ -140,11 +154,11 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
     se = bootstrap_se(rounds, seed)
     pairs = sum(d.size for d in rounds)
     if se > 0:
-        p = float(2 * scipy_stats.norm.sf(abs(centre) / se))
+        p = float(2 * _distribution(len(rounds)).sf(abs(centre) / se))
     else:
         p = 1.0 if centre == 0 else 0.0
     floor = math.log1p(min_effect_percent / 100)
-    resolution = math.exp(max(floor, lone_z(alpha, cases) * se))
+    resolution = math.exp(min(max(floor, lone_z(alpha, cases, len(rounds)) * se), MAX_LOG_RESOLUTION))
     return PairedEvidence(rounds=len(rounds), pairs=pairs, ratio=math.exp(centre), se=se, p=p,
                           resolution=resolution)
 

@@ -1,0 +1,87 @@
+import BenchCore
+import BenchResults
+import Foundation
+
+/// The end-of-run table of a run of rounds, read back from its CSV so that it shows every round's evidence: per
+/// case (and role), in the suites' order, the median of its round medians (the figure the analysis uses), the
+/// round medians' range, their spread, and how many rounds it has.
+enum RunSummary {
+    /// One case's round medians, in round order, under its name as the table shows it.
+    struct Case {
+        var name: String
+        var threads: Int
+        var roundMedians: [Double]
+    }
+
+    /// The table for the rows of `csv`, cases in the order of `order` (the selected cases, in the suites' order);
+    /// a case the list does not name comes last.
+    static func render(csv: String, order: [BenchmarkCase], logicalCPUs: Int) throws -> String {
+        let cases = try summarize(csv: csv, order: order)
+        let header = ["case", "median ns/op", "round medians", "spread", "rounds"]
+        var oversubscribed = false
+        let rows = cases.map { summary -> [String] in
+            let sorted = summary.roundMedians.sorted()
+            let median = Self.median(summary.roundMedians)
+            let spread = median.isFinite && median > 0 && sorted.last!.isFinite
+                ? String(format: "±%.1f%%", (sorted.last! - sorted.first!) / median * 50) : "–"
+            var name = summary.name
+            if summary.threads > logicalCPUs {
+                name += " *"
+                oversubscribed = true
+            }
+            return [name, SummaryTable.format(median),
+                    "\(SummaryTable.format(sorted.first!))–\(SummaryTable.format(sorted.last!))", spread,
+                    String(summary.roundMedians.count)]
+        }
+        var lines = TextTable.lines(header: header, rows: rows)
+        lines.append("median ns/op: the median of the case's round medians (each round a fresh process). spread: "
+                     + "half the range of the round medians, relative to that median. starved: no operation "
+                     + "completed in most samples.")
+        if oversubscribed {
+            lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Each case's round medians, from a results CSV's records.
+    static func summarize(csv: String, order: [BenchmarkCase]) throws -> [Case] {
+        let records = try CSVFormat.decode(csv)
+        guard let header = records.first else { return [] }
+        func column(_ name: String) throws -> Int {
+            guard let index = header.firstIndex(of: name) else {
+                throw BenchError("the results file has no \(name) column", exitCode: ExitStatus.internalError)
+            }
+            return index
+        }
+        let suite = try column("suite"), benchmark = try column("benchmark"), variant = try column("variant")
+        let threads = try column("threads"), params = try column("params"), round = try column("round")
+        let nsPerOp = try column("ns_per_op")
+        let rank = Dictionary(order.enumerated().map { ("\($1.path)|\($1.threads)|\($1.parameterString())", $0) },
+                              uniquingKeysWith: { first, _ in first })
+        var byCase: [String: (rank: Int, name: String, threads: Int, rounds: [Int: [Double]])] = [:]
+        for record in records.dropFirst() where record.count == header.count {
+            let path = "\(record[suite])/\(record[benchmark])/\(record[variant])"
+            let fields = record[params].split(separator: ";").map(String.init)
+            let role = fields.first { $0.hasPrefix("role=") }
+            let plain = fields.filter { !$0.hasPrefix("role=") }
+            let key = "\(path)|\(record[threads])|\(plain.joined(separator: ";"))"
+            let shown = ([path, "threads:\(record[threads])"] + plain.map { $0.replacingOccurrences(of: "=", with: ":") }
+                         + (role.map { [$0.replacingOccurrences(of: "=", with: ":")] } ?? [])).joined(separator: " ")
+            let value = record[nsPerOp] == "inf" ? Double.infinity : Double(record[nsPerOp]) ?? .nan
+            byCase[shown, default: (rank[key] ?? order.count, shown, Int(record[threads]) ?? 0, [:])]
+                .rounds[Int(record[round]) ?? 1, default: []].append(value)
+        }
+        return byCase.values.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { entry in
+            Case(name: entry.name, threads: entry.threads,
+                 roundMedians: entry.rounds.keys.sorted().map { median(entry.rounds[$0]!) })
+        }
+    }
+
+    /// The median of `values`, infinite (starved) when the middle falls on an infinite value; never NaN.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
