@@ -18,18 +18,13 @@ enum RunSummary {
     static func render(csv: String, order: [BenchmarkCase], logicalCPUs: Int) throws -> String {
         let cases = try summarize(csv: csv, order: order)
         let header = ["case", "median ns/op", "round medians", "spread", "rounds"]
-        var oversubscribed = false
         let rows = cases.map { summary -> [String] in
             let sorted = summary.roundMedians.sorted()
             let median = Self.median(summary.roundMedians)
             let spread = median.isFinite && median > 0 && sorted.last!.isFinite
                 ? String(format: "±%.1f%%", (sorted.last! - sorted.first!) / median * 50) : "–"
-            var name = summary.name
-            if summary.threads > logicalCPUs {
-                name += " *"
-                oversubscribed = true
-            }
-            return [name, SummaryTable.format(median),
+            return [SummaryTable.shownName(summary.name, threads: summary.threads, logicalCPUs: logicalCPUs),
+                    SummaryTable.format(median),
                     "\(SummaryTable.format(sorted.first!))–\(SummaryTable.format(sorted.last!))", spread,
                     String(summary.roundMedians.count)]
         }
@@ -37,8 +32,8 @@ enum RunSummary {
         lines.append("median ns/op: the median of the case's round medians (each round a fresh process). spread: "
                      + "half the range of the round medians, relative to that median. starved: no operation "
                      + "completed in most samples.")
-        if oversubscribed {
-            lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
+        if cases.contains(where: { $0.threads > logicalCPUs }) {
+            lines.append(SummaryTable.oversubscribedNote(logicalCPUs: logicalCPUs))
         }
         return lines.joined(separator: "\n")
     }

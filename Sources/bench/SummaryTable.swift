@@ -12,11 +12,9 @@ enum SummaryTable {
         var resultsWithOutliers = 0
         for result in results {
             guard let stats = result.nanosecondsPerOperation else { continue }
-            var name = result.benchmarkCase.description + (result.role.map { " role:\($0)" } ?? "")
-            if result.benchmarkCase.threads > logicalCPUs {
-                name += " *"
-                anyOversubscribed = true
-            }
+            let name = shownName(result.benchmarkCase.description + (result.role.map { " role:\($0)" } ?? ""),
+                                 threads: result.benchmarkCase.threads, logicalCPUs: logicalCPUs)
+            anyOversubscribed = anyOversubscribed || result.benchmarkCase.threads > logicalCPUs
             let fairness = Statistics(result.samples.compactMap(\.fairness)).map { String(format: "%.2f", $0.median) }
             let latency = result.samples.last?.latency.map { "\($0.p50)/\($0.p99)" }
             let spread = stats.relativeSpread.isFinite ? String(format: "±%.1f%%", stats.relativeSpread * 50) : "–"
@@ -36,13 +34,21 @@ enum SummaryTable {
         lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
                      + "operations × threads / all operations (1.00 = every thread did the same). starved: no "
                      + "operation completed in a sample.")
-        if anyOversubscribed {
-            lines.append("* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed.")
-        }
+        if anyOversubscribed { lines.append(oversubscribedNote(logicalCPUs: logicalCPUs)) }
         if let note = NoiseCheck.outlierNote(casesWithOutliers: resultsWithOutliers, cases: rows.count) {
             lines.append(note)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A case's name as a summary shows it: marked `*` when it has more threads than the machine's logical CPUs.
+    static func shownName(_ name: String, threads: Int, logicalCPUs: Int) -> String {
+        threads > logicalCPUs ? name + " *" : name
+    }
+
+    /// The line under a summary that marked a case `*`.
+    static func oversubscribedNote(logicalCPUs: Int) -> String {
+        "* more threads than the \(logicalCPUs) logical CPUs of this machine: oversubscribed."
     }
 
     /// Three significant digits, at least two decimals below 10; `starved` for a sample that completed nothing.
