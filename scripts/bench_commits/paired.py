@@ -135,7 +135,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     for round_number in range(1, settings.rounds + 1):
         workers: dict[str, Worker] = {}
         try:
-            for name in (SIDE_A, SIDE_B):
+            for name in paired_plan.start_order(round_number):
                 side = sides[name]
                 argv = [str(side.binary), *paired_plan.worker_arguments(
                     [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
@@ -178,9 +178,10 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
     ``cases_compared`` cases decided together), torn down, rows written."""
     key, label = case_key(case), case_label(case)
     began = time.monotonic()
-    for name in (SIDE_A, SIDE_B):
-        workers[name].request({"request": "setup", "case": case, "sample_ns": settings.sample_ns})
     firsts = paired_plan.first_sides(seed, round_number, label, settings.max_pairs)
+    # Set up in the order the first pair runs in, which the seed varies from case to case.
+    for name in (firsts[0], paired_plan.other(firsts[0])):
+        workers[name].request({"request": "setup", "case": case, "sample_ns": settings.sample_ns})
     records = {SIDE_A: [], SIDE_B: []}
     pair = 0
     while pair < settings.max_pairs:

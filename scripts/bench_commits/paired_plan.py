@@ -86,6 +86,14 @@ def case_order(cases: list, seed: int, round_number: int) -> list:
     return shuffled
 
 
+def start_order(round_number: int) -> tuple[str, str]:
+    """Which build's worker starts first in a round: A in odd rounds, B in even ones. The worker started
+    second often got the slower thread placement for a whole round (a 2-thread handoff ran about 14x
+    slower in it: docs/findings/2026-11-23-paired-comparison.md); alternating makes that a noise the
+    rounds average out and measure, not a bias against one build."""
+    return (SIDE_A, SIDE_B) if round_number % 2 == 1 else (SIDE_B, SIDE_A)
+
+
 def first_sides(seed: int, round_number: int, case_label: str, pairs: int) -> list[str]:
     """Which side runs first in each of ``pairs`` pairs of one case in one round: ABBA across pairs
     (the first side alternates), starting from a side the seed picks for this case and round, so

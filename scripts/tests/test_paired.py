@@ -80,6 +80,10 @@ def test_the_budget_allows_extra_pairs_only_while_the_minimum_still_fits():
     assert not paired_plan.budget_allows_more(elapsed=0, budget=0, visits_left=0, seconds_per_visit=1)
 
 
+def test_the_worker_started_first_alternates_from_round_to_round():
+    assert [paired_plan.start_order(r) for r in (1, 2, 3)] == [(SIDE_A, SIDE_B), (SIDE_B, SIDE_A), (SIDE_A, SIDE_B)]
+
+
 def test_the_budget_is_spread_evenly_over_the_visits():
     # Visit 3 of 10 (7 still to come after it) may spend 30% of the budget, not more.
     assert paired_plan.budget_allows_more(elapsed=29, budget=100, visits_left=7, seconds_per_visit=1, visits=10)

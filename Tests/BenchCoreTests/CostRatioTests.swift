@@ -1,4 +1,4 @@
-@testable import bench
+import BenchCore
 import Testing
 
 /// How `self-check` estimates a ratio of two costs measured in turns and grades it against a tolerance, on given
@@ -47,23 +47,5 @@ import Testing
         let sorted: [Double] = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
         #expect(ratio.interval == sorted[1]...sorted[14])
         #expect(ratio.estimate == (2.0 * 3.0).squareRoot(), "the geometric middle of an even count")
-    }
-
-    @Test func theSampleLengthLinePassesOnlyWhenEveryCaseIsShownWithin() {
-        let within = CostRatio(measured: Self.turns(8, around: 100, spread: 0.02),
-                               reference: Self.turns(8, around: 100, spread: 0.02))
-        let beyond = CostRatio(measured: Self.turns(8, around: 130, spread: 0.02),
-                               reference: Self.turns(8, around: 100, spread: 0.02))
-        let undecided = CostRatio(measured: Self.turns(6, around: 100, spread: 0.3),
-                                  reference: Self.turns(6, around: 100, spread: 0.3))
-        let passed = Bench.SelfCheck.sampleLengthResult([("a", within), ("b", within)], widest: ("a", 4, within))
-        #expect(passed.passed)
-        #expect(passed.finding.hasPrefix("2 of 2 cases shown within"))
-        let failed = Bench.SelfCheck.sampleLengthResult([("a", within), ("b", beyond)], widest: ("b", 4, beyond))
-        #expect(!failed.passed)
-        #expect(failed.finding.contains("beyond: b 1.30"))
-        let open = Bench.SelfCheck.sampleLengthResult([("a", within), ("c", undecided)], widest: ("c", 64, undecided))
-        #expect(!open.passed, "a case the turns could not decide is not passed")
-        #expect(open.finding.contains("undecided after 64 pairs: c"))
     }
 }
