@@ -24,6 +24,7 @@ from analyze_lib.present.render import render_markdown
 
 from . import plan
 from .plan import PlanError
+from .worker import log_tail
 
 PROG = "bench-commits"
 DEFAULT_BUILD_COMMAND = ("swift", "build", "-c", "release", "--product", "bench")
@@ -69,14 +70,6 @@ class Builder:
                    os.environ.get(BINARY_ENV, DEFAULT_BINARY))
 
 
-def _tail(path: Path, lines: int) -> str:
-    try:
-        text = path.read_text(errors="replace").rstrip().splitlines()
-    except OSError:
-        return ""
-    return " | ".join(line.strip() for line in text[-lines:] if line.strip())
-
-
 def run_child(argv: list[str], cwd: Path, log: Path) -> int:
     """Run ``argv`` in ``cwd`` with stdout and stderr into ``log``; return its exit status. When this
     process is interrupted meanwhile, the child is asked to stop (SIGINT: bench keeps its completed rows),
@@ -109,7 +102,7 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path) 
     binary = worktree / builder.binary
     if status != 0 or not binary.exists():
         why = f"exit {status}" if status != 0 else f"no binary at {builder.binary}"
-        raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {_tail(log, BUILD_LOG_TAIL_LINES)}")
+        raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {log_tail(log, BUILD_LOG_TAIL_LINES)}")
     say(f"built {side} ({commit[:12]}) in {elapsed_text(time.monotonic() - started)}")
     return binary
 
@@ -132,7 +125,7 @@ def _bench_failed(side: Side, what: str, status: int, log: Path) -> PlanError:
     if status in plan.BENCH_INTERRUPTED:
         raise Interrupted(status)
     return PlanError(f"bench {what} failed on {side.name} ({side.label}) with exit {status}: "
-                     f"{_tail(log, CHILD_LOG_TAIL_LINES)}")
+                     f"{log_tail(log, CHILD_LOG_TAIL_LINES)}")
 
 
 def run_rounds(sides: dict[str, Side], bench_options: list[str], quick: bool, pairs: int, seed: int,
@@ -162,7 +155,7 @@ def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, ou
         status = run_child([str(side.binary), *plan.count_arguments(bench_options, quick, outputs[name])],
                            side.worktree, log)
         if status == plan.BENCH_UNAVAILABLE:
-            say(f"counts skipped: bench count cannot run here ({_tail(log, 1)})")
+            say(f"counts skipped: bench count cannot run here ({log_tail(log, 1)})")
             return False
         if status != 0:
             raise _bench_failed(side, "count", status, log)

@@ -21,7 +21,8 @@ class WorkerError(Exception):
     """A worker failed; the message is one line."""
 
 
-def _tail(path: Path, lines: int) -> str:
+def log_tail(path: Path, lines: int) -> str:
+    """The last ``lines`` non-blank lines of a child's log, joined into one line (empty when unreadable)."""
     try:
         text = path.read_text(errors="replace").rstrip().splitlines()
     except OSError:
@@ -99,7 +100,7 @@ class Worker:
     def _died(self, what: str) -> WorkerError:
         status = self.process.wait()
         return WorkerError(f"the worker of {self.name} ended (exit {status}) before answering {what}: "
-                           f"{_tail(self.log, LOG_TAIL_LINES)}")
+                           f"{log_tail(self.log, LOG_TAIL_LINES)}")
 
     def quit(self) -> None:
         """Ask the worker to end and wait for it; kill it if it does not."""
