@@ -5,7 +5,7 @@ change it could see."""
 import numpy as np
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, build_comparison
 from analyze_lib.judge.gate import decide_gate
 
 from csvgen import case, write_paired
@@ -49,8 +49,16 @@ def test_a_planted_ten_percent_slowdown_is_called_in_its_case_alone(tmp_path):
 
 
 def test_a_change_below_the_floor_is_not_called(tmp_path):
-    comparison = compared(tmp_path, {case(variant="v0", threads=1): 1.01}, cv=0.002)
+    planted = case(variant="v0", threads=1)
+    comparison = compared(tmp_path, {planted: 1.01}, cv=0.002)
+    row = next(row for row in comparison.rows if (row.key.variant, row.key.threads) == ("v0", 1))
+    assert row.p_value < 1e-6, "significant, but below the 2% floor"
     assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+
+
+def test_a_planted_speedup_is_called_faster(tmp_path):
+    comparison = compared(tmp_path, {case(variant="v5", threads=1): 0.8})
+    assert [(row.key.variant, row.outcome) for row in comparison.rows if row.outcome != UNCHANGED] == [("v5", FASTER)]
 
 
 def test_each_unchanged_case_says_the_change_it_would_see(tmp_path):

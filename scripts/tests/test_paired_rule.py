@@ -89,21 +89,6 @@ def test_one_round_says_so():
     assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
 
 
-def test_called_changes_need_significance_and_the_floor():
-    evidence = {
-        "ten-percent": paired.paired_evidence(noisy_rounds(1.10, sd=0.01), cases=3),
-        "one-percent": paired.paired_evidence(noisy_rounds(1.01, sd=0.001), cases=3),
-        "nothing": paired.paired_evidence(noisy_rounds(1.0, sd=0.05, seed=4), cases=3),
-    }
-    assert evidence["one-percent"].p < 1e-6, "significant, but below the 2% floor"
-    assert paired.called_changes(evidence) == {"ten-percent": True, "one-percent": False, "nothing": False}
-
-
-def test_faster_is_called_too():
-    evidence = {"faster": paired.paired_evidence(noisy_rounds(0.8, sd=0.02), cases=1)}
-    assert paired.called_changes(evidence) == {"faster": True}
-
-
 def test_sequential_sampling_stops_when_the_target_resolution_is_reached_or_the_change_is_clear():
     assert paired.case_needs_more([], cases=500)
     assert paired.case_needs_more([[0.0]], cases=500)

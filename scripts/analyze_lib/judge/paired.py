@@ -20,7 +20,8 @@ The rule, stated once (docs/comparison-rule.md links here):
   se`` is read on Student's t with R - 1 degrees of freedom, not on the normal: few rounds give a
   coarse resolution rather than a false call.
 - All cases of a comparison are decided together with Benjamini-Hochberg at ``alpha`` on the
-  two-sided p-values; a called change must also reach ``min_effect``.
+  two-sided p-values, and a called change must also reach ``min_effect``: ``compare.decide_outcomes``
+  and ``compare.classify`` apply that, for paired cases as for the rest.
 - A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
   larger of ``min_effect`` and ``exp(t(alpha / 2m, R - 1) * se)``. A change beyond it is called
   whatever the case's noise; a change below it could not have been seen, and the report says how
@@ -33,12 +34,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Hashable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .stats import BOOTSTRAP_SEED, benjamini_hochberg
+from .stats import BOOTSTRAP_SEED
 
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
 # SE's own sampling error near 3.5%.
@@ -161,16 +162,6 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
     resolution = math.exp(min(max(floor, lone_z(alpha, cases, len(rounds)) * se), MAX_LOG_RESOLUTION))
     return PairedEvidence(rounds=len(rounds), pairs=pairs, ratio=math.exp(centre), se=se, p=p,
                           resolution=resolution)
-
-
-def called_changes(evidence: Mapping[Hashable, PairedEvidence], *, alpha: float = DEFAULT_PAIRED_ALPHA,
-                   min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> dict[Hashable, bool]:
-    """Which cases changed: Benjamini-Hochberg over all cases at ``alpha``, and a change of at
-    least ``min_effect_percent`` either way."""
-    keys = list(evidence)
-    significant = benjamini_hochberg([evidence[key].p for key in keys], alpha)
-    floor = math.log1p(min_effect_percent / 100) - 1e-12
-    return {key: bool(hit) and abs(math.log(evidence[key].ratio)) >= floor for key, hit in zip(keys, significant)}
 
 
 def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int = 1,
