@@ -47,6 +47,10 @@ public struct Statistics: Sendable, Equatable {
         let lower = Int(position.rounded(.down))
         let upper = Swift.min(lower + 1, sorted.count - 1)
         let fraction = position - Double(lower)
+        // Exactly on a value it is that value; between a finite value and an infinite (starved) one it is
+        // infinite, never the NaN that inf − inf or inf × 0 would give.
+        if fraction == 0 { return sorted[lower] }
+        if sorted[upper].isInfinite { return sorted[upper] }
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
     }
 }

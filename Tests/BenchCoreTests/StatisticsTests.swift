@@ -52,3 +52,15 @@ import Testing
         #expect(sample.fairness == 0.5)
     }
 }
+
+@Suite struct StarvedQuantileTests {
+    /// A starved sample is infinite: a quantile on or beside it is infinite or finite, never NaN.
+    @Test func infiniteValuesGiveNoNaN() throws {
+        let odd = try #require(Statistics([1, 2, .infinity]))
+        #expect(odd.median == 2)
+        let even = try #require(Statistics([1, 2, 3, .infinity]))
+        #expect(even.median == 2.5)
+        #expect(even.upperQuartile == .infinity)
+        #expect(Statistics([4, .infinity])!.median == .infinity)
+    }
+}

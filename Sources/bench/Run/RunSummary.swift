@@ -20,7 +20,7 @@ enum RunSummary {
         let header = ["case", "median ns/op", "round medians", "spread", "rounds"]
         let rows = cases.map { summary -> [String] in
             let sorted = summary.roundMedians.sorted()
-            let median = Self.median(summary.roundMedians)
+            let median = Statistics(summary.roundMedians)?.median ?? .nan
             let spread = median.isFinite && median > 0 && sorted.last!.isFinite
                 ? String(format: "±%.1f%%", (sorted.last! - sorted.first!) / median * 50) : "–"
             return [SummaryTable.shownName(summary.name, threads: summary.threads, logicalCPUs: logicalCPUs),
@@ -68,15 +68,7 @@ enum RunSummary {
         }
         return byCase.values.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { entry in
             Case(name: entry.name, threads: entry.threads,
-                 roundMedians: entry.rounds.keys.sorted().map { median(entry.rounds[$0]!) })
+                 roundMedians: entry.rounds.keys.sorted().map { Statistics(entry.rounds[$0]!)?.median ?? .nan })
         }
-    }
-
-    /// The median of `values`, infinite (starved) when the middle falls on an infinite value; never NaN.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
