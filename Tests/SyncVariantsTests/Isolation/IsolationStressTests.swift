@@ -15,55 +15,24 @@ import VariantCatalog
 @Suite(.serialized) struct IsolationStressTests {
     static let preload = IsolationChecks.sharedKeys
 
-    // MARK: No lost writes
+    // MARK: No lost writes, no torn reads, read your writes
 
-    @Test(arguments: IsolationVariant.allCases)
-    func noLostWrites(_ variant: IsolationVariant) async throws {
+    @Test(arguments: StoreCheck.allCases, IsolationVariant.allCases)
+    func everyVariantPasses(_ check: StoreCheck, _ variant: IsolationVariant) async throws {
         let store = variant.makeStore(preloading: Self.preload)
-        let lost = try finished(await onPlainThread { IsolationChecks.lostWrites(store) })
-        #expect(lost == 0)
+        let violations = try finished(await onPlainThread { check.violations(store) })
+        #expect(violations == 0)
     }
 
-    @Test func lostWritesCheckCatchesTheRacyStore() async {
-        let lost = await onPlainThread {
-            IsolationChecks.untilViolation { IsolationChecks.lostWrites(RacyStore(preloading: Self.preload)) }
+    @Test(arguments: StoreCheck.allCases)
+    func checkCatchesTheRacyStore(_ check: StoreCheck) async {
+        let violations = await onPlainThread {
+            IsolationChecks.untilViolation { check.violations(RacyStore(preloading: Self.preload)) }
         }
-        #expect((lost ?? 0) > 0, "the lost-write check no longer catches a store that loses writes")
+        #expect((violations ?? 0) > 0, check.missedTheRacyStore)
     }
 
-    // MARK: No torn reads
-
-    @Test(arguments: IsolationVariant.allCases)
-    func noTornReads(_ variant: IsolationVariant) async throws {
-        let store = variant.makeStore(preloading: Self.preload)
-        let torn = try finished(await onPlainThread { IsolationChecks.tornReads(store) })
-        #expect(torn == 0)
-    }
-
-    @Test func tornReadCheckCatchesTheRacyStore() async {
-        let torn = await onPlainThread {
-            IsolationChecks.untilViolation { IsolationChecks.tornReads(RacyStore(preloading: Self.preload)) }
-        }
-        #expect((torn ?? 0) > 0, "the torn-read check no longer catches half-applied writes")
-    }
-
-    // MARK: Read your writes
-
-    /// Holds for every variant, the async-write ones included: their reads go through the same FIFO queue as
-    /// their writes, so a read issued after `write` returned queues behind the write (see `asyncWriteWindow`).
-    @Test(arguments: IsolationVariant.allCases)
-    func readYourWrites(_ variant: IsolationVariant) async throws {
-        let store = variant.makeStore(preloading: Self.preload)
-        let misses = try finished(await onPlainThread { IsolationChecks.readYourWritesMisses(store) })
-        #expect(misses == 0)
-    }
-
-    @Test func readYourWritesCheckCatchesTheRacyStore() async {
-        let misses = await onPlainThread {
-            IsolationChecks.untilViolation { IsolationChecks.readYourWritesMisses(RacyStore(preloading: Self.preload)) }
-        }
-        #expect((misses ?? 0) > 0, "the read-your-writes check no longer catches a write undone before it is read")
-    }
+    // MARK: When a write is applied
 
     /// A synchronous write has been applied when `write` returns, even while its block is held.
     @Test(arguments: IsolationVariant.queueBased.filter { !$0.writesAsynchronously })
@@ -123,9 +92,9 @@ import VariantCatalog
 
     // MARK: The actor's checks need no free cooperative-pool thread
 
-    /// The guard against the starvation that once failed `noLostWrites(actor)` whenever other suites held the
-    /// cooperative pool (two threads here) on a busy machine: with every pool thread blocked on purpose, the
-    /// actor's checks still finish, and report what they report on an idle machine.
+    /// The guard against the starvation that once failed the lost-write check of the actor whenever other suites
+    /// held the cooperative pool (two threads here) on a busy machine: with every pool thread blocked on purpose,
+    /// the actor's checks still finish, and report what they report on an idle machine.
     ///
     /// Its negative control: a task that needs the pool did not run while the pool was held, so the holding was
     /// real and the checks ran without the pool.
@@ -133,8 +102,7 @@ import VariantCatalog
         let (blocked, results) = await onPlainThread { () -> (CooperativePoolBlocker.Blocked, [Int?]) in
             CooperativePoolBlocker.whileBlocked { blocked in
                 let store = { IsolationVariant.actor.makeStore(preloading: Self.preload) }
-                return (blocked, [IsolationChecks.lostWrites(store()), IsolationChecks.tornReads(store()),
-                                  IsolationChecks.readYourWritesMisses(store())])
+                return (blocked, StoreCheck.allCases.map { $0.violations(store()) })
             }
         }
         #expect(blocked.poolWasBlocked, "a task ran on the cooperative pool: it was not blocked, so this proves nothing")
@@ -146,5 +114,35 @@ import VariantCatalog
     /// A check's result, or a failure that says the check's threads did not finish (never a count).
     private func finished<T>(_ result: T?, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
         try #require(result, Comment(rawValue: IsolationChecks.didNotFinish), sourceLocation: sourceLocation)
+    }
+}
+
+/// The checks every isolation variant must pass with 0 violations and the racy store must fail: the same check
+/// function for both, so a check that stops catching the racy store is seen to have lost its teeth.
+enum StoreCheck: String, CaseIterable, Sendable {
+    /// No write is lost when writers race on their own keys.
+    case lostWrites
+    /// No read sees a half-applied write.
+    case tornReads
+    /// Holds for every variant, the async-write ones included: their reads go through the same FIFO queue as
+    /// their writes, so a read issued after `write` returned queues behind the write (see `asyncWriteWindow`).
+    case readYourWrites
+
+    /// The violations the check counted in `store`, or nil when its threads did not finish.
+    func violations(_ store: any IsolatedStore) -> Int? {
+        switch self {
+        case .lostWrites: IsolationChecks.lostWrites(store)
+        case .tornReads: IsolationChecks.tornReads(store)
+        case .readYourWrites: IsolationChecks.readYourWritesMisses(store)
+        }
+    }
+
+    /// What it means when the racy store passes the check.
+    var missedTheRacyStore: Comment {
+        switch self {
+        case .lostWrites: "the lost-write check no longer catches a store that loses writes"
+        case .tornReads: "the torn-read check no longer catches half-applied writes"
+        case .readYourWrites: "the read-your-writes check no longer catches a write undone before it is read"
+        }
     }
 }
