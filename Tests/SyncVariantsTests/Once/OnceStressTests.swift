@@ -58,36 +58,34 @@ import VariantCatalog
     static let maximumBatches = 25
 
     @Test func unsyncedTrackerIsCaughtRunningABlockTwice() async {
-        let report = await onPlainThread {
-            OnceRaceCheck.raceUntil(
-                UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-                isCaught: { $0.repeatedRuns > 0 }
-            )
-        }
+        let report = await Self.raceUntilCaught(UnsyncedTrackerOnce.self, by: \.repeatedRuns)
         #expect(report.repeatedRuns > 0, "the exactly-once check missed the unsynced tracker: \(report)")
         #expect(!report.isClean)
     }
 
     @Test func unsyncedTrackerIsCaughtReturningEarly() async {
-        let report = await onPlainThread {
-            OnceRaceCheck.raceUntil(
-                UnsyncedTrackerOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-                isCaught: { $0.earlyReturns > 0 }
-            )
-        }
+        let report = await Self.raceUntilCaught(UnsyncedTrackerOnce.self, by: \.earlyReturns)
         #expect(report.earlyReturns > 0, "the no-early-return check missed the unsynced tracker: \(report)")
     }
 
     @Test func blockOutsideTheLockIsCaughtReturningEarly() async {
-        let report = await onPlainThread {
-            OnceRaceCheck.raceUntil(
-                EarlyReturnOnce.self, maximumBatches: Self.maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
-                isCaught: { $0.earlyReturns > 0 }
-            )
-        }
+        let report = await Self.raceUntilCaught(EarlyReturnOnce.self, by: \.earlyReturns)
         #expect(report.earlyReturns > 0, "the no-early-return check missed the early-returning tracker: \(report)")
         // Registration is atomic, so this control breaks only the one property.
         #expect(report.repeatedRuns == 0 && report.missedRuns == 0)
+    }
+
+    /// Races `control` on 4 threads, batch after batch of `OnceStressTests.rounds` fresh tokens, until the summed
+    /// report counts at least one `violation` or `maximumBatches` have run.
+    static func raceUntilCaught<Control: OnceTable>(
+        _ control: Control.Type, by violation: KeyPath<OnceRaceReport, Int> & Sendable
+    ) async -> OnceRaceReport {
+        await onPlainThread {
+            OnceRaceCheck.raceUntil(
+                Control.self, maximumBatches: maximumBatches, threads: 4, rounds: OnceStressTests.rounds,
+                isCaught: { $0[keyPath: violation] > 0 }
+            )
+        }
     }
 }
 
