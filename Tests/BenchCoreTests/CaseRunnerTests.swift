@@ -52,23 +52,24 @@ import Testing
     }
 
     @Test func timedBatchesAreCalibratedOnOneThreadAlone() async {
-        let threadsThatRan = Mutex<Set<Int>>([])
-        let workload = Workload { worker, iterations in
-            threadsThatRan.withLock { _ = $0.insert(worker.index) }
-            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
-        }
-        let batches = await onPlainThread {
-            let session = Session(workload: workload, threads: 3)
-            defer { session.finish() }
-            return CaseRunner(settings: Self.settings).calibrateBatches(session)
-        }
+        let (batches, threadsThatRan) = await Self.calibratedBatchesOfThreeThreads(role: nil)
         #expect(batches.count == 3 && Set(batches).count == 1 && batches[0] >= 1)
-        #expect(threadsThatRan.withLock { $0 } == [0], "only thread 0 ran: the batch is one thread's cost")
+        #expect(threadsThatRan == [0], "only thread 0 ran: the batch is one thread's cost")
     }
 
     @Test func eachRoleGetsTheBatchOfItsFirstThread() async {
+        let (batches, threadsThatRan) = await Self.calibratedBatchesOfThreeThreads(role: { $0 == 1 ? "write" : "read" })
+        #expect(batches.count == 3 && batches[0] == batches[2])
+        #expect(threadsThatRan == [0, 1])
+    }
+
+    /// Calibrates the batches of a 3-thread session of a loop that does nothing but count, its threads given
+    /// `role`; returns the batches and the index of every thread the calibration ran.
+    static func calibratedBatchesOfThreeThreads(
+        role: (@Sendable (_ threadIndex: Int) -> String)?
+    ) async -> (batches: [Int], threadsThatRan: Set<Int>) {
         let threadsThatRan = Mutex<Set<Int>>([])
-        let workload = Workload(role: { $0 == 1 ? "write" : "read" }) { worker, iterations in
+        let workload = Workload(role: role) { worker, iterations in
             threadsThatRan.withLock { _ = $0.insert(worker.index) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
@@ -77,8 +78,7 @@ import Testing
             defer { session.finish() }
             return CaseRunner(settings: Self.settings).calibrateBatches(session)
         }
-        #expect(batches.count == 3 && batches[0] == batches[2])
-        #expect(threadsThatRan.withLock { $0 } == [0, 1])
+        return (batches, threadsThatRan.withLock { $0 })
     }
 
     @Test func timedWindowsLastAtLeastTheSampleTimeAndCountOnlyWhatRanInThem() async throws {
