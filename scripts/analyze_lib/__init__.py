@@ -27,7 +27,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).
 
-At the top: ``cli`` (the argparse front) and ``__main__`` (``python -m analyze_lib``); and
+At the top: ``cli`` (the argparse front), ``argtypes`` (option values checked as argparse reads
+them; bench_commits' options use it too) and ``__main__`` (``python -m analyze_lib``); and
 two shared modules that import nothing from the package, so any stage may take them:
 ``exit_codes`` (every exit code, defined once; bench_commits imports it too) and ``fmt``
 (numbers as words: durations, ratios, intervals, p-values, counts, JSON numbers).

@@ -16,6 +16,7 @@ import re
 import sys
 from pathlib import Path
 
+from .argtypes import checked_number
 from .judge.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
 from .judge.paired import PAIRED_MIN_EFFECT_PERCENT
 from .judge.counts_compare import (
@@ -98,34 +99,10 @@ DESCRIPTION = ("Analyse DispatchBench results CSVs: timing files (bench: one row
                "check, thread count and outcome; report only), told apart by their headers.")
 
 
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value < 1000:
-        raise argparse.ArgumentTypeError(f"must be a percentage in [0, 1000): {text!r}")
-    return value
-
-
-def _alpha(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
-    return value
-
-
-def _allocations(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a number of allocations per op, at least 0: {text!r}")
-    return value
+_threshold = checked_number(float, "a percentage in [0, 1000)", lambda value: 0 <= value < 1000)
+_alpha = checked_number(float, "between 0 and 1", lambda value: 0 < value < 1)
+_allocations = checked_number(float, "a number of allocations per op, at least 0",
+                              lambda value: math.isfinite(value) and value >= 0)
 
 
 def _pattern(text: str | None):

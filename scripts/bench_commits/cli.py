@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from analyze_lib.argtypes import checked_number
 from . import git, paired_plan, plan
 from .paired import run_paired
 from .plan import PlanError
@@ -70,40 +71,11 @@ When the timing and counts gates differ, the first of 1, 5, 4 wins, as in `scrip
 """
 
 
-def _pairs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not SEED_RANGE[0] <= value <= SEED_RANGE[1]:
-        raise argparse.ArgumentTypeError(f"must be in {SEED_RANGE[0]}..{SEED_RANGE[1]}: {text!r}")
-    return value
-
-
-def _bounded_number(low: float, high: float, unit: str):
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low:g} to {high:g} {unit}: {text!r}")
-        return value
-    return parse
-
-
-_milliseconds = _bounded_number(0.1, 60_000, "milliseconds")
-_minutes = _bounded_number(0, 24 * 60, "minutes")
+_pairs = checked_number(int, "at least 1", lambda value: value >= 1)
+_seed = checked_number(int, f"in {SEED_RANGE[0]}..{SEED_RANGE[1]}",
+                       lambda value: SEED_RANGE[0] <= value <= SEED_RANGE[1])
+_milliseconds = checked_number(float, "0.1 to 60000 milliseconds", lambda value: 0.1 <= value <= 60_000)
+_minutes = checked_number(float, "0 to 1440 minutes", lambda value: 0 <= value <= 24 * 60)
 PAIRED_ONLY_OPTIONS = ("rounds", "min_pairs", "max_pairs", "sample_time", "budget")
 
 

@@ -63,7 +63,7 @@ def stage_violations(package_dir: Path = PACKAGE_DIR) -> dict[str, list[str]]:
 
 def test_every_module_lives_in_a_stage_or_is_the_cli():
     top = sorted(path.name for path in PACKAGE_DIR.glob("*.py"))
-    assert top == ["__init__.py", "__main__.py", "cli.py", "exit_codes.py", "fmt.py"]
+    assert top == ["__init__.py", "__main__.py", "argtypes.py", "cli.py", "exit_codes.py", "fmt.py"]
     assert sorted(path.name for path in PACKAGE_DIR.iterdir() if path.is_dir() and path.name != "__pycache__") \
         == sorted(STAGES)
 
