@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -21,6 +21,8 @@ from .schema import CONTROL_PREFIX, FORBIDDEN, METRIC, STALLED_OUTCOME
 PARAM_SEPARATOR = ";"
 PARAM_ASSIGN = "="
 SHORT_COMMIT_LENGTH = 7
+# What a CaseFile holds per case: a Case (timing) or a CaseCounts (counts).
+CaseT = TypeVar("CaseT")
 
 
 def parse_param_value(text: str) -> int | float | str:
@@ -186,24 +188,30 @@ class RunMetadata:
 
 
 @dataclass
-class ResultsFile(RunMetadata):
-    """A loaded timing file: its run metadata and its cases (key -> Case).
-
-    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
-    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
-    version 3, None (unknown).
-    """
+class CaseFile(RunMetadata, Generic[CaseT]):
+    """A loaded file of one result per case, timing or counts: its path, schema version, run
+    metadata and its cases (key -> ``CaseT``), with what the loader noticed on the way."""
 
     path: str
     schema_version: int
     run: dict[str, Any]
-    cases: dict[CaseKey, Case] = field(default_factory=dict)
+    cases: dict[CaseKey, CaseT] = field(default_factory=dict)
     # What the loader noticed and worked around (e.g. a torn last row it dropped), each
     # a complete line naming the file and line.
     warnings: list[str] = field(default_factory=list)
     # Why the file is known to be incomplete (its run did not complete: interrupted,
     # killed, or still running), or None when nothing says so. See loader.incompleteness.
     incomplete: str | None = None
+
+
+@dataclass
+class ResultsFile(CaseFile[Case]):
+    """A loaded timing file: its run metadata and its cases (key -> Case).
+
+    ``run`` holds the run-level columns of the file's schema version (schema.run_columns):
+    the v3 run settings are absent from older files. ``dirty`` is True, False or, from
+    version 3, None (unknown).
+    """
 
 
 @dataclass(frozen=True)
@@ -234,18 +242,9 @@ class CaseCounts:
 
 
 @dataclass
-class CountsFile(RunMetadata):
+class CountsFile(CaseFile[CaseCounts]):
     """A loaded counts file: its run metadata (schema.counts_run_columns) and its cases
     (key -> CaseCounts), one counted run each."""
-
-    path: str
-    schema_version: int
-    run: dict[str, Any]
-    cases: dict[CaseKey, CaseCounts] = field(default_factory=dict)
-    # As ResultsFile.warnings.
-    warnings: list[str] = field(default_factory=list)
-    # As ResultsFile.incomplete.
-    incomplete: str | None = None
 
 
 @dataclass(frozen=True)
@@ -311,9 +310,9 @@ class StressFile(RunMetadata):
     schema_version: int
     run: dict[str, Any]
     results: dict[tuple[str, int], StressResult] = field(default_factory=dict)
-    # As ResultsFile.warnings.
+    # As CaseFile.warnings.
     warnings: list[str] = field(default_factory=list)
-    # As ResultsFile.incomplete.
+    # As CaseFile.incomplete.
     incomplete: str | None = None
 
 
