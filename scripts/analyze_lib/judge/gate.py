@@ -41,6 +41,21 @@ def _cases(count: int) -> str:
     return f"{count} case{'s' if count != 1 else ''}"
 
 
+def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, head_incomplete: str | None,
+            none_decided: bool) -> str:
+    """The gate's status by the one order of precedence, for timing and counts alike: REGRESSION
+    when any case fails it (slower, or worse), then INCOMPLETE when head's run did not complete or
+    base cases are ``missing`` from head (unless ``allow_missing``), then INCONCLUSIVE when
+    ``none_decided`` (no compared case could be decided), else PASSED."""
+    if failing:
+        return REGRESSION
+    if head_incomplete or (missing and not allow_missing):
+        return INCOMPLETE
+    if none_decided:
+        return INCONCLUSIVE
+    return PASSED
+
+
 class _GateOutcome:
     """What every gate decision shares: its exit code and its words for missing cases. Needs the fields
     ``status``, ``missing``, ``base_total`` and ``allow_missing``."""
@@ -217,14 +232,9 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
     undetectable = comparison.undetectable
     missing = tuple(comparison.base_only)
     slower = len(comparison.slower)
-    if slower:
-        status = REGRESSION
-    elif head_incomplete or (missing and not allow_missing):
-        status = INCOMPLETE
-    elif len(undetectable) + len(comparison.unstable) + len(comparison.bimodal) == len(comparison.rows):
-        status = INCONCLUSIVE
-    else:
-        status = PASSED
+    status = _status(failing=slower, missing=missing, allow_missing=allow_missing, head_incomplete=head_incomplete,
+                     none_decided=(len(undetectable) + len(comparison.unstable) + len(comparison.bimodal)
+                                   == len(comparison.rows)))
     return GateDecision(
         status=status,
         slower=slower,
@@ -316,12 +326,8 @@ def decide_counts_gate(comparison: CountsComparison, allow_missing: bool = False
     """
     missing = tuple(comparison.base_only)
     worse = len(comparison.worse)
-    if worse:
-        status = REGRESSION
-    elif head_incomplete or (missing and not allow_missing):
-        status = INCOMPLETE
-    else:
-        status = PASSED
+    status = _status(failing=worse, missing=missing, allow_missing=allow_missing, head_incomplete=head_incomplete,
+                     none_decided=False)
     return CountsGateDecision(
         status=status,
         worse=worse,
