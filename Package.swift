@@ -14,6 +14,7 @@ import PackageDescription
 ///   they observe as jcstress does; run by the tests and by `bench stress`.
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
 /// - `bench`: the command-line tool.
+/// - `BenchTestSupport` (in `Tests/`): fixtures that more than one test target needs; only tests link it.
 let package = Package(
     name: "DispatchBench",
     products: [
@@ -55,13 +56,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites"]),
+        .target(name: "BenchTestSupport", path: "Tests/BenchTestSupport"),
+        .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites", "BenchTestSupport"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
         .testTarget(
             name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore", "StressChecks"]
         ),
         .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "BenchCore", "BenchResults", "StressChecks"]),
+        .testTarget(
+            name: "BenchCLITests",
+            dependencies: ["bench", "BenchCore", "BenchResults", "StressChecks", "BenchTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

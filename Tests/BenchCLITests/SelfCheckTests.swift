@@ -1,5 +1,6 @@
 @testable import bench
 import BenchCore
+import BenchTestSupport
 import Testing
 
 /// Issue 14 (14): how `self-check` grades its checks and reaches its verdict, on given values (nothing is timed).
@@ -71,18 +72,13 @@ import Testing
 
 /// The sample-length line of `self-check`, graded from given cost ratios.
 @Suite struct SampleLengthResultTests {
-    /// Turns spread evenly around `level` by up to `spread` (0.02 = ±2%), in a fixed order.
-    static func turns(_ count: Int, around level: Double, spread: Double) -> [Double] {
-        (0..<count).map { index in level * (1 + spread * Double((index * 7) % 11 - 5) / 5) }
-    }
-
     @Test func theSampleLengthLinePassesOnlyWhenEveryCaseIsShownWithin() {
-        let within = CostRatio(measured: Self.turns(8, around: 100, spread: 0.02),
-                               reference: Self.turns(8, around: 100, spread: 0.02))
-        let beyond = CostRatio(measured: Self.turns(8, around: 130, spread: 0.02),
-                               reference: Self.turns(8, around: 100, spread: 0.02))
-        let undecided = CostRatio(measured: Self.turns(6, around: 100, spread: 0.3),
-                                  reference: Self.turns(6, around: 100, spread: 0.3))
+        let within = CostRatio(measured: turns(8, around: 100, spread: 0.02),
+                               reference: turns(8, around: 100, spread: 0.02))
+        let beyond = CostRatio(measured: turns(8, around: 130, spread: 0.02),
+                               reference: turns(8, around: 100, spread: 0.02))
+        let undecided = CostRatio(measured: turns(6, around: 100, spread: 0.3),
+                                  reference: turns(6, around: 100, spread: 0.3))
         let passed = Bench.SelfCheck.sampleLengthResult([("a", within), ("b", within)], widest: ("a", 4, within))
         #expect(passed.passed)
         #expect(passed.finding.hasPrefix("2 of 2 cases shown within"))

@@ -1,18 +1,14 @@
 import BenchCore
+import BenchTestSupport
 import Testing
 
 /// How `self-check` estimates a ratio of two costs measured in turns and grades it against a tolerance, on given
 /// turns (nothing is timed). A planted difference beyond the tolerance is the negative control: the same rule
 /// that passes equal costs must fail it.
 @Suite struct CostRatioTests {
-    /// Turns around `level`, spread by a fixed, repeatable pattern of relative deviations up to `spread`.
-    static func turns(_ count: Int, around level: Double, spread: Double) -> [Double] {
-        (0..<count).map { index in level * (1 + spread * Double((index * 7) % 11 - 5) / 5) }
-    }
-
     @Test func equalTurnsGiveARatioOfOneWithinTheTolerance() {
-        let ratio = CostRatio(measured: Self.turns(8, around: 100, spread: 0.02),
-                              reference: Self.turns(8, around: 100, spread: 0.02))
+        let ratio = CostRatio(measured: turns(8, around: 100, spread: 0.02),
+                              reference: turns(8, around: 100, spread: 0.02))
         #expect(abs(ratio.estimate - 1) < 1e-9)
         #expect(ratio.interval!.contains(1))
         #expect(ratio.verdict(tolerance: 0.15) == .within)
@@ -21,16 +17,16 @@ import Testing
     /// The negative control: short samples 30% dearer (or 30% cheaper) than long ones, with the same spread.
     @Test(arguments: [1.30, 0.70])
     func aPlantedDifferenceBeyondTheToleranceFails(factor: Double) {
-        let ratio = CostRatio(measured: Self.turns(8, around: 100 * factor, spread: 0.02),
-                              reference: Self.turns(8, around: 100, spread: 0.02))
+        let ratio = CostRatio(measured: turns(8, around: 100 * factor, spread: 0.02),
+                              reference: turns(8, around: 100, spread: 0.02))
         #expect(abs(ratio.estimate - factor) < 0.01)
         #expect(ratio.verdict(tolerance: 0.15) == .outside)
     }
 
     @Test func turnsThatMoveMoreThanTheToleranceLeaveItUndecided() {
         // Levels 30% apart in both: the interval spans the tolerance's bounds, and more turns are needed.
-        let ratio = CostRatio(measured: Self.turns(6, around: 100, spread: 0.3),
-                              reference: Self.turns(6, around: 100, spread: 0.3))
+        let ratio = CostRatio(measured: turns(6, around: 100, spread: 0.3),
+                              reference: turns(6, around: 100, spread: 0.3))
         #expect(ratio.verdict(tolerance: 0.15) == .undecided)
     }
 
