@@ -76,15 +76,15 @@ _seed = checked_number(int, f"in {SEED_RANGE[0]}..{SEED_RANGE[1]}",
                        lambda value: SEED_RANGE[0] <= value <= SEED_RANGE[1])
 _milliseconds = checked_number(float, "0.1 to 60000 milliseconds", lambda value: 0.1 <= value <= 60_000)
 _minutes = checked_number(float, "0 to 1440 minutes", lambda value: 0 <= value <= 24 * 60)
-PAIRED_ONLY_OPTIONS = ("rounds", "min_pairs", "max_pairs", "sample_time", "budget")
+PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "budget")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--min-pairs N] "
-                         f"[--max-pairs M] [--sample-time MS] [--budget MIN] [--no-count] [--keep] [--seed S] "
+                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--max-rounds M] "
+                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
@@ -102,23 +102,26 @@ def build_parser() -> argparse.ArgumentParser:
         "paired runs", "--paired alternates the two builds sample by sample (docs/bench-commits.md#the-paired-comparison): one "
                        "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
                        "case set up on both and sampled in pairs, the side that runs first alternating from pair "
-                       "to pair; a case gets more pairs while it is undecided, within the time budget.")
+                       "to pair. The first --rounds rounds visit every case; further rounds visit only the cases "
+                       "whose resolution is still coarser than the sequential rule's target, up to --max-rounds, "
+                       "within the time budget.")
     paired.add_argument("--paired", action="store_true", help="compare in paired runs instead of whole rounds")
     paired.add_argument("--rounds", type=_pairs, metavar="R",
-                        help=f"rounds, each a fresh pair of workers (default {paired_plan.DEFAULT_ROUNDS}, quick "
-                             f"{paired_plan.QUICK_ROUNDS})")
-    paired.add_argument("--min-pairs", type=_pairs, metavar="N",
-                        help=f"pairs every case gets in every round (default {paired_plan.DEFAULT_MIN_PAIRS}, quick "
-                             f"{paired_plan.QUICK_MIN_PAIRS})")
-    paired.add_argument("--max-pairs", type=_pairs, metavar="M",
-                        help=f"the most pairs a case gets in one round (default {paired_plan.DEFAULT_MAX_PAIRS})")
+                        help=f"rounds that visit every case, each a fresh pair of workers (default "
+                             f"{paired_plan.DEFAULT_ROUNDS}, quick {paired_plan.QUICK_ROUNDS})")
+    paired.add_argument("--max-rounds", type=_pairs, metavar="M",
+                        help=f"the most rounds a case still coarser than the target gets (default "
+                             f"{paired_plan.DEFAULT_MAX_ROUNDS}, quick {paired_plan.QUICK_MAX_ROUNDS})")
+    paired.add_argument("--visit-pairs", type=_pairs, metavar="N",
+                        help=f"pairs a case gets in each round that visits it (default "
+                             f"{paired_plan.DEFAULT_VISIT_PAIRS})")
     paired.add_argument("--sample-time", type=_milliseconds, metavar="MS",
                         help=f"least length of one sample in milliseconds, fractions allowed (default "
                              f"{paired_plan.DEFAULT_SAMPLE_MS:g})")
     paired.add_argument("--budget", type=_minutes, metavar="MIN",
-                        help=f"minutes of measuring within which cases get pairs beyond --min-pairs (default "
-                             f"{paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick {paired_plan.QUICK_BUDGET_MINUTES:g}); "
-                             "the minimum pairs are measured whatever it says")
+                        help=f"minutes of measuring within which rounds beyond --rounds visit the cases still "
+                             f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
+                             f"{paired_plan.QUICK_BUDGET_MINUTES:g}); the first --rounds run whole whatever it says")
     parser.add_argument("--check-gate", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")
     return parser
@@ -171,7 +174,7 @@ def _resolve(repo: Path, revision: str) -> str:
 
 
 def _paired_settings(args, quick: bool) -> paired_plan.PairedSettings:
-    return paired_plan.settings(quick, args.rounds, args.min_pairs, args.max_pairs, args.sample_time, args.budget)
+    return paired_plan.settings(quick, args.rounds, args.max_rounds, args.visit_pairs, args.sample_time, args.budget)
 
 
 def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float) -> None:
@@ -186,8 +189,8 @@ def _shape(args, quick: bool) -> str:
     """The run's shape in words, for the report's first lines."""
     if args.paired:
         paired = _paired_settings(args, quick)
-        return (f"paired: {paired.rounds} rounds of worker pairs, {paired.min_pairs}–{paired.max_pairs} pairs a case "
-                f"and round, samples of {paired.sample_ns / 1e6:g} ms{', quick' if quick else ''}")
+        return (f"paired: {paired.rounds}–{paired.max_rounds} rounds of worker pairs, {paired.visit_pairs} pair(s) a "
+                f"case and round, samples of {paired.sample_ns / 1e6:g} ms{', quick' if quick else ''}")
     return f"{args.pairs} ABBA pairs{', quick' if quick else ''}"
 
 
@@ -310,7 +313,7 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         if args.paired:
             bench_options = paired_plan.check_paired_bench_options(bench_options)
             if args.pairs is not None:
-                raise PlanError("--pairs counts whole rounds a side; with --paired give --rounds and --min-pairs")
+                raise PlanError("--pairs counts whole rounds a side; with --paired give --rounds and --max-rounds")
         else:
             args.pairs = args.pairs or plan.DEFAULT_PAIRS
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]

@@ -1,7 +1,7 @@
-"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build; every case set up on
-both and sampled pair by pair, the builds alternating (paired_plan); a case gets more pairs while the
-sequential rule (analyze_lib.judge.paired.case_needs_more) finds it undecided and the time budget
-allows. Both builds' rows go to their own CSV, written as each case of a round completes (both files
+"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
+up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
+case; further rounds visit the cases the sequential rule (analyze_lib.judge.paired.case_needs_more)
+finds still coarser than its target, while the time budget allows. Both builds' rows go to their own CSV, written as each case of a round completes (both files
 together, signals held off in between), so an interrupted run keeps whole cases in both; only when
 the whole comparison has completed are the files marked complete (``run_complete``).
 """
@@ -124,15 +124,22 @@ def _write_both(files: dict, workers: dict, records: dict) -> None:
 
 def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings, seed: int,
                logs: Path, say, elapsed_text) -> dict[str, ResultsFile]:
-    """Measure every case both builds have, paired, in ``settings.rounds`` rounds; return the two
-    files (marked complete). An interruption (KeyboardInterrupt, Interrupted) or a failure ends the
-    workers and leaves the files with their whole cases, not marked complete."""
+    """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
+    further rounds, up to ``settings.max_rounds``, visit only the cases the sequential rule finds still
+    coarser than its target, while the time budget lasts. Return the two files (marked complete). An
+    interruption (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files
+    with their whole cases, not marked complete."""
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()
     cases: list[dict] | None = None
-    minimal_visit_seconds: list[float] = []
-    for round_number in range(1, settings.rounds + 1):
+    visit_seconds: list[float] = []
+    for round_number in range(1, settings.max_rounds + 1):
+        extra = round_number > settings.rounds
+        if extra and not _budget_allows(started, settings, visit_seconds):
+            say(f"round {round_number}: the time budget is spent; {_still_coarse(cases, ratios)} case(s) still "
+                f"coarser than {judge.TARGET_RESOLUTION:g}x")
+            break
         workers: dict[str, Worker] = {}
         try:
             for name in paired_plan.start_order(round_number):
@@ -149,15 +156,23 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                             + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
                 if not cases:
                     raise PlanError("the two builds have no case in common to compare")
-            order = paired_plan.case_order(cases, seed, round_number)
-            say(f"round {round_number}/{settings.rounds}: {len(order)} cases, workers {workers[SIDE_A].pid} "
-                f"and {workers[SIDE_B].pid}, elapsed {elapsed_text(time.monotonic() - started)}")
+            visiting = [c for c in cases if not extra or ratios.needs_more(case_key(c), len(cases))]
+            if not visiting:
+                say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
+                break
+            order = paired_plan.case_order(visiting, seed, round_number)
+            say(f"round {round_number}/{settings.rounds if not extra else settings.max_rounds}"
+                f"{' (cases still coarser than ' + format(judge.TARGET_RESOLUTION, 'g') + 'x)' if extra else ''}: "
+                f"{len(order)} cases, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
+                f"elapsed {elapsed_text(time.monotonic() - started)}")
             for index, case in enumerate(order):
-                visits_left = (settings.rounds - round_number) * len(cases) + len(order) - index - 1
-                _visit(case, round_number, workers, files, ratios, settings, seed, started, visits_left,
-                       minimal_visit_seconds, len(cases))
+                if extra and not _budget_allows(started, settings, visit_seconds):
+                    break
+                began = time.monotonic()
+                _visit(case, round_number, workers, files, ratios, settings, seed)
+                visit_seconds.append(time.monotonic() - began)
                 if (index + 1) % PROGRESS_EVERY == 0:
-                    say(f"round {round_number}/{settings.rounds}: {index + 1} of {len(order)} cases, "
+                    say(f"round {round_number}: {index + 1} of {len(order)} cases, "
                         f"elapsed {elapsed_text(time.monotonic() - started)}")
             for name in (SIDE_A, SIDE_B):
                 workers.pop(name).quit()
@@ -171,29 +186,25 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     return files
 
 
+def _budget_allows(started: float, settings: paired_plan.PairedSettings, visit_seconds: list[float]) -> bool:
+    per_visit = sum(visit_seconds) / len(visit_seconds) if visit_seconds else 0.0
+    return paired_plan.budget_allows_visit(time.monotonic() - started, settings.budget_seconds, per_visit)
+
+
+def _still_coarse(cases: list[dict] | None, ratios: _Ratios) -> int:
+    return sum(ratios.needs_more(case_key(c), len(cases)) for c in cases or [])
+
+
 def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios,
-           settings: paired_plan.PairedSettings, seed: int, started: float, visits_left: int,
-           minimal_visit_seconds: list[float], cases_compared: int) -> None:
-    """One case in one round: set up on both, pairs until enough (the sequential rule, among
-    ``cases_compared`` cases decided together), torn down, rows written."""
+           settings: paired_plan.PairedSettings, seed: int) -> None:
+    """One case in one round: set up on both, ``settings.visit_pairs`` pairs, torn down, rows written."""
     key, label = case_key(case), case_label(case)
-    began = time.monotonic()
-    firsts = paired_plan.first_sides(seed, round_number, label, settings.max_pairs)
+    firsts = paired_plan.first_sides(seed, round_number, label, settings.visit_pairs)
     # Set up in the order the first pair runs in, which the seed varies from case to case.
     for name in (firsts[0], paired_plan.other(firsts[0])):
         workers[name].request({"request": "setup", "case": case, "sample_ns": settings.sample_ns})
     records = {SIDE_A: [], SIDE_B: []}
-    pair = 0
-    while pair < settings.max_pairs:
-        if pair == settings.min_pairs:
-            minimal_visit_seconds.append(time.monotonic() - began)
-        if pair >= settings.min_pairs:
-            per_visit = sum(minimal_visit_seconds) / len(minimal_visit_seconds)
-            if not ratios.needs_more(key, cases_compared) or not paired_plan.budget_allows_more(
-                    time.monotonic() - started, settings.budget_seconds, visits_left, per_visit,
-                    settings.rounds * cases_compared):
-                break
-        first = firsts[pair]
+    for pair, first in enumerate(firsts):
         pair_records = {}
         for name in (first, paired_plan.other(first)):
             pair_records[name] = workers[name].request({
@@ -201,9 +212,6 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
                 "pair": pair, "pair_order": "first" if name == first else "second"})["records"]
             records[name] += pair_records[name]
         ratios.add(key, round_number - 1, pair_records[SIDE_A], pair_records[SIDE_B])
-        pair += 1
-    if pair == settings.min_pairs == settings.max_pairs:
-        minimal_visit_seconds.append(time.monotonic() - began)
     for name in (SIDE_A, SIDE_B):
         workers[name].request({"request": "teardown"})
     _write_both(files, workers, records)

@@ -18,16 +18,17 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 
 # Rounds: fresh pairs of workers, one after the other. The rounds, not the pairs, are the paired
 # rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
-# Student's t with rounds - 1 degrees of freedom: 12 rounds put the bar for a lone change among ~500
-# cases at 7.1 standard errors, 5 at 15.6 (quick: a smoke check, coarse).
-DEFAULT_ROUNDS = 12
-QUICK_ROUNDS = 5
-# Pairs every case gets in every round before the sequential rule is asked: few, since a visit's
-# setup (both workers calibrate the case) costs more than its pairs.
-DEFAULT_MIN_PAIRS = 2
-QUICK_MIN_PAIRS = 2
-# The most pairs one case gets in one round, however undecided.
-DEFAULT_MAX_PAIRS = 24
+# Student's t with rounds - 1 degrees of freedom, whose tail at a lone change's bar among ~500 cases
+# falls steeply with the rounds (15.6 standard errors at 5 rounds, 7.1 at 12, 5.5 at 24). So every
+# case gets ``DEFAULT_ROUNDS``, and the cases still coarser than the sequential rule's target get
+# further rounds, up to ``DEFAULT_MAX_ROUNDS``, while the time budget lasts.
+DEFAULT_ROUNDS = 6
+QUICK_ROUNDS = 4
+DEFAULT_MAX_ROUNDS = 40
+QUICK_MAX_ROUNDS = 16
+# Pairs a case gets in each round that visits it. One: the rounds carry most of the noise (a
+# process pair's offset), so a round spent on a second pair buys less than another round would.
+DEFAULT_VISIT_PAIRS = 1
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
 # (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
 # pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
@@ -35,7 +36,7 @@ DEFAULT_SAMPLE_MS = 8.0
 # Warm-up samples before each kept one: a worker's threads are woken for every sample, and the
 # first window after a wake-up runs slow.
 WARMUP_SAMPLES = 1
-# The time budget of the measuring (both builds, all rounds); the minimum pairs are always measured.
+# The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
 DEFAULT_BUDGET_MINUTES = 20.0
 QUICK_BUDGET_MINUTES = 6.0
 
@@ -48,24 +49,24 @@ class PairedSettings:
     """The shape of a paired run."""
 
     rounds: int
-    min_pairs: int
-    max_pairs: int
+    max_rounds: int
+    visit_pairs: int
     sample_ns: int
     budget_seconds: float
     warmup: int = WARMUP_SAMPLES
 
 
-def settings(quick: bool, rounds: int | None = None, min_pairs: int | None = None, max_pairs: int | None = None,
+def settings(quick: bool, rounds: int | None = None, max_rounds: int | None = None, visit_pairs: int | None = None,
              sample_ms: float | None = None, budget_minutes: float | None = None) -> PairedSettings:
     """The settings the options ask for, the defaults (quick or not) for those not given."""
     def given(value, default):
         return default if value is None else value
 
-    min_pairs = given(min_pairs, QUICK_MIN_PAIRS if quick else DEFAULT_MIN_PAIRS)
+    rounds = given(rounds, QUICK_ROUNDS if quick else DEFAULT_ROUNDS)
     return PairedSettings(
-        rounds=given(rounds, QUICK_ROUNDS if quick else DEFAULT_ROUNDS),
-        min_pairs=min_pairs,
-        max_pairs=max(given(max_pairs, DEFAULT_MAX_PAIRS), min_pairs),
+        rounds=rounds,
+        max_rounds=max(given(max_rounds, QUICK_MAX_ROUNDS if quick else DEFAULT_MAX_ROUNDS), rounds),
+        visit_pairs=given(visit_pairs, DEFAULT_VISIT_PAIRS),
         sample_ns=int(round(given(sample_ms, DEFAULT_SAMPLE_MS) * 1_000_000)),
         budget_seconds=60.0 * given(budget_minutes, QUICK_BUDGET_MINUTES if quick else DEFAULT_BUDGET_MINUTES),
     )
@@ -102,16 +103,11 @@ def first_sides(seed: int, round_number: int, case_label: str, pairs: int) -> li
     return [(SIDE_A, SIDE_B)[(pair + start) % 2] for pair in range(pairs)]
 
 
-def budget_allows_more(elapsed: float, budget: float, visits_left: int, seconds_per_visit: float,
-                       visits: int | None = None) -> bool:
-    """Whether a case may get another pair beyond its minimum: only while what has been spent, plus
-    the minimum of the visits still to come (at the mean cost of a minimal visit so far), stays
-    within the budget, and, given the run's ``visits`` (cases times rounds), while the run is not
-    ahead of an even share of the budget per visit, so that the first round and the first cases
-    do not spend what the later ones need. The minimum pairs themselves are never cut."""
-    if visits is not None and elapsed >= budget * (visits - visits_left) / visits:
-        return False
-    return elapsed + visits_left * seconds_per_visit < budget
+def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float) -> bool:
+    """Whether a further round may visit one more case: only while what has been spent plus one
+    visit (at the mean cost of a visit so far) stays within the budget. The first ``rounds`` are
+    not asked: they always run whole."""
+    return elapsed + seconds_per_visit <= budget
 
 
 def check_paired_bench_options(options: list[str]) -> list[str]:

@@ -74,30 +74,24 @@ def test_first_sides_alternate_from_a_seeded_start():
     assert starts == {SIDE_A, SIDE_B}, "the seed picks either side to start"
 
 
-def test_the_budget_allows_extra_pairs_only_while_the_minimum_still_fits():
-    assert paired_plan.budget_allows_more(elapsed=10, budget=100, visits_left=8, seconds_per_visit=10)
-    assert not paired_plan.budget_allows_more(elapsed=10, budget=100, visits_left=9, seconds_per_visit=10)
-    assert not paired_plan.budget_allows_more(elapsed=0, budget=0, visits_left=0, seconds_per_visit=1)
+def test_the_budget_allows_a_further_visit_only_while_it_fits():
+    assert paired_plan.budget_allows_visit(elapsed=90, budget=100, seconds_per_visit=10)
+    assert not paired_plan.budget_allows_visit(elapsed=91, budget=100, seconds_per_visit=10)
+    assert not paired_plan.budget_allows_visit(elapsed=0, budget=0, seconds_per_visit=1)
 
 
 def test_the_worker_started_first_alternates_from_round_to_round():
     assert [paired_plan.start_order(r) for r in (1, 2, 3)] == [(SIDE_A, SIDE_B), (SIDE_B, SIDE_A), (SIDE_A, SIDE_B)]
 
 
-def test_the_budget_is_spread_evenly_over_the_visits():
-    # Visit 3 of 10 (7 still to come after it) may spend 30% of the budget, not more.
-    assert paired_plan.budget_allows_more(elapsed=29, budget=100, visits_left=7, seconds_per_visit=1, visits=10)
-    assert not paired_plan.budget_allows_more(elapsed=31, budget=100, visits_left=7, seconds_per_visit=1, visits=10)
-    assert paired_plan.budget_allows_more(elapsed=31, budget=100, visits_left=7, seconds_per_visit=1)
-
-
 def test_settings_defaults_and_overrides():
     quick = paired_plan.settings(True)
-    assert (quick.rounds, quick.min_pairs, quick.sample_ns) == (paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MIN_PAIRS,
-                                                                int(paired_plan.DEFAULT_SAMPLE_MS * 1_000_000))
-    chosen = paired_plan.settings(False, rounds=7, min_pairs=30, max_pairs=3, sample_ms=0.5, budget_minutes=2)
-    assert (chosen.rounds, chosen.min_pairs, chosen.max_pairs, chosen.sample_ns, chosen.budget_seconds) == \
-        (7, 30, 30, 500_000, 120.0)
+    assert (quick.rounds, quick.max_rounds, quick.visit_pairs, quick.sample_ns) == (
+        paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MAX_ROUNDS, paired_plan.DEFAULT_VISIT_PAIRS,
+        int(paired_plan.DEFAULT_SAMPLE_MS * 1_000_000))
+    chosen = paired_plan.settings(False, rounds=7, max_rounds=3, visit_pairs=30, sample_ms=0.5, budget_minutes=2)
+    assert (chosen.rounds, chosen.max_rounds, chosen.visit_pairs, chosen.sample_ns, chosen.budget_seconds) == \
+        (7, 7, 30, 500_000, 120.0), "max rounds never below rounds"
 
 
 # The provisional sequential rule
@@ -106,7 +100,7 @@ def test_settings_defaults_and_overrides():
 def test_each_round_starts_one_fresh_worker_per_build(repo):
     base = git(repo, "rev-parse", "HEAD")
     head = commit(repo, "head", {"SPEED": "1.0\n"})
-    assert run(repo, base, "HEAD", "--paired", "--rounds", "3", "--min-pairs", "2", "--max-pairs", "2",
+    assert run(repo, base, "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--visit-pairs", "2",
                "--no-count", "--seed", "11", *FOUR_CASES) in (0, 4)
     workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
     assert len(workers) == 6
@@ -126,7 +120,7 @@ def test_each_round_starts_one_fresh_worker_per_build(repo):
 
 
 def test_rounds_visit_the_cases_in_the_seeded_order(repo):
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--min-pairs", "1", "--max-pairs", "1",
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--visit-pairs", "1",
                "--no-count", "--seed", "11", *FOUR_CASES) in (0, 4)
     log = requests(repo)
     cases = worker_cases(["--threads", "1,2"])  # as the fake workers list them
@@ -137,7 +131,7 @@ def test_rounds_visit_the_cases_in_the_seeded_order(repo):
 
 
 def test_pairs_alternate_abba_and_both_files_record_them(repo):
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "3", "--max-pairs", "3",
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "3",
                "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
     for round_number, label, samples in visits(requests(repo)):
         firsts = paired_plan.first_sides(5, round_number, label, 3)
@@ -162,36 +156,36 @@ def test_pairs_alternate_abba_and_both_files_record_them(repo):
         assert load_results(path).incomplete is None
 
 
-def test_a_case_gets_more_pairs_while_the_rule_says_so(repo, monkeypatch):
+def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeypatch):
     asked = []
 
     def needs_more(log_ratios_by_round, **_):
         asked.append([len(r) for r in log_ratios_by_round])
-        return sum(map(len, log_ratios_by_round)) < 5
+        return len(log_ratios_by_round) < 4
 
     monkeypatch.setattr(judge, "case_needs_more", needs_more)
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "10",
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "9", "--visit-pairs", "2",
                "--no-count", "--seed", "5", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
-    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [5, 2]
-    assert asked == [[2], [3], [4], [5], [5, 2]], "asked after the minimum, with each round's ratios"
+    assert [(round_number, len(samples) // 2) for round_number, _, samples in visits(requests(repo))] == \
+        [(1, 2), (2, 2), (3, 2), (4, 2)]
+    assert asked == [[2, 2], [2, 2, 2], [2, 2, 2, 2]], "asked before each further round, with each round's ratios"
 
 
-def test_more_pairs_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
+def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
     monkeypatch.setattr(judge, "case_needs_more", lambda rounds, **_: True)
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--min-pairs", "2", "--max-pairs", "4",
-               "--no-count", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
-    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [4]
+    spin = ("--no-count", "--", "--filter", "^harness/spin", "--threads", "1")
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--max-rounds", "3", *spin) in (0, 4)
+    assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2, 3]
     (repo.parent / "bench.log").unlink()
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--min-pairs", "2", "--max-pairs", "4",
-               "--budget", "0", "--no-count", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
-    assert [len(samples) // 2 for _, _, samples in visits(requests(repo))] == [2]
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "5", "--budget", "0", *spin) in (0, 4)
+    assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2], "the first rounds run whole"
 
 
 def test_the_report_names_the_paired_shape(repo, capsys):
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "2",
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "paired: 2 rounds of worker pairs, 2–2 pairs a case and round, samples of 0.5 ms, seed 5" in out
+    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, seed 5" in out
     assert {entry["sample_ns"] for entry in requests(repo) if entry["request"] == "setup"} == {500_000}
 
 
@@ -210,7 +204,7 @@ def test_an_interrupted_run_keeps_whole_cases_in_both_files_and_ends_its_workers
     # A worker's 5th sample request comes in the 3rd case visit of round 1 (2 pairs a visit): the first two
     # visits are whole in both files, the third in neither.
     monkeypatch.setenv("FAKE_WORKER_SIGNAL_AFTER", "5")
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--min-pairs", "2", "--max-pairs", "2",
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--no-count", "--seed", "5", *FOUR_CASES) == 143
     file_a, file_b = timing_files(repo)
     rows_a, rows_b = rows(file_a), rows(file_b)
@@ -237,7 +231,7 @@ def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, caps
 @pytest.mark.parametrize("argv, message", [
     (("--rounds", "3"), "--rounds goes with --paired"),
     (("--sample-time", "8"), "--sample-time goes with --paired"),
-    (("--paired", "--pairs", "3"), "with --paired give --rounds and --min-pairs"),
+    (("--paired", "--pairs", "3"), "with --paired give --rounds and --max-rounds"),
     (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
     (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),
 ])
@@ -248,13 +242,13 @@ def test_paired_options_are_checked(repo, capsys, argv, message):
 
 
 def test_the_gate_check_runs_its_comparisons_paired(repo, capsys):
-    assert run(repo, "--check-gate", "--paired", "--rounds", "1", "--min-pairs", "1", "--max-pairs", "1",
+    assert run(repo, "--check-gate", "--paired", "--rounds", "1", "--max-rounds", "1", "--visit-pairs", "1",
                "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
     workers = [call["argv"] for call in invocations(repo) if "argv" in call]
     assert len(workers) == 3 * 2 and all(argv[-1] == "worker" for argv in workers)
     scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
     assert scales == ["1.10", "1.25"]
-    assert "paired: 1 rounds of worker pairs" in capsys.readouterr().out
+    assert "paired: 1–1 rounds of worker pairs" in capsys.readouterr().out
     assert len(timing_files(repo)) == 6
 
 

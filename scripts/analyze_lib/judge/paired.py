@@ -167,16 +167,17 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
 def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int = 1,
                     target: float = TARGET_RESOLUTION, alpha: float = DEFAULT_PAIRED_ALPHA,
                     min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
-    """Whether a case is still undecided at the ``target`` resolution: its change is neither clearly
-    beyond its resolution nor its resolution at the target or finer. ``log_ratios_by_round`` holds
+    """Whether a case's resolution is still coarser than ``target``. ``log_ratios_by_round`` holds
     one list per round so far (NaN for a pair with a starved sample, which carries no ratio);
     ``cases`` is how many cases the comparison decides together. Sequential sampling
-    (``bench-commits --paired``) gives such a case more pairs while the run's budget lasts."""
+    (``bench-commits --paired``) gives such a case further rounds while the run's budget lasts.
+
+    The rule looks at the precision only, never at the change: stopping a case once its change
+    looked significant would let a chance swing in an A/A run end the case at its most extreme,
+    and the more often a case is looked at, the more often that happens."""
     rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
     rounds = [d for d in rounds if d.size]
-    if sum(len(d) for d in rounds) < 2:
+    if len(rounds) < 2:
         return True
     evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
-    if evidence.resolution <= target:
-        return False
-    return abs(math.log(evidence.ratio)) < math.log(evidence.resolution)
+    return evidence.resolution > target
