@@ -26,9 +26,12 @@ DEFAULT_ROUNDS = 6
 QUICK_ROUNDS = 4
 DEFAULT_MAX_ROUNDS = 40
 QUICK_MAX_ROUNDS = 16
-# Pairs a case gets in each round that visits it. One: the rounds carry most of the noise (a
-# process pair's offset), so a round spent on a second pair buys less than another round would.
-DEFAULT_VISIT_PAIRS = 1
+# Pairs a case gets in each round that visits it; a round's value is their median. At one thread
+# the host's speed often flips between the two samples of a pair (a log ratio of +-0.1 to +-0.7
+# where the rest sit within +-0.03), and with one pair a visit that flip is the round's value: a
+# default A/A run at one pair a visit resolved a median 1.32x at one thread
+# (docs/findings/2026-11-23-sequential-rounds.md). Three let the median drop one flipped pair.
+DEFAULT_VISIT_PAIRS = 3
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
 # (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
 # pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
