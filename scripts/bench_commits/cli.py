@@ -113,8 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"the most rounds a case still coarser than the target gets (default "
                              f"{paired_plan.DEFAULT_MAX_ROUNDS}, quick {paired_plan.QUICK_MAX_ROUNDS})")
     paired.add_argument("--visit-pairs", type=_pairs, metavar="N",
-                        help=f"pairs a case gets in each round that visits it (default "
-                             f"{paired_plan.DEFAULT_VISIT_PAIRS})")
+                        help=f"pairs a case gets in each round that visits it; the round keeps their median "
+                             f"(default {paired_plan.DEFAULT_VISIT_PAIRS}, quick {paired_plan.QUICK_VISIT_PAIRS})")
     paired.add_argument("--sample-time", type=_milliseconds, metavar="MS",
                         help=f"least length of one sample in milliseconds, fractions allowed (default "
                              f"{paired_plan.DEFAULT_SAMPLE_MS:g})")

@@ -23,15 +23,16 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 # case gets ``DEFAULT_ROUNDS``, and the cases still coarser than the sequential rule's target get
 # further rounds, up to ``DEFAULT_MAX_ROUNDS``, while the time budget lasts.
 DEFAULT_ROUNDS = 6
-QUICK_ROUNDS = 4
+QUICK_ROUNDS = 5
 DEFAULT_MAX_ROUNDS = 40
 QUICK_MAX_ROUNDS = 16
-# Pairs a case gets in each round that visits it; a round's value is their median. At one thread
-# the host's speed often flips between the two samples of a pair (a log ratio of +-0.1 to +-0.7
-# where the rest sit within +-0.03), and with one pair a visit that flip is the round's value: a
-# default A/A run at one pair a visit resolved a median 1.32x at one thread
-# (docs/findings/2026-11-23-sequential-rounds.md). Three let the median drop one flipped pair.
-DEFAULT_VISIT_PAIRS = 3
+# Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
+# more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median
+# 1.41x over all cases and 1.32x at one thread, three pairs a visit (10 rounds) 2.01x and 1.67x
+# (docs/findings/2026-11-23-sequential-rounds.md). Quick runs keep two pairs in 5 rounds, the shape
+# whose gate check caught a planted 1.25x slowdown (docs/findings/2026-11-23-paired-comparison.md).
+DEFAULT_VISIT_PAIRS = 1
+QUICK_VISIT_PAIRS = 2
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
 # (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
 # pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
@@ -69,7 +70,7 @@ def settings(quick: bool, rounds: int | None = None, max_rounds: int | None = No
     return PairedSettings(
         rounds=rounds,
         max_rounds=max(given(max_rounds, QUICK_MAX_ROUNDS if quick else DEFAULT_MAX_ROUNDS), rounds),
-        visit_pairs=given(visit_pairs, DEFAULT_VISIT_PAIRS),
+        visit_pairs=given(visit_pairs, QUICK_VISIT_PAIRS if quick else DEFAULT_VISIT_PAIRS),
         sample_ns=int(round(given(sample_ms, DEFAULT_SAMPLE_MS) * 1_000_000)),
         budget_seconds=60.0 * given(budget_minutes, QUICK_BUDGET_MINUTES if quick else DEFAULT_BUDGET_MINUTES),
     )

@@ -87,7 +87,7 @@ def test_the_worker_started_first_alternates_from_round_to_round():
 def test_settings_defaults_and_overrides():
     quick = paired_plan.settings(True)
     assert (quick.rounds, quick.max_rounds, quick.visit_pairs, quick.sample_ns) == (
-        paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MAX_ROUNDS, paired_plan.DEFAULT_VISIT_PAIRS,
+        paired_plan.QUICK_ROUNDS, paired_plan.QUICK_MAX_ROUNDS, paired_plan.QUICK_VISIT_PAIRS,
         int(paired_plan.DEFAULT_SAMPLE_MS * 1_000_000))
     chosen = paired_plan.settings(False, rounds=7, max_rounds=3, visit_pairs=30, sample_ms=0.5, budget_minutes=2)
     assert (chosen.rounds, chosen.max_rounds, chosen.visit_pairs, chosen.sample_ns, chosen.budget_seconds) == \
