@@ -1,9 +1,10 @@
 """A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
 case; further rounds visit the cases the sequential rule (analyze_lib.judge.paired.case_needs_more)
-finds still coarser than its target, while the time budget allows. Both builds' rows go to their own CSV, written as each case of a round completes (both files
-together, signals held off in between), so an interrupted run keeps whole cases in both; only when
-the whole comparison has completed are the files marked complete (``run_complete``).
+finds still coarser than its target, while the time budget allows. Both builds' rows go to their own
+CSV, written as each case of a round completes (both files together, signals held off in between),
+so an interrupted run keeps whole cases in both; only when the whole comparison has completed are
+the files marked complete (``run_complete``).
 """
 
 from __future__ import annotations
@@ -161,9 +162,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
-            say(f"round {round_number}/{settings.rounds if not extra else settings.max_rounds}"
-                f"{' (cases still coarser than ' + format(judge.TARGET_RESOLUTION, 'g') + 'x)' if extra else ''}: "
-                f"{len(order)} cases, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
+            which = (f"{round_number}/{settings.max_rounds} (cases still coarser than "
+                     f"{judge.TARGET_RESOLUTION:g}x)" if extra else f"{round_number}/{settings.rounds}")
+            say(f"round {which}: {len(order)} cases, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
                 f"elapsed {elapsed_text(time.monotonic() - started)}")
             for index, case in enumerate(order):
                 if extra and not _budget_allows(started, settings, visit_seconds):
