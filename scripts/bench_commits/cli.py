@@ -76,7 +76,7 @@ _seed = checked_number(int, f"in {SEED_RANGE[0]}..{SEED_RANGE[1]}",
                        lambda value: SEED_RANGE[0] <= value <= SEED_RANGE[1])
 _milliseconds = checked_number(float, "0.1 to 60000 milliseconds", lambda value: 0.1 <= value <= 60_000)
 _minutes = checked_number(float, "0 to 1440 minutes", lambda value: 0 <= value <= 24 * 60)
-PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "budget")
+PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "budget", "placement")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--max-rounds M] "
-                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--no-count] [--keep] [--seed S] "
+                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
@@ -122,6 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"minutes of measuring within which rounds beyond --rounds visit the cases still "
                              f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
                              f"{paired_plan.QUICK_BUDGET_MINUTES:g}); the first --rounds run whole whatever it says")
+    paired.add_argument("--placement", choices=paired_plan.PLACEMENTS,
+                        help="where the threads run: same-cpu confines both builds to one CPU, the same for both, "
+                             "while they measure a one-thread case (the CPU alternates by round) and lets cases of "
+                             "more threads run free; free leaves every thread to the scheduler, as bench does "
+                             f"(default {paired_plan.DEFAULT_PLACEMENT}; why: docs/bench-commits.md#placement)")
     parser.add_argument("--check-gate", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")
     return parser
@@ -174,7 +179,8 @@ def _resolve(repo: Path, revision: str) -> str:
 
 
 def _paired_settings(args, quick: bool) -> paired_plan.PairedSettings:
-    return paired_plan.settings(quick, args.rounds, args.max_rounds, args.visit_pairs, args.sample_time, args.budget)
+    return paired_plan.settings(quick, args.rounds, args.max_rounds, args.visit_pairs, args.sample_time, args.budget,
+                                args.placement)
 
 
 def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float) -> None:
@@ -190,7 +196,8 @@ def _shape(args, quick: bool) -> str:
     if args.paired:
         paired = _paired_settings(args, quick)
         return (f"paired: {paired.rounds}–{paired.max_rounds} rounds of worker pairs, {paired.visit_pairs} pair(s) a "
-                f"case and round, samples of {paired.sample_ns / 1e6:g} ms{', quick' if quick else ''}")
+                f"case and round, samples of {paired.sample_ns / 1e6:g} ms, placement {paired.placement}"
+                f"{', quick' if quick else ''}")
     return f"{args.pairs} ABBA pairs{', quick' if quick else ''}"
 
 

@@ -1,7 +1,8 @@
 """A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
 case; further rounds visit the cases the sequential rule (analyze_lib.judge.paired.case_needs_more)
-finds still coarser than its target, while the time budget allows. Both builds' rows go to their own
+finds still coarser than its target, while the time budget allows. Before each visit both workers are
+confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread case). Both builds' rows go to their own
 CSV, written as each case of a round completes (both files together, signals held off in between),
 so an interrupted run keeps whole cases in both; only when the whole comparison has completed are
 the files marked complete (``run_complete``).
@@ -200,6 +201,9 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
            settings: paired_plan.PairedSettings, seed: int) -> None:
     """One case in one round: set up on both, ``settings.visit_pairs`` pairs, torn down, rows written."""
     key, label = case_key(case), case_label(case)
+    cpus = paired_plan.case_cpus(int(case["threads"]), round_number, os.sched_getaffinity(0), settings.placement)
+    for worker in workers.values():
+        worker.confine(cpus)
     firsts = paired_plan.first_sides(seed, round_number, label, settings.visit_pairs)
     # Set up in the order the first pair runs in, which the seed varies from case to case.
     for name in (firsts[0], paired_plan.other(firsts[0])):

@@ -40,6 +40,14 @@ DEFAULT_SAMPLE_MS = 8.0
 # Warm-up samples before each kept one: a worker's threads are woken for every sample, and the
 # first window after a wake-up runs slow.
 WARMUP_SAMPLES = 1
+# Where a case's threads run. "same-cpu": a one-thread case runs with both builds' workers confined to
+# one CPU, the same for both (which one alternates by round); cases of more threads run free. This VM's
+# two vCPUs run at different speeds for seconds at a time, and a thread stays on the CPU it last ran
+# on, so with free placement each worker of a pair sat on its own vCPU for a whole round and the pair's
+# ratio was the two vCPUs' speeds (docs/findings/2026-11-23-same-cpu-pairs.md). "free": the scheduler
+# places every thread, as in `bench`.
+PLACEMENTS = ("same-cpu", "free")
+DEFAULT_PLACEMENT = "same-cpu"
 # The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
 DEFAULT_BUDGET_MINUTES = 20.0
 QUICK_BUDGET_MINUTES = 6.0
@@ -58,10 +66,12 @@ class PairedSettings:
     sample_ns: int
     budget_seconds: float
     warmup: int = WARMUP_SAMPLES
+    placement: str = DEFAULT_PLACEMENT
 
 
 def settings(quick: bool, rounds: int | None = None, max_rounds: int | None = None, visit_pairs: int | None = None,
-             sample_ms: float | None = None, budget_minutes: float | None = None) -> PairedSettings:
+             sample_ms: float | None = None, budget_minutes: float | None = None,
+             placement: str | None = None) -> PairedSettings:
     """The settings the options ask for, the defaults (quick or not) for those not given."""
     def given(value, default):
         return default if value is None else value
@@ -73,6 +83,7 @@ def settings(quick: bool, rounds: int | None = None, max_rounds: int | None = No
         visit_pairs=given(visit_pairs, QUICK_VISIT_PAIRS if quick else DEFAULT_VISIT_PAIRS),
         sample_ns=int(round(given(sample_ms, DEFAULT_SAMPLE_MS) * 1_000_000)),
         budget_seconds=60.0 * given(budget_minutes, QUICK_BUDGET_MINUTES if quick else DEFAULT_BUDGET_MINUTES),
+        placement=given(placement, DEFAULT_PLACEMENT),
     )
 
 
@@ -107,6 +118,18 @@ def first_sides(seed: int, round_number: int, case_label: str, pairs: int) -> li
     return [(SIDE_A, SIDE_B)[(pair + start) % 2] for pair in range(pairs)]
 
 
+def case_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -> set[int]:
+    """The CPUs both workers may run on while they measure a case of ``threads`` threads in round
+    ``round_number``, out of ``cpus`` (those this process may use): one of them for a one-thread case
+    under "same-cpu" (the round picks which, in turn), all of them otherwise."""
+    if placement not in PLACEMENTS:
+        raise PlanError(f"unknown placement {placement!r} (one of {', '.join(PLACEMENTS)})")
+    if placement == "free" or threads > 1 or not cpus:
+        return set(cpus)
+    ordered = sorted(cpus)
+    return {ordered[(round_number - 1) % len(ordered)]}
+
+
 def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float) -> bool:
     """Whether a further round may visit one more case: only while what has been spent plus one
     visit (at the mean cost of a visit so far) stays within the budget. The first ``rounds`` are
@@ -119,7 +142,7 @@ def check_paired_bench_options(options: list[str]) -> list[str]:
     for argument in options:
         if _option_name(argument) in PAIRED_RESERVED_OPTIONS:
             raise PlanError(f"{_option_name(argument)} is set by bench-commits --paired (see --sample-time and "
-                            "--min-pairs); leave it out of the bench options")
+                            "--visit-pairs); leave it out of the bench options")
     return options
 
 

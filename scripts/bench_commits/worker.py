@@ -67,6 +67,22 @@ class Worker:
             raise self._died(request["request"]) from None
         return self._reply(request["request"])
 
+    def confine(self, cpus: set[int]) -> None:
+        """Let every thread of the worker run only on ``cpus`` (sched_setaffinity per thread). Call it
+        between requests, when the worker's threads are idle: threads it starts later inherit the
+        mask of the thread that starts them."""
+        try:
+            threads = os.listdir(f"/proc/{self.pid}/task")
+        except OSError as error:
+            raise WorkerError(f"cannot list the threads of the worker of {self.name}: {error}") from None
+        for thread in threads:
+            try:
+                os.sched_setaffinity(int(thread), cpus)
+            except ProcessLookupError:
+                pass  # the thread ended since the listing
+            except OSError as error:
+                raise WorkerError(f"cannot confine the worker of {self.name} to CPUs {sorted(cpus)}: {error}") from None
+
     def list_cases(self) -> list[dict]:
         return self.request({"request": "list"})["cases"]
 

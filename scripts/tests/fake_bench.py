@@ -153,7 +153,7 @@ def worker(argv: list[str]) -> int:
         request = json.loads(line)
         with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
             log.write(json.dumps({"worker": os.getpid(), "environment": option(options, "--run-environment"),
-                                  "request": request}) + "\n")
+                                  "cpus": sorted(os.sched_getaffinity(0)), "request": request}) + "\n")
         kind = request["request"]
         if kind == "list":
             send({"ok": "list", "cases": cases})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from bench_commits import paired_plan
-from bench_commits.plan import SIDE_A, SIDE_B
+from bench_commits.plan import SIDE_A, SIDE_B, PlanError
 
 from fake_bench import worker_cases
 from test_bench_commits import commit, git, invocations, repo, results, run  # noqa: F401 (repo is a fixture)
@@ -26,7 +27,7 @@ FOUR_CASES = ("--", "--threads", "1,2")
 
 def requests(repo: Path) -> list[dict]:
     """The requests the fake workers logged, in the order they came, each with its worker's side."""
-    return [dict(entry["request"], worker=entry["worker"],
+    return [dict(entry["request"], worker=entry["worker"], cpus=entry["cpus"],
                  side=SIDE_A if entry["environment"].endswith("environment-a.json") else SIDE_B)
             for entry in invocations(repo) if "request" in entry]
 
@@ -92,6 +93,15 @@ def test_settings_defaults_and_overrides():
     chosen = paired_plan.settings(False, rounds=7, max_rounds=3, visit_pairs=30, sample_ms=0.5, budget_minutes=2)
     assert (chosen.rounds, chosen.max_rounds, chosen.visit_pairs, chosen.sample_ns, chosen.budget_seconds) == \
         (7, 7, 30, 500_000, 120.0), "max rounds never below rounds"
+
+
+def test_one_thread_cases_get_one_cpu_in_turn_and_others_all_cpus():
+    cpus = {0, 1, 2}
+    assert [paired_plan.case_cpus(1, r, cpus, "same-cpu") for r in (1, 2, 3, 4)] == [{0}, {1}, {2}, {0}]
+    assert paired_plan.case_cpus(2, 1, cpus, "same-cpu") == cpus
+    assert paired_plan.case_cpus(1, 1, cpus, "free") == cpus
+    with pytest.raises(PlanError, match="unknown placement"):
+        paired_plan.case_cpus(1, 1, cpus, "pinned")
 
 
 # The provisional sequential rule
@@ -185,8 +195,31 @@ def test_the_report_names_the_paired_shape(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, seed 5" in out
+    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, placement same-cpu, seed 5" in out
     assert {entry["sample_ns"] for entry in requests(repo) if entry["request"] == "setup"} == {500_000}
+
+
+@pytest.mark.parametrize("placement", ["same-cpu", "free"])
+def test_both_workers_measure_a_one_thread_case_on_the_same_cpu(repo, placement):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+               "--placement", placement, *FOUR_CASES) in (0, 4)
+    allowed = sorted(os.sched_getaffinity(0))
+    setups = [entry for entry in requests(repo) if entry["request"] == "setup"]
+    one_thread = {entry["round_cpus"] for entry in _with_round(setups) if entry["case"]["threads"] == "1"}
+    several = {tuple(entry["cpus"]) for entry in setups if entry["case"]["threads"] != "1"}
+    assert several == {tuple(allowed)}, "cases of more threads run free"
+    if placement == "free":
+        assert one_thread == {(1, tuple(allowed)), (2, tuple(allowed))}
+    else:
+        expected = {(1, (allowed[0],)), (2, (allowed[1 % len(allowed)],))}
+        assert one_thread == expected, "one CPU, the same for both workers, in turn by round"
+
+
+def _with_round(setups: list[dict]) -> list[dict]:
+    """Each setup with (its round, its CPUs): the round counted by the fresh workers, two a round."""
+    workers = list(dict.fromkeys(entry["worker"] for entry in setups))
+    return [dict(entry, round_cpus=(workers.index(entry["worker"]) // 2 + 1, tuple(entry["cpus"])))
+            for entry in setups]
 
 
 # Interruption and failure
@@ -231,6 +264,8 @@ def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, caps
 @pytest.mark.parametrize("argv, message", [
     (("--rounds", "3"), "--rounds goes with --paired"),
     (("--sample-time", "8"), "--sample-time goes with --paired"),
+    (("--placement", "free"), "--placement goes with --paired"),
+    (("--paired", "--placement", "pinned"), "invalid choice: 'pinned'"),
     (("--paired", "--pairs", "3"), "with --paired give --rounds and --max-rounds"),
     (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
     (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),
