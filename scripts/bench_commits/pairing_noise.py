@@ -2,14 +2,16 @@
 ``--sample-time`` of a paired run.
 
     PYTHONPATH=scripts .venv/bin/python -m bench_commits.pairing_noise .build/release/bench \\
-        --filter '^harness/spin/' --threads 1 --lengths 1,2,4,8 --pairs 24 --rounds 3
+        --filter '^harness/spin/' --threads 1 --lengths 1,2,4,8 --pairs 24 --rounds 3 [--cpus 0,0]
 
 Two workers of one binary (A/A) measure every selected case at every sample length, in a shuffled
 order per round (fresh workers every round), in pairs alternated ABBA, each sample after one
 warm-up sample, as a paired run does. For each case and length it prints the spread (standard
 deviation) of log(B/A) over the measured pairs and over random pairings of the same samples: the
 smaller the first against the second, the more of the host's noise a pair shares, and the tighter a
-paired comparison at that length.
+paired comparison at that length. It also prints the spread of the rounds' median log(B/A), the
+noise a paired run's rule reads (its rounds are its units). ``--cpus A,B`` confines worker A to CPU
+A and worker B to CPU B for the whole run (0,0: both on one CPU; 0,1: each on its own).
 """
 
 from __future__ import annotations
@@ -43,12 +45,24 @@ def spreads(pairs: list[tuple[float, float]], seed: int = 1) -> tuple[float, flo
     return paired, statistics.median(shuffled)
 
 
-def measure(binary: str, options: list[str], lengths_ms: list[float], pairs: int, rounds: int, log: Path) -> dict:
-    """{(case label, length ms): [(a ns/op, b ns/op), ...]} from ``rounds`` rounds of two fresh workers."""
+def round_spread(pairs_by_round: list[list[tuple[float, float]]]) -> float | None:
+    """The sd of the rounds' median log(b/a); None with fewer than 3 rounds holding a usable pair."""
+    medians = [statistics.median(math.log(b / a) for a, b in pairs) for pairs in
+               ([(a, b) for a, b in round_pairs if 0 < a < math.inf and 0 < b < math.inf]
+                for round_pairs in pairs_by_round) if pairs]
+    return statistics.stdev(medians) if len(medians) >= 3 else None
+
+
+def measure(binary: str, options: list[str], lengths_ms: list[float], pairs: int, rounds: int, log: Path,
+            cpus: tuple[int, int] | None = None) -> dict:
+    """{(case label, length ms): [[(a ns/op, b ns/op), ...] per round]} from ``rounds`` rounds of two
+    fresh workers, each confined to its CPU of ``cpus`` when given."""
     found: dict = {}
     for round_number in range(1, rounds + 1):
         workers = [Worker(name, [binary, *options, "worker"], Path.cwd(), log) for name in ("A", "B")]
         try:
+            for worker, cpu in zip(workers, cpus or ()):
+                worker.confine({cpu})
             visits = [(case, length) for case in workers[0].list_cases() for length in lengths_ms]
             random.Random(round_number).shuffle(visits)
             for case, length in visits:
@@ -60,7 +74,8 @@ def measure(binary: str, options: list[str], lengths_ms: list[float], pairs: int
                     for worker in (workers if pair % 2 == 0 else workers[::-1]):
                         record = worker.request({"request": "sample", "samples": 1, "warmup": WARMUP_SAMPLES})
                         values[worker.name] = float(record["records"][0]["ns_per_op"])
-                    found.setdefault((label.strip(), length), []).append((values["A"], values["B"]))
+                    by_round = found.setdefault((label.strip(), length), [[] for _ in range(rounds)])
+                    by_round[round_number - 1].append((values["A"], values["B"]))
                 for worker in workers:
                     worker.request({"request": "teardown"})
         finally:
@@ -78,17 +93,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lengths", default="1,2,4,8", help="sample lengths in ms, comma-separated")
     parser.add_argument("--pairs", type=int, default=24, help="pairs per case, length and round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of fresh workers")
+    parser.add_argument("--cpus", type=_cpu_pair, metavar="A,B",
+                        help="confine worker A to CPU A and worker B to CPU B (default: both free)")
     args = parser.parse_args(argv)
     lengths = [float(text) for text in args.lengths.split(",")]
     found = measure(args.binary, ["--filter", args.filter, "--threads", args.threads], lengths, args.pairs,
-                    args.rounds, Path(tempfile.gettempdir()) / "pairing-noise-workers.log")
-    print("| case | sample ms | pairs | sd of log(B/A), pairs | sd, random pairings |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for (label, length), values in sorted(found.items()):
-        result = spreads(values)
+                    args.rounds, Path(tempfile.gettempdir()) / "pairing-noise-workers.log", args.cpus)
+    print("| case | sample ms | pairs | sd of log(B/A), pairs | sd, random pairings | sd of round medians |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for (label, length), by_round in sorted(found.items()):
+        values = [pair for pairs in by_round for pair in pairs]
+        result, between = spreads(values), round_spread(by_round)
         if result:
-            print(f"| {label} | {length:g} | {len(values)} | {100 * result[0]:.1f}% | {100 * result[1]:.1f}% |")
+            rounds_text = "–" if between is None else f"{100 * between:.1f}%"
+            print(f"| {label} | {length:g} | {len(values)} | {100 * result[0]:.1f}% | {100 * result[1]:.1f}% "
+                  f"| {rounds_text} |")
     return 0
+
+
+def _cpu_pair(text: str) -> tuple[int, int]:
+    try:
+        first, second = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two CPU numbers, A,B, not {text!r}") from None
+    return first, second
 
 
 if __name__ == "__main__":

@@ -297,3 +297,13 @@ def test_pairing_noise_compares_the_pairs_with_random_pairings():
     paired, shuffled = spreads(list(zip(levels, [150.0, 150.0, 150.0, 150.0, 150.0, 150.0])))
     assert paired == pytest.approx(statistics.stdev(math.log(150.0 / level) for level in levels))
     assert spreads([(1.0, math.inf), (1.0, 1.0), (2.0, 2.0)]) is None, "two usable pairs are too few"
+
+
+def test_pairing_noise_measures_the_spread_of_round_medians():
+    from bench_commits.pairing_noise import round_spread
+    # Each round's pairs agree within it, and the rounds sit at +10%, -10% and 0: their medians spread.
+    rounds = [[(100.0, 110.0), (200.0, 220.0), (100.0, 300.0)], [(100.0, 90.0), (150.0, 135.0)], [(100.0, 100.0)]]
+    medians = [math.log(1.1), math.log(0.9), 0.0]
+    assert round_spread(rounds) == pytest.approx(statistics.stdev(medians))
+    assert round_spread([[(1.0, 1.0)], [(1.0, math.inf)], [(2.0, 2.0)]]) is None, "a round with no usable pair"
+    assert round_spread([[(1.0, 1.0)], [(1.0, 1.1)]]) is None, "two rounds are too few"
