@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 from analyze_lib.argtypes import checked_number
+from analyze_lib.present.doc import markdown_table
+from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
 from .paired import run_paired
 from .plan import PlanError
@@ -251,7 +253,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, bu
 
 
 def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, str, float]]) -> str:
-    """The gate check's table in Markdown, then its verdict line."""
+    """The gate check's table in Markdown, the resolutions of its A/A comparison when paired, then its
+    verdict line."""
     lines = ["| comparison | cases compared | flagged | unstable | wall time | verdict |",
              "| --- | ---: | --- | ---: | ---: | --- |"]
     for spec, observed, ok, why, seconds in rows:
@@ -259,6 +262,12 @@ def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, 
         lines.append(f"| {spec.name} | {observed.compared} | {flagged} | {observed.unstable} | "
                      f"{elapsed_text(seconds)} | {'as expected' if ok else 'NOT as expected'}: {why} |")
     passed = all(ok for _, _, ok, _, _ in rows)
+    for spec, observed, _, _, _ in rows:
+        if observed.resolutions and not spec.planted:
+            headers, aligns, body = resolution_table(list(observed.resolutions))
+            lines += ["", f"Resolution of the paired cases per suite and thread count, in the {spec.name} "
+                          "comparison (the smallest change each could call):", ""]
+            lines += markdown_table(headers, aligns, body)
     lines += ["", f"Gate check: {'PASS' if passed else 'FAIL'} ({sum(r[2] for r in rows)} of {len(rows)} "
                   "comparisons as expected)", ""]
     return "\n".join(lines)

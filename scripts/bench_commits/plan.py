@@ -11,7 +11,7 @@ from pathlib import Path
 
 from analyze_lib.exit_codes import (EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE,  # noqa: F401 (bench_commits' names)
                                      EXIT_INTERRUPTED, EXIT_PASSED, EXIT_REGRESSION, GATE_PRECEDENCE)
-from analyze_lib.judge.compare import FASTER, SLOWER
+from analyze_lib.judge.compare import FASTER, SLOWER, ResolutionGroup
 
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
@@ -168,7 +168,8 @@ class Observed:
     """What one gate-check comparison showed, as the gate saw it.
 
     ``flagged`` are the cases judged slower or faster, as (label, verdict); ``spin`` are the harness/spin
-    cases compared.
+    cases compared; ``resolutions`` the paired cases' resolutions per suite and thread count (none when the
+    runs were not paired).
     """
 
     compared: int
@@ -176,6 +177,7 @@ class Observed:
     spin: tuple[SpinRow, ...]
     unstable: int
     gate_exit: int
+    resolutions: tuple[ResolutionGroup, ...] = ()
 
 
 @dataclass(frozen=True)

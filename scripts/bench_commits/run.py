@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze_lib.judge.compare import FASTER, SLOWER, build_comparison
+from analyze_lib.judge.compare import FASTER, SLOWER, build_comparison, resolution_by_group
 from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
@@ -197,7 +197,8 @@ def observe(base: Path, head: Path) -> plan.Observed:
     spin = tuple(plan.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (plan.SPIN_SUITE, plan.SPIN_BENCHMARK))
     return plan.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
-                         unstable=len(comparison.unstable), gate_exit=decision.exit_code)
+                         unstable=len(comparison.unstable), gate_exit=decision.exit_code,
+                         resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
 __all__ = ["AnalyzeError", "Builder", "Interrupted", "Side", "build", "counts_markdown", "observe",

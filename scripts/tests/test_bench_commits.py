@@ -375,6 +375,20 @@ def test_the_gate_check_refuses_a_dirty_tree(repo, capsys):
     assert "commit or stash" in capsys.readouterr().err
 
 
+def test_the_gate_check_shows_the_a_a_resolutions_when_paired():
+    from analyze_lib.judge.compare import ResolutionGroup
+    from bench_commits.cli import render_check_gate
+
+    groups = (ResolutionGroup("once", 1, 3, 1.04, (2, 3)), ResolutionGroup("all", 0, 3, 1.04, (2, 3)))
+    paired = [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS]
+    paired[0] = (A_A, Observed(compared=3, flagged=(), spin=(), unstable=0, gate_exit=0, resolutions=groups),
+                 True, "", 1.0)
+    text = render_check_gate(paired)
+    assert "in the A/A comparison" in text and "| once | 1 | 3 | 1.04× | 2 | 3 |" in text
+    assert "per suite and thread count" not in render_check_gate(
+        [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS])
+
+
 def test_help_names_the_exit_codes_and_the_check_gate():
     done = subprocess.run([str(WRAPPER), "--help"], capture_output=True, text=True)
     assert done.returncode == 0

@@ -79,3 +79,27 @@ def test_the_headline_and_the_text_say_what_each_case_could_see(tmp_path):
     assert "Resolution: the comparison would see" in text and "Paired: each case is judged" in text
     rows = json.loads(render_json(comparison, gate=gate))["cases"]
     assert all(row["paired"] and row["pairs"] == 48 and row["resolution"] >= 1.02 for row in rows)
+
+
+def test_resolutions_are_grouped_by_suite_and_threads_with_a_total(tmp_path):
+    from analyze_lib.judge.compare import RESOLUTION_BANDS, resolution_by_group
+
+    rows = compared(tmp_path, {case(variant="v7", threads=2): 1.5}).rows
+    groups = resolution_by_group(rows)
+    assert [(group.suite, group.threads, group.cases) for group in groups] == \
+        [(rows[0].key.suite, 1, 12), (rows[0].key.suite, 2, 12), ("all", 0, 24)]
+    two = [row.resolution for row in rows if row.key.threads == 2]
+    assert groups[1].median == float(np.median(two))
+    assert groups[1].within == tuple(sum(r <= band + 1e-9 for r in two) for band in RESOLUTION_BANDS)
+    assert groups[-1].within == tuple(a + b for a, b in zip(groups[0].within, groups[1].within))
+
+
+def test_the_markdown_and_the_text_show_the_resolution_table_only_when_paired(tmp_path):
+    from analyze_lib.present.render import RESOLUTION_TITLE, render_markdown, render_text
+
+    comparison = compared(tmp_path)
+    assert RESOLUTION_TITLE in render_markdown(comparison) and RESOLUTION_TITLE in render_text(comparison)
+    base, head = tmp_path / "rounds-base.csv", tmp_path / "rounds-head.csv"
+    write_paired(base, head, CASES, record_pairs=False)
+    unpaired = build_comparison(load_results(base), load_results(head))
+    assert RESOLUTION_TITLE not in render_markdown(unpaired) and RESOLUTION_TITLE not in render_text(unpaired)

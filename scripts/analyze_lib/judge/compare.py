@@ -573,6 +573,37 @@ def resolution_summary(rows: list[CompareRow]) -> str:
     return text + (f", only a coarser one in {coarser}" if coarser else "")
 
 
+@dataclass(frozen=True)
+class ResolutionGroup:
+    """The resolutions of one suite's paired cases at one thread count: how many, their median, and how many
+    reach each of ``RESOLUTION_BANDS`` (``within``, in the bands' order)."""
+
+    suite: str
+    threads: int
+    cases: int
+    median: float
+    within: tuple[int, ...]
+
+
+def resolution_by_group(rows: list[CompareRow]) -> list[ResolutionGroup]:
+    """The paired cases' resolutions per suite and thread count, in suite then thread order, with a last
+    group for all of them (suite ``"all"``, threads 0); empty when no case is paired."""
+    groups: dict[tuple[str, int], list[float]] = {}
+    for row in rows:
+        if row.paired:
+            groups.setdefault((row.key.suite, row.key.threads), []).append(row.resolution)
+    if not groups:
+        return []
+    everything = [r for resolutions in groups.values() for r in resolutions]
+
+    def group(suite: str, threads: int, resolutions: list[float]) -> ResolutionGroup:
+        within = tuple(sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS)
+        return ResolutionGroup(suite, threads, len(resolutions), float(np.median(resolutions)), within)
+
+    return ([group(suite, threads, resolutions) for (suite, threads), resolutions in sorted(groups.items())]
+            + [group("all", 0, everything)])
+
+
 def _row_order(row: CompareRow) -> tuple:
     rank = OUTCOME_ORDER.index(row.outcome)
     # Starved in head (ratio inf) sorts first among slower, starved in base (0) first

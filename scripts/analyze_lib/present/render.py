@@ -16,7 +16,8 @@ from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
-                             noise_floor_text, resolution_summary)
+                             RESOLUTION_BANDS, noise_floor_text, ResolutionGroup,
+                             resolution_by_group, resolution_summary)
 from ..judge.gate import GateDecision
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -265,6 +266,20 @@ def _geomean_rows(comparison: Comparison) -> list[list[str]]:
     return rows
 
 
+RESOLUTION_TITLE = "Resolution of the paired cases per suite and thread count:"
+
+
+def resolution_table(groups: list[ResolutionGroup]) -> tuple[list[str], str, list[list[str]]]:
+    """The headers, alignments and rows of a table of ``groups`` (``resolution_by_group``: the paired cases'
+    resolutions per suite and thread count, the last row all of them)."""
+    headers = ["Suite", "Threads", "Cases", "Median resolution"] + [f"≤ {band:.2f}×" for band in RESOLUTION_BANDS]
+    body = [[group.suite,
+             str(group.threads) if group.threads else "", str(group.cases), f"{group.median:.2f}×",
+             *(str(count) for count in group.within)]
+            for group in groups]
+    return headers, "lrrr" + "r" * len(RESOLUTION_BANDS), body
+
+
 def geomean_note(comparison: Comparison) -> str:
     """What the suites' geometric means and their intervals are, and what the interval cannot show."""
     return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left out) "
@@ -321,6 +336,9 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     lines += markdown_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"], "lrrl",
                             _geomean_rows(comparison))
     lines += ["", geomean_note(comparison), ""]
+    headers, aligns, resolutions = resolution_table(resolution_by_group(comparison.rows))
+    if resolutions:
+        lines += [RESOLUTION_TITLE, ""] + markdown_table(headers, aligns, resolutions) + [""]
     lines += case_lists_markdown(_case_lists(comparison, gate))
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -349,6 +367,9 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines += ["  " + line for line in text_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"],
                                                   "lrrl", _geomean_rows(comparison))]
     lines += textwrap.wrap(geomean_note(comparison), TEXT_WIDTH)
+    headers, aligns, resolutions = resolution_table(resolution_by_group(comparison.rows))
+    if resolutions:
+        lines += [RESOLUTION_TITLE] + ["  " + line for line in text_table(headers, aligns, resolutions)]
     lines += case_lists_text(_case_lists(comparison, gate))
     lines += [f"warning: {w}" for w in comparison.warnings]
     lines += [f"note: {n}" for n in comparison.notes]
