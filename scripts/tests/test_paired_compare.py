@@ -2,7 +2,10 @@
 cancel; a planted change is called in its case and nowhere else; every case says the smallest
 change it could see."""
 
+import math
+
 import numpy as np
+import pytest
 
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, build_comparison
@@ -103,3 +106,34 @@ def test_the_markdown_and_the_text_show_the_resolution_table_only_when_paired(tm
     write_paired(base, head, CASES, record_pairs=False)
     unpaired = build_comparison(load_results(base), load_results(head))
     assert RESOLUTION_TITLE not in render_markdown(unpaired) and RESOLUTION_TITLE not in render_text(unpaired)
+
+
+def test_a_paired_suite_geomean_carries_an_interval_that_sees_a_suite_wide_change(tmp_path):
+    same = compared(tmp_path)
+    (suite, (low, high)), = same.suite_intervals.items()
+    assert low < 1.0 < high and high / low < 1.05
+    slower = compared(tmp_path, {key: 1.10 for key in CASES})
+    low, high = slower.suite_intervals[suite]
+    assert 1.0 < low < 1.10 < high
+
+
+def test_the_paired_geomean_interval_draws_rounds_once_for_all_cases():
+    from analyze_lib.judge.paired import geomean_interval
+
+    rounds = range(1, 9)
+    offsets = np.random.default_rng(3).normal(0, 0.1, 8)
+    shared = [{r: offsets[r - 1] for r in rounds} for _ in range(20)]
+    # The negative control: the same offsets, each case its own order, cancel across cases.
+    independent = [{r: offsets[(r + case) % 8] for r in rounds} for case in range(20)]
+    shared_low, shared_high = geomean_interval(shared, 0.99)
+    low, high = geomean_interval(independent, 0.99)
+    assert shared_high / shared_low > 1.10 and high / low < 1.02
+    assert math.isnan(geomean_interval([{1: 0.1}], 0.99)[0])
+
+
+def test_the_paired_geomean_interval_weighs_a_case_by_its_own_rounds():
+    from analyze_lib.judge.paired import geomean_interval
+
+    # Case 2 was visited in rounds 1-2 only; its mean stays near its value whichever rounds are drawn.
+    low, high = geomean_interval([{r: 0.0 for r in range(1, 11)}, {1: 0.2, 2: 0.2}], 0.99)
+    assert low == pytest.approx(math.exp(0.1)) and high == pytest.approx(math.exp(0.1))

@@ -663,16 +663,31 @@ def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Sampl
                             head: Mapping[CaseKey, Samples], confidence: float) -> dict[str, tuple[float, float]]:
     """Per suite, the CI of the geometric-mean ratio over the same cases ``suite_geomeans`` uses
     (those without a starved median): a bootstrap over rounds, each side's rounds drawn once for
-    all its cases (stats.geomean_interval). NaN ends when a case has fewer than 2 rounds a side."""
-    by_suite: dict[str, list[CaseKey]] = {}
+    all its cases (stats.geomean_interval), or, when every such case was judged on its pairs, the
+    comparison's rounds drawn once for all of them (paired.geomean_interval). NaN ends when a case
+    of an unpaired suite has fewer than 2 rounds a side."""
+    by_suite: dict[str, list[CompareRow]] = {}
     for row in rows:
-        keys = by_suite.setdefault(row.key.suite, [])
+        chosen = by_suite.setdefault(row.key.suite, [])
         if row.starved is None:
-            keys.append(row.key)
-    return {suite: geomean_interval([_round_groups(base[k]) for k in keys],
-                                    [_round_groups(head[k]) for k in keys], confidence)
-            if keys else (math.nan, math.nan)
-            for suite, keys in sorted(by_suite.items())}
+            chosen.append(row)
+    intervals = {}
+    for suite, chosen in sorted(by_suite.items()):
+        if not chosen:
+            intervals[suite] = (math.nan, math.nan)
+        elif all(row.paired for row in chosen):
+            intervals[suite] = paired_rule.geomean_interval(
+                [_round_median_log_ratios(base[row.key], head[row.key]) for row in chosen], confidence)
+        else:
+            intervals[suite] = geomean_interval([_round_groups(base[row.key]) for row in chosen],
+                                                [_round_groups(head[row.key]) for row in chosen], confidence)
+    return intervals
+
+
+def _round_median_log_ratios(base: Samples, head: Samples) -> dict[int, float]:
+    """A paired case's median log ratio in each round, by round id."""
+    by_round = paired_rule.pair_log_ratios_by_round(paired_samples(base), paired_samples(head))
+    return {round_id: float(np.median(d)) for round_id, d in by_round.items()}
 
 
 def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:

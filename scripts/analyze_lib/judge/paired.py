@@ -52,6 +52,8 @@ PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
 # Sequential sampling stops giving a case pairs once it could call a change this small alone.
 TARGET_RESOLUTION = 1.05
+# Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
+GEOMEAN_RESAMPLES = 2000
 # A resolution is capped at e^50 (a change no case could show) so that it stays a finite number.
 MAX_LOG_RESOLUTION = 50.0
 
@@ -94,16 +96,22 @@ def log_ratios(base: np.ndarray, head: np.ndarray) -> np.ndarray:
     return np.log(head[usable] / base[usable])
 
 
-def pair_log_ratios(base: Mapping[tuple[int, int], float],
-                    head: Mapping[tuple[int, int], float]) -> list[np.ndarray]:
+def pair_log_ratios_by_round(base: Mapping[tuple[int, int], float],
+                             head: Mapping[tuple[int, int], float]) -> dict[int, np.ndarray]:
     """The log ratios of the pairs both sides hold, keyed ``(round, pair)`` to a sample's ns/op,
-    grouped by round in round order. A pair one side lacks (an interrupted run) or whose sample
-    is starved on either side is left out."""
+    by round id in round order. A pair one side lacks (an interrupted run) or whose sample is
+    starved on either side is left out, and so is a round left with no pair."""
     by_round: dict[int, list[tuple[float, float]]] = {}
     for key in sorted(set(base) & set(head)):
         by_round.setdefault(key[0], []).append((base[key], head[key]))
-    grouped = [log_ratios(*map(np.array, zip(*pairs))) for _, pairs in sorted(by_round.items())]
-    return [d for d in grouped if d.size]
+    grouped = {round_id: log_ratios(*map(np.array, zip(*pairs))) for round_id, pairs in sorted(by_round.items())}
+    return {round_id: d for round_id, d in grouped.items() if d.size}
+
+
+def pair_log_ratios(base: Mapping[tuple[int, int], float],
+                    head: Mapping[tuple[int, int], float]) -> list[np.ndarray]:
+    """``pair_log_ratios_by_round``'s rounds, in round order, without their ids."""
+    return list(pair_log_ratios_by_round(base, head).values())
 
 
 def _distribution(rounds: int):
@@ -141,6 +149,37 @@ def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
     chosen = rng.integers(0, count, (count, resamples))
     means = within[chosen, np.arange(resamples)].mean(axis=0)
     return float(np.std(means, ddof=1) * math.sqrt(count / (count - 1)))
+
+
+def geomean_interval(cases: Sequence[Mapping[int, float]], confidence: float, resamples: int = GEOMEAN_RESAMPLES,
+                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """The interval at ``confidence`` of the geometric mean, over cases, of their changes
+    (``exp(estimate)``); ``cases`` holds, per case, its rounds' median log ratios keyed by round id.
+
+    A resample draws the comparison's rounds with replacement, one draw for all the cases: a round is
+    one pair of workers that visited them all, so what it shares moves every case together. Each
+    case's mean is weighted by how often its own rounds were drawn (sequential rounds visit some
+    cases only); a case none of whose rounds was drawn keeps its estimate. Percentile interval; NaN
+    ends with fewer than two rounds in all."""
+    round_ids = sorted({round_id for medians in cases for round_id in medians})
+    if len(round_ids) < 2 or not cases:
+        return math.nan, math.nan
+    column = {round_id: index for index, round_id in enumerate(round_ids)}
+    values = np.full((len(cases), len(round_ids)), np.nan)
+    for row, medians in enumerate(cases):
+        for round_id, median in medians.items():
+            values[row, column[round_id]] = median
+    present = ~np.isnan(values)
+    own = np.nanmean(values, axis=1)
+    rng = np.random.default_rng(seed)
+    drawn = rng.integers(0, len(round_ids), (resamples, len(round_ids)))
+    counts = np.zeros((resamples, len(round_ids)))
+    np.add.at(counts, (np.arange(resamples)[:, None], drawn), 1)
+    weights = counts @ present.T
+    means = np.where(weights > 0, (counts @ np.where(present, values, 0.0).T) / np.maximum(weights, 1), own)
+    tail = (1 - confidence) / 2 * 100
+    geomeans = means.mean(axis=1)
+    return math.exp(np.percentile(geomeans, tail)), math.exp(np.percentile(geomeans, 100 - tail))
 
 
 def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = DEFAULT_PAIRED_ALPHA,

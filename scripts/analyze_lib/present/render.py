@@ -261,7 +261,8 @@ def _geomean_rows(comparison: Comparison) -> list[list[str]]:
             ratio, interval = "none (every case starved)", ""
         else:
             ratio = fmt_ratio(geomean)
-            interval = "none (needs 2 rounds a side)" if math.isnan(low) else fmt_ci(low, high)
+            needs = "none (needs 2 rounds)" if comparison.paired else "none (needs 2 rounds a side)"
+            interval = needs if math.isnan(low) else fmt_ci(low, high)
         rows.append([suite, str(count), ratio, interval])
     return rows
 
@@ -282,6 +283,11 @@ def resolution_table(groups: list[ResolutionGroup]) -> tuple[list[str], str, lis
 
 def geomean_note(comparison: Comparison) -> str:
     """What the suites' geometric means and their intervals are, and what the interval cannot show."""
+    if comparison.paired:
+        return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left "
+                f"out) and its {ci_level(comparison)} CI: a bootstrap over the comparison's rounds, drawn once for "
+                "all the suite's cases (a round is one pair of workers that visited them all). Both builds ran "
+                "side by side, so a drift of the machine moves both.")
     return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left out) "
             f"and its {ci_level(comparison)} CI: a bootstrap over rounds, each run's rounds drawn once for all "
             "the suite's cases (a round is one process that ran them all). It shows how much the rounds "
