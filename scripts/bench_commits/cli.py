@@ -285,8 +285,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
     try:
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
-        say(f"gate check of {plan.short(commit)}: seed {seed}, {args.pairs} pairs a comparison"
-            f"{' (quick)' if quick else ''}")
+        say(f"gate check of {plan.short(commit)}: seed {seed}, {_shape(args, quick)} a comparison")
         for index, spec in enumerate(plan.GATE_CHECKS, start=1):
             slug = f"check-gate{index}"
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
