@@ -398,7 +398,7 @@ def test_help_names_the_exit_codes_and_the_check_gate():
 
 def test_the_workflow_passes_revisions_as_arguments():
     workflow = (TESTS_DIR.parents[1] / ".github" / "workflows" / "bench.yml").read_text()
-    assert 'scripts/bench-commits "$base" HEAD --paired --quick > bench.md' in workflow
+    assert 'scripts/bench-commits "$base" HEAD --paired > bench.md' in workflow
     assert 'base="$(git merge-base "origin/$BASE_REF" HEAD)"' in workflow
     # github.base_ref reaches the script through the environment only, never spliced into its text.
     expressions = [line.strip() for line in workflow.splitlines() if "${{" in line]
