@@ -137,3 +137,15 @@ def test_the_paired_geomean_interval_weighs_a_case_by_its_own_rounds():
     # Case 2 was visited in rounds 1-2 only; its mean stays near its value whichever rounds are drawn.
     low, high = geomean_interval([{r: 0.0 for r in range(1, 11)}, {1: 0.2, 2: 0.2}], 0.99)
     assert low == pytest.approx(math.exp(0.1)) and high == pytest.approx(math.exp(0.1))
+
+
+def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_huge_factor(tmp_path):
+    from dataclasses import replace
+
+    from analyze_lib.judge.paired import MAX_LOG_RESOLUTION
+
+    row = compared(tmp_path).rows[0]
+    assert replace(row, base_median=math.inf, head_median=math.inf).verdict_text == "no change (starved in both)"
+    capped = replace(row, resolution=math.exp(MAX_LOG_RESOLUTION))
+    assert capped.verdict_text == "no change (could see none: too few pairs with a ratio)"
+    assert row.verdict_text.startswith("no change (would see ")

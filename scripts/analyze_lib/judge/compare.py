@@ -182,7 +182,9 @@ class CompareRow(CaseEvidence):
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
             return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
-        if self.paired and self.outcome == UNCHANGED:
+        if self.paired and self.outcome == UNCHANGED and self.starved is None:
+            if math.log(self.resolution) >= paired_rule.MAX_LOG_RESOLUTION - 1e-9:
+                return "no change (could see none: too few pairs with a ratio)"
             return f"no change (would see {self.resolution:.2f}×)"
         return verdict_text(self.ratio, self.verdict, self.starved)
 
