@@ -149,3 +149,20 @@ def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_hug
     capped = replace(row, resolution=math.exp(MAX_LOG_RESOLUTION))
     assert capped.verdict_text == "no change (could see none: too few pairs with a ratio)"
     assert row.verdict_text.startswith("no change (would see ")
+
+
+def test_a_paired_comparison_whose_undetectable_cases_starved_says_to_lengthen_their_samples(tmp_path):
+    from dataclasses import replace
+
+    from analyze_lib.judge.compare import UNDETECTABLE
+    from analyze_lib.present.render import checked_lines
+
+    comparison = compared(tmp_path)
+    row = comparison.rows[0]
+    starved = replace(row, outcome=UNDETECTABLE, paired=False, base_median=math.inf, head_median=math.inf)
+    comparison.rows[0] = starved
+    assert "To do: give the undetectable cases longer samples (bench-commits --sample-time)" in \
+        "\n".join(checked_lines(comparison))
+    # The negative control: an undetectable case that did not starve keeps the advice on rounds.
+    comparison.rows[0] = replace(starved, base_median=row.base_median, head_median=row.head_median)
+    assert "To do: run both sides with at least" in "\n".join(checked_lines(comparison))

@@ -209,6 +209,10 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if gate is not None and comparison.base_only and not gate.allow_missing:
         return ("rerun head with the same cases as base (was it interrupted or filtered?), or pass "
                 "--allow-missing if head was filtered on purpose")
+    if comparison.paired and comparison.undetectable and all(row.starved for row in comparison.undetectable):
+        return ("give the undetectable cases longer samples (bench-commits --sample-time) or leave them out "
+                "(--filter): they completed no operation in most of their samples (starved), so too few of "
+                "their pairs had a ratio to judge")
     if comparison.undetectable:
         by_rounds = [row for row in rows if decided_together(row)]
         level = lone_change_level(len(by_rounds) or len(rows), comparison.alpha)
