@@ -19,7 +19,7 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 # Rounds: fresh pairs of workers, one after the other. The rounds, not the pairs, are the paired
 # rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
 # Student's t with rounds - 1 degrees of freedom, whose tail at a lone change's bar among ~500 cases
-# falls steeply with the rounds (15.6 standard errors at 5 rounds, 7.1 at 12, 5.5 at 24). So every
+# falls steeply with the rounds (23 standard errors at 5 rounds, 7.1 at 12, 5.3 at 24). So every
 # case gets ``DEFAULT_ROUNDS``, and the cases still coarser than the sequential rule's target get
 # further rounds, up to ``DEFAULT_MAX_ROUNDS``, while the time budget lasts.
 DEFAULT_ROUNDS = 6
