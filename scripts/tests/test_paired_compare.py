@@ -166,3 +166,12 @@ def test_a_paired_comparison_whose_undetectable_cases_starved_says_to_lengthen_t
     # The negative control: an undetectable case that did not starve keeps the advice on rounds.
     comparison.rows[0] = replace(starved, base_median=row.base_median, head_median=row.head_median)
     assert "To do: run both sides with at least" in "\n".join(checked_lines(comparison))
+
+
+def test_a_resolution_group_beyond_a_thousandfold_reads_in_words():
+    from analyze_lib.judge.compare import ResolutionGroup
+    from analyze_lib.present.render import resolution_table
+
+    _, _, body = resolution_table([ResolutionGroup("wait", 2, 3, math.exp(50), (0, 0)),
+                                   ResolutionGroup("all", 0, 3, 1.07, (1, 3))])
+    assert body == [["wait", "2", "3", "over 1000×", "0", "0"], ["all", "", "3", "1.07×", "1", "3"]]

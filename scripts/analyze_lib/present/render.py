@@ -272,14 +272,16 @@ def _geomean_rows(comparison: Comparison) -> list[list[str]]:
 
 
 RESOLUTION_TITLE = "Resolution of the paired cases per suite and thread count:"
+# A median resolution beyond this reads "over 1000×": such a group could see no change worth a factor.
+RESOLUTION_SHOWN_UP_TO = 1000
 
 
 def resolution_table(groups: list[ResolutionGroup]) -> tuple[list[str], str, list[list[str]]]:
     """The headers, alignments and rows of a table of ``groups`` (``resolution_by_group``: the paired cases'
     resolutions per suite and thread count, the last row all of them)."""
     headers = ["Suite", "Threads", "Cases", "Median resolution"] + [f"≤ {band:.2f}×" for band in RESOLUTION_BANDS]
-    body = [[group.suite,
-             str(group.threads) if group.threads else "", str(group.cases), f"{group.median:.2f}×",
+    body = [[group.suite, str(group.threads) if group.threads else "", str(group.cases),
+             f"{group.median:.2f}×" if group.median < RESOLUTION_SHOWN_UP_TO else f"over {RESOLUTION_SHOWN_UP_TO}×",
              *(str(count) for count in group.within)]
             for group in groups]
     return headers, "lrrr" + "r" * len(RESOLUTION_BANDS), body
