@@ -52,7 +52,8 @@ Gate check (--check-gate): builds HEAD once and compares it with itself three ti
 plain (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must
 flag nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be
 called slower; rows not called slower are named with their outcome and noise floor, which is what the
-gate resolves on this runner). It prints a table of what it saw and the wall time of each comparison:
+gate resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and
+1.25: a quick paired run's few rounds resolve only large changes. It prints a table of what it saw and the wall time of each comparison:
 run it on your own runner to learn what the gate resolves there. No counts.
 
 Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
@@ -286,7 +287,8 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
         say(f"gate check of {plan.short(commit)}: seed {seed}, {_shape(args, quick)} a comparison")
-        for index, spec in enumerate(plan.GATE_CHECKS, start=1):
+        checks = plan.gate_checks(quick, args.paired)
+        for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
                                       f"{plan.short(commit)}-{slug}-b")
@@ -298,7 +300,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
                                   binary, worktree, workspace.root / f"env-{index}-b.json", paths.timing_b,
                                   spec.b_options),
             }
-            say(f"comparison {index}/{len(plan.GATE_CHECKS)}: {spec.name}")
+            say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
             _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
             observed = observe(paths.timing_a, paths.timing_b)

@@ -404,3 +404,10 @@ def test_the_workflow_passes_revisions_as_arguments():
     expressions = [line.strip() for line in workflow.splitlines() if "${{" in line]
     assert all(line.startswith(("group:", "BASE_REF:")) for line in expressions)
     assert workflow.count("if: always()") == 2 and "fetch-depth: 0" in workflow
+
+
+def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
+    assert plan.gate_checks(quick=False, paired=True) == plan.GATE_CHECKS
+    assert plan.gate_checks(quick=True, paired=False) == plan.GATE_CHECKS
+    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.gate_checks(True, True)] == [
+        ((), False, False), (("--spin-scale", "3"), True, True), (("--spin-scale", "1.25"), True, False)]

@@ -289,6 +289,15 @@ def test_the_gate_check_runs_its_comparisons_paired(repo, capsys):
     assert len(timing_files(repo)) == 6
 
 
+def test_a_quick_paired_gate_check_plants_three_and_one_and_a_quarter(repo, capsys):
+    assert run(repo, "--check-gate", "--quick", "--paired", "--rounds", "1", "--max-rounds", "1", "--seed", "3",
+               "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
+    workers = [call["argv"] for call in invocations(repo) if "argv" in call]
+    scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
+    assert scales == ["1.25", "3"]
+    assert "spin ×3" in capsys.readouterr().out
+
+
 def test_pairing_noise_compares_the_pairs_with_random_pairings():
     from bench_commits.pairing_noise import spreads
     # B follows A's level exactly: the pairs have no spread, random pairings a large one.
