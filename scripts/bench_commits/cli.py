@@ -48,13 +48,13 @@ Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
 overwritten. Bench options after `--` go to every timed round (and --filter to bench count too).
 
-Gate check (--check-gate): builds HEAD once and compares it with itself three times, N pairs each:
-plain (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must
-flag nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be
-called slower; rows not called slower are named with their outcome and noise floor, which is what the
-gate resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and
-1.25: a quick paired run's few rounds resolve only large changes. It prints a table of what it saw and the wall time of each comparison:
-run it on your own runner to learn what the gate resolves there. No counts.
+Gate check (--check-gate): builds HEAD once and compares it with itself three times, N pairs each: plain
+(A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must flag
+nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be called
+slower; rows not called slower are named with their outcome and noise floor, which is what the gate
+resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and 1.25: a
+quick paired run's few rounds resolve only large changes. It prints a table of what it saw and the wall
+time of each comparison: run it on your own runner to learn what the gate resolves there. No counts.
 
 Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
 bench count unless --no-count. Measured times are in docs/findings/.
