@@ -101,11 +101,15 @@ class _Ratios:
             rounds = roles.setdefault(a["params"], [])
             while len(rounds) <= round_index:
                 rounds.append([])
-            rounds[round_index].append(judge.pair_log_ratio(float(a[METRIC]), float(b[METRIC])))
+            rounds[round_index].append(judge.pair_log_ratio(_pair_sample(a), _pair_sample(b)))
 
     def needs_more(self, key: tuple, cases: int) -> bool:
         roles = self.by_case.get(key, {})
         return not roles or any(judge.case_needs_more(rounds, cases=cases) for rounds in roles.values())
+
+
+def _pair_sample(record: dict) -> judge.PairSample:
+    return judge.PairSample(float(record[METRIC]), float(record["elapsed_ns"]))
 
 
 def common_cases(listed_a: list[dict], listed_b: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:

@@ -139,6 +139,25 @@ def test_the_paired_geomean_interval_weighs_a_case_by_its_own_rounds():
     assert low == pytest.approx(math.exp(0.1)) and high == pytest.approx(math.exp(0.1))
 
 
+def test_a_head_that_starves_where_its_base_did_not_is_called_slower(tmp_path):
+    """A starved sample counts as at least its elapsed time: dropping the pairs it starved in judged
+    such a head on the pairs left, whose ratio is 1, and passed it."""
+    planted = case(variant="v3", threads=2)
+    comparison = compared(tmp_path, starving={planted: (0.0, 0.6)})
+    called = [row for row in comparison.rows if row.outcome != UNCHANGED]
+    assert [(row.key.variant, row.key.threads, row.outcome) for row in called] == [("v3", 2, SLOWER)]
+    assert called[0].paired and called[0].verdict_text == "slower (starved in head)"
+
+
+def test_a_case_that_starves_now_and_then_on_both_sides_is_not_called(tmp_path):
+    """The negative control: the same build starving at random on either side flags nothing."""
+    planted = case(variant="v3", threads=2)
+    comparison = compared(tmp_path, starving={planted: (0.3, 0.3)})
+    row = next(row for row in comparison.rows if (row.key.variant, row.key.threads) == ("v3", 2))
+    assert row.paired and row.base_starved > 0 and row.head_starved > 0
+    assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+
+
 def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_huge_factor(tmp_path):
     from dataclasses import replace
 

@@ -15,9 +15,10 @@ def noisy_rounds(shift, rounds=12, pairs=10, sd=0.05, offset_sd=0.0, seed=1):
     return [math.log(shift) + rng.normal(0, offset_sd) + rng.normal(0, sd, pairs) for _ in range(rounds)]
 
 
-def test_log_ratios_drop_pairs_with_a_starved_or_empty_side():
-    d = paired.log_ratios(np.array([10.0, np.inf, 10.0, 0.0]), np.array([11.0, 10.0, np.inf, 5.0]))
-    assert d.tolist() == pytest.approx([math.log(1.1)])
+def test_a_starved_side_counts_at_its_elapsed_time_and_a_pair_starved_on_both_sides_is_dropped():
+    d = paired.log_ratios(np.array([10.0, np.inf, 10.0, 0.0, np.inf]), np.array([11.0, 10.0, np.inf, 5.0, np.inf]),
+                          np.full(5, 1000.0), np.full(5, 2000.0))
+    assert d.tolist() == pytest.approx([math.log(1.1), math.log(10 / 1000), math.log(2000 / 10)])
 
 
 def test_the_estimate_is_the_mean_of_round_medians():
@@ -99,15 +100,20 @@ def test_sequential_sampling_stops_when_the_target_resolution_is_reached_and_nev
     assert paired.case_needs_more(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2), cases=500, target=1.05)
 
 
-def test_starved_pairs_carry_no_ratio():
-    assert math.isnan(paired.pair_log_ratio(math.inf, 10.0)) and math.isnan(paired.pair_log_ratio(10.0, math.inf))
-    assert paired.pair_log_ratio(10.0, 20.0) == pytest.approx(math.log(2))
-    assert paired.case_needs_more([[math.nan] * 10]), "ten starved pairs are no evidence"
+def test_a_pair_starved_on_both_sides_carries_no_ratio():
+    sample = paired.PairSample
+    assert math.isnan(paired.pair_log_ratio(sample(math.inf, 8e6), sample(math.inf, 8e6)))
+    assert paired.pair_log_ratio(sample(10.0, 8e6), sample(math.inf, 8e6)) == pytest.approx(math.log(8e5))
+    assert paired.pair_log_ratio(sample(10.0, 8e6), sample(20.0, 8e6)) == pytest.approx(math.log(2))
+    assert paired.case_needs_more([[math.nan] * 10]), "ten pairs starved on both sides are no evidence"
 
 
 def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
-    base = {(1, 0): 10.0, (1, 1): 10.0, (2, 0): 20.0, (2, 1): float("inf"), (3, 0): 5.0}
-    head = {(1, 0): 11.0, (1, 1): 12.0, (2, 0): 22.0, (2, 1): 20.0, (4, 0): 5.0}
+    def samples(ns_per_op):
+        return {key: paired.PairSample(value, 8e6) for key, value in ns_per_op.items()}
+
+    base = samples({(1, 0): 10.0, (1, 1): 10.0, (2, 0): 20.0, (2, 1): 0.0, (3, 0): 5.0})
+    head = samples({(1, 0): 11.0, (1, 1): 12.0, (2, 0): 22.0, (2, 1): 20.0, (4, 0): 5.0})
     grouped = paired.pair_log_ratios(base, head)
     assert [d.tolist() for d in grouped] == [pytest.approx([math.log(1.1), math.log(1.2)]),
                                              pytest.approx([math.log(1.1)])]

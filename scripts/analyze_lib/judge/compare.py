@@ -369,7 +369,7 @@ def _levels(a: np.ndarray, b: np.ndarray, medians: tuple[float, float]) -> dict:
     return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
 
 
-def paired_samples(case: Samples) -> dict[tuple[int, int], float] | None:
+def paired_samples(case: Samples) -> dict[tuple[int, int], paired_rule.PairSample] | None:
     """A paired run's samples keyed ``(round, pair)``; None when any sample has no pair (an
     ordinary run) or the samples are not a loaded case."""
     if not isinstance(case, Case) or PAIR_COLUMN not in case.columns:
@@ -377,14 +377,16 @@ def paired_samples(case: Samples) -> dict[tuple[int, int], float] | None:
     pairs = case.columns[PAIR_COLUMN]
     if pairs.size == 0 or np.isnan(pairs).any():
         return None
-    return {(int(r), int(p)): float(v) for r, p, v in zip(case.round_ids, pairs, case.ns_per_op)}
+    samples = zip(case.ns_per_op, case.columns["elapsed_ns"])
+    return {(int(r), int(p)): paired_rule.PairSample(float(ns), float(elapsed))
+            for r, p, (ns, elapsed) in zip(case.round_ids, pairs, samples)}
 
 
 def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alpha: float = DEFAULT_ALPHA,
                     threshold: float = paired_rule.PAIRED_MIN_EFFECT_PERCENT) -> CaseEvidence | None:
     """One case's evidence from the pairs both sides hold (judge/paired.py), with ``cases`` the
     number of cases decided together; None when either side is not paired or fewer than two pairs
-    have a ratio (every sample starved, say), so that the unpaired rule judges it."""
+    have a ratio (both sides starved in nearly every pair), so that the unpaired rule judges it."""
     base_pairs, head_pairs = paired_samples(base), paired_samples(head)
     if base_pairs is None or head_pairs is None:
         return None

@@ -10,6 +10,10 @@ of more threads, an offset whose source is not known (docs/findings/2026-11-23-s
 
 The rule, stated once (docs/comparison-rule.md links here):
 
+- A starved sample (no operation completed, ns/op ``inf``) counts at its elapsed time, the least its
+  ns/op can be: a head that starves where its base did not is slower by at least that much, and the
+  bound pulls a pair's ratio toward no change, never away from it. A pair starved on both sides
+  cannot be ordered and carries no ratio.
 - A case's change is ``exp(estimate)``, where ``estimate`` is the mean over rounds of each round's
   median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
   pair from moving a round.
@@ -36,7 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -81,30 +85,53 @@ class PairedEvidence:
         return math.exp(centre - z * self.se), math.exp(centre + z * self.se)
 
 
-def pair_log_ratio(base_ns_per_op: float, head_ns_per_op: float) -> float:
-    """``log(head / base)`` for one pair; NaN when either side is starved (inf) or not positive."""
-    if not (0 < base_ns_per_op < math.inf and 0 < head_ns_per_op < math.inf):
-        return math.nan
-    return math.log(head_ns_per_op / base_ns_per_op)
+class PairSample(NamedTuple):
+    """One build's sample in a pair: its ns/op (``inf`` when starved: no operation completed in it)
+    and how long it ran."""
+
+    ns_per_op: float
+    elapsed_ns: float
 
 
-def log_ratios(base: np.ndarray, head: np.ndarray) -> np.ndarray:
-    """``log(head / base)`` pair by pair; a pair with a starved (inf) or zero side is dropped."""
-    base = np.asarray(base, dtype=float)
-    head = np.asarray(head, dtype=float)
-    usable = np.isfinite(base) & np.isfinite(head) & (base > 0) & (head > 0)
-    return np.log(head[usable] / base[usable])
+def least_ns_per_op(ns_per_op: np.ndarray, elapsed_ns: np.ndarray) -> np.ndarray:
+    """Each sample's ns/op, a starved one's (``inf``) replaced by its elapsed time: no operation
+    completed in it, and one would have made its ns/op exactly that, so it is at least that."""
+    ns_per_op = np.asarray(ns_per_op, dtype=float)
+    return np.where(np.isposinf(ns_per_op), np.asarray(elapsed_ns, dtype=float), ns_per_op)
 
 
-def pair_log_ratios_by_round(base: Mapping[tuple[int, int], float],
-                             head: Mapping[tuple[int, int], float]) -> dict[int, np.ndarray]:
-    """The log ratios of the pairs both sides hold, keyed ``(round, pair)`` to a sample's ns/op,
-    by round id in round order. A pair one side lacks (an interrupted run) or whose sample is
-    starved on either side is left out, and so is a round left with no pair."""
-    by_round: dict[int, list[tuple[float, float]]] = {}
+def log_ratios(base: np.ndarray, head: np.ndarray, base_elapsed_ns: np.ndarray,
+               head_elapsed_ns: np.ndarray) -> np.ndarray:
+    """``log(head / base)`` pair by pair, from each side's ns/op and elapsed ns. A starved sample
+    counts at ``least_ns_per_op``; a pair starved on both sides, or with a side that is zero or
+    missing, is dropped."""
+    base, head = np.asarray(base, dtype=float), np.asarray(head, dtype=float)
+    both_starved = np.isposinf(base) & np.isposinf(head)
+    least_base, least_head = least_ns_per_op(base, base_elapsed_ns), least_ns_per_op(head, head_elapsed_ns)
+    usable = (~both_starved & np.isfinite(least_base) & np.isfinite(least_head)
+              & (least_base > 0) & (least_head > 0))
+    return np.log(least_head[usable] / least_base[usable])
+
+
+def pair_log_ratio(base: PairSample, head: PairSample) -> float:
+    """``log_ratios`` of one pair; NaN when the pair carries no ratio."""
+    d = log_ratios(np.array([base.ns_per_op]), np.array([head.ns_per_op]),
+                   np.array([base.elapsed_ns]), np.array([head.elapsed_ns]))
+    return float(d[0]) if d.size else math.nan
+
+
+def pair_log_ratios_by_round(base: Mapping[tuple[int, int], PairSample],
+                             head: Mapping[tuple[int, int], PairSample]) -> dict[int, np.ndarray]:
+    """The log ratios of the pairs both sides hold, keyed ``(round, pair)``, by round id in round
+    order. A pair one side lacks (an interrupted run) or that carries no ratio (``log_ratios``) is
+    left out, and so is a round left with no pair."""
+    by_round: dict[int, list[tuple[PairSample, PairSample]]] = {}
     for key in sorted(set(base) & set(head)):
         by_round.setdefault(key[0], []).append((base[key], head[key]))
-    grouped = {round_id: log_ratios(*map(np.array, zip(*pairs))) for round_id, pairs in sorted(by_round.items())}
+    grouped = {}
+    for round_id, pairs in sorted(by_round.items()):
+        base_side, head_side = (np.array(side, dtype=float) for side in zip(*pairs))
+        grouped[round_id] = log_ratios(base_side[:, 0], head_side[:, 0], base_side[:, 1], head_side[:, 1])
     return {round_id: d for round_id, d in grouped.items() if d.size}
 
 
@@ -209,7 +236,7 @@ def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: in
                     target: float = TARGET_RESOLUTION, alpha: float = DEFAULT_PAIRED_ALPHA,
                     min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
     """Whether a case's resolution is still coarser than ``target``. ``log_ratios_by_round`` holds
-    one list per round so far (NaN for a pair with a starved sample, which carries no ratio);
+    one list per round so far (NaN for a pair that carries no ratio: ``pair_log_ratio``);
     ``cases`` is how many cases the comparison decides together. Sequential sampling
     (``bench-commits --paired``) gives such a case further rounds while the run's budget lasts.
 
