@@ -1,9 +1,10 @@
 """A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
-case; further rounds visit the cases the sequential rule (analyze_lib.judge.paired.case_needs_more)
-finds still coarser than its target, while the time budget allows. Before each visit both workers are
-confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread case). Both builds' rows go to their own
-CSV, written as each case of a round completes (both files together, signals held off in between),
+case; further rounds visit the cases still coarser than the sequential rule's goals
+(analyze_lib.judge.paired.rounds_wanted), cheapest to bring to a finer resolution first
+(paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
+confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
+case). Both builds' rows go to their own CSV, written as each case of a round completes (both files together, signals held off in between),
 so an interrupted run keeps whole cases in both; only when the whole comparison has completed are
 the files marked complete (``run_complete``).
 """
@@ -107,6 +108,19 @@ class _Ratios:
         roles = self.by_case.get(key, {})
         return not roles or any(judge.case_needs_more(rounds, cases=cases) for rounds in roles.values())
 
+    def rounds_wanted(self, key: tuple, cases: int, max_rounds: int) -> int | None:
+        """The most further rounds any role of the case wants to reach its next goal
+        (judge.rounds_wanted): 0 when every role has reached the finest, None when no role that has
+        not can reach its goal within ``max_rounds``."""
+        roles = self.by_case.get(key, {})
+        if not roles:
+            return 1
+        wanted = [judge.rounds_wanted(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
+        reachable = [rounds for rounds in wanted if rounds]
+        if reachable:
+            return max(reachable)
+        return 0 if all(rounds == 0 for rounds in wanted) else None
+
 
 def _pair_sample(record: dict) -> judge.PairSample:
     return judge.PairSample(float(record[METRIC]), float(record["elapsed_ns"]))
@@ -131,8 +145,9 @@ def _write_both(files: dict, workers: dict, records: dict) -> None:
 def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings, seed: int,
                logs: Path, say, elapsed_text) -> dict[str, ResultsFile]:
     """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
-    further rounds, up to ``settings.max_rounds``, visit only the cases the sequential rule finds still
-    coarser than its target, while the time budget lasts. Return the two files (marked complete). An
+    further rounds, up to ``settings.max_rounds``, visit the cases still coarser than the sequential
+    rule's target that ``paired_plan.cases_to_visit`` picks, cheapest to bring to a finer resolution
+    first, while the time budget lasts. Return the two files (marked complete). An
     interruption (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files
     with their whole cases, not marked complete."""
     started = time.monotonic()
@@ -140,6 +155,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     ratios = _Ratios()
     cases: list[dict] | None = None
     visit_seconds: list[float] = []
+    seconds_by_case: dict[tuple, list[float]] = {}
     for round_number in range(1, settings.max_rounds + 1):
         extra = round_number > settings.rounds
         if extra and not _budget_allows(started, settings, visit_seconds):
@@ -162,7 +178,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                             + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
                 if not cases:
                     raise PlanError("the two builds have no case in common to compare")
-            visiting = [c for c in cases if not extra or ratios.needs_more(case_key(c), len(cases))]
+            visiting = _visiting(cases, ratios, seconds_by_case, settings, started) if extra else cases
             if not visiting:
                 say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
                 break
@@ -177,6 +193,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 began = time.monotonic()
                 _visit(case, round_number, workers, files, ratios, settings, seed)
                 visit_seconds.append(time.monotonic() - began)
+                seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
                 if (index + 1) % PROGRESS_EVERY == 0:
                     say(f"round {round_number}: {index + 1} of {len(order)} cases, "
                         f"elapsed {elapsed_text(time.monotonic() - started)}")
@@ -195,6 +212,16 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
 def _budget_allows(started: float, settings: paired_plan.PairedSettings, visit_seconds: list[float]) -> bool:
     per_visit = sum(visit_seconds) / len(visit_seconds) if visit_seconds else 0.0
     return paired_plan.budget_allows_visit(time.monotonic() - started, settings.budget_seconds, per_visit)
+
+
+def _visiting(cases: list[dict], ratios: _Ratios, seconds_by_case: dict, settings: paired_plan.PairedSettings,
+              started: float) -> list[dict]:
+    """The cases a further round visits (paired_plan.cases_to_visit), in ``cases``' order."""
+    keys = [case_key(c) for c in cases]
+    wanted = {key: ratios.rounds_wanted(key, len(cases), settings.max_rounds) for key in keys}
+    seconds = {key: sum(seconds_by_case.get(key, [0.0])) / len(seconds_by_case.get(key, [0.0])) for key in keys}
+    chosen = set(paired_plan.cases_to_visit(wanted, seconds, settings.budget_seconds - (time.monotonic() - started)))
+    return [c for c, key in zip(cases, keys) if key in chosen]
 
 
 def _still_coarse(cases: list[dict] | None, ratios: _Ratios) -> int:

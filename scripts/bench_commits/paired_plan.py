@@ -20,11 +20,12 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 # rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
 # Student's t with rounds - 1 degrees of freedom, whose tail at a lone change's bar among ~500 cases
 # falls steeply with the rounds (23 standard errors at 5 rounds, 7.1 at 12, 5.3 at 24). So every
-# case gets ``DEFAULT_ROUNDS``, and the cases still coarser than the sequential rule's target get
-# further rounds, up to ``DEFAULT_MAX_ROUNDS``, while the time budget lasts.
+# case gets ``DEFAULT_ROUNDS``, and further rounds, up to ``DEFAULT_MAX_ROUNDS``, visit the cases
+# ``cases_to_visit`` picks while the time budget lasts. A quiet case needs up to ~100 rounds to
+# resolve 1.05x among ~500 (docs/findings/2026-11-23-cheapest-first.md).
 DEFAULT_ROUNDS = 6
 QUICK_ROUNDS = 5
-DEFAULT_MAX_ROUNDS = 40
+DEFAULT_MAX_ROUNDS = 120
 QUICK_MAX_ROUNDS = 16
 # Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
 # more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median
@@ -135,6 +136,31 @@ def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float)
     visit (at the mean cost of a visit so far) stays within the budget. The first ``rounds`` are
     not asked: they always run whole."""
     return elapsed + seconds_per_visit <= budget
+
+
+def cases_to_visit(rounds_wanted: dict, seconds_per_visit: dict, budget_left: float) -> list:
+    """The cases a further round visits, in ``rounds_wanted``'s order. ``rounds_wanted`` maps each case
+    to the rounds it still needs to reach its next resolution goal (judge/paired.py ``rounds_wanted``:
+    0 when it has reached the finest, None when it cannot within the rounds allowed), and
+    ``seconds_per_visit`` to what one of its visits costs.
+
+    Cheapest first: the cases whose goal costs least (rounds wanted times seconds a visit) are taken
+    while the sum of their costs fits in ``budget_left``, so the budget brings as many cases as it can
+    to a finer resolution instead of spreading over cases it cannot bring there. When no case's goal
+    fits (or none can be reached), every case not yet at the finest goal is visited, as a round of
+    all of them uses what is left."""
+    unfinished = [case for case, wanted in rounds_wanted.items() if wanted != 0]
+    costs = sorted((rounds_wanted[case] * seconds_per_visit[case], index)
+                   for index, case in enumerate(unfinished) if rounds_wanted[case] is not None)
+    chosen, planned = set(), 0.0
+    for cost, index in costs:
+        if planned + cost > budget_left:
+            break
+        chosen.add(index)
+        planned += cost
+    if not chosen:
+        return unfinished
+    return [case for index, case in enumerate(unfinished) if index in chosen]
 
 
 def check_paired_bench_options(options: list[str]) -> list[str]:

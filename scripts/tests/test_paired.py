@@ -169,11 +169,11 @@ def test_pairs_alternate_abba_and_both_files_record_them(repo):
 def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeypatch):
     asked = []
 
-    def needs_more(log_ratios_by_round, **_):
+    def rounds_wanted(log_ratios_by_round, **_):
         asked.append([len(r) for r in log_ratios_by_round])
-        return len(log_ratios_by_round) < 4
+        return max(4 - len(log_ratios_by_round), 0)
 
-    monkeypatch.setattr(judge, "case_needs_more", needs_more)
+    monkeypatch.setattr(judge, "rounds_wanted", rounds_wanted)
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "9", "--visit-pairs", "2",
                "--no-count", "--seed", "5", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
     assert [(round_number, len(samples) // 2) for round_number, _, samples in visits(requests(repo))] == \
@@ -182,13 +182,47 @@ def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeyp
 
 
 def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
-    monkeypatch.setattr(judge, "case_needs_more", lambda rounds, **_: True)
+    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: 1)
     spin = ("--no-count", "--", "--filter", "^harness/spin", "--threads", "1")
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--max-rounds", "3", *spin) in (0, 4)
     assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2, 3]
     (repo.parent / "bench.log").unlink()
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "5", "--budget", "0", *spin) in (0, 4)
     assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2], "the first rounds run whole"
+
+
+def test_further_rounds_visit_the_cases_the_plan_picks_with_their_costs(repo, monkeypatch):
+    picked = []
+
+    def cases_to_visit(rounds_wanted, seconds_per_visit, budget_left):
+        picked.append((dict(rounds_wanted), dict(seconds_per_visit), budget_left))
+        return [next(iter(rounds_wanted))]
+
+    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: 1)
+    monkeypatch.setattr(paired_plan, "cases_to_visit", cases_to_visit)
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "3", "--no-count",
+               *FOUR_CASES) in (0, 4)
+    wanted, seconds, budget = picked[0]
+    assert len(wanted) == 4 and set(wanted.values()) == {1}
+    assert set(seconds) == set(wanted) and all(value > 0 for value in seconds.values())
+    assert 0 < budget <= paired_plan.DEFAULT_BUDGET_MINUTES * 60
+    third = [label for round_number, label, _ in visits(requests(repo)) if round_number == 3]
+    assert len(third) == 1, "only the case the plan picked"
+
+
+def test_the_cheapest_goals_are_visited_first_within_the_budget():
+    wanted = {"a": 10, "b": 2, "c": None, "d": 0, "e": 3}
+    seconds = {"a": 1.0, "b": 1.0, "c": 0.1, "d": 0.1, "e": 1.0}
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=5.0) == ["b", "e"]
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=4.9) == ["b"]
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=15.0) == ["a", "b", "e"]
+
+
+def test_when_no_goal_fits_every_unfinished_case_is_visited():
+    """The negative control: a budget too small for any goal still spends what is left on all of them."""
+    wanted = {"a": 10, "b": None, "c": 0}
+    assert paired_plan.cases_to_visit(wanted, {"a": 1.0, "b": 1.0, "c": 1.0}, budget_left=5.0) == ["a", "b"]
+    assert paired_plan.cases_to_visit({"c": 0}, {"c": 1.0}, budget_left=5.0) == []
 
 
 def test_the_report_names_the_paired_shape(repo, capsys):

@@ -117,3 +117,35 @@ def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
     grouped = paired.pair_log_ratios(base, head)
     assert [d.tolist() for d in grouped] == [pytest.approx([math.log(1.1), math.log(1.2)]),
                                              pytest.approx([math.log(1.1)])]
+
+
+def test_the_next_goal_is_the_coarsest_not_yet_reached():
+    assert paired.next_goal(1.5) == 1.10
+    assert paired.next_goal(1.08) == paired.TARGET_RESOLUTION
+    assert paired.next_goal(1.04) is None
+
+
+def test_rounds_wanted_grow_with_the_noise_and_end_at_the_goal():
+    quiet = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.03), cases=500, max_rounds=200)
+    loud = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.10), cases=500, max_rounds=200)
+    assert 0 < quiet < loud
+    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.10), cases=500, max_rounds=8) is None
+    assert paired.rounds_wanted(noisy_rounds(1.0, sd=0.001), cases=500, max_rounds=200) == 0
+
+
+def test_rounds_wanted_bring_a_case_to_its_goal():
+    """Projected by the rule's own formula: after the wanted rounds, the case's resolution is at its goal."""
+    rounds = noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.05)
+    evidence = paired.paired_evidence(rounds, cases=500)
+    goal = paired.next_goal(evidence.resolution)
+    wanted = paired.rounds_wanted(rounds, cases=500, max_rounds=200)
+    spread = evidence.se * math.sqrt(6)
+    total = 6 + wanted
+    assert paired.resolution_of(spread / math.sqrt(total), total, cases=500) <= goal
+    assert paired.resolution_of(spread / math.sqrt(total - 1), total - 1, cases=500) > goal
+
+
+def test_rounds_wanted_read_the_precision_never_the_change():
+    """The negative control: a clear change does not end a case early, nor keep it going."""
+    same = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, offset_sd=0.05), cases=500, max_rounds=200)
+    assert paired.rounds_wanted(noisy_rounds(1.5, rounds=6, offset_sd=0.05), cases=500, max_rounds=200) == same

@@ -56,6 +56,9 @@ PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
 # Sequential sampling stops giving a case pairs once it could call a change this small alone.
 TARGET_RESOLUTION = 1.05
+# The resolutions sequential sampling brings cases to, coarsest first: a case coarser than 1.10x is
+# worked toward 1.10x, then toward TARGET_RESOLUTION (``next_goal``).
+RESOLUTION_GOALS = (1.10, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000
 # A resolution is capped at e^50 (a change no case could show) so that it stays a finite number.
@@ -226,10 +229,49 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
         p = float(2 * _distribution(len(rounds)).sf(abs(centre) / se))
     else:
         p = 1.0 if centre == 0 else 0.0
-    floor = math.log1p(min_effect_percent / 100)
-    resolution = math.exp(min(max(floor, lone_z(alpha, cases, len(rounds)) * se), MAX_LOG_RESOLUTION))
+    resolution = resolution_of(se, len(rounds), cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
     return PairedEvidence(rounds=len(rounds), pairs=pairs, ratio=math.exp(centre), se=se, p=p,
                           resolution=resolution)
+
+
+def resolution_of(se: float, rounds: int, *, cases: int, alpha: float = DEFAULT_PAIRED_ALPHA,
+                  min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> float:
+    """The smallest change a case of standard error ``se`` (log units) over ``rounds`` rounds could call
+    alone among ``cases``: the larger of the floor and ``exp(lone_z * se)``, capped at e^50."""
+    floor = math.log1p(min_effect_percent / 100)
+    return math.exp(min(max(floor, lone_z(alpha, cases, rounds) * se), MAX_LOG_RESOLUTION))
+
+
+def next_goal(resolution: float) -> float | None:
+    """The resolution sequential sampling works toward for a case that has ``resolution`` now: the
+    coarsest of ``RESOLUTION_GOALS`` it has not reached, or None once it has reached them all."""
+    return next((goal for goal in RESOLUTION_GOALS if resolution > goal), None)
+
+
+def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int, max_rounds: int,
+                  alpha: float = DEFAULT_PAIRED_ALPHA,
+                  min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> int | None:
+    """How many more rounds a case needs to reach its ``next_goal``: 0 when it has reached the finest,
+    None when ``max_rounds`` rounds in all would not bring it there.
+
+    The projection keeps the spread of one round's value that the case has shown so far
+    (``se * sqrt(R)``) and lets only the rounds grow: the standard error falls as ``1 / sqrt(R)`` and
+    Student's t loosens with the degrees of freedom. It reads the precision only, never the change
+    (``case_needs_more``). A case with fewer than two rounds of ratios wants one more."""
+    rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
+    rounds = [d for d in rounds if d.size]
+    if len(rounds) < 2:
+        return 1 if len(rounds) < max_rounds else None
+    evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
+    goal = next_goal(evidence.resolution)
+    if goal is None:
+        return 0
+    spread = evidence.se * math.sqrt(evidence.rounds)
+    for total in range(evidence.rounds + 1, max_rounds + 1):
+        if resolution_of(spread / math.sqrt(total), total, cases=cases, alpha=alpha,
+                         min_effect_percent=min_effect_percent) <= goal:
+            return total - evidence.rounds
+    return None
 
 
 def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int = 1,
