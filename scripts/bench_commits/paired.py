@@ -178,14 +178,16 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                             + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
                 if not cases:
                     raise PlanError("the two builds have no case in common to compare")
-            visiting = _visiting(cases, ratios, seconds_by_case, settings, started) if extra else cases
+            visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
+                                    else (cases, len(cases)))
             if not visiting:
                 say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
-            which = (f"{round_number}/{settings.max_rounds} (cases still coarser than "
-                     f"{judge.TARGET_RESOLUTION:g}x)" if extra else f"{round_number}/{settings.rounds}")
-            say(f"round {which}: {len(order)} cases, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
+            which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
+                     f"than {judge.TARGET_RESOLUTION:g}x, cheapest to refine first" if extra
+                     else f"{round_number}/{settings.rounds}: {len(order)} cases")
+            say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
                 f"elapsed {elapsed_text(time.monotonic() - started)}")
             for index, case in enumerate(order):
                 if extra and not _budget_allows(started, settings, visit_seconds):
@@ -215,13 +217,14 @@ def _budget_allows(started: float, settings: paired_plan.PairedSettings, visit_s
 
 
 def _visiting(cases: list[dict], ratios: _Ratios, seconds_by_case: dict, settings: paired_plan.PairedSettings,
-              started: float) -> list[dict]:
-    """The cases a further round visits (paired_plan.cases_to_visit), in ``cases``' order."""
+              started: float) -> tuple[list[dict], int]:
+    """The cases a further round visits (paired_plan.cases_to_visit), in ``cases``' order, and how many
+    cases are still coarser than the finest goal."""
     keys = [case_key(c) for c in cases]
     wanted = {key: ratios.rounds_wanted(key, len(cases), settings.max_rounds) for key in keys}
     seconds = {key: sum(seconds_by_case.get(key, [0.0])) / len(seconds_by_case.get(key, [0.0])) for key in keys}
     chosen = set(paired_plan.cases_to_visit(wanted, seconds, settings.budget_seconds - (time.monotonic() - started)))
-    return [c for c, key in zip(cases, keys) if key in chosen]
+    return [c for c, key in zip(cases, keys) if key in chosen], sum(rounds != 0 for rounds in wanted.values())
 
 
 def _still_coarse(cases: list[dict] | None, ratios: _Ratios) -> int:

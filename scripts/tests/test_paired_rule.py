@@ -120,6 +120,7 @@ def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
 
 
 def test_the_next_goal_is_the_coarsest_not_yet_reached():
+    assert paired.next_goal(7.0) == 2.0
     assert paired.next_goal(1.5) == 1.10
     assert paired.next_goal(1.08) == paired.TARGET_RESOLUTION
     assert paired.next_goal(1.04) is None

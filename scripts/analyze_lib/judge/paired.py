@@ -56,9 +56,12 @@ PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
 # Sequential sampling stops giving a case pairs once it could call a change this small alone.
 TARGET_RESOLUTION = 1.05
-# The resolutions sequential sampling brings cases to, coarsest first: a case coarser than 1.10x is
-# worked toward 1.10x, then toward TARGET_RESOLUTION (``next_goal``).
-RESOLUTION_GOALS = (1.10, TARGET_RESOLUTION)
+# The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
+# to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
+# as many as it can to 1.10x, then to TARGET_RESOLUTION. Without the 2x goal, the cases whose 1.10x was
+# out of reach kept their first rounds only and a median resolution of 7-12x at 2-8 threads
+# (docs/findings/2026-11-23-cheapest-first.md).
+RESOLUTION_GOALS = (2.0, 1.10, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000
 # A resolution is capped at e^50 (a change no case could show) so that it stays a finite number.
