@@ -286,7 +286,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
     try:
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
-        say(f"gate check of {plan.short(commit)}: seed {seed}, {_shape(args, quick)} a comparison")
+        say(f"gate check of {plan.short(commit)}: seed {seed}; three comparisons, each {_shape(args, quick)}")
         checks = plan.gate_checks(quick, args.paired)
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
@@ -310,8 +310,8 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{_shape(args, quick)} a "
-                     f"comparison, seed {seed}.\n\n" + render_check_gate(rows))
+    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\nThree comparisons, each "
+                     f"{_shape(args, quick)}; seed {seed}.\n\n" + render_check_gate(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
 
 

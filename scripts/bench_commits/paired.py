@@ -4,9 +4,9 @@ case; further rounds visit the cases still coarser than the sequential rule's go
 (analyze_lib.judge.paired.rounds_wanted), cheapest to bring to a finer resolution first
 (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
-case). Both builds' rows go to their own CSV, written as each case of a round completes (both files together, signals held off in between),
-so an interrupted run keeps whole cases in both; only when the whole comparison has completed are
-the files marked complete (``run_complete``).
+case). Both builds' rows go to their own CSV, written as each case of a round completes (both files
+together, signals held off in between), so an interrupted run keeps whole cases in both; only when the
+whole comparison has completed are the files marked complete (``run_complete``).
 """
 
 from __future__ import annotations
@@ -147,9 +147,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
     further rounds, up to ``settings.max_rounds``, visit the cases still coarser than the sequential
     rule's target that ``paired_plan.cases_to_visit`` picks, cheapest to bring to a finer resolution
-    first, while the time budget lasts. Return the two files (marked complete). An
-    interruption (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files
-    with their whole cases, not marked complete."""
+    first, while the time budget lasts. Return the two files (marked complete). An interruption
+    (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
+    whole cases, not marked complete."""
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()

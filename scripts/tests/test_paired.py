@@ -318,8 +318,8 @@ def test_the_gate_check_runs_its_comparisons_paired(repo, capsys):
     scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
     assert scales == ["1.10", "1.25"]
     out, err = capsys.readouterr()
-    assert "paired: 1–1 rounds of worker pairs" in out
-    assert "seed 3, paired: 1–1 rounds" in err and "None" not in err
+    assert "Three comparisons, each paired: 1–1 rounds of worker pairs" in out
+    assert "seed 3; three comparisons, each paired: 1–1 rounds" in err and "None" not in err
     assert len(timing_files(repo)) == 6
 
 
