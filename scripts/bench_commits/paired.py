@@ -15,6 +15,7 @@ import csv
 import io
 import os
 import signal
+import statistics
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -95,6 +96,7 @@ class _Ratios:
     """Each case's log ratios (B over A) per round, per role (params), for the sequential rule."""
 
     by_case: dict = field(default_factory=dict)
+    _wanted: dict = field(default_factory=dict)
 
     def add(self, key: tuple, round_index: int, records_a: list[dict], records_b: list[dict]) -> None:
         roles = self.by_case.setdefault(key, {})
@@ -103,15 +105,20 @@ class _Ratios:
             while len(rounds) <= round_index:
                 rounds.append([])
             rounds[round_index].append(judge.pair_log_ratio(_pair_sample(a), _pair_sample(b)))
-
-    def needs_more(self, key: tuple, cases: int) -> bool:
-        roles = self.by_case.get(key, {})
-        return not roles or any(judge.case_needs_more(rounds, cases=cases) for rounds in roles.values())
+        self._wanted.pop(key, None)
 
     def rounds_wanted(self, key: tuple, cases: int, max_rounds: int) -> int | None:
         """The most further rounds any role of the case wants to reach its next goal
         (judge.rounds_wanted): 0 when every role has reached the finest, None when no role that has
-        not can reach its goal within ``max_rounds``."""
+        not can reach its goal within ``max_rounds``. Kept until the case gets new ratios, since each
+        answer resamples the case's rounds."""
+        cached = self._wanted.get(key)
+        if cached is None or cached[0] != (cases, max_rounds):
+            cached = (cases, max_rounds), self._project(key, cases, max_rounds)
+            self._wanted[key] = cached
+        return cached[1]
+
+    def _project(self, key: tuple, cases: int, max_rounds: int) -> int | None:
         roles = self.by_case.get(key, {})
         if not roles:
             return 1
@@ -159,7 +166,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     for round_number in range(1, settings.max_rounds + 1):
         extra = round_number > settings.rounds
         if extra and not _budget_allows(started, settings, visit_seconds):
-            say(f"round {round_number}: the time budget is spent; {_still_coarse(cases, ratios)} case(s) still "
+            say(f"round {round_number}: the time budget is spent; {_still_coarse(cases, ratios, settings.max_rounds)} case(s) still "
                 f"coarser than {judge.TARGET_RESOLUTION:g}x")
             break
         workers: dict[str, Worker] = {}
@@ -222,13 +229,13 @@ def _visiting(cases: list[dict], ratios: _Ratios, seconds_by_case: dict, setting
     cases are still coarser than the finest goal."""
     keys = [case_key(c) for c in cases]
     wanted = {key: ratios.rounds_wanted(key, len(cases), settings.max_rounds) for key in keys}
-    seconds = {key: sum(seconds_by_case.get(key, [0.0])) / len(seconds_by_case.get(key, [0.0])) for key in keys}
+    seconds = {key: statistics.fmean(seconds_by_case.get(key, [0.0])) for key in keys}
     chosen = set(paired_plan.cases_to_visit(wanted, seconds, settings.budget_seconds - (time.monotonic() - started)))
     return [c for c, key in zip(cases, keys) if key in chosen], sum(rounds != 0 for rounds in wanted.values())
 
 
-def _still_coarse(cases: list[dict] | None, ratios: _Ratios) -> int:
-    return sum(ratios.needs_more(case_key(c), len(cases)) for c in cases or [])
+def _still_coarse(cases: list[dict] | None, ratios: _Ratios, max_rounds: int) -> int:
+    return sum(ratios.rounds_wanted(case_key(c), len(cases), max_rounds) != 0 for c in cases or [])
 
 
 def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios,

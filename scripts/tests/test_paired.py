@@ -17,6 +17,7 @@ import pytest
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from bench_commits import paired_plan
+from bench_commits.paired import _Ratios
 from bench_commits.plan import SIDE_A, SIDE_B, PlanError
 
 from fake_bench import worker_cases
@@ -179,6 +180,18 @@ def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeyp
     assert [(round_number, len(samples) // 2) for round_number, _, samples in visits(requests(repo))] == \
         [(1, 2), (2, 2), (3, 2), (4, 2)]
     assert asked == [[2, 2], [2, 2, 2], [2, 2, 2, 2]], "asked before each further round, with each round's ratios"
+
+
+def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
+    asked = []
+    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: asked.append(len(rounds)) or len(rounds))
+    ratios = _Ratios()
+    record = {"params": "", "ns_per_op": "10", "elapsed_ns": "8000000"}
+    ratios.add(("spin",), 0, [record], [record])
+    assert ratios.rounds_wanted(("spin",), 500, 40) == ratios.rounds_wanted(("spin",), 500, 40) == 1
+    assert asked == [1], "the second question reads the kept answer"
+    ratios.add(("spin",), 1, [record], [record])
+    assert ratios.rounds_wanted(("spin",), 500, 40) == 2 and asked == [1, 2], "new ratios are projected again"
 
 
 def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):

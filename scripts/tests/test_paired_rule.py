@@ -90,14 +90,20 @@ def test_one_round_says_so():
     assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
 
 
-def test_sequential_sampling_stops_when_the_target_resolution_is_reached_and_never_on_the_change():
-    assert paired.case_needs_more([], cases=500)
-    assert paired.case_needs_more([[0.0, 0.0, 0.0]], cases=500), "one round measures no process-pair noise"
-    assert not paired.case_needs_more(noisy_rounds(1.0, sd=0.005), cases=500, target=1.05)
-    assert not paired.case_needs_more(noisy_rounds(1.5, sd=0.005), cases=500, target=1.05)
-    assert paired.case_needs_more(noisy_rounds(1.5, sd=0.2), cases=500, target=1.05), \
+def still_coarse(log_ratios_by_round):
+    """Whether sequential sampling would give the case another round: its finest goal not reached."""
+    return paired.rounds_wanted(log_ratios_by_round, cases=500, max_rounds=200) != 0
+
+
+def test_sequential_sampling_stops_when_the_finest_goal_is_reached_and_never_on_the_change():
+    assert paired.RESOLUTION_GOALS[-1] == paired.TARGET_RESOLUTION == 1.05
+    assert still_coarse([])
+    assert still_coarse([[0.0, 0.0, 0.0]]), "one round measures no process-pair noise"
+    assert not still_coarse(noisy_rounds(1.0, sd=0.005))
+    assert not still_coarse(noisy_rounds(1.5, sd=0.005))
+    assert still_coarse(noisy_rounds(1.5, sd=0.2)), \
         "a clear change still coarser than the target goes on: stopping on the change biases A/A runs"
-    assert paired.case_needs_more(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2), cases=500, target=1.05)
+    assert still_coarse(noisy_rounds(1.0, sd=0.3, pairs=3, rounds=2))
 
 
 def test_a_pair_starved_on_both_sides_carries_no_ratio():
@@ -105,7 +111,7 @@ def test_a_pair_starved_on_both_sides_carries_no_ratio():
     assert math.isnan(paired.pair_log_ratio(sample(math.inf, 8e6), sample(math.inf, 8e6)))
     assert paired.pair_log_ratio(sample(10.0, 8e6), sample(math.inf, 8e6)) == pytest.approx(math.log(8e5))
     assert paired.pair_log_ratio(sample(10.0, 8e6), sample(20.0, 8e6)) == pytest.approx(math.log(2))
-    assert paired.case_needs_more([[math.nan] * 10]), "ten pairs starved on both sides are no evidence"
+    assert still_coarse([[math.nan] * 10]), "ten pairs starved on both sides are no evidence"
 
 
 def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():

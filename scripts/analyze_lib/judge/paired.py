@@ -259,8 +259,13 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
 
     The projection keeps the spread of one round's value that the case has shown so far
     (``se * sqrt(R)``) and lets only the rounds grow: the standard error falls as ``1 / sqrt(R)`` and
-    Student's t loosens with the degrees of freedom. It reads the precision only, never the change
-    (``case_needs_more``). A case with fewer than two rounds of ratios wants one more."""
+    Student's t loosens with the degrees of freedom. A case with fewer than two rounds of ratios wants
+    one more. ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that carries no
+    ratio: ``pair_log_ratio``); ``cases`` is how many cases the comparison decides together.
+
+    The rule reads the precision only, never the change: stopping a case once its change looked
+    significant would let a chance swing in an A/A run end the case at its most extreme, and the more
+    often a case is looked at, the more often that happens."""
     rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
     rounds = [d for d in rounds if d.size]
     if len(rounds) < 2:
@@ -275,22 +280,3 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
                          min_effect_percent=min_effect_percent) <= goal:
             return total - evidence.rounds
     return None
-
-
-def case_needs_more(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int = 1,
-                    target: float = TARGET_RESOLUTION, alpha: float = DEFAULT_PAIRED_ALPHA,
-                    min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> bool:
-    """Whether a case's resolution is still coarser than ``target``. ``log_ratios_by_round`` holds
-    one list per round so far (NaN for a pair that carries no ratio: ``pair_log_ratio``);
-    ``cases`` is how many cases the comparison decides together. Sequential sampling
-    (``bench-commits --paired``) gives such a case further rounds while the run's budget lasts.
-
-    The rule looks at the precision only, never at the change: stopping a case once its change
-    looked significant would let a chance swing in an A/A run end the case at its most extreme,
-    and the more often a case is looked at, the more often that happens."""
-    rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
-    rounds = [d for d in rounds if d.size]
-    if len(rounds) < 2:
-        return True
-    evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
-    return evidence.resolution > target
