@@ -55,6 +55,8 @@ slower; rows not called slower are named with their outcome and noise floor, whi
 resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and 1.25: a
 quick paired run's few rounds resolve only large changes. It prints a table of what it saw and the wall
 time of each comparison: run it on your own runner to learn what the gate resolves there. No counts.
+--plant F runs only one comparison, `--spin-scale F` on side B, judged as a planted slowdown: for a
+series of planted comparisons, one seed each.
 
 Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
 bench count unless --no-count. Measured times are in docs/findings/.
@@ -79,6 +81,7 @@ _seed = checked_number(int, f"in {SEED_RANGE[0]}..{SEED_RANGE[1]}",
                        lambda value: SEED_RANGE[0] <= value <= SEED_RANGE[1])
 _milliseconds = checked_number(float, "0.1 to 60000 milliseconds", lambda value: 0.1 <= value <= 60_000)
 _minutes = checked_number(float, "0 to 1440 minutes", lambda value: 0 <= value <= 24 * 60)
+_slowdown = checked_number(float, "a slowdown factor above 1, at most 100", lambda value: 1 < value <= 100)
 PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "budget", "placement")
 
 
@@ -88,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--max-rounds M] "
                          f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--seed S]",
+                         f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
@@ -132,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                              f"(default {paired_plan.DEFAULT_PLACEMENT}; why: docs/bench-commits.md#placement)")
     parser.add_argument("--check-gate", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")
+    parser.add_argument("--plant", type=_slowdown, metavar="F",
+                        help="with --check-gate: only the comparison with `--spin-scale F` on side B")
     return parser
 
 
@@ -274,6 +279,13 @@ def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, 
     return "\n".join(lines)
 
 
+def _comparisons(checks, shape: str) -> str:
+    """How many comparisons the check runs and their shape, for its first lines."""
+    if len(checks) == 1:
+        return f"one comparison, {shape}"
+    return f"{('two', 'three', 'four')[len(checks) - 2]} comparisons, each {shape}"
+
+
 def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder, seed: int) -> int:
     if args.revisions:
         raise PlanError("--check-gate takes no revisions: it compares HEAD with itself")
@@ -286,8 +298,8 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
     try:
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
-        say(f"gate check of {plan.short(commit)}: seed {seed}; three comparisons, each {_shape(args, quick)}")
-        checks = plan.gate_checks(quick, args.paired)
+        checks = (plan.planted_check(args.plant),) if args.plant else plan.gate_checks(quick, args.paired)
+        say(f"gate check of {plan.short(commit)}: seed {seed}; {_comparisons(checks, _shape(args, quick))}")
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
@@ -310,8 +322,9 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\nThree comparisons, each "
-                     f"{_shape(args, quick)}; seed {seed}.\n\n" + render_check_gate(rows))
+    what = _comparisons(checks, _shape(args, quick))
+    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{what[0].upper()}{what[1:]}; "
+                     f"seed {seed}.\n\n" + render_check_gate(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
 
 
@@ -336,6 +349,8 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
                 raise PlanError(f"--{given[0].replace('_', '-')} goes with --paired")
+        if args.plant and not args.check_gate:
+            raise PlanError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:
             raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
         if not args.paired and args.pairs < plan.MIN_DECIDING_PAIRS:

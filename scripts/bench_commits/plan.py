@@ -208,6 +208,11 @@ QUICK_PAIRED_GATE_CHECKS = (
 )
 
 
+def planted_check(factor: float) -> GateCheckSpec:
+    """The gate check's comparison with harness/spin slowed ``factor`` times on side B (--plant)."""
+    return GateCheckSpec(f"spin ×{factor:g}", ("--spin-scale", f"{factor:g}"), True)
+
+
 def gate_checks(quick: bool, paired: bool) -> tuple[GateCheckSpec, ...]:
     """The gate check's comparisons: ``QUICK_PAIRED_GATE_CHECKS`` for a quick paired check, else
     ``GATE_CHECKS``."""

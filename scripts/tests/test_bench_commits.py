@@ -361,6 +361,7 @@ def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch
     assert "| A/A | 4 | none | 0 |" in out
     assert out.count("harness/spin rows slower, nothing else") == 2
     assert "Gate check: PASS (3 of 3 comparisons as expected)" in out
+    assert "Three comparisons, each 10 ABBA pairs, quick; seed 7." in out
     calls = [call["argv"] for call in invocations(repo)]
     assert len(calls) == 3 * 2 * plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)
     spin = [argv for argv in calls if "--spin-scale" in argv]

@@ -345,6 +345,28 @@ def test_a_quick_paired_gate_check_plants_three_and_one_and_a_quarter(repo, caps
     assert "spin ×3" in capsys.readouterr().out
 
 
+def test_a_planted_check_runs_only_the_planted_comparison(repo, capsys):
+    assert run(repo, "--check-gate", "--paired", "--plant", "1.05", "--rounds", "1", "--max-rounds", "1",
+               "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
+    workers = [call["argv"] for call in invocations(repo) if "argv" in call]
+    assert len(workers) == 2
+    assert [argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv] == ["1.05"]
+    out, err = capsys.readouterr()
+    assert "One comparison, paired" in out and "| spin ×1.05 |" in out and "A/A" not in out
+    assert len(timing_files(repo)) == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("HEAD", "HEAD", "--plant", "1.10"), "--plant goes with --check-gate"),
+    (("--check-gate", "--plant", "1"), "a slowdown factor above 1"),
+    (("--check-gate", "--plant", "0.9"), "a slowdown factor above 1"),
+])
+def test_plant_is_checked(repo, capsys, argv, message):
+    assert run(repo, *argv) == 2
+    assert message in capsys.readouterr().err
+    assert invocations(repo) == []
+
+
 def test_pairing_noise_compares_the_pairs_with_random_pairings():
     from bench_commits.pairing_noise import spreads
     # B follows A's level exactly: the pairs have no spread, random pairings a large one.
