@@ -21,11 +21,12 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 # Student's t with rounds - 1 degrees of freedom, whose tail at a lone change's bar among ~500 cases
 # falls steeply with the rounds (23 standard errors at 5 rounds, 7.1 at 12, 5.3 at 24). So every
 # case gets ``DEFAULT_ROUNDS``, and further rounds, up to ``DEFAULT_MAX_ROUNDS``, visit the cases
-# ``cases_to_visit`` picks while the time budget lasts. A quiet case needs up to ~100 rounds to
-# resolve 1.05x among ~500 (docs/findings/2026-11-23-cheapest-first.md).
+# ``cases_to_visit`` picks while the time budget lasts. A one-thread case whose rounds spread 0.1 (the
+# spin loop's, in default A/A runs) needs about 200 rounds to resolve 1.03x among ~500
+# (docs/findings/2026-11-24-planted-series.md).
 DEFAULT_ROUNDS = 6
 QUICK_ROUNDS = 5
-DEFAULT_MAX_ROUNDS = 120
+DEFAULT_MAX_ROUNDS = 240
 QUICK_MAX_ROUNDS = 16
 # Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
 # more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median

@@ -96,7 +96,7 @@ def still_coarse(log_ratios_by_round):
 
 
 def test_sequential_sampling_stops_when_the_finest_goal_is_reached_and_never_on_the_change():
-    assert paired.RESOLUTION_GOALS[-1] == paired.TARGET_RESOLUTION == 1.05
+    assert paired.RESOLUTION_GOALS[-1] == paired.TARGET_RESOLUTION == 1.03
     assert still_coarse([])
     assert still_coarse([[0.0, 0.0, 0.0]]), "one round measures no process-pair noise"
     assert not still_coarse(noisy_rounds(1.0, sd=0.005))
@@ -128,8 +128,9 @@ def test_pairs_are_matched_by_round_and_pair_and_grouped_by_round():
 def test_the_next_goal_is_the_coarsest_not_yet_reached():
     assert paired.next_goal(7.0) == 2.0
     assert paired.next_goal(1.5) == 1.10
-    assert paired.next_goal(1.08) == paired.TARGET_RESOLUTION
-    assert paired.next_goal(1.04) is None
+    assert paired.next_goal(1.08) == 1.05
+    assert paired.next_goal(1.04) == paired.TARGET_RESOLUTION
+    assert paired.next_goal(1.02) is None
 
 
 def test_rounds_wanted_grow_with_the_noise_and_end_at_the_goal():

@@ -54,14 +54,17 @@ PAIRED_RESAMPLES = 400
 # can sit well below the 5% of unpaired runs; below 2%, code placement alone moves a case.
 PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
-# Sequential sampling stops giving a case pairs once it could call a change this small alone.
-TARGET_RESOLUTION = 1.05
+# Sequential sampling stops giving a case pairs once it could call a change this small alone. A case
+# that resolves 1.05x calls a 5% change only about half the time (the change sits at the bar); at 1.03x
+# the change is 1.6 bars, about 7 standard errors against 4.3, and is called nearly always
+# (docs/findings/2026-11-24-planted-series.md).
+TARGET_RESOLUTION = 1.03
 # The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
 # to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
-# as many as it can to 1.10x, then to TARGET_RESOLUTION. Without the 2x goal, the cases whose 1.10x was
-# out of reach kept their first rounds only and a median resolution of 7-12x at 2-8 threads
+# as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. Without the 2x goal, the cases whose 1.10x
+# was out of reach kept their first rounds only and a median resolution of 7-12x at 2-8 threads
 # (docs/findings/2026-11-23-cheapest-first.md).
-RESOLUTION_GOALS = (2.0, 1.10, TARGET_RESOLUTION)
+RESOLUTION_GOALS = (2.0, 1.10, 1.05, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000
 # A resolution is capped at e^50 (a change no case could show) so that it stays a finite number.
