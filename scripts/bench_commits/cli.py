@@ -49,7 +49,7 @@ one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name 
 overwritten. Bench options after `--` go to every timed round (and --filter to bench count too).
 
 Gate check (--check-gate): builds HEAD once and compares it with itself three times, N pairs each: plain
-(A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B (must flag
+(A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B, 1.00 on A (must flag
 nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be called
 slower; rows not called slower are named with their outcome and noise floor, which is what the gate
 resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and 1.25: a
@@ -305,13 +305,10 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
                                       f"{plan.short(commit)}-{slug}-b")
             label = f"{spec.name} {plan.short(commit)}"
-            sides = {
-                plan.SIDE_A: Side(plan.SIDE_A, label, binary, worktree, workspace.root / f"env-{index}-a.json",
-                                  paths.timing_a),
-                plan.SIDE_B: Side(plan.SIDE_B, label + (" " + " ".join(spec.b_options) if spec.b_options else ""),
-                                  binary, worktree, workspace.root / f"env-{index}-b.json", paths.timing_b,
-                                  spec.b_options),
-            }
+            sides = {name: Side(name, " ".join([label, *options]), binary, worktree,
+                                workspace.root / f"env-{index}-{name.lower()}.json", timing, options)
+                     for name, options, timing in ((plan.SIDE_A, spec.a_options, paths.timing_a),
+                                                   (plan.SIDE_B, spec.b_options, paths.timing_b))}
             say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
             _measure(args, sides, bench_options, quick, seed, workspace.logs, started)

@@ -352,10 +352,21 @@ def test_the_gate_check_plants_1_25_and_1_10():
         ((), False, False), (("--spin-scale", "1.25"), True, True), (("--spin-scale", "1.10"), True, False)]
 
 
+def test_a_planted_comparison_differs_in_the_factor_alone():
+    """Side A gets the option too, at 1 and written to the same width; an A/A gets it on neither side."""
+    for spec in (*plan.GATE_CHECKS, *plan.QUICK_PAIRED_GATE_CHECKS, plan.planted_check(1.05)):
+        if spec.planted:
+            assert spec.a_options == ("--spin-scale", "1.00")
+            assert [len(option) for option in spec.a_options] == [len(option) for option in spec.b_options]
+            assert spec.a_options != spec.b_options
+        else:
+            assert spec.a_options == spec.b_options == ()
+
+
 def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
     # ×1.5 instead of ×1.10 keeps this test about the plumbing, whatever the fake's noise.
     monkeypatch.setattr(plan, "GATE_CHECKS", plan.GATE_CHECKS[:2] + (
-        plan.GateCheckSpec("spin ×1.5", ("--spin-scale", "1.5"), True),))
+        plan.GateCheckSpec("spin ×1.5", 1.5),))
     assert run(repo, "--check-gate", "--quick", "--seed", "7") == 0
     out = capsys.readouterr().out
     assert "| A/A | 4 | none | 0 |" in out
@@ -365,8 +376,10 @@ def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch
     calls = [call["argv"] for call in invocations(repo)]
     assert len(calls) == 3 * 2 * plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)
     spin = [argv for argv in calls if "--spin-scale" in argv]
-    assert sorted({_option(argv, "--spin-scale") for argv in spin}) == ["1.25", "1.5"]
+    assert sorted({_option(argv, "--spin-scale") for argv in spin}) == ["1.00", "1.25", "1.50"]
     assert all(Path(_option(argv, "--output")).name.split("-check-gate")[1][0] in "23" for argv in spin)
+    assert all((_option(argv, "--spin-scale") == "1.00") == _option(argv, "--output").endswith("-a.csv")
+               for argv in spin), "side A runs at 1, side B at the planted factor"
     assert len(results(repo)) == 6
 
 
@@ -411,4 +424,4 @@ def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
     assert plan.gate_checks(quick=False, paired=True) == plan.GATE_CHECKS
     assert plan.gate_checks(quick=True, paired=False) == plan.GATE_CHECKS
     assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.gate_checks(True, True)] == [
-        ((), False, False), (("--spin-scale", "3"), True, True), (("--spin-scale", "1.25"), True, False)]
+        ((), False, False), (("--spin-scale", "3.00"), True, True), (("--spin-scale", "1.25"), True, False)]

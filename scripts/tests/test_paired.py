@@ -329,7 +329,7 @@ def test_the_gate_check_runs_its_comparisons_paired(repo, capsys):
     workers = [call["argv"] for call in invocations(repo) if "argv" in call]
     assert len(workers) == 3 * 2 and all(argv[-1] == "worker" for argv in workers)
     scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
-    assert scales == ["1.10", "1.25"]
+    assert scales == ["1.00", "1.00", "1.10", "1.25"]
     out, err = capsys.readouterr()
     assert "Three comparisons, each paired: 1–1 rounds of worker pairs" in out
     assert "seed 3; three comparisons, each paired: 1–1 rounds" in err and "None" not in err
@@ -341,7 +341,7 @@ def test_a_quick_paired_gate_check_plants_three_and_one_and_a_quarter(repo, caps
                "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
     workers = [call["argv"] for call in invocations(repo) if "argv" in call]
     scales = sorted(argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv)
-    assert scales == ["1.25", "3"]
+    assert scales == ["1.00", "1.00", "1.25", "3.00"]
     assert "spin ×3" in capsys.readouterr().out
 
 
@@ -350,7 +350,7 @@ def test_a_planted_check_runs_only_the_planted_comparison(repo, capsys):
                "--seed", "3", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 1)
     workers = [call["argv"] for call in invocations(repo) if "argv" in call]
     assert len(workers) == 2
-    assert [argv[argv.index("--spin-scale") + 1] for argv in workers if "--spin-scale" in argv] == ["1.05"]
+    assert sorted(argv[argv.index("--spin-scale") + 1] for argv in workers) == ["1.00", "1.05"]
     out, err = capsys.readouterr()
     assert "One comparison, paired" in out and "| spin ×1.05 |" in out and "A/A" not in out
     assert len(timing_files(repo)) == 2
