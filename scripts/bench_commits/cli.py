@@ -299,7 +299,8 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
         worktree = workspace.worktree(commit)
         binary = build("HEAD", commit, worktree, builder, workspace.logs)
         checks = (plan.planted_check(args.plant),) if args.plant else plan.gate_checks(quick, args.paired)
-        say(f"gate check of {plan.short(commit)}: seed {seed}; {_comparisons(checks, _shape(args, quick))}")
+        what = _comparisons(checks, _shape(args, quick))
+        say(f"gate check of {plan.short(commit)}: seed {seed}; {what}")
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
             paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
@@ -319,7 +320,6 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    what = _comparisons(checks, _shape(args, quick))
     sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{what[0].upper()}{what[1:]}; "
                      f"seed {seed}.\n\n" + render_check_gate(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION

@@ -166,8 +166,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     for round_number in range(1, settings.max_rounds + 1):
         extra = round_number > settings.rounds
         if extra and not _budget_allows(started, settings, visit_seconds):
-            say(f"round {round_number}: the time budget is spent; {_still_coarse(cases, ratios, settings.max_rounds)} case(s) still "
-                f"coarser than {judge.TARGET_RESOLUTION:g}x")
+            still = _still_coarse(cases, ratios, settings.max_rounds)
+            say(f"round {round_number}: the time budget is spent; {still} case(s) still coarser than "
+                f"{judge.TARGET_RESOLUTION:g}x")
             break
         workers: dict[str, Worker] = {}
         try:
