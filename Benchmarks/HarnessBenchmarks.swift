@@ -18,8 +18,8 @@ extension BenchmarkRegistry {
     ///   operation, the known answer `bench count`'s allocation counter must give.
     /// - `harness/nops/asm` (`nops` 0, 16, one thread): the empty loop plus that many `nop` instructions, the known
     ///   difference `bench count`'s instruction counter must give.
-    /// - `harness/spin/loop`: `spinSteps` × `spinScale` steps of a count-down loop per operation, a fixed amount of
-    ///   work (about 100 ns here). `bench --spin-scale` changes it and nothing else, so that a gate can be shown a
+    /// - `harness/spin/loop`: `spinSteps` × `spinScale` steps per operation of one chain of dependent rotates
+    ///   (`bench_spin`), a fixed amount of work (about 70 ns here). `bench --spin-scale` changes it and nothing else, so that a gate can be shown a
     ///   change of known size (`scripts/bench-commits --self-check`); the case's name does not change with it.
     mutating func addHarnessBenchmarks(spinScale: Double) {
         add(Benchmark(suite: "harness", name: "empty", variants: ["loop"]) { _ in
@@ -40,7 +40,9 @@ extension BenchmarkRegistry {
         add(Benchmark(suite: "harness", name: "spin", variants: ["loop"]) { _ in
             let steps = UInt32((Double(Self.spinSteps) * spinScale).rounded())
             return Workload { _, iterations in
-                for index in 0..<iterations { bench_spin(steps); blackHole(index) }
+                var chain: UInt64 = 0
+                for _ in 0..<iterations { chain = bench_spin(steps, chain) }
+                blackHole(chain)
             }
         })
         add(Benchmark(suite: "harness", name: "mutex-pair", variants: ["pthread-mutex"]) { benchmarkCase in

@@ -45,12 +45,20 @@ static inline __attribute__((always_inline)) void bench_nops16(void) {
     __asm__ volatile(".rept 16\n\tnop\n\t.endr");
 }
 
-/// Counts `steps` down to zero through a register the compiler must treat as changed on every step: a fixed
-/// amount of work (about one cycle a step) that no optimizer removes or shortens, for `harness/spin`.
-static inline __attribute__((always_inline)) void bench_spin(uint32_t steps) {
-    for (uint32_t step = steps; step > 0; step--) {
-        __asm__ volatile("" : "+r"(step));
+/// `value` rotated `steps` times, each rotate needing the last one's result: a fixed amount of work (one cycle
+/// a step) that no optimizer removes or shortens, for `harness/spin`. Feed each call the last call's result and
+/// the calls make one chain, so the processor cannot overlap them either. Four rotates a loop iteration leave
+/// the front end slack, so the chain alone sets the time: a count-down loop of one step an iteration ran at
+/// several speeds up to 25% apart, in one process and between processes
+/// (docs/findings/2026-11-24-spin-chain.md).
+static inline __attribute__((always_inline)) uint64_t bench_spin(uint32_t steps, uint64_t value) {
+    for (uint32_t block = steps / 4; block > 0; block--) {
+        __asm__ volatile("rol $1, %0\n\trol $1, %0\n\trol $1, %0\n\trol $1, %0" : "+r"(value));
     }
+    for (uint32_t step = steps % 4; step > 0; step--) {
+        __asm__ volatile("rol $1, %0" : "+r"(value));
+    }
+    return value;
 }
 
 /// Callgrind client requests (valgrind/callgrind.h), for `bench count`. Outside valgrind each is a few
