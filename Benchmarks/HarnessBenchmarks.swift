@@ -19,8 +19,9 @@ extension BenchmarkRegistry {
     /// - `harness/nops/asm` (`nops` 0, 16, one thread): the empty loop plus that many `nop` instructions, the known
     ///   difference `bench count`'s instruction counter must give.
     /// - `harness/spin/loop`: `spinSteps` × `spinScale` steps per operation of one chain of dependent rotates
-    ///   (`bench_spin`), a fixed amount of work (about 70 ns here). `bench --spin-scale` changes it and nothing else, so that a gate can be shown a
-    ///   change of known size (`scripts/bench-commits --self-check`); the case's name does not change with it.
+    ///   (`bench_spin`), a fixed amount of work (about 70 ns here). `bench --spin-scale` changes it and nothing
+    ///   else, so that a gate can be shown a change of known size (`scripts/bench-commits --check-gate`); the
+    ///   case's name does not change with it.
     mutating func addHarnessBenchmarks(spinScale: Double) {
         add(Benchmark(suite: "harness", name: "empty", variants: ["loop"]) { _ in
             Workload { _, iterations in
