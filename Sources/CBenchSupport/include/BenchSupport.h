@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) void bench_nops16(void) {
 /// a step) that no optimizer removes or shortens, for `harness/spin`. Feed each call the last call's result and
 /// the calls make one chain, so the processor cannot overlap them either. Four rotates a loop iteration leave
 /// the front end slack, so the chain alone sets the time: a count-down loop of one step an iteration ran at
-/// several speeds up to 25% apart, in one process and between processes
+/// several speeds, the slowest 22-28% slower than the fastest, in one process and between processes
 /// (docs/findings/2026-11-24-spin-chain.md).
 static inline __attribute__((always_inline)) uint64_t bench_spin(uint32_t steps, uint64_t value) {
     for (uint32_t block = steps / 4; block > 0; block--) {
