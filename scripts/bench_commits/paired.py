@@ -157,6 +157,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     first, while the time budget lasts. Return the two files (marked complete). An interruption
     (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
     whole cases, not marked complete."""
+    if settings.max_rounds < judge.MIN_CALL_ROUNDS:
+        say(f"warning: at most {settings.max_rounds} round(s): a paired case calls a change only from "
+            f"{judge.MIN_CALL_ROUNDS}, so this comparison can call none")
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()

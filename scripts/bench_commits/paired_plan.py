@@ -14,27 +14,29 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyze_lib.judge import paired as judge
+
 from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 
 # Rounds: fresh pairs of workers, one after the other. The rounds, not the pairs, are the paired
 # rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
 # Student's t with rounds - 1 degrees of freedom, whose tail at a lone change's bar among ~500 cases
-# falls steeply with the rounds (23 standard errors at 5 rounds, 7.1 at 12, 5.3 at 24). So every
-# case gets ``DEFAULT_ROUNDS``, and further rounds, up to ``DEFAULT_MAX_ROUNDS``, visit the cases
-# ``cases_to_visit`` picks while the time budget lasts. A one-thread case whose rounds spread 0.1 (the
-# spin loop's, in default A/A runs) needs about 200 rounds to resolve 1.03x among ~500
-# (docs/findings/2026-11-24-planted-series.md).
-DEFAULT_ROUNDS = 6
-QUICK_ROUNDS = 5
+# falls steeply with the rounds (23 standard errors at 5 rounds, 8.1 at 10, 5.3 at 24), and a case
+# calls a change only from judge.MIN_CALL_ROUNDS rounds. So every case gets that many, quick or not,
+# and further rounds, up to the maximum, visit the cases ``cases_to_visit`` picks while the time
+# budget lasts. A one-thread case whose rounds spread 0.1 (the spin loop's, in default A/A runs) needs
+# about 200 rounds to resolve 1.03x among ~500 (docs/findings/2026-11-24-planted-series.md).
+DEFAULT_ROUNDS = judge.MIN_CALL_ROUNDS
+QUICK_ROUNDS = judge.MIN_CALL_ROUNDS
 DEFAULT_MAX_ROUNDS = 240
 QUICK_MAX_ROUNDS = 16
 # Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
 # more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median
 # 1.41x over all cases and 1.32x at one thread, three pairs a visit (10 rounds) 2.01x and 1.67x
-# (docs/findings/2026-11-23-sequential-rounds.md). Quick runs keep two pairs in 5 rounds, the shape
-# whose gate check caught a planted 1.25x slowdown (docs/findings/2026-11-23-paired-comparison.md).
+# (docs/findings/2026-11-23-sequential-rounds.md). A round of one pair a case takes about 57 s on the
+# full suite, of two pairs 86 s: quick runs too take one, in ten rounds instead of two in five.
 DEFAULT_VISIT_PAIRS = 1
-QUICK_VISIT_PAIRS = 2
+QUICK_VISIT_PAIRS = 1
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
 # (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
 # pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
@@ -52,7 +54,7 @@ PLACEMENTS = ("same-cpu", "free")
 DEFAULT_PLACEMENT = "same-cpu"
 # The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
 DEFAULT_BUDGET_MINUTES = 20.0
-QUICK_BUDGET_MINUTES = 6.0
+QUICK_BUDGET_MINUTES = 10.0
 
 # bench options a paired run sets itself (besides those of every run, plan.RESERVED_BENCH_OPTIONS).
 PAIRED_RESERVED_OPTIONS = ("--samples", "--sample-time")

@@ -51,6 +51,24 @@ def test_a_planted_ten_percent_slowdown_is_called_in_its_case_alone(tmp_path):
     assert not decide_gate(comparison).passed
 
 
+def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tmp_path):
+    from analyze_lib.judge.compare import UNDETECTABLE
+    from analyze_lib.judge.paired import MIN_CALL_ROUNDS
+    from analyze_lib.present.render import counts_sentence
+
+    planted = case(variant="v3", threads=2)
+    short = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS - 1)
+    assert {row.outcome for row in short.rows} == {UNDETECTABLE}
+    assert short.rows[0].verdict_text == "undetectable (too few rounds)"
+    assert f"have {MIN_CALL_ROUNDS - 1} round(s): a paired case calls a change only from {MIN_CALL_ROUNDS}" in \
+        " ".join(short.warnings)
+    assert "undetectable (too few rounds)" in counts_sentence(short)
+    decision = decide_gate(short)
+    assert not decision.passed and "INCONCLUSIVE" in decision.headline and "too few rounds" in decision.headline
+    enough = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS)
+    assert [(row.key.variant, row.outcome) for row in enough.rows if row.outcome != UNCHANGED] == [("v3", SLOWER)]
+
+
 def test_a_change_below_the_floor_is_not_called(tmp_path):
     planted = case(variant="v0", threads=1)
     comparison = compared(tmp_path, {planted: 1.01}, cv=0.002)

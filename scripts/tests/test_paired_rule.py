@@ -63,7 +63,7 @@ def test_no_change_is_not_significant():
 
 
 def test_the_resolution_is_the_floor_or_the_lone_change_bar_whichever_is_larger():
-    tight = paired.paired_evidence([np.full(8, 0.0), np.full(8, 0.0)], cases=500)
+    tight = paired.paired_evidence([np.full(8, 0.0)] * paired.MIN_CALL_ROUNDS, cases=500)
     assert tight.resolution == pytest.approx(1.02)
     loose = paired.paired_evidence(noisy_rounds(1.0, sd=0.3), cases=500)
     assert loose.resolution == pytest.approx(math.exp(paired.lone_z(0.01, 500, loose.rounds) * loose.se))
@@ -78,6 +78,36 @@ def test_few_rounds_give_a_coarse_resolution_not_a_false_call():
     assert paired.lone_z(0.01, 500, 2) > 10 * paired.lone_z(0.01, 500)
     assert evidence.resolution > 2.0
     assert evidence.p > 0.01
+
+
+def on_one_level(rounds, level=-2.4, seed=4):
+    """A case whose every round sits on one of its discrete levels (a 2-thread handoff with the base's
+    threads on two CPUs and the head's on one, round after round): tight, and far from no change."""
+    rng = np.random.default_rng(seed)
+    return [level + rng.normal(0, 0.02, 2) for _ in range(rounds)]
+
+
+def test_a_change_is_called_only_from_the_minimum_rounds():
+    short = paired.paired_evidence(on_one_level(paired.MIN_CALL_ROUNDS - 1), cases=500)
+    assert short.too_few_rounds and short.p == 1.0
+    assert math.log(short.resolution) == paired.MAX_LOG_RESOLUTION
+    enough = paired.paired_evidence(on_one_level(paired.MIN_CALL_ROUNDS), cases=500)
+    assert not enough.too_few_rounds and enough.p < 0.01 / 500, "the same level over enough rounds is a change"
+
+
+def test_five_rounds_on_one_level_would_have_been_called_by_t_alone():
+    """The negative control of the minimum: Student's t reads five such rounds as a change far beyond the
+    lone bar among 500 cases, which is the false call the minimum exists to stop."""
+    rounds = on_one_level(5)
+    t = abs(paired.estimate(rounds)) / paired.bootstrap_se(rounds)
+    assert t > paired.lone_z(0.01, 500, 5)
+    assert paired.paired_evidence(rounds, cases=500).p == 1.0
+
+
+def test_a_case_short_of_the_minimum_wants_the_rounds_it_lacks():
+    rounds = noisy_rounds(1.0, rounds=3, sd=0.001)
+    assert paired.rounds_wanted(rounds, cases=500, max_rounds=200) == paired.MIN_CALL_ROUNDS - 3
+    assert paired.rounds_wanted(rounds, cases=500, max_rounds=paired.MIN_CALL_ROUNDS - 1) is None
 
 
 def test_the_lone_change_bar_grows_with_the_number_of_cases():
@@ -134,10 +164,10 @@ def test_the_next_goal_is_the_coarsest_not_yet_reached():
 
 
 def test_rounds_wanted_grow_with_the_noise_and_end_at_the_goal():
-    quiet = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.03), cases=500, max_rounds=200)
-    loud = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.10), cases=500, max_rounds=200)
+    quiet = paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.03), cases=500, max_rounds=200)
+    loud = paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=200)
     assert 0 < quiet < loud
-    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.10), cases=500, max_rounds=8) is None
+    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=14) is None
     assert paired.rounds_wanted(noisy_rounds(1.0, sd=0.001), cases=500, max_rounds=200) == 0
 
 

@@ -127,10 +127,12 @@ class CaseEvidence:
     # Each side's two levels when its samples are bimodal (stats.Modes), else None.
     base_modes: Modes | None = None
     head_modes: Modes | None = None
-    # A paired case (judge/paired.py): judged on the log ratios of its pairs, ``pairs`` of them
-    # (base_n and head_n count samples), with the smallest change it could call alone.
+    # A paired case (judge/paired.py): judged on the log ratios of its pairs, ``pairs`` of them in
+    # ``paired_rounds`` rounds (base_n and head_n count samples), with the smallest change it could
+    # call alone.
     paired: bool = False
     pairs: int = 0
+    paired_rounds: int = 0
     resolution: float = math.nan
 
     @property
@@ -167,6 +169,12 @@ class CompareRow(CaseEvidence):
         return self.outcome if self.outcome in (SLOWER, FASTER) else UNCHANGED
 
     @property
+    def too_few_rounds(self) -> bool:
+        """True when an undetectable case lacks rounds (not samples): an unpaired case whose round counts
+        cannot reach the p needed, or a paired case short of the paired rule's MIN_CALL_ROUNDS."""
+        return self.by_rounds or self.paired
+
+    @property
     def unstable(self) -> bool:
         """True when the case's noise floor reaches the threshold and it was not called (not gated)."""
         return self.outcome == UNSTABLE
@@ -181,7 +189,7 @@ class CompareRow(CaseEvidence):
         if self.outcome == UNSTABLE:
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
-            return UNDETECTABLE_ROUNDS_TEXT if self.by_rounds else UNDETECTABLE_TEXT
+            return UNDETECTABLE_ROUNDS_TEXT if self.too_few_rounds else UNDETECTABLE_TEXT
         if self.paired and self.outcome == UNCHANGED and self.starved is None:
             if math.log(self.resolution) >= paired_rule.MAX_LOG_RESOLUTION - 1e-9:
                 return "no change (could see none: too few pairs with a ratio)"
@@ -202,13 +210,16 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     A paired case (two builds alternated sample by sample) is SLOWER or FASTER when its pairs'
     change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
     states that make other cases bimodal or unstable, and its resolution says how small a change
-    it could see. Otherwise: BIMODAL when either side falls in two levels (a median between them
+    it could see. A paired case with fewer rounds than the paired rule calls a change from
+    (``reachable`` false) is UNDETECTABLE. Otherwise: BIMODAL when either side falls in two levels (a median between them
     describes neither); else SLOWER or FASTER when the counts could reach the p-value needed, the
     test is significant and the change factor is at least 1 + threshold/100; else UNSTABLE when
     the case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
     could never have given the p-value needed.
     """
     if evidence.paired:
+        if not reachable:
+            return UNDETECTABLE
         return judge_change(evidence.ratio, threshold) if significant else UNCHANGED
     if evidence.bimodal:
         return BIMODAL
@@ -402,7 +413,7 @@ def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alph
         head_median=median_of_round_medians(head_groups), ratio=found.ratio, ci_low=low, ci_high=high,
         p_value=found.p, best_p=0.0, base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), paired=True, pairs=found.pairs,
-        resolution=found.resolution)
+        paired_rounds=found.rounds, resolution=found.resolution)
 
 
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
@@ -445,6 +456,8 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     level = lone_change_level(len(together), alpha)
 
     def reachable_p(index: int, case: CaseEvidence) -> bool:
+        if case.paired:
+            return case.paired_rounds >= paired_rule.MIN_CALL_ROUNDS
         if not case.by_rounds:
             return case.best_p < alpha
         return case.best_p <= (level if index in together else alpha)
@@ -618,9 +631,15 @@ def _row_order(row: CompareRow) -> tuple:
 
 def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
     undecided = [r for r in rows if r.outcome == UNDETECTABLE]
-    unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds)
+    unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds and not r.paired)
     few_rounds = Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds)
+    few_paired = Counter(r.paired_rounds for r in undecided if r.paired)
     return [
+        f"{count} paired case(s) have {rounds} round(s): a paired case calls a change only from "
+        f"{paired_rule.MIN_CALL_ROUNDS} (where a worker's threads land can hold a case's rounds on one "
+        "level), so they can never be called slower or faster (run more --rounds)"
+        for rounds, count in sorted(few_paired.items())
+    ] + [
         f"{count} case(s) have {n_base} base and {n_head} head rounds: the U test on round medians "
         f"can reach p = {smallest_p(n_base, n_head):.3g} at best, not alpha {alpha:g} (about "
         f"{MIN_GATE_ROUNDS} rounds a side at 0.01), so they can never be called slower or faster (run "

@@ -25,6 +25,12 @@ The rule, stated once (docs/comparison-rule.md links here):
   workers for a whole round (docs/findings/2026-11-23-paired-comparison.md). So ``t = estimate /
   se`` is read on Student's t with R - 1 degrees of freedom, not on the normal: few rounds give a
   coarse resolution rather than a false call.
+- A case calls a change only from ``MIN_CALL_ROUNDS`` rounds. Where a worker's threads land is a
+  state of the whole process (a 2-thread handoff: about 4 us a round trip with both threads on one
+  CPU, 45 us on two), so a case's round values can sit on a few discrete levels; five or six
+  rounds that happen to share one level look like a tight, large change, which Student's t calls.
+  Below ``MIN_CALL_ROUNDS`` a case's p-value is 1 and its resolution unbounded
+  (docs/findings/2026-11-24-placement-states.md).
 - All cases of a comparison are decided together with Benjamini-Hochberg at ``alpha`` on the
   two-sided p-values, and a called change must also reach ``min_effect``: ``compare.decide_outcomes``
   and ``compare.classify`` apply that, for paired cases as for the rest.
@@ -47,6 +53,11 @@ from scipy import stats as scipy_stats
 
 from .stats import BOOTSTRAP_SEED
 
+# The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
+# real round values of 503 cases (12 default comparisons), five or six rounds gave a false call in 1% of
+# comparisons, all on cases whose rounds sit on discrete levels; ten rounds in none
+# (docs/findings/2026-11-24-placement-states.md).
+MIN_CALL_ROUNDS = 10
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
 # SE's own sampling error near 3.5%.
 PAIRED_RESAMPLES = 400
@@ -82,6 +93,11 @@ class PairedEvidence:
     se: float
     p: float
     resolution: float
+
+    @property
+    def too_few_rounds(self) -> bool:
+        """True when the case has fewer than ``MIN_CALL_ROUNDS`` rounds: it can call no change."""
+        return self.rounds < MIN_CALL_ROUNDS
 
     @property
     def one_round(self) -> bool:
@@ -223,7 +239,8 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
                     seed: int = BOOTSTRAP_SEED) -> PairedEvidence:
     """One case's evidence from its log ratios, one array per round (empty rounds are left out).
 
-    ``cases`` is how many cases the comparison decides together: it sets the resolution.
+    ``cases`` is how many cases the comparison decides together: it sets the resolution. With fewer than
+    ``MIN_CALL_ROUNDS`` rounds the p-value is 1 (no call) and the resolution unbounded.
     """
     rounds = [np.asarray(d, dtype=float) for d in rounds if len(d)]
     if not rounds:
@@ -231,7 +248,9 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
     centre = estimate(rounds)
     se = bootstrap_se(rounds, seed)
     pairs = sum(d.size for d in rounds)
-    if se > 0:
+    if len(rounds) < MIN_CALL_ROUNDS:
+        p = 1.0
+    elif se > 0:
         p = float(2 * _distribution(len(rounds)).sf(abs(centre) / se))
     else:
         p = 1.0 if centre == 0 else 0.0
@@ -243,7 +262,10 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
 def resolution_of(se: float, rounds: int, *, cases: int, alpha: float = DEFAULT_PAIRED_ALPHA,
                   min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> float:
     """The smallest change a case of standard error ``se`` (log units) over ``rounds`` rounds could call
-    alone among ``cases``: the larger of the floor and ``exp(lone_z * se)``, capped at e^50."""
+    alone among ``cases``: the larger of the floor and ``exp(lone_z * se)``, capped at e^50 (the cap
+    itself below ``MIN_CALL_ROUNDS`` rounds: no change is called from so few)."""
+    if rounds < MIN_CALL_ROUNDS:
+        return math.exp(MAX_LOG_RESOLUTION)
     floor = math.log1p(min_effect_percent / 100)
     return math.exp(min(max(floor, lone_z(alpha, cases, rounds) * se), MAX_LOG_RESOLUTION))
 
@@ -263,7 +285,8 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
     The projection keeps the spread of one round's value that the case has shown so far
     (``se * sqrt(R)``) and lets only the rounds grow: the standard error falls as ``1 / sqrt(R)`` and
     Student's t loosens with the degrees of freedom. A case with fewer than two rounds of ratios wants
-    one more. ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that carries no
+    one more, and a case short of ``MIN_CALL_ROUNDS`` wants at least the rounds it lacks (its
+    resolution is unbounded until then). ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that carries no
     ratio: ``pair_log_ratio``); ``cases`` is how many cases the comparison decides together.
 
     The rule reads the precision only, never the change: stopping a case once its change looked

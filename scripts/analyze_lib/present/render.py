@@ -77,7 +77,7 @@ def counts_sentence(comparison: Comparison) -> str:
     if counts.get(UNSTABLE):
         text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
     if counts[UNDETECTABLE]:
-        rounds = all(row.by_rounds for row in comparison.undetectable)
+        rounds = all(row.too_few_rounds for row in comparison.undetectable)
         text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
     starved = len(comparison.starved_rows)
     if starved:
