@@ -54,8 +54,8 @@ from scipy import stats as scipy_stats
 from .stats import BOOTSTRAP_SEED
 
 # The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
-# real round values of 503 cases (12 default comparisons), five or six rounds gave a false call in 1% of
-# comparisons, all on cases whose rounds sit on discrete levels; ten rounds in none
+# real round values of 503 cases (bench_commits.empirical_null), five or six rounds gave a false call in about
+# 1% of comparisons, on cases whose rounds sit on discrete levels; ten in fewer
 # (docs/findings/2026-11-24-placement-states.md).
 MIN_CALL_ROUNDS = 10
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
@@ -166,7 +166,7 @@ def pair_log_ratios(base: Mapping[tuple[int, int], float],
     return list(pair_log_ratios_by_round(base, head).values())
 
 
-def _distribution(rounds: int):
+def student_t(rounds: int):
     """What ``estimate / se`` is read on: Student's t with R - 1 degrees of freedom, or the normal for
     one round (whose between-process noise is not measured at all: ``one_round``)."""
     return scipy_stats.t(rounds - 1) if rounds >= 2 else scipy_stats.norm
@@ -175,13 +175,13 @@ def _distribution(rounds: int):
 def two_sided_z(alpha: float, rounds: int = 0) -> float:
     """The critical value of a two-sided interval at confidence 1 - alpha over ``rounds`` rounds
     (the normal's 2.58 at 0.01 when ``rounds`` is below 2)."""
-    return float(_distribution(rounds).isf(alpha / 2))
+    return float(student_t(rounds).isf(alpha / 2))
 
 
 def lone_z(alpha: float, cases: int, rounds: int = 0) -> float:
     """The critical value a change in one case alone must reach among ``cases`` decided together
     (Bonferroni's bar, which Benjamini-Hochberg applies to the smallest p-value), over ``rounds``."""
-    return float(_distribution(rounds).isf(alpha / (2 * max(cases, 1))))
+    return float(student_t(rounds).isf(alpha / (2 * max(cases, 1))))
 
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:
@@ -251,7 +251,7 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
     if len(rounds) < MIN_CALL_ROUNDS:
         p = 1.0
     elif se > 0:
-        p = float(2 * _distribution(len(rounds)).sf(abs(centre) / se))
+        p = float(2 * student_t(len(rounds)).sf(abs(centre) / se))
     else:
         p = 1.0 if centre == 0 else 0.0
     resolution = resolution_of(se, len(rounds), cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
