@@ -21,3 +21,7 @@ def checked_number(kind: type[int] | type[float], rule: str, accepts: Callable[[
             raise argparse.ArgumentTypeError(f"must be {rule}: {text!r}")
         return value
     return parse
+
+
+# A significance level, strictly between 0 and 1: scripts/analyze's --alpha and scripts/bench-commits'.
+significance_level = checked_number(float, "between 0 and 1", lambda value: 0 < value < 1)

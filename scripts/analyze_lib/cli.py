@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from .argtypes import checked_number
+from .argtypes import checked_number, significance_level
 from .judge.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT, build_comparison
 from .judge.paired import PAIRED_MIN_EFFECT_PERCENT
 from .judge.counts_compare import (
@@ -100,7 +100,7 @@ DESCRIPTION = ("Analyse DispatchBench results CSVs: timing files (bench: one row
 
 
 _threshold = checked_number(float, "a percentage in [0, 1000)", lambda value: 0 <= value < 1000)
-_alpha = checked_number(float, "between 0 and 1", lambda value: 0 < value < 1)
+_alpha = significance_level
 _allocations = checked_number(float, "a number of allocations per op, at least 0",
                               lambda value: math.isfinite(value) and value >= 0)
 

@@ -13,7 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from analyze_lib.argtypes import checked_number
+from analyze_lib.argtypes import checked_number, significance_level
+from analyze_lib.judge.compare import DEFAULT_ALPHA
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
@@ -101,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
                              f"{plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
+    parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
+                        help=f"the timing gate's significance level: its false discovery rate over the cases "
+                             f"and 1 - the confidence of its intervals, as scripts/analyze gate --alpha "
+                             f"(default {DEFAULT_ALPHA:g}); with --check-gate, the level every comparison of "
+                             "the check is judged at")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
@@ -200,13 +206,14 @@ def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs
 
 
 def _shape(args, quick: bool) -> str:
-    """The run's shape in words, for the report's first lines."""
+    """The run's shape in words, for the report's first lines (and the gate's alpha when not the default)."""
+    alpha = "" if args.alpha == DEFAULT_ALPHA else f", gated at alpha {args.alpha:g}"
     if args.paired:
         paired = _paired_settings(args, quick)
         return (f"paired: {paired.rounds}–{paired.max_rounds} rounds of worker pairs, {paired.visit_pairs} pair(s) a "
                 f"case and round, samples of {paired.sample_ns / 1e6:g} ms, placement {paired.placement}"
-                f"{', quick' if quick else ''}")
-    return f"{args.pairs} ABBA pairs{', quick' if quick else ''}"
+                f"{', quick' if quick else ''}{alpha}")
+    return f"{args.pairs} ABBA pairs{', quick' if quick else ''}{alpha}"
 
 
 def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder,
@@ -240,7 +247,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, bu
                                  {plan.SIDE_A: paths.counts_a, plan.SIDE_B: paths.counts_b}, workspace.logs)
     finally:
         workspace.close()
-    markdown, timing_exit = timing_markdown(paths.timing_a, paths.timing_b)
+    markdown, timing_exit = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
     codes = [timing_exit]
     out = [f"# bench-commits: {base_rev} ({plan.short(base)}) → {head_rev} ({plan.short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
@@ -313,7 +320,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder
             say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
             _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
-            observed = observe(paths.timing_a, paths.timing_b)
+            observed = observe(paths.timing_a, paths.timing_b, args.alpha)
             ok, why = plan.judge_check_gate(spec, observed)
             seconds = time.monotonic() - started
             say(f"{spec.name}: {'as expected' if ok else 'NOT as expected'} ({why}), {elapsed_text(seconds)}")

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyze_lib.argtypes import significance_level
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from analyze_lib.judge.compare import paired_samples
@@ -88,21 +89,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--comparisons", type=int, default=300, help="simulated comparisons per round count")
     parser.add_argument("--exclude", help="a regular expression: leave out the cases whose label it matches")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--alpha", type=significance_level, default=judge.DEFAULT_PAIRED_ALPHA,
+                        help=f"the rule's significance level (default {judge.DEFAULT_PAIRED_ALPHA:g})")
     parser.add_argument("--t-alone", action="store_true",
-                        help=f"judge by Student's t alone, without the rule's minimum of {judge.MIN_CALL_ROUNDS} rounds")
+                        help=f"judge by Student's t alone, without the rule's minimum of "
+                             f"{judge.MIN_CALL_ROUNDS} rounds")
     args = parser.parse_args(argv)
     if len(args.files) % 2:
         parser.error("give the files in pairs: BASE HEAD [BASE HEAD ...]")
     pairs = list(zip(args.files[::2], args.files[1::2]))
     values = pooled_round_values(pairs, args.exclude)
     fewest = min(value.size for value in values.values())
-    print(f"{len(values)} cases from {len(pairs)} comparison(s); at least {fewest} pooled rounds a case")
+    print(f"{len(values)} cases from {len(pairs)} comparison(s); at least {fewest} pooled rounds a case "
+          f"(a case with fewer than R is left out at R); alpha {args.alpha:g}")
     for rounds in (int(r) for r in args.rounds.split(",")):
         rng = np.random.default_rng([args.seed, rounds])
         called: Counter = Counter()
         with_call = 0
         for number in range(args.comparisons):
-            found = false_calls(values, rounds, rng, seed=number * len(values), t_alone=args.t_alone)
+            found = false_calls(values, rounds, rng, seed=number * len(values), alpha=args.alpha,
+                                t_alone=args.t_alone)
             with_call += bool(found)
             called.update(found)
         print(f"{rounds} rounds: a false call in {with_call} of {args.comparisons} comparisons")

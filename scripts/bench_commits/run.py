@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze_lib.judge.compare import FASTER, SLOWER, build_comparison, resolution_by_group
+from analyze_lib.judge.compare import DEFAULT_ALPHA, FASTER, SLOWER, build_comparison, resolution_by_group
 from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
@@ -167,17 +167,18 @@ def _warn_all(warnings) -> None:
         say(f"warning: {warning}")
 
 
-def timing_gate(base: Path, head: Path):
-    """The timing comparison and the gate's decision of two files (AnalyzeError on bad files)."""
+def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
+    """The timing comparison and the gate's decision of two files at significance level ``alpha``
+    (AnalyzeError on bad files)."""
     base_file, head_file = load_results(base), load_results(head)
     _warn_all(base_file.warnings + head_file.warnings)
-    comparison = build_comparison(base_file, head_file)
+    comparison = build_comparison(base_file, head_file, alpha=alpha)
     return comparison, decide_gate(comparison)
 
 
-def timing_markdown(base: Path, head: Path) -> tuple[str, int]:
+def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int]:
     """The gate's Markdown for two timing files and its exit code."""
-    comparison, decision = timing_gate(base, head)
+    comparison, decision = timing_gate(base, head, alpha)
     return render_markdown(comparison, gate=decision), decision.exit_code
 
 
@@ -190,9 +191,9 @@ def counts_markdown(base: Path, head: Path) -> tuple[str, int]:
     return render_counts_markdown(comparison, gate=decision), decision.exit_code
 
 
-def observe(base: Path, head: Path) -> plan.Observed:
+def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> plan.Observed:
     """What the gate saw in one gate-check comparison."""
-    comparison, decision = timing_gate(base, head)
+    comparison, decision = timing_gate(base, head, alpha)
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
     spin = tuple(plan.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (plan.SPIN_SUITE, plan.SPIN_BENCHMARK))

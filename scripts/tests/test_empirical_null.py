@@ -45,5 +45,5 @@ def test_the_command_prints_a_count_per_round_count(tmp_path, capsys):
     write_paired(base, head, CASES, rounds=12)
     assert empirical_null.main([str(base), str(head), "--rounds", "3,10", "--comparisons", "5"]) == 0
     out = capsys.readouterr().out
-    assert "4 cases from 1 comparison(s); at least 12 pooled rounds a case" in out
+    assert "4 cases from 1 comparison(s); at least 12 pooled rounds a case" in out and "alpha 0.01" in out
     assert "3 rounds: a false call in 0 of 5 comparisons" in out and "10 rounds: a false call in" in out

@@ -238,6 +238,18 @@ def test_when_no_goal_fits_every_unfinished_case_is_visited():
     assert paired_plan.cases_to_visit({"c": 0}, {"c": 1.0}, budget_left=5.0) == []
 
 
+def test_the_gate_is_judged_at_the_alpha_asked_for(repo, capsys):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+               "--alpha", "0.001", *FOUR_CASES) in (0, 4)
+    out = capsys.readouterr().out
+    assert "gated at alpha 0.001" in out and "Benjamini-Hochberg over all paired cases at 0.001" in out
+    # The negative control: by default the gate's own alpha, which the shape does not repeat.
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+               *FOUR_CASES) in (0, 4)
+    out = capsys.readouterr().out
+    assert "gated at alpha" not in out and "Benjamini-Hochberg over all paired cases at 0.01 " in out
+
+
 def test_the_report_names_the_paired_shape(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
@@ -316,6 +328,7 @@ def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, caps
     (("--paired", "--pairs", "3"), "with --paired give --rounds and --max-rounds"),
     (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
     (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),
+    (("--paired", "--alpha", "1"), "must be between 0 and 1: '1'"),
 ])
 def test_paired_options_are_checked(repo, capsys, argv, message):
     assert run(repo, "HEAD", "HEAD", *argv) == 2

@@ -65,6 +65,8 @@ def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tm
     assert "undetectable (too few rounds)" in counts_sentence(short)
     decision = decide_gate(short)
     assert not decision.passed and "INCONCLUSIVE" in decision.headline and "too few rounds" in decision.headline
+    from analyze_lib.present.render import checked_lines
+    assert f"To do: give the undetectable cases the {MIN_CALL_ROUNDS} rounds" in "\n".join(checked_lines(short, decision))
     enough = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS)
     assert [(row.key.variant, row.outcome) for row in enough.rows if row.outcome != UNCHANGED] == [("v3", SLOWER)]
 
@@ -200,9 +202,10 @@ def test_a_paired_comparison_whose_undetectable_cases_starved_says_to_lengthen_t
     comparison.rows[0] = starved
     assert "To do: give the undetectable cases longer samples (bench-commits --sample-time)" in \
         "\n".join(checked_lines(comparison))
-    # The negative control: an undetectable case that did not starve keeps the advice on rounds.
+    # The negative control: an undetectable case that did not starve gets the advice on rounds.
     comparison.rows[0] = replace(starved, base_median=row.base_median, head_median=row.head_median)
-    assert "To do: run both sides with at least" in "\n".join(checked_lines(comparison))
+    assert "To do: give the undetectable cases the 10 rounds a paired case calls a change from" in \
+        "\n".join(checked_lines(comparison))
 
 
 def test_a_resolution_group_beyond_a_thousandfold_reads_in_words():

@@ -89,10 +89,10 @@ def on_one_level(rounds, level=-2.4, seed=4):
 
 def test_a_change_is_called_only_from_the_minimum_rounds():
     short = paired.paired_evidence(on_one_level(paired.MIN_CALL_ROUNDS - 1), cases=500)
-    assert short.too_few_rounds and short.p == 1.0
+    assert short.rounds < paired.MIN_CALL_ROUNDS and short.p == 1.0
     assert math.log(short.resolution) == paired.MAX_LOG_RESOLUTION
     enough = paired.paired_evidence(on_one_level(paired.MIN_CALL_ROUNDS), cases=500)
-    assert not enough.too_few_rounds and enough.p < 0.01 / 500, "the same level over enough rounds is a change"
+    assert enough.p < 0.01 / 500, "the same level over enough rounds is a change"
 
 
 def test_five_rounds_on_one_level_would_have_been_called_by_t_alone():
@@ -108,6 +108,11 @@ def test_a_case_short_of_the_minimum_wants_the_rounds_it_lacks():
     rounds = noisy_rounds(1.0, rounds=3, sd=0.001)
     assert paired.rounds_wanted(rounds, cases=500, max_rounds=200) == paired.MIN_CALL_ROUNDS - 3
     assert paired.rounds_wanted(rounds, cases=500, max_rounds=paired.MIN_CALL_ROUNDS - 1) is None
+    loud = noisy_rounds(1.0, rounds=9, sd=0.001, offset_sd=3.0)
+    assert paired.resolution_of(3.0 / math.sqrt(10), 10, cases=500) > 2.0, "ten rounds would not reach 2x"
+    assert paired.rounds_wanted(loud, cases=500, max_rounds=200) == 1, "but it is brought to the minimum"
+    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.001, offset_sd=3.0), cases=500,
+                                max_rounds=14) is None, "a case past the minimum is not"
 
 
 def test_the_lone_change_bar_grows_with_the_number_of_cases():
@@ -187,3 +192,11 @@ def test_rounds_wanted_read_the_precision_never_the_change():
     """The negative control: a clear change does not end a case early, nor keep it going."""
     same = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, offset_sd=0.05), cases=500, max_rounds=200)
     assert paired.rounds_wanted(noisy_rounds(1.5, rounds=6, offset_sd=0.05), cases=500, max_rounds=200) == same
+
+
+def test_an_interval_of_few_rounds_at_a_small_alpha_stays_a_number():
+    """Two rounds far apart, at alpha 0.001: t on one degree of freedom is about 640, and the interval's
+    upper end would be e^1900. It stops at e^50, as a resolution does."""
+    evidence = paired.paired_evidence([np.array([-3.0]), np.array([3.0])], cases=500)
+    low, high = evidence.interval(paired.two_sided_z(0.001, evidence.rounds))
+    assert high == math.exp(paired.MAX_LOG_RESOLUTION) and low == math.exp(-paired.MAX_LOG_RESOLUTION)

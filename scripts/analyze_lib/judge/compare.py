@@ -169,10 +169,11 @@ class CompareRow(CaseEvidence):
         return self.outcome if self.outcome in (SLOWER, FASTER) else UNCHANGED
 
     @property
-    def too_few_rounds(self) -> bool:
-        """True when an undetectable case lacks rounds (not samples): an unpaired case whose round counts
-        cannot reach the p needed, or a paired case short of the paired rule's MIN_CALL_ROUNDS."""
-        return self.by_rounds or self.paired
+    def short_of_rounds(self) -> bool:
+        """True when the case is undetectable for want of rounds, not of samples: an unpaired case whose
+        round counts cannot reach the p needed, or a paired case short of the paired rule's
+        MIN_CALL_ROUNDS."""
+        return self.outcome == UNDETECTABLE and (self.by_rounds or self.paired)
 
     @property
     def unstable(self) -> bool:
@@ -189,7 +190,7 @@ class CompareRow(CaseEvidence):
         if self.outcome == UNSTABLE:
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
-            return UNDETECTABLE_ROUNDS_TEXT if self.too_few_rounds else UNDETECTABLE_TEXT
+            return UNDETECTABLE_ROUNDS_TEXT if self.short_of_rounds else UNDETECTABLE_TEXT
         if self.paired and self.outcome == UNCHANGED and self.starved is None:
             if math.log(self.resolution) >= paired_rule.MAX_LOG_RESOLUTION - 1e-9:
                 return "no change (could see none: too few pairs with a ratio)"
@@ -210,9 +211,9 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     A paired case (two builds alternated sample by sample) is SLOWER or FASTER when its pairs'
     change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
     states that make other cases bimodal or unstable, and its resolution says how small a change
-    it could see. A paired case with fewer rounds than the paired rule calls a change from
-    (``reachable`` false) is UNDETECTABLE. Otherwise: BIMODAL when either side falls in two levels (a median between them
-    describes neither); else SLOWER or FASTER when the counts could reach the p-value needed, the
+    it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
+    false) is UNDETECTABLE. Otherwise: BIMODAL when either side falls in two levels (a median between
+    them describes neither); else SLOWER or FASTER when the counts could reach the p-value needed, the
     test is significant and the change factor is at least 1 + threshold/100; else UNSTABLE when
     the case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
     could never have given the p-value needed.

@@ -95,19 +95,19 @@ class PairedEvidence:
     resolution: float
 
     @property
-    def too_few_rounds(self) -> bool:
-        """True when the case has fewer than ``MIN_CALL_ROUNDS`` rounds: it can call no change."""
-        return self.rounds < MIN_CALL_ROUNDS
-
-    @property
     def one_round(self) -> bool:
         """True when all pairs come from one process pair: between-process noise is not measured."""
         return self.rounds < 2
 
     def interval(self, z: float) -> tuple[float, float]:
-        """The ratio's interval at ``z`` standard errors (``two_sided_z(alpha, rounds)``)."""
+        """The ratio's interval at ``z`` standard errors (``two_sided_z(alpha, rounds)``), its ends kept
+        within e^-50 and e^50 (few rounds at a small alpha put them beyond any float)."""
         centre = math.log(self.ratio)
-        return math.exp(centre - z * self.se), math.exp(centre + z * self.se)
+
+        def bounded(log_value: float) -> float:
+            return math.exp(min(max(log_value, -MAX_LOG_RESOLUTION), MAX_LOG_RESOLUTION))
+
+        return bounded(centre - z * self.se), bounded(centre + z * self.se)
 
 
 class PairSample(NamedTuple):
@@ -285,9 +285,10 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
     The projection keeps the spread of one round's value that the case has shown so far
     (``se * sqrt(R)``) and lets only the rounds grow: the standard error falls as ``1 / sqrt(R)`` and
     Student's t loosens with the degrees of freedom. A case with fewer than two rounds of ratios wants
-    one more, and a case short of ``MIN_CALL_ROUNDS`` wants at least the rounds it lacks (its
-    resolution is unbounded until then). ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that carries no
-    ratio: ``pair_log_ratio``); ``cases`` is how many cases the comparison decides together.
+    one more, and one short of ``MIN_CALL_ROUNDS`` at least the rounds it lacks, whether or not they
+    would bring it to its goal (its resolution is unbounded until then: a pair starved on both sides
+    leaves its round out). ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that
+    carries no ratio: ``pair_log_ratio``); ``cases`` is how many cases the comparison decides together.
 
     The rule reads the precision only, never the change: stopping a case once its change looked
     significant would let a chance swing in an A/A run end the case at its most extreme, and the more
@@ -305,4 +306,6 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
         if resolution_of(spread / math.sqrt(total), total, cases=cases, alpha=alpha,
                          min_effect_percent=min_effect_percent) <= goal:
             return total - evidence.rounds
+    if evidence.rounds < MIN_CALL_ROUNDS <= max_rounds:
+        return MIN_CALL_ROUNDS - evidence.rounds
     return None

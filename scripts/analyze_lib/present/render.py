@@ -19,6 +19,7 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
                              RESOLUTION_BANDS, noise_floor_text, ResolutionGroup,
                              resolution_by_group, resolution_summary)
 from ..judge.gate import GateDecision
+from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
 from ..judge.situations import ROLE_PARAM
@@ -77,7 +78,7 @@ def counts_sentence(comparison: Comparison) -> str:
     if counts.get(UNSTABLE):
         text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
     if counts[UNDETECTABLE]:
-        rounds = all(row.too_few_rounds for row in comparison.undetectable)
+        rounds = all(row.short_of_rounds for row in comparison.undetectable)
         text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
     starved = len(comparison.starved_rows)
     if starved:
@@ -213,6 +214,10 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
         return ("give the undetectable cases longer samples (bench-commits --sample-time) or leave them out "
                 "(--filter): they completed no operation in most of their samples (starved), so too few of "
                 "their pairs had a ratio to judge")
+    if comparison.paired and comparison.undetectable:
+        return (f"give the undetectable cases the {MIN_CALL_ROUNDS} rounds a paired case calls a change from "
+                "(bench-commits --rounds, --max-rounds, --budget), or longer samples (--sample-time) if they "
+                "starved: a pair starved on both sides leaves its round out")
     if comparison.undetectable:
         by_rounds = [row for row in rows if decided_together(row)]
         level = lone_change_level(len(by_rounds) or len(rows), comparison.alpha)
