@@ -54,9 +54,9 @@ from scipy import stats as scipy_stats
 from .stats import BOOTSTRAP_SEED
 
 # The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
-# real round values of 503 cases (bench_commits.empirical_null), five or six rounds gave a false call in about
-# 1% of comparisons, on cases whose rounds sit on discrete levels; ten in fewer
-# (docs/findings/2026-11-24-placement-states.md).
+# real round values of 504 cases (bench_commits.empirical_null), five or six rounds made false calls on the
+# 2-thread handoffs, whose rounds sit on levels 11x apart; ten made none there. The rate per comparison stayed
+# near the rule's alpha either way (docs/findings/2026-11-24-placement-states.md).
 MIN_CALL_ROUNDS = 10
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
 # SE's own sampling error near 3.5%.
