@@ -53,16 +53,6 @@ def pooled_round_values(files: list[tuple[Path, Path]], exclude: str | None = No
     return {label: np.array(values) for label, values in pooled.items() if seen[label] == len(files)}
 
 
-def t_alone_p(rounds: list[np.ndarray], seed: int) -> float:
-    """The p-value of Student's t on the rounds, as the paired rule reads it but without its minimum of
-    rounds (judge.MIN_CALL_ROUNDS): what the rule was before that minimum."""
-    se = judge.bootstrap_se(rounds, seed)
-    centre = judge.estimate(rounds)
-    if se <= 0:
-        return 1.0 if centre == 0 else 0.0
-    return float(2 * judge.student_t(len(rounds)).sf(abs(centre) / se))
-
-
 def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Generator, seed: int,
                 alpha: float = judge.DEFAULT_PAIRED_ALPHA, t_alone: bool = False) -> list[str]:
     """The cases the paired rule calls in one simulated unchanged comparison of ``rounds`` rounds a case
@@ -75,7 +65,8 @@ def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Gener
         rounds_of_case = [np.array([value]) for value in drawn]
         found = judge.paired_evidence(rounds_of_case, cases=len(labels), alpha=alpha, seed=seed + index)
         ratios.append(found.ratio)
-        p_values.append(t_alone_p(rounds_of_case, seed + index) if t_alone else found.p)
+        # Without the minimum of rounds (judge.MIN_CALL_ROUNDS): the rule as it was before it.
+        p_values.append(judge.t_test_p(math.log(found.ratio), found.se, found.rounds) if t_alone else found.p)
     floor = math.log1p(judge.PAIRED_MIN_EFFECT_PERCENT / 100)
     return [label for label, ratio, called in zip(labels, ratios, benjamini_hochberg(p_values, alpha))
             if called and abs(math.log(ratio)) >= floor]

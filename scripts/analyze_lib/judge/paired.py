@@ -166,7 +166,7 @@ def pair_log_ratios(base: Mapping[tuple[int, int], float],
     return list(pair_log_ratios_by_round(base, head).values())
 
 
-def student_t(rounds: int):
+def _distribution(rounds: int):
     """What ``estimate / se`` is read on: Student's t with R - 1 degrees of freedom, or the normal for
     one round (whose between-process noise is not measured at all: ``one_round``)."""
     return scipy_stats.t(rounds - 1) if rounds >= 2 else scipy_stats.norm
@@ -175,13 +175,21 @@ def student_t(rounds: int):
 def two_sided_z(alpha: float, rounds: int = 0) -> float:
     """The critical value of a two-sided interval at confidence 1 - alpha over ``rounds`` rounds
     (the normal's 2.58 at 0.01 when ``rounds`` is below 2)."""
-    return float(student_t(rounds).isf(alpha / 2))
+    return float(_distribution(rounds).isf(alpha / 2))
 
 
 def lone_z(alpha: float, cases: int, rounds: int = 0) -> float:
     """The critical value a change in one case alone must reach among ``cases`` decided together
     (Bonferroni's bar, which Benjamini-Hochberg applies to the smallest p-value), over ``rounds``."""
-    return float(student_t(rounds).isf(alpha / (2 * max(cases, 1))))
+    return float(_distribution(rounds).isf(alpha / (2 * max(cases, 1))))
+
+
+def t_test_p(centre: float, se: float, rounds: int) -> float:
+    """The two-sided p-value of ``centre / se`` on Student's t over ``rounds`` rounds (``_distribution``); with no
+    standard error, 1 for no change and 0 for any other."""
+    if se > 0:
+        return float(2 * _distribution(rounds).sf(abs(centre) / se))
+    return 1.0 if centre == 0 else 0.0
 
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:
@@ -248,12 +256,7 @@ def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = 
     centre = estimate(rounds)
     se = bootstrap_se(rounds, seed)
     pairs = sum(d.size for d in rounds)
-    if len(rounds) < MIN_CALL_ROUNDS:
-        p = 1.0
-    elif se > 0:
-        p = float(2 * student_t(len(rounds)).sf(abs(centre) / se))
-    else:
-        p = 1.0 if centre == 0 else 0.0
+    p = 1.0 if len(rounds) < MIN_CALL_ROUNDS else t_test_p(centre, se, len(rounds))
     resolution = resolution_of(se, len(rounds), cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
     return PairedEvidence(rounds=len(rounds), pairs=pairs, ratio=math.exp(centre), se=se, p=p,
                           resolution=resolution)
