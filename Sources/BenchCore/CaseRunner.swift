@@ -93,12 +93,33 @@ public struct CaseRunner: Sendable {
         return Array(samples.dropFirst(settings.warmupSamples))
     }
 
-    /// How every sample of a case runs, as calibration decided.
-    enum SamplePlan: Equatable {
+    /// How every sample of a case runs, as calibration decided. Codable, so that a process can hand the plan
+    /// it calibrated to a later process of the same build (`bench worker`'s setup), which then skips calibrating.
+    public enum SamplePlan: Equatable, Codable, Sendable {
         /// Each thread runs `iterations`, enough for the quickest thread to spend the sample time.
         case lockstep(iterations: Int)
         /// Each thread runs batches of `batches[thread]` iterations in windows of `window` nanoseconds.
         case timed(batches: [Int], window: UInt64)
+
+        /// Why this plan cannot measure `session`'s case (another pacing, another number of threads, a
+        /// count calibration never makes), or nil when it can.
+        func mismatch(_ session: Session) -> String? {
+            let counts = CalibrationStep.maximumIterations
+            switch (self, session.workload.pacing) {
+            case (.lockstep(let iterations), .lockstep):
+                return (1...counts).contains(iterations) ? nil : "lockstep iterations must be 1 to \(counts), not \(iterations)"
+            case (.timed(let batches, let window), .timed):
+                if batches.count != session.team.count {
+                    return "\(batches.count) batches for \(session.team.count) threads"
+                }
+                if let batch = batches.first(where: { !(1...counts).contains($0) }) {
+                    return "a batch must be 1 to \(counts) iterations, not \(batch)"
+                }
+                return window >= 1 ? nil : "the window must be at least 1 ns"
+            case (.lockstep, .timed): return "a lockstep plan for a case of timed pacing"
+            case (.timed, .lockstep): return "a timed plan for a case of lockstep pacing"
+            }
+        }
 
         /// About how long one sample lasts: the window, or the sample time a lockstep count was calibrated to.
         func sampleNanoseconds(calibratedTo sampleTime: UInt64) -> UInt64 {

@@ -23,6 +23,20 @@ public final class OpenCase {
         _ = plan(sampleNanoseconds: sampleNanoseconds)
     }
 
+    /// The plan samples of `sampleNanoseconds` run by: calibration's (calibrating first if need be) or the
+    /// one adopted for that length.
+    public func plan(forSampleNanoseconds sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
+        plan(sampleNanoseconds: sampleNanoseconds)
+    }
+
+    /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
+    /// earlier process of the same build calibrated for this case. Throws `PlanMismatch` when the plan cannot
+    /// measure this case (another pacing, another number of threads, a count calibration never makes).
+    public func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
+        if let reason = plan.mismatch(session) { throw PlanMismatch(reason: reason) }
+        plans[sampleNanoseconds] = plan
+    }
+
     /// `settings.warmupSamples` samples run and dropped, then `settings.samples` kept, each lasting at least
     /// `settings.sampleNanoseconds` (calibrated on first use of that length): one result, or one per role.
     ///
@@ -53,4 +67,9 @@ public final class OpenCase {
     public func close() {
         session.finish()
     }
+}
+
+/// A plan given to `OpenCase.adopt` that cannot measure the case; `reason` says why.
+public struct PlanMismatch: Error {
+    public let reason: String
 }

@@ -98,6 +98,44 @@ import Testing
         #expect(worker.finish() == 0)
     }
 
+    /// A setup replies the plan it calibrated; a setup given a plan takes it instead of calibrating (the odd
+    /// window and batches come back unchanged, where calibration would make its own); a plan that cannot
+    /// measure the case is refused, and the worker goes on.
+    @Test func aSetupRepliesItsPlanAndTakesOneGiven() throws {
+        let worker = try Conversation(Self.options)
+        _ = try worker.next()
+        let calibrated = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])
+        let plan = try #require(calibrated["plan"] as? [String: Any], "\(calibrated)")
+        let timed = try #require(plan["timed"] as? [String: Any], "harness/empty runs timed: \(plan)")
+        #expect((timed["batches"] as? [Int])?.count == 2)
+        #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
+
+        let given: [String: Any] = ["timed": ["batches": [7, 7], "window": 1_234_567]]
+        let adopted = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "plan": given])
+        #expect(NSDictionary(dictionary: adopted["plan"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: given))
+        let records = try #require(try worker.ask(["request": "sample", "samples": 1])["records"] as? [[String: String]])
+        #expect(records.count == 1 && Int(records[0]["elapsed_ns"] ?? "").map { $0 >= 1_234_567 } == true,
+                "a sample lasts the given window: \(records)")
+        #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
+
+        let misfits: [([String: Any], String)] = [
+            (["timed": ["batches": [7, 7, 7], "window": 1_000_000]], "3 batches for 2 threads"),
+            (["timed": ["batches": [7, 0], "window": 1_000_000]], "a batch must be 1 to"),
+            (["lockstep": ["iterations": 5]], "a lockstep plan for a case of timed pacing"),
+        ]
+        for (misfit, message) in misfits {
+            let reply = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "plan": misfit])
+            let error = try #require(reply["error"] as? String, "an error for \(misfit): \(reply)")
+            #expect(error.contains("the plan does not fit harness/empty/loop threads:2: \(message)"), "\(error)")
+        }
+        let garbled = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000,
+                                      "plan": ["timed": ["batches": "many"]]])
+        #expect((garbled["error"] as? String)?.contains("bad request") == true, "\(garbled)")
+        #expect(try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["ok"] as? String
+                == "setup", "a refused plan leaves no case set up")
+        #expect(worker.finish() == 0)
+    }
+
     @Test func badRequestsGetAnErrorLineAndTheWorkerGoesOn() throws {
         let worker = try Conversation(Self.options)
         _ = try worker.next()

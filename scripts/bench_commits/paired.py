@@ -4,7 +4,8 @@ case; further rounds visit the cases still coarser than the sequential rule's go
 (analyze_lib.judge.paired.rounds_wanted), cheapest to bring to a finer resolution first
 (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
-case). Both builds' rows go to their own CSV, written as each case of a round completes (both files
+case). The first worker to set a case up calibrates it; every later setup of the case, on either
+build, is given that plan (``Plans``). Both builds' rows go to their own CSV, written as each case of a round completes (both files
 together, signals held off in between), so an interrupted run keeps whole cases in both; only when the
 whole comparison has completed are the files marked complete (``run_complete``).
 """
@@ -129,6 +130,32 @@ class _Ratios:
         return 0 if all(rounds == 0 for rounds in wanted) else None
 
 
+class Plans:
+    """One sample plan per case, for both builds: the plan the first worker to set the case up
+    calibrated (its setup reply), given in every later setup of the case, so that a visit does not
+    spend most of its time calibrating again, and the two builds' samples of a case run the same
+    iterations (or the same windows and batches) in every round: what differs in a pair is the code,
+    not how long each side's calibration happened to make its samples. A worker that refuses the plan
+    (a build from before plans, or whose case paces otherwise) calibrates its own, as does every worker
+    while no plan is known (a first worker whose build gives none)."""
+
+    def __init__(self):
+        self._plans: dict[tuple, dict] = {}
+
+    def set_up(self, worker: Worker, case: dict, sample_ns: int) -> None:
+        request = {"request": "setup", "case": case, "sample_ns": sample_ns}
+        plan = self._plans.get(case_key(case))
+        if plan is not None:
+            try:
+                worker.request({**request, "plan": plan})
+                return
+            except WorkerError:
+                pass  # refused (a worker that died fails again below)
+        reply = worker.request(request)
+        if "plan" in reply:
+            self._plans.setdefault(case_key(case), reply["plan"])
+
+
 def _pair_sample(record: dict) -> judge.PairSample:
     return judge.PairSample(float(record[METRIC]), float(record["elapsed_ns"]))
 
@@ -163,6 +190,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()
+    plans = Plans()
     cases: list[dict] | None = None
     visit_seconds: list[float] = []
     seconds_by_case: dict[tuple, list[float]] = {}
@@ -204,7 +232,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 if extra and not _budget_allows(started, settings, visit_seconds):
                     break
                 began = time.monotonic()
-                _visit(case, round_number, workers, files, ratios, settings, seed)
+                _visit(case, round_number, workers, files, ratios, plans, settings, seed)
                 visit_seconds.append(time.monotonic() - began)
                 seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
                 if (index + 1) % PROGRESS_EVERY == 0:
@@ -242,9 +270,10 @@ def _still_coarse(cases: list[dict] | None, ratios: _Ratios, max_rounds: int) ->
     return sum(ratios.rounds_wanted(case_key(c), len(cases), max_rounds) != 0 for c in cases or [])
 
 
-def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios,
+def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios, plans: Plans,
            settings: paired_plan.PairedSettings, seed: int) -> None:
-    """One case in one round: set up on both, ``settings.visit_pairs`` pairs, torn down, rows written."""
+    """One case in one round: set up on both (with the case's plan, once known),
+    ``settings.visit_pairs`` pairs, torn down, rows written."""
     key, label = case_key(case), case_label(case)
     cpus = paired_plan.case_cpus(int(case["threads"]), round_number, os.sched_getaffinity(0), settings.placement)
     for worker in workers.values():
@@ -252,7 +281,7 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
     firsts = paired_plan.first_sides(seed, round_number, label, settings.visit_pairs)
     # Set up in the order the first pair runs in, which the seed varies from case to case.
     for name in (firsts[0], paired_plan.other(firsts[0])):
-        workers[name].request({"request": "setup", "case": case, "sample_ns": settings.sample_ns})
+        plans.set_up(workers[name], case, settings.sample_ns)
     records = {SIDE_A: [], SIDE_B: []}
     for pair, first in enumerate(firsts):
         pair_records = {}

@@ -143,6 +143,7 @@ def worker(argv: list[str]) -> int:
     die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
     rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
     open_case, written, sample_requests = None, 0, 0
+    old_build = Path("NO_PLANS").exists()  # a commit of the fake repository that plays a build from before plans
 
     def send(reply: dict) -> None:
         sys.stdout.write(json.dumps(reply) + "\n")
@@ -161,8 +162,13 @@ def worker(argv: list[str]) -> int:
             if open_case is not None or request["case"] not in cases:
                 send({"error": "setup: already set up or unknown case"})
                 continue
+            if "plan" in request and old_build:
+                send({"error": 'bad request: unknown field "plan"'})
+                continue
             open_case, written = request["case"], 0
-            send({"ok": "setup"})
+            # A calibrated plan is this worker's own (its pid); a build from before plans gives none.
+            send({"ok": "setup"} if old_build
+                 else {"ok": "setup", "plan": request.get("plan", {"lockstep": {"iterations": os.getpid()}})})
         elif kind == "sample":
             sample_requests += 1
             if sample_requests == signal_after:

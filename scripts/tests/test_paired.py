@@ -167,6 +167,48 @@ def test_pairs_alternate_abba_and_both_files_record_them(repo):
         assert load_results(path).incomplete is None
 
 
+def setups_by_case(repo: Path) -> dict[str, list[dict]]:
+    """Each case's setup requests, in order."""
+    found = defaultdict(list)
+    for entry in requests(repo):
+        if entry["request"] == "setup":
+            found["/".join(entry["case"].values())].append(entry)
+    return found
+
+
+def test_the_first_worker_to_set_a_case_up_calibrates_it_for_every_later_setup(repo):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--visit-pairs", "1",
+               "--no-count", "--seed", "7", *FOUR_CASES) in (0, 4)
+    setups = setups_by_case(repo)
+    assert len(setups) == 4
+    first_sides = set()
+    for entries in setups.values():
+        assert len(entries) == 3 * 2
+        first, later = entries[0], entries[1:]
+        first_sides.add(first["side"])
+        assert "plan" not in first
+        # The fake's calibrated plan is its pid: that of the worker that set the case up first.
+        assert all(entry["plan"] == {"lockstep": {"iterations": first["worker"]}} for entry in later)
+    assert first_sides == {SIDE_A, SIDE_B}, "which side calibrates follows the seeded setup order"
+
+
+def test_a_build_that_refuses_plans_calibrates_its_own(repo):
+    base = git(repo, "rev-parse", "HEAD")
+    commit(repo, "head", {"NO_PLANS": "1\n"})
+    assert run(repo, base, "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "1",
+               "--no-count", "--seed", "7", *FOUR_CASES) in (0, 4)
+    for entries in setups_by_case(repo).values():
+        old = [entry for entry in entries if entry["side"] == SIDE_B]
+        # Each of B's setups after A's plan is known: refused with the plan, then taken without.
+        plain = [entry for entry in old if "plan" not in entry]
+        assert len(plain) == 2
+        new = [entry for entry in entries if entry["side"] == SIDE_A]
+        assert ["plan" in entry for entry in new] == [False, True], "the new build calibrates once, and keeps its plan"
+    assert len(timing_files(repo)) == 2
+    for path in timing_files(repo):
+        assert len(rows(path)) == 2 * 4
+
+
 def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeypatch):
     asked = []
 

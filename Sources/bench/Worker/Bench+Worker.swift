@@ -14,8 +14,10 @@ extension Bench {
     /// - `{"request": "list"}` → `{"ok": "list", "cases": [{"suite", "benchmark", "variant", "threads",
     ///   "params"}, ...]}`: the cases bench's `--filter` and `--threads` (given before `worker`) select, each
     ///   field the text of its CSV column.
-    /// - `{"request": "setup", "case": {...as listed...}, "sample_ns": N}` → `{"ok": "setup"}`: starts the case's
-    ///   thread team and calibrates it for samples of N ns, so that no calibration falls between later samples.
+    /// - `{"request": "setup", "case": {...as listed...}, "sample_ns": N, "plan": {...}?}` → `{"ok": "setup",
+    ///   "plan": {...}}`: starts the case's thread team and calibrates it for samples of N ns, so that no
+    ///   calibration falls between later samples. A `plan` that an earlier setup of the case replied (from a
+    ///   worker of the same build) is taken instead of calibrating; the reply gives the plan samples will use.
     /// - `{"request": "sample", "samples": N, "sample_ns": N?, "warmup": W?, "round": K?, "pair": P?,
     ///   "pair_order": "first"|"second"?}` → `{"ok": "sample", "records": [{column: value}, ...]}`: W warm-up
     ///   samples (default 0), then N kept, each a row of the results CSV (one per role for cases whose threads
@@ -100,8 +102,7 @@ struct WorkerState {
             case "list":
                 return (["ok": "list", "cases": cases.map { Self.identity($0.benchmarkCase) }], false)
             case "setup":
-                try setUp(request)
-                return (["ok": "setup"], false)
+                return (["ok": "setup", "plan": try Self.json(try setUp(request))], false)
             case "sample":
                 return (["ok": "sample", "records": try sample(request)], false)
             case "teardown":
@@ -126,7 +127,8 @@ struct WorkerState {
         open = nil
     }
 
-    private mutating func setUp(_ request: WorkerRequest) throws {
+    /// Sets the case up and returns the plan its samples will use.
+    private mutating func setUp(_ request: WorkerRequest) throws -> CaseRunner.SamplePlan {
         guard open == nil else { throw WorkerError("setup: a case is already set up (tear it down first)") }
         guard let identity = request.case else { throw WorkerError("setup needs \"case\"") }
         guard let sampleNanoseconds = request.sample_ns else { throw WorkerError("setup needs \"sample_ns\"") }
@@ -134,8 +136,21 @@ struct WorkerState {
         guard let (benchmarkCase, benchmark) = cases.first(where: { Self.identity($0.benchmarkCase) == identity.fields })
         else { throw WorkerError("unknown case: \(identity.description) (not among this worker's cases: see list)") }
         let openCase = OpenCase(benchmarkCase, workload: benchmark.setup(benchmarkCase))
-        openCase.calibrate(sampleNanoseconds: sampleNanoseconds)
+        if let plan = request.plan {
+            do {
+                try openCase.adopt(plan, sampleNanoseconds: sampleNanoseconds)
+            } catch let mismatch as PlanMismatch {
+                openCase.close()
+                throw WorkerError("setup: the plan does not fit \(identity.description): \(mismatch.reason)")
+            }
+        }
         open = (openCase, sampleNanoseconds, 0)
+        return openCase.plan(forSampleNanoseconds: sampleNanoseconds)
+    }
+
+    /// A plan as the JSON object a setup reply holds and a setup request may give back.
+    private static func json(_ plan: CaseRunner.SamplePlan) throws -> Any {
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(plan))
     }
 
     private mutating func sample(_ request: WorkerRequest) throws -> [[String: String]] {
@@ -206,10 +221,11 @@ struct WorkerRequest: Decodable {
     var round: Int?
     var pair: Int?
     var pair_order: String?
+    var plan: CaseRunner.SamplePlan?
 
     /// The fields a request may have; any other is refused, so that a misspelt one is not silently ignored.
     static let fields: Set<String> = ["request", "case", "sample_ns", "samples", "warmup", "round", "pair",
-                                      "pair_order"]
+                                      "pair_order", "plan"]
 
     init(line: String) throws {
         let data = Data(line.utf8)
