@@ -33,8 +33,9 @@ QUICK_MAX_ROUNDS = 16
 # Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
 # more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median
 # 1.41x over all cases and 1.32x at one thread, three pairs a visit (10 rounds) 2.01x and 1.67x
-# (docs/findings/2026-11-23-sequential-rounds.md). A round of one pair a case takes about 57 s on the
-# full suite, of two pairs 86 s: quick runs too take one, in ten rounds instead of two in five.
+# (docs/findings/2026-11-23-sequential-rounds.md). A round of one pair a case took about 57 s on the
+# full suite, of two pairs 86 s, when every setup calibrated; with one calibration per case (paired.Plans)
+# a round takes about 33 s (the first 45 s), so a quick run's 10 to 16 rounds take about 6 minutes.
 DEFAULT_VISIT_PAIRS = 1
 QUICK_VISIT_PAIRS = 1
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
