@@ -94,7 +94,7 @@ public struct CaseRunner: Sendable {
     }
 
     /// How every sample of a case runs, as calibration decided. Codable, so that a process can hand the plan
-    /// it calibrated to a later process of the same build (`bench worker`'s setup), which then skips calibrating.
+    /// it calibrated to a later process (`bench worker`'s setup), which then skips calibrating.
     public enum SamplePlan: Equatable, Codable, Sendable {
         /// Each thread runs `iterations`, enough for the quickest thread to spend the sample time.
         case lockstep(iterations: Int)

@@ -11,26 +11,15 @@ public final class OpenCase {
     /// The plan calibration made for each sample length asked for so far, so that a length is calibrated once.
     private var plans: [UInt64: CaseRunner.SamplePlan] = [:]
 
-    /// Starts the case's thread team on `workload`. Calibrates nothing yet (`calibrate(sampleNanoseconds:)`).
+    /// Starts the case's thread team on `workload`. Calibrates nothing yet (`plan(sampleNanoseconds:)`).
     public init(_ benchmarkCase: BenchmarkCase, workload: Workload) {
         self.benchmarkCase = benchmarkCase
         session = Session(workload: workload, threads: benchmarkCase.threads)
     }
 
-    /// Calibrates the case for samples of `sampleNanoseconds`, unless it already has been; the measurement
-    /// that follows uses the plan this made.
-    public func calibrate(sampleNanoseconds: UInt64) {
-        _ = plan(sampleNanoseconds: sampleNanoseconds)
-    }
-
-    /// The plan samples of `sampleNanoseconds` run by: calibration's (calibrating first if need be) or the
-    /// one adopted for that length.
-    public func plan(forSampleNanoseconds sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
-        plan(sampleNanoseconds: sampleNanoseconds)
-    }
-
     /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
-    /// earlier process of the same build calibrated for this case. Throws `PlanMismatch` when the plan cannot
+    /// earlier process calibrated for this case (of this build or another: `bench-commits --paired` gives both
+    /// builds one plan). Throws `PlanMismatch` when the plan cannot
     /// measure this case (another pacing, another number of threads, a count calibration never makes).
     public func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
         if let reason = plan.mismatch(session) { throw PlanMismatch(reason: reason) }
@@ -55,7 +44,9 @@ public final class OpenCase {
         plan(sampleNanoseconds: sampleNanoseconds).sampleNanoseconds(calibratedTo: sampleNanoseconds)
     }
 
-    private func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
+    /// The plan samples of `sampleNanoseconds` run by: the one adopted for that length, or calibration's
+    /// (calibrating first, once per length), so that no calibration falls between later samples.
+    public func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
         if let plan = plans[sampleNanoseconds] { return plan }
         let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
         let plan = CaseRunner(settings: settings).plan(session)

@@ -16,8 +16,8 @@ extension Bench {
     ///   field the text of its CSV column.
     /// - `{"request": "setup", "case": {...as listed...}, "sample_ns": N, "plan": {...}?}` → `{"ok": "setup",
     ///   "plan": {...}}`: starts the case's thread team and calibrates it for samples of N ns, so that no
-    ///   calibration falls between later samples. A `plan` that an earlier setup of the case replied (from a
-    ///   worker of the same build) is taken instead of calibrating; the reply gives the plan samples will use.
+    ///   calibration falls between later samples. A `plan` that an earlier setup of the case replied (from this
+    ///   build or another) is taken instead of calibrating; the reply gives the plan samples will use.
     /// - `{"request": "sample", "samples": N, "sample_ns": N?, "warmup": W?, "round": K?, "pair": P?,
     ///   "pair_order": "first"|"second"?}` → `{"ok": "sample", "records": [{column: value}, ...]}`: W warm-up
     ///   samples (default 0), then N kept, each a row of the results CSV (one per role for cases whose threads
@@ -145,7 +145,7 @@ struct WorkerState {
             }
         }
         open = (openCase, sampleNanoseconds, 0)
-        return openCase.plan(forSampleNanoseconds: sampleNanoseconds)
+        return openCase.plan(sampleNanoseconds: sampleNanoseconds)
     }
 
     /// A plan as the JSON object a setup reply holds and a setup request may give back.
