@@ -8,7 +8,8 @@
 public final class OpenCase {
     public let benchmarkCase: BenchmarkCase
     let session: Session
-    /// The plan calibration made for each sample length asked for so far, so that a length is calibrated once.
+    /// The plan for each sample length asked for so far (calibrated or adopted), so that a length is calibrated
+    /// at most once.
     private var plans: [UInt64: CaseRunner.SamplePlan] = [:]
 
     /// Starts the case's thread team on `workload`. Calibrates nothing yet (`plan(sampleNanoseconds:)`).
@@ -19,8 +20,8 @@ public final class OpenCase {
 
     /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
     /// earlier process calibrated for this case (of this build or another: `bench-commits --paired` gives both
-    /// builds one plan). Throws `PlanMismatch` when the plan cannot
-    /// measure this case (another pacing, another number of threads, a count calibration never makes).
+    /// builds one plan). Throws `PlanMismatch` when the plan cannot measure this case (another pacing, another
+    /// number of threads, a count calibration never makes).
     public func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
         if let reason = plan.mismatch(session) { throw PlanMismatch(reason: reason) }
         plans[sampleNanoseconds] = plan

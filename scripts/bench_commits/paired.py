@@ -5,9 +5,10 @@ case; further rounds visit the cases still coarser than the sequential rule's go
 (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
 case). The first worker to set a case up calibrates it; every later setup of the case, on either
-build, is given that plan (``Plans``). Both builds' rows go to their own CSV, written as each case of a round completes (both files
-together, signals held off in between), so an interrupted run keeps whole cases in both; only when the
-whole comparison has completed are the files marked complete (``run_complete``).
+build, is given that plan (``Plans``). Both builds' rows go to their own CSV, written as each case of
+a round completes (both files together, signals held off in between), so an interrupted run keeps
+whole cases in both; only when the whole comparison has completed are the files marked complete
+(``run_complete``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from analyze_lib.judge import paired as judge
 
 from . import paired_plan
 from .plan import SIDE_A, SIDE_B, PlanError
-from .worker import Worker, WorkerError
+from .worker import Worker, WorkerError, WorkerRefusal
 
 # run_complete's value once the whole comparison has completed (workers write "false").
 RUN_COMPLETED = "true"
@@ -149,8 +150,8 @@ class Plans:
             try:
                 worker.request({**request, "plan": plan})
                 return
-            except WorkerError:
-                pass  # refused (a worker that died fails again below)
+            except WorkerRefusal:
+                pass  # the worker goes on, with nothing set up: calibrate instead
         reply = worker.request(request)
         if "plan" in reply:
             self._plans.setdefault(case_key(case), reply["plan"])

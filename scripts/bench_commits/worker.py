@@ -21,6 +21,11 @@ class WorkerError(Exception):
     """A worker failed; the message is one line."""
 
 
+class WorkerRefusal(WorkerError):
+    """A worker answered a request with ``{"error": ...}``: it refused that request and goes on, still in
+    step with its client (unlike a worker that died, hung or answered out of turn)."""
+
+
 def log_tail(path: Path, lines: int) -> str:
     """The last ``lines`` non-blank lines of a child's log, joined into one line (empty when unreadable)."""
     try:
@@ -59,7 +64,8 @@ class Worker:
         return self.process.pid
 
     def request(self, request: dict) -> dict:
-        """Send one request; return its reply (WorkerError on an error reply)."""
+        """Send one request; return its reply (WorkerRefusal on an error reply, WorkerError when the
+        worker dies or does not answer)."""
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
@@ -94,7 +100,7 @@ class Worker:
             raise WorkerError(f"the worker of {self.name} answered {what} with a line that is not JSON: "
                               f"{line[:200]!r}") from None
         if "error" in reply:
-            raise WorkerError(f"the worker of {self.name} refused {what}: {reply['error']}")
+            raise WorkerRefusal(f"the worker of {self.name} refused {what}: {reply['error']}")
         if reply.get("ok") != what:
             raise WorkerError(f"the worker of {self.name} answered {what} with {line[:200]!r}")
         return reply

@@ -17,8 +17,9 @@ import pytest
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from bench_commits import paired_plan
-from bench_commits.paired import _Ratios
+from bench_commits.paired import Plans, _Ratios
 from bench_commits.plan import SIDE_A, SIDE_B, PlanError
+from bench_commits.worker import WorkerError, WorkerRefusal
 
 from fake_bench import worker_cases
 from test_bench_commits import commit, git, invocations, repo, results, run  # noqa: F401 (repo is a fixture)
@@ -207,6 +208,32 @@ def test_a_build_that_refuses_plans_calibrates_its_own(repo):
     assert len(timing_files(repo)) == 2
     for path in timing_files(repo):
         assert len(rows(path)) == 2 * 4
+
+
+class _PlanStub:
+    """A worker that answers a setup without a plan, and fails one with a plan as it is told."""
+
+    def __init__(self, failure: Exception):
+        self.failure, self.asked = failure, []
+
+    def request(self, request: dict) -> dict:
+        self.asked.append("plan" in request)
+        if "plan" in request:
+            raise self.failure
+        return {"ok": "setup", "plan": {"lockstep": {"iterations": 3}}}
+
+
+def test_a_refused_plan_is_set_up_without_one_and_a_failed_worker_is_not_asked_again():
+    case = worker_cases(["--threads", "1"])[0]
+    plans = Plans()
+    plans.set_up(_PlanStub(WorkerRefusal("x")), case, 8_000_000)  # calibrates: the plan is now known
+    refusing = _PlanStub(WorkerRefusal("refused"))
+    plans.set_up(refusing, case, 8_000_000)
+    assert refusing.asked == [True, False]
+    dead = _PlanStub(WorkerError("ended"))
+    with pytest.raises(WorkerError, match="ended"):
+        plans.set_up(dead, case, 8_000_000)
+    assert dead.asked == [True], "a worker that died or hung is out of step: no second request"
 
 
 def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeypatch):
