@@ -35,16 +35,21 @@ QUICK_MAX_ROUNDS = 16
 # 1.41x over all cases and 1.32x at one thread, three pairs a visit (10 rounds) 2.01x and 1.67x
 # (docs/findings/2026-11-23-sequential-rounds.md). A round of one pair a case took about 57 s on the
 # full suite, of two pairs 86 s, when every setup calibrated; with one calibration per case (paired.Plans)
-# a round takes about 33 s (the first 45 s), so a quick run's 10 to 16 rounds take about 6 minutes.
+# about 33 s (the first 45 s), and without a warm-up sample about 21 s, so that a quick run's 10 to 16
+# rounds take about 4 minutes.
 DEFAULT_VISIT_PAIRS = 1
 QUICK_VISIT_PAIRS = 1
 # Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
 # (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
 # pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
 DEFAULT_SAMPLE_MS = 8.0
-# Warm-up samples before each kept one: a worker's threads are woken for every sample, and the
-# first window after a wake-up runs slow.
-WARMUP_SAMPLES = 1
+# Warm-up samples before each kept one: none. A worker's threads are woken for every sample, and the
+# first window after a wake-up may run slow, but the other build's sample follows within milliseconds,
+# woken the same way, so whatever a wake-up costs falls on both sides of the pair. In four quick gate
+# checks alternated with and without one warm-up sample, the warm-up made the rounds no tighter
+# (the A/A's median spread of round ratios 0.211-0.212 without, 0.212-0.223 with), did not change
+# the planted factors read, and made a round 33-36 s instead of 21 (docs/findings/2026-11-24-no-warm-up.md).
+WARMUP_SAMPLES = 0
 # Where a case's threads run. "same-cpu": a one-thread case runs with both builds' workers confined to
 # one CPU, the same for both (which one alternates by round); cases of more threads run free. This VM's
 # two vCPUs run at different speeds for seconds at a time, and a thread stays on the CPU it last ran

@@ -5,8 +5,8 @@
         --filter '^harness/spin/' --threads 1 --lengths 1,2,4,8 --pairs 24 --rounds 3 [--cpus 0,0]
 
 Two workers of one binary (A/A) measure every selected case at every sample length, in a shuffled
-order per round (fresh workers every round), in pairs alternated ABBA, each sample after one
-warm-up sample, as a paired run does. For each case and length it prints the spread (standard
+order per round (fresh workers every round), in pairs alternated ABBA, each sample after
+``paired_plan.WARMUP_SAMPLES`` warm-up samples, as a paired run does. For each case and length it prints the spread (standard
 deviation) of log(B/A) over the measured pairs and over random pairings of the same samples: the
 smaller the first against the second, the more of the host's noise a pair shares, and the tighter a
 paired comparison at that length. It also prints the spread of the rounds' median log(B/A), the
