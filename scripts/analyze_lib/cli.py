@@ -76,6 +76,14 @@ ROUNDS_DESCRIPTION = (
     "both are listed and not gated. With one round a side the output notes that one process's "
     "samples cannot show between-process variance.")
 
+PAIRED_DESCRIPTION = (
+    " The files of a paired comparison (scripts/bench-commits --paired: each sample records its round and "
+    "pair) are judged on the log ratios of their pairs instead: the change is the mean over rounds of each "
+    "round's median, read on Student's t with a bootstrap standard error, slower or faster when significant "
+    "after Holm's procedure over all paired cases at alpha (the chance that any unchanged case is called is "
+    "at most alpha, however many did change) and the change is at least the threshold. Each case shows its "
+    "resolution: the smallest change it could call alone.")
+
 OUTPUT_DESCRIPTION = (
     " Per suite, the geometric mean of its cases' ratios with a CI from a bootstrap over rounds (each run's "
     "rounds drawn once for all the suite's cases; none without rounds). The output states what was "
@@ -124,7 +132,7 @@ def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> 
                         help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g}; "
                              f"{PAIRED_MIN_EFFECT_PERCENT:g} for the files of a paired comparison)" + timing)
     parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
-                        help=f"significance level of the Mann-Whitney U test, and 1 - the confidence of "
+                        help=f"significance level of the test (Mann-Whitney U; Student's t for paired files), and 1 - the confidence of "
                              f"every interval shown (default {DEFAULT_ALPHA:g}: 99%% intervals)"
                              + timing)
     if counts:
@@ -179,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "--alpha), a two-sided Mann-Whitney U "
                          "p-value and a verdict. A case is slower or faster only when "
                          "p < alpha and the change is at least the threshold; a case with too "
-                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + OUTPUT_DESCRIPTION + extra
+                         "few samples for p < alpha is undetectable." + ROUNDS_DESCRIPTION + PAIRED_DESCRIPTION
+                         + OUTPUT_DESCRIPTION + extra
                          + COUNTS_DESCRIPTION + RULE_LINK),
             epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("base", metavar="BASE.csv")

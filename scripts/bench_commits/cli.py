@@ -103,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                              f"{plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
     parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
-                        help=f"the timing gate's significance level: its false discovery rate over the cases "
-                             f"and 1 - the confidence of its intervals, as scripts/analyze gate --alpha "
+                        help=f"the timing gate's significance level: the chance that any unchanged case is called "
+                             f"(paired) or its false discovery rate over the cases (not paired), and 1 - the "
+                             f"confidence of its intervals, as scripts/analyze gate --alpha "
                              f"(default {DEFAULT_ALPHA:g}); with --check-gate, the level every comparison of "
                              "the check is judged at")
     parser.add_argument("--keep", action="store_true",

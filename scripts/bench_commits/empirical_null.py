@@ -9,7 +9,7 @@ commit), it pools the medians of the case's rounds over all the comparisons. The
 ``--rounds``, it simulates ``--comparisons`` comparisons in which nothing changed: each case gets R of its
 pooled round values, drawn without replacement, each with a random sign (a round of an unchanged case is as
 likely to favour either build), and all cases are judged together by the paired rule (judge/paired.py:
-``paired_evidence``, Benjamini-Hochberg at alpha, the 2% minimum effect). A call in such a comparison is a
+``paired_evidence``, ``called_together`` at alpha, the 2% minimum effect). A call in such a comparison is a
 false one. It prints, per R, how many comparisons had a false call and which cases were called.
 
 ``--exclude`` leaves out the cases of planted comparisons (whose harness/spin rows did change). Each of a
@@ -30,7 +30,6 @@ from analyze_lib.argtypes import significance_level
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as judge
 from analyze_lib.judge.compare import paired_samples
-from analyze_lib.judge.stats import benjamini_hochberg
 
 
 def pooled_round_values(files: list[tuple[Path, Path]], exclude: str | None = None) -> dict[str, np.ndarray]:
@@ -68,7 +67,7 @@ def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Gener
         # Without the minimum of rounds (judge.MIN_CALL_ROUNDS): the rule as it was before it.
         p_values.append(judge.t_test_p(math.log(found.ratio), found.se, found.rounds) if t_alone else found.p)
     floor = math.log1p(judge.PAIRED_MIN_EFFECT_PERCENT / 100)
-    return [label for label, ratio, called in zip(labels, ratios, benjamini_hochberg(p_values, alpha))
+    return [label for label, ratio, called in zip(labels, ratios, judge.called_together(p_values, alpha))
             if called and abs(math.log(ratio)) >= floor]
 
 

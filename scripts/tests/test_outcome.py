@@ -16,11 +16,13 @@ KEY = CaseKey("once", "hit", "lock", 1)
 TWO_LEVELS = Modes(100.0, 0.6, 300.0, 0.4)
 
 
-def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, best_p=1e-9, name="lock"):
+def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, best_p=1e-9, name="lock",
+              paired=False):
     return CaseEvidence(key=CaseKey("once", "hit", name, 1), base_n=10, head_n=10, base_median=100.0,
                         head_median=100.0 * ratio, ratio=ratio, ci_low=ratio, ci_high=ratio, p_value=p,
                         best_p=best_p, by_rounds=by_rounds, base_rounds=10 if by_rounds else 1,
-                        head_rounds=10 if by_rounds else 1, base_floor=floor, head_floor=floor, base_modes=modes)
+                        head_rounds=10 if by_rounds else 1, base_floor=floor, head_floor=floor, base_modes=modes,
+                        paired=paired, pairs=40 if paired else 0, paired_rounds=40 if paired else 0)
 
 
 @pytest.mark.parametrize("evidence, reachable, significant, expected", [
@@ -70,6 +72,24 @@ def test_pooled_cases_need_p_strictly_below_alpha():
 def test_one_case_compared_alone_is_compare_of_that_case():
     base, head = [10.0 + i for i in range(15)], [20.0 + i for i in range(15)]
     assert compare_samples(KEY, base, head) == compare({KEY: base}, {KEY: head})[0]
+
+
+def _family(third_p: float, paired: bool) -> list[str]:
+    """Outcomes of 500 cases decided together: two real changes (p 1e-12), a third case at ``third_p``
+    and 497 unchanged ones."""
+    cases = [_evidence(ratio=1.2, p=1e-12, by_rounds=True, paired=paired, name=f"real{i}") for i in range(2)]
+    cases.append(_evidence(ratio=1.3, p=third_p, by_rounds=True, paired=paired, name="third"))
+    cases += [_evidence(ratio=1.0, p=0.5, by_rounds=True, paired=paired, name=f"v{i}") for i in range(497)]
+    return [row.outcome for row in decide_outcomes(cases, 2.0, 0.01)][:3]
+
+
+def test_paired_cases_are_decided_family_wise_and_unpaired_ones_by_false_discovery_rate():
+    # 2.5 x 0.01 / 500: above Holm's third bar (0.01 / 498) and the lone bar, below BH's third (3 x 0.01 / 500).
+    between = 2.5 * 0.01 / 500
+    assert _family(between, paired=False) == [SLOWER, SLOWER, SLOWER]  # BH: lifted by the two real changes
+    assert _family(between, paired=True) == [SLOWER, SLOWER, UNCHANGED]  # Holm: not
+    # The control: at the lone bar (the resolution's) a paired case is called, beside real changes or not.
+    assert _family(0.01 / 500, paired=True) == [SLOWER, SLOWER, SLOWER]
 
 
 def test_a_bimodal_case_is_not_among_the_cases_decided_together():

@@ -311,12 +311,12 @@ def test_the_gate_is_judged_at_the_alpha_asked_for(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
                "--alpha", "0.001", *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "gated at alpha 0.001" in out and "Benjamini-Hochberg over all paired cases at 0.001" in out
+    assert "gated at alpha 0.001" in out and "Holm's procedure over all paired cases at 0.001" in out
     # The negative control: by default the gate's own alpha, which the shape does not repeat.
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
                *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "gated at alpha" not in out and "Benjamini-Hochberg over all paired cases at 0.01 " in out
+    assert "gated at alpha" not in out and "Holm's procedure over all paired cases at 0.01 " in out
 
 
 def test_the_report_names_the_paired_shape(repo, capsys):

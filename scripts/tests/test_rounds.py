@@ -212,6 +212,19 @@ def test_benjamini_hochberg_rejects_the_step_up_set():
     assert benjamini_hochberg([], 0.05) == []
 
 
+def test_holm_rejects_the_step_down_set():
+    from analyze_lib.judge.stats import benjamini_hochberg, holm
+    # m = 4 at 0.05: thresholds 0.0125, 0.0167, 0.025, 0.05, stopping at the first p above its own.
+    assert holm([0.9, 0.014, 0.02, 0.9], 0.05) == [False, False, False, False]  # BH rejects two (above)
+    assert holm([0.06, 0.001, 0.03, 0.02], 0.05) == [False, True, False, False]  # 0.02 > 0.0167: stop
+    assert holm([0.04, 0.001, 0.02, 0.01], 0.05) == [True, True, True, True]
+    assert holm([0.0125, 0.9], 0.05) == [True, False] and holm([], 0.05) == []
+    # Its first step is Bonferroni's, as BH's is: a lone change is called by both or by neither.
+    for lone in (0.05 / 4, 0.05 / 4 * 1.01):
+        p_values = [lone, 0.5, 0.6, 0.7]
+        assert holm(p_values, 0.05) == benjamini_hochberg(p_values, 0.05)
+
+
 def test_many_same_commit_cases_are_not_flagged_one_by_one(tmp_path):
     # 200 unchanged cases, 10 rounds a side: each alone would reach p < 0.01 now and then (about 2 of 200);
     # decided together at a 1% false discovery rate, none may be called.

@@ -448,7 +448,8 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     must be able to reach. The cases judged by rounds are decided together: a case is significant
     when the U test on its round medians is, after Benjamini-Hochberg over all those cases at false
     discovery rate ``alpha``. Hundreds of cases tested at alpha each would flag about alpha x cases
-    of them on a same-commit pair; this flags none in 1 - alpha of such pairs.
+    of them on a same-commit pair; this flags none in 1 - alpha of such pairs. The paired cases are a
+    family of their own, decided by ``paired_rule.called_together`` (Holm: family-wise).
 
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
@@ -467,12 +468,13 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
     reachable = [reachable_p(index, case) for index, case in enumerate(evidences)]
     significant = [case.p_value < alpha for case in evidences]
-    # The paired cases are a family of their own, decided together the same way.
-    paired = [index for index, case in enumerate(evidences) if case.paired]
     judged = [index for index in sorted(together) if reachable[index]]
-    for family in (judged, paired):
-        for index, called in zip(family, benjamini_hochberg([evidences[i].p_value for i in family], alpha)):
-            significant[index] = called
+    for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
+        significant[index] = called
+    # The paired cases are a family of their own, decided by the paired rule's procedure.
+    paired = [index for index, case in enumerate(evidences) if case.paired]
+    for index, called in zip(paired, paired_rule.called_together([evidences[i].p_value for i in paired], alpha)):
+        significant[index] = called
     return [_decided(case, reachable[index], significant[index], threshold)
             for index, case in enumerate(evidences)]
 

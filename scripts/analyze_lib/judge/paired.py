@@ -31,9 +31,14 @@ The rule, stated once (docs/comparison-rule.md links here):
   rounds that happen to share one level look like a tight, large change, which Student's t calls.
   Below ``MIN_CALL_ROUNDS`` a case's p-value is 1 and its resolution unbounded
   (docs/findings/2026-11-24-placement-states.md).
-- All cases of a comparison are decided together with Benjamini-Hochberg at ``alpha`` on the
-  two-sided p-values, and a called change must also reach ``min_effect``: ``compare.decide_outcomes``
-  and ``compare.classify`` apply that, for paired cases as for the rest.
+- All cases of a comparison are decided together with Holm's step-down procedure at ``alpha`` on the
+  two-sided p-values (``called_together``), and a called change must also reach ``min_effect``:
+  ``compare.decide_outcomes`` and ``compare.classify`` apply that. Holm bounds the chance that any
+  unchanged case is called by ``alpha`` however many cases did change. Benjamini-Hochberg, which files
+  that were not paired keep, bounds only the expected share of false calls among the calls: with four
+  real changes among 507 cases it lets the fourth-smallest p pass at four times the lone bar, and an
+  unchanged case passed that way in a planted comparison (docs/findings/2026-11-25-family-wise.md).
+  Both call a lone change at ``alpha / m``, so a case's resolution is the same under either.
 - A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
   larger of ``min_effect`` and ``exp(t(alpha / 2m, R - 1) * se)``. A change beyond it is called
   whatever the case's noise; a change below it could not have been seen, and the report says how
@@ -51,7 +56,7 @@ from typing import Mapping, NamedTuple, Sequence
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .stats import BOOTSTRAP_SEED
+from .stats import BOOTSTRAP_SEED, holm
 
 # The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
 # real round values of 504 cases (bench_commits.empirical_null), five or six rounds made false calls on the
@@ -180,7 +185,7 @@ def two_sided_z(alpha: float, rounds: int = 0) -> float:
 
 def lone_z(alpha: float, cases: int, rounds: int = 0) -> float:
     """The critical value a change in one case alone must reach among ``cases`` decided together
-    (Bonferroni's bar, which Benjamini-Hochberg applies to the smallest p-value), over ``rounds``."""
+    (Bonferroni's bar, which Holm applies to the smallest p-value), over ``rounds``."""
     return float(_distribution(rounds).isf(alpha / (2 * max(cases, 1))))
 
 
@@ -190,6 +195,12 @@ def t_test_p(centre: float, se: float, rounds: int) -> float:
     if se > 0:
         return float(2 * _distribution(rounds).sf(abs(centre) / se))
     return 1.0 if centre == 0 else 0.0
+
+
+def called_together(p_values: Sequence[float], alpha: float) -> list[bool]:
+    """Which of a comparison's paired cases are significant, all decided together: Holm's procedure at
+    family-wise error rate ``alpha`` (the rule above). The change's floor, ``min_effect``, is applied after."""
+    return holm(list(p_values), alpha)
 
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:

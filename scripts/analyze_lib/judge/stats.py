@@ -175,6 +175,20 @@ def benjamini_hochberg(p_values: list[float], level: float) -> list[bool]:
     return [index in rejected for index in range(m)]
 
 
+def holm(p_values: list[float], level: float) -> list[bool]:
+    """Which hypotheses Holm's step-down procedure rejects at family-wise error rate ``level``: sort the m
+    p-values and reject while p_(k) <= level / (m - k + 1), stopping at the first that is not. However many
+    hypotheses are false, the chance of rejecting any true one is at most ``level``; its first step is
+    Bonferroni's bar, level / m, the same as Benjamini-Hochberg's."""
+    m = len(p_values)
+    rejected = [False] * m
+    for rank, index in enumerate(sorted(range(m), key=lambda index: p_values[index])):
+        if p_values[index] > level / (m - rank):
+            break
+        rejected[index] = True
+    return rejected
+
+
 def smallest_p(n_a: int, n_b: int) -> float:
     """The smallest two-sided p-value the exact U test can give for these sizes.
 
