@@ -12,11 +12,15 @@ public final class OpenCase {
     /// at most once.
     private var plans: [UInt64: CaseRunner.SamplePlan] = [:]
 
-    /// Starts the case's thread team on `workload`. Calibrates nothing yet (`plan(sampleNanoseconds:)`).
-    public init(_ benchmarkCase: BenchmarkCase, workload: Workload) {
+    /// Starts the case's thread team on `workload`, thread *i* on CPU `teamCPUs[i % teamCPUs.count]` alone when
+    /// given (`ThreadTeam`; `pinFailure` says when that failed). Calibrates nothing yet (`plan(sampleNanoseconds:)`).
+    public init(_ benchmarkCase: BenchmarkCase, workload: Workload, teamCPUs: [Int]? = nil) {
         self.benchmarkCase = benchmarkCase
-        session = Session(workload: workload, threads: benchmarkCase.threads)
+        session = Session(workload: workload, threads: benchmarkCase.threads, cpus: teamCPUs)
     }
+
+    /// Why the team's threads are not on the CPUs asked for, or nil.
+    public var pinFailure: String? { session.team.pinFailure }
 
     /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
     /// earlier process calibrated for this case (of this build or another: `bench-commits --paired` gives both

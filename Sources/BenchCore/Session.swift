@@ -18,9 +18,10 @@ final class Session: @unchecked Sendable {
     /// How often the coordinator looks whether every worker has begun.
     static let readyPollNanoseconds: UInt64 = 20_000
 
-    init(workload: Workload, threads: Int) {
+    /// `cpus`: where the team's threads run (`ThreadTeam`), or nil for wherever the scheduler puts them.
+    init(workload: Workload, threads: Int, cpus: [Int]? = nil) {
         self.workload = workload
-        team = ThreadTeam(count: threads)
+        team = ThreadTeam(count: threads, cpus: cpus)
         workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
         counters = .allocate(capacity: threads)
         counters.initialize(repeating: bench_padded_counter(), count: threads)

@@ -1,3 +1,4 @@
+import CBenchSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,33 +12,60 @@ import Glibc
 /// all the samples of a case. Every thread waits at a start barrier until the coordinator arrives, so no thread
 /// starts its work before the others exist and are ready.
 ///
+/// With `cpus`, thread *i* runs on CPU `cpus[i % cpus.count]` alone from before its first job: where a team's
+/// threads run is then the same in every process, not the scheduler's choice at the team's start
+/// (docs/findings/2026-11-24-placement-states.md). Threads the team's threads start (the dispatch pool's, when a
+/// job is the first to need one) inherit their CPU.
+///
 /// Not thread-safe: one coordinator thread calls `start`, `join` and `shutdown`, in that order per job.
 public final class ThreadTeam: @unchecked Sendable {
     /// The number of worker threads.
     public let count: Int
+    /// Why a thread could not be confined to its CPU of `cpus` (the first that could not), or nil.
+    public private(set) var pinFailure: String?
 
     private let startBarrier: UnsafeMutablePointer<pthread_barrier_t>
     private let endBarrier: UnsafeMutablePointer<pthread_barrier_t>
+    /// Each thread's errno from confining itself to its CPU (0: done, or no CPUs given); written by thread i
+    /// before `init` returns, read by `init`.
+    private let pinErrors: UnsafeMutableBufferPointer<Int32>
     // Written by the coordinator before the start barrier, read by workers after it: the barrier orders them.
     private var job: (@Sendable (Int) -> Void)?
     private var isShuttingDown = false
     private let exited = DispatchGroup()
 
-    /// Starts `count` worker threads, which wait for the first job. `count` must be at least 1.
-    public init(count: Int, name: String = "bench-worker") {
+    /// Starts `count` worker threads, which wait for the first job. `count` must be at least 1, and `cpus`, when
+    /// given, not empty. Returns once each thread is on its CPU of `cpus` (or `pinFailure` says why one is not).
+    public init(count: Int, name: String = "bench-worker", cpus: [Int]? = nil) {
         precondition(count >= 1, "a thread team needs at least one thread")
+        precondition(cpus.map { !$0.isEmpty } ?? true, "a thread team's CPUs, when given, are at least one")
         self.count = count
         startBarrier = .allocate(capacity: 1)
         endBarrier = .allocate(capacity: 1)
         // Workers plus the coordinator meet at each barrier.
         pthread_barrier_init(startBarrier, nil, UInt32(count + 1))
         pthread_barrier_init(endBarrier, nil, UInt32(count + 1))
+        pinErrors = .allocate(capacity: count)
+        pinErrors.initialize(repeating: 0)
+        // Each thread tries its CPU first and says so; init returns when all have.
+        let begun = DispatchGroup()
         for index in 0..<count {
             exited.enter()
-            let thread = Thread { [self] in self.workerLoop(index: index) }
+            begun.enter()
+            let cpu = cpus.map { $0[index % $0.count] }
+            let thread = Thread { [self] in
+                if let cpu { pinErrors[index] = bench_pin_current_thread(Int32(clamping: cpu)) }
+                begun.leave()
+                workerLoop(index: index)
+            }
             thread.name = "\(name)-\(index)"
             thread.stackSize = 1 << 20
             thread.start()
+        }
+        begun.wait()
+        if let cpus, let index = pinErrors.firstIndex(where: { $0 != 0 }) {
+            pinFailure = "thread \(index) cannot run on CPU \(cpus[index % cpus.count]) alone: "
+                + String(cString: strerror(pinErrors[index]))
         }
     }
 
@@ -46,6 +74,7 @@ public final class ThreadTeam: @unchecked Sendable {
         pthread_barrier_destroy(endBarrier)
         startBarrier.deallocate()
         endBarrier.deallocate()
+        pinErrors.deallocate()
     }
 
     /// Releases every worker into `job(threadIndex)` at once. Returns as soon as they are released.

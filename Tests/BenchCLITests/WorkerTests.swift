@@ -7,6 +7,15 @@ import Testing
     static let options = ["--filter", "^harness/empty/", "--threads", "1,2", "--rounds", "4", "--seed", "9"]
     static let emptyAtTwo = ["suite": "harness", "benchmark": "empty", "variant": "loop", "threads": "2", "params": ""]
 
+    /// The lowest CPU this process may run on (the kernel's `Cpus_allowed_list`, "0-1" or "3,5"), which a
+    /// worker it starts may use too.
+    static func firstAllowedCPU() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let list = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+        return list.flatMap { Int($0.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+            .prefix { $0.isNumber }) } ?? 0
+    }
+
     /// A running worker and the two ends of its conversation.
     final class Conversation {
         let process: Process
@@ -55,6 +64,7 @@ import Testing
         let worker = try Conversation(Self.options)
         let hello = try #require(try worker.next())
         #expect(hello["ok"] as? String == "hello")
+        #expect(hello["protocol"] as? Int == 2)
         #expect(hello["columns"] as? [String] == ResultsSchema.header, "the CSV's header, from its one definition")
 
         let list = try worker.ask(["request": "list"])
@@ -136,6 +146,18 @@ import Testing
         #expect(worker.finish() == 0)
     }
 
+    /// A setup with `team_cpus` measures as any other; a CPU the worker may not use is refused (above).
+    @Test func aSetupMayPinItsTeam() throws {
+        let worker = try Conversation(Self.options)
+        _ = try worker.next()
+        let setup = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000,
+                                    "team_cpus": [Self.firstAllowedCPU()]])
+        #expect(setup["ok"] as? String == "setup", "\(setup)")
+        let records = try #require(try worker.ask(["request": "sample", "samples": 1])["records"] as? [[String: String]])
+        #expect(records.count == 1 && Double(records[0]["ns_per_op"] ?? "").map { $0 > 0 } == true, "\(records)")
+        #expect(worker.finish() == 0)
+    }
+
     @Test func badRequestsGetAnErrorLineAndTheWorkerGoesOn() throws {
         let worker = try Conversation(Self.options)
         _ = try worker.next()
@@ -150,6 +172,11 @@ import Testing
              "unknown field \"sample_time\""),
             (["request": "setup", "case": Self.emptyAtTwo], "setup needs \"sample_ns\""),
             (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 10], "\"sample_ns\" must be"),
+            (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "team_cpus": [Int]()],
+             "\"team_cpus\" must list at least one CPU"),
+            (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000,
+              "team_cpus": [Self.firstAllowedCPU(), 1 << 20]],
+             "setup: \"team_cpus\": thread 1 cannot run on CPU 1048576 alone"),
         ]
         for (request, message) in refusals {
             let reply = try worker.ask(request)

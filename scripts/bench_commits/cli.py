@@ -136,9 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
                              f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
                              f"{paired_plan.QUICK_BUDGET_MINUTES:g}); the first --rounds run whole whatever it says")
     paired.add_argument("--placement", choices=paired_plan.PLACEMENTS,
-                        help="where the threads run: same-cpu confines both builds to one CPU, the same for both, "
-                             "while they measure a one-thread case (the CPU alternates by round) and lets cases of "
-                             "more threads run free; free leaves every thread to the scheduler, as bench does "
+                        help="where the threads run: pinned confines both builds to one CPU, the same for both, "
+                             "while they measure a one-thread case (the CPU alternates by round), and runs thread i "
+                             "of a case of more threads on one CPU alone, the same in both builds (the CPUs rotate "
+                             "by round); same-cpu does the same for one-thread cases and lets the threads of the "
+                             "others run free; free leaves every thread to the scheduler, as bench does "
                              f"(default {paired_plan.DEFAULT_PLACEMENT}; why: docs/bench-commits.md#placement)")
     parser.add_argument("--check-gate", action="store_true",
                         help="compare HEAD with itself, plain and with a planted slowdown (see above)")

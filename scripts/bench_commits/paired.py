@@ -20,7 +20,7 @@ import signal
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
@@ -143,8 +143,9 @@ class Plans:
     def __init__(self):
         self._plans: dict[tuple, dict] = {}
 
-    def set_up(self, worker: Worker, case: dict, sample_ns: int) -> None:
-        request = {"request": "setup", "case": case, "sample_ns": sample_ns}
+    def set_up(self, worker: Worker, case: dict, sample_ns: int, team_cpus: list[int] | None = None) -> None:
+        request = {"request": "setup", "case": case, "sample_ns": sample_ns,
+                   **({"team_cpus": team_cpus} if team_cpus is not None else {})}
         plan = self._plans.get(case_key(case))
         if plan is not None:
             try:
@@ -211,6 +212,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
                                        logs / f"worker-round{round_number}-{name}.log")
             if cases is None:
+                settings = _placement_both_can(settings, workers, say)
                 cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
                 for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
                     if missing:
@@ -251,6 +253,18 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     return files
 
 
+def _placement_both_can(settings: paired_plan.PairedSettings, workers: dict[str, Worker],
+                        say) -> paired_plan.PairedSettings:
+    """``settings``, or under "pinned" with a worker that cannot pin its team (a build before protocol 2), the
+    same with "same-cpu": both builds must place their threads alike, or the pairs compare placements."""
+    unable = [worker.name for worker in workers.values() if not worker.can_pin_team]
+    if settings.placement != "pinned" or not unable:
+        return settings
+    say(f"warning: the worker of {', '.join(unable)} cannot pin its threads (protocol 1): placement same-cpu "
+        "for this comparison, for both builds")
+    return replace(settings, placement="same-cpu")
+
+
 def _budget_allows(started: float, settings: paired_plan.PairedSettings, visit_seconds: list[float]) -> bool:
     per_visit = sum(visit_seconds) / len(visit_seconds) if visit_seconds else 0.0
     return paired_plan.budget_allows_visit(time.monotonic() - started, settings.budget_seconds, per_visit)
@@ -276,13 +290,15 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
     """One case in one round: set up on both (with the case's plan, once known),
     ``settings.visit_pairs`` pairs, torn down, rows written."""
     key, label = case_key(case), case_label(case)
-    cpus = paired_plan.case_cpus(int(case["threads"]), round_number, os.sched_getaffinity(0), settings.placement)
+    threads, allowed = int(case["threads"]), os.sched_getaffinity(0)
+    cpus = paired_plan.case_cpus(threads, round_number, allowed, settings.placement)
+    team = paired_plan.team_cpus(threads, round_number, allowed, settings.placement)
     for worker in workers.values():
         worker.confine(cpus)
     firsts = paired_plan.first_sides(seed, round_number, label, settings.visit_pairs)
     # Set up in the order the first pair runs in, which the seed varies from case to case.
     for name in (firsts[0], paired_plan.other(firsts[0])):
-        plans.set_up(workers[name], case, settings.sample_ns)
+        plans.set_up(workers[name], case, settings.sample_ns, team)
     records = {SIDE_A: [], SIDE_B: []}
     for pair, first in enumerate(firsts):
         pair_records = {}

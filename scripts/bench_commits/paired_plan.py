@@ -54,10 +54,15 @@ WARMUP_SAMPLES = 0
 # one CPU, the same for both (which one alternates by round); cases of more threads run free. This VM's
 # two vCPUs run at different speeds for seconds at a time, and a thread stays on the CPU it last ran
 # on, so with free placement each worker of a pair sat on its own vCPU for a whole round and the pair's
-# ratio was the two vCPUs' speeds (docs/findings/2026-11-23-same-cpu-pairs.md). "free": the scheduler
-# places every thread, as in `bench`.
-PLACEMENTS = ("same-cpu", "free")
-DEFAULT_PLACEMENT = "same-cpu"
+# ratio was the two vCPUs' speeds (docs/findings/2026-11-23-same-cpu-pairs.md). "pinned": one-thread cases
+# as "same-cpu"; a case of more threads has its team's thread i on one CPU alone, the same in both workers
+# (``team_cpus``), where free its threads landed in a state that held for the whole process: a 2-thread handoff
+# took about 4 us a round trip with both threads on one CPU and 45 us with one on each
+# (docs/findings/2026-11-24-placement-states.md). In four alternated quick A/As, pinned left the median case's
+# spread of round ratios at 0.147-0.148 against 0.206-0.208 free, and 2-thread cases' at a third to a half
+# (docs/findings/2026-11-25-pinned-teams.md). "free": the scheduler places every thread, as in `bench`.
+PLACEMENTS = ("same-cpu", "pinned", "free")
+DEFAULT_PLACEMENT = "pinned"
 # The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
 DEFAULT_BUDGET_MINUTES = 20.0
 QUICK_BUDGET_MINUTES = 10.0
@@ -138,6 +143,18 @@ def case_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
         return set(cpus)
     ordered = sorted(cpus)
     return {ordered[(round_number - 1) % len(ordered)]}
+
+
+def team_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -> list[int] | None:
+    """Where a case's team threads run under "pinned", thread i on the i-th CPU of the list (modulo its length),
+    the same in both workers: all of ``cpus``, rotated by the round so that no thread of a team keeps one vCPU in
+    every round. None (the scheduler places them) under the other placements, for a one-thread case (which
+    ``case_cpus`` confines) and without CPUs."""
+    if placement != "pinned" or threads < 2 or not cpus:
+        return None
+    ordered = sorted(cpus)
+    shift = (round_number - 1) % len(ordered)
+    return ordered[shift:] + ordered[:shift]
 
 
 def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float) -> bool:

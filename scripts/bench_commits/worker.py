@@ -11,7 +11,8 @@ import selectors
 import subprocess
 from pathlib import Path
 
-PROTOCOL_VERSION = 1
+# The protocols this client speaks: 2 added setup's team_cpus (Worker.can_pin_team).
+PROTOCOL_VERSIONS = (1, 2)
 # How long a worker may take to answer one request: generous, so that only a hung case hits it.
 REPLY_TIMEOUT_SECONDS = 600.0
 LOG_TAIL_LINES = 5
@@ -52,9 +53,11 @@ class Worker:
         self._buffer = b""
         try:
             hello = self._reply("hello")
-            if hello.get("protocol") != PROTOCOL_VERSION or not isinstance(hello.get("columns"), list):
+            if hello.get("protocol") not in PROTOCOL_VERSIONS or not isinstance(hello.get("columns"), list):
                 raise WorkerError(f"the worker of {name} speaks another protocol: {hello}")
             self.columns: list[str] = hello["columns"]
+            # Whether setup may give team_cpus (a build of protocol 2 or later).
+            self.can_pin_team: bool = hello["protocol"] >= 2
         except BaseException:
             self.kill()
             raise

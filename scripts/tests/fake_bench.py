@@ -143,13 +143,14 @@ def worker(argv: list[str]) -> int:
     die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
     rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
     open_case, written, sample_requests = None, 0, 0
-    old_build = Path("NO_PLANS").exists()  # a commit of the fake repository that plays a build from before plans
+    # A commit of the fake repository that plays a build from before plans and team_cpus (protocol 1).
+    old_build = Path("NO_PLANS").exists()
 
     def send(reply: dict) -> None:
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
-    send({"ok": "hello", "protocol": 1, "columns": header})
+    send({"ok": "hello", "protocol": 1 if old_build else 2, "columns": header})
     for line in sys.stdin:
         request = json.loads(line)
         with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
@@ -162,8 +163,8 @@ def worker(argv: list[str]) -> int:
             if open_case is not None or request["case"] not in cases:
                 send({"error": "setup: already set up or unknown case"})
                 continue
-            if "plan" in request and old_build:
-                send({"error": 'bad request: unknown field "plan"'})
+            if old_build and ("plan" in request or "team_cpus" in request):
+                send({"error": 'bad request: unknown field "plan" or "team_cpus"'})
                 continue
             open_case, written = request["case"], 0
             # A calibrated plan is this worker's own (its pid); a build from before plans gives none.

@@ -102,8 +102,17 @@ def test_one_thread_cases_get_one_cpu_in_turn_and_others_all_cpus():
     assert [paired_plan.case_cpus(1, r, cpus, "same-cpu") for r in (1, 2, 3, 4)] == [{0}, {1}, {2}, {0}]
     assert paired_plan.case_cpus(2, 1, cpus, "same-cpu") == cpus
     assert paired_plan.case_cpus(1, 1, cpus, "free") == cpus
+    assert paired_plan.case_cpus(1, 2, cpus, "pinned") == {1} and paired_plan.case_cpus(2, 1, cpus, "pinned") == cpus
     with pytest.raises(PlanError, match="unknown placement"):
-        paired_plan.case_cpus(1, 1, cpus, "pinned")
+        paired_plan.case_cpus(1, 1, cpus, "nowhere")
+
+
+def test_pinned_teams_take_every_cpu_in_a_rotation_by_round():
+    cpus = {0, 1, 2}
+    assert [paired_plan.team_cpus(2, r, cpus, "pinned") for r in (1, 2, 3, 4)] == \
+        [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 1, 2]]
+    assert paired_plan.team_cpus(1, 1, cpus, "pinned") is None, "a one-thread case is confined, not pinned"
+    assert paired_plan.team_cpus(2, 1, cpus, "same-cpu") is None and paired_plan.team_cpus(8, 1, cpus, "free") is None
 
 
 # The provisional sequential rule
@@ -323,7 +332,7 @@ def test_the_report_names_the_paired_shape(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, placement same-cpu, seed 5" in out
+    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, placement pinned, seed 5" in out
     assert {entry["sample_ns"] for entry in requests(repo) if entry["request"] == "setup"} == {500_000}
 
 
@@ -341,6 +350,31 @@ def test_both_workers_measure_a_one_thread_case_on_the_same_cpu(repo, placement)
     else:
         expected = {(1, (allowed[0],)), (2, (allowed[1 % len(allowed)],))}
         assert one_thread == expected, "one CPU, the same for both workers, in turn by round"
+
+
+def test_pinned_gives_both_workers_the_same_team_cpus_and_a_one_thread_case_one_cpu(repo):
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+               "--placement", "pinned", *FOUR_CASES) in (0, 4)
+    allowed = sorted(os.sched_getaffinity(0))
+    setups = _with_round([entry for entry in requests(repo) if entry["request"] == "setup"])
+    several = {(entry["round_cpus"][0], entry["side"], tuple(entry["team_cpus"]))
+               for entry in setups if entry["case"]["threads"] != "1"}
+    rotated = allowed[1:] + allowed[:1]
+    assert several == {(1, SIDE_A, tuple(allowed)), (1, SIDE_B, tuple(allowed)),
+                       (2, SIDE_A, tuple(rotated)), (2, SIDE_B, tuple(rotated))}
+    one_thread = [entry for entry in setups if entry["case"]["threads"] == "1"]
+    assert one_thread and all("team_cpus" not in entry and len(entry["cpus"]) == 1 for entry in one_thread)
+
+
+def test_pinned_against_a_build_that_cannot_pin_places_both_as_same_cpu(repo, capsys):
+    base = git(repo, "rev-parse", "HEAD")
+    commit(repo, "head", {"NO_PLANS": "1\n"})
+    assert run(repo, base, "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+               "--placement", "pinned", *FOUR_CASES) in (0, 4)
+    assert "cannot pin its threads (protocol 1): placement same-cpu for this comparison" in capsys.readouterr().err
+    setups = [entry for entry in requests(repo) if entry["request"] == "setup"]
+    assert setups and not any("team_cpus" in entry for entry in setups), "neither build pins: they place alike"
+    assert len(timing_files(repo)) == 2
 
 
 def _with_round(setups: list[dict]) -> list[dict]:
@@ -393,7 +427,7 @@ def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, caps
     (("--rounds", "3"), "--rounds goes with --paired"),
     (("--sample-time", "8"), "--sample-time goes with --paired"),
     (("--placement", "free"), "--placement goes with --paired"),
-    (("--paired", "--placement", "pinned"), "invalid choice: 'pinned'"),
+    (("--paired", "--placement", "nowhere"), "invalid choice: 'nowhere'"),
     (("--paired", "--pairs", "3"), "with --paired give --rounds and --max-rounds"),
     (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
     (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),

@@ -79,5 +79,8 @@ int bench_die_with_parent(int signal);
 /// An anonymous file in memory (memfd_create), not closed on exec, so that a child can read it through
 /// /dev/fd/N: it disappears with the last process holding it, whatever ends them. The descriptor, or -1.
 int bench_anonymous_file(const char *name);
+/// Lets the calling thread run on `cpu` alone (sched_setaffinity of the thread). 0 on success, else errno: EINVAL
+/// for a CPU this process may not use or that does not exist.
+int bench_pin_current_thread(int cpu);
 
 #endif

@@ -14,10 +14,11 @@ extension Bench {
     /// - `{"request": "list"}` → `{"ok": "list", "cases": [{"suite", "benchmark", "variant", "threads",
     ///   "params"}, ...]}`: the cases bench's `--filter` and `--threads` (given before `worker`) select, each
     ///   field the text of its CSV column.
-    /// - `{"request": "setup", "case": {...as listed...}, "sample_ns": N, "plan": {...}?}` → `{"ok": "setup",
-    ///   "plan": {...}}`: starts the case's thread team and calibrates it for samples of N ns, so that no
-    ///   calibration falls between later samples. A `plan` that an earlier setup of the case replied (from this
-    ///   build or another) is taken instead of calibrating; the reply gives the plan samples will use.
+    /// - `{"request": "setup", "case": {...as listed...}, "sample_ns": N, "plan": {...}?, "team_cpus": [C, ...]?}`
+    ///   → `{"ok": "setup", "plan": {...}}`: starts the case's thread team and calibrates it for samples of N ns,
+    ///   so that no calibration falls between later samples. A `plan` that an earlier setup of the case replied
+    ///   (from this build or another) is taken instead of calibrating; the reply gives the plan samples will
+    ///   use. With `team_cpus` (protocol 2), the team's thread i runs on CPU `team_cpus[i % count]` alone.
     /// - `{"request": "sample", "samples": N, "sample_ns": N?, "warmup": W?, "round": K?, "pair": P?,
     ///   "pair_order": "first"|"second"?}` → `{"ok": "sample", "records": [{column: value}, ...]}`: W warm-up
     ///   samples (default 0), then N kept, each a row of the results CSV (one per role for cases whose threads
@@ -75,8 +76,9 @@ extension Bench {
 /// What a worker holds between requests: the cases it may set up, the one set up (if any), and what every
 /// row records. Not thread-safe: the worker's one loop drives it.
 struct WorkerState {
-    /// The protocol's version, sent in the hello line; a client refuses a version it does not know.
-    static let protocolVersion = 1
+    /// The protocol's version, sent in the hello line; a client refuses a version it does not know. 2 added
+    /// setup's `team_cpus`.
+    static let protocolVersion = 2
     /// The shortest and longest sample a request may ask for, in nanoseconds.
     static let sampleNanosecondsRange: ClosedRange<UInt64> = 100_000...60_000_000_000
     /// The most samples (kept or warm-up) one request may ask for.
@@ -135,7 +137,12 @@ struct WorkerState {
         try Self.check(sampleNanoseconds: sampleNanoseconds)
         guard let (benchmarkCase, benchmark) = cases.first(where: { Self.identity($0.benchmarkCase) == identity.fields })
         else { throw WorkerError("unknown case: \(identity.description) (not among this worker's cases: see list)") }
-        let openCase = OpenCase(benchmarkCase, workload: benchmark.setup(benchmarkCase))
+        try Self.check(teamCPUs: request.team_cpus)
+        let openCase = OpenCase(benchmarkCase, workload: benchmark.setup(benchmarkCase), teamCPUs: request.team_cpus)
+        if let failure = openCase.pinFailure {
+            openCase.close()
+            throw WorkerError("setup: \"team_cpus\": \(failure)")
+        }
         if let plan = request.plan {
             do {
                 try openCase.adopt(plan, sampleNanoseconds: sampleNanoseconds)
@@ -198,6 +205,14 @@ struct WorkerState {
         }
     }
 
+    /// Setup's `team_cpus`, when given: at least one CPU number, none negative.
+    private static func check(teamCPUs: [Int]?) throws {
+        guard let teamCPUs else { return }
+        guard !teamCPUs.isEmpty, teamCPUs.allSatisfy({ $0 >= 0 }) else {
+            throw WorkerError("\"team_cpus\" must list at least one CPU, none negative, not \(teamCPUs)")
+        }
+    }
+
     private static func check(sampleNanoseconds: UInt64) throws {
         guard sampleNanosecondsRange.contains(sampleNanoseconds) else {
             throw WorkerError("\"sample_ns\" must be \(sampleNanosecondsRange.lowerBound) to "
@@ -222,10 +237,11 @@ struct WorkerRequest: Decodable {
     var pair: Int?
     var pair_order: String?
     var plan: CaseRunner.SamplePlan?
+    var team_cpus: [Int]?
 
     /// The fields a request may have; any other is refused, so that a misspelt one is not silently ignored.
     static let fields: Set<String> = ["request", "case", "sample_ns", "samples", "warmup", "round", "pair",
-                                      "pair_order", "plan"]
+                                      "pair_order", "plan", "team_cpus"]
 
     init(line: String) throws {
         let data = Data(line.utf8)
