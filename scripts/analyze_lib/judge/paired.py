@@ -5,8 +5,10 @@ every pair of samples of a case, base and head, is taken milliseconds apart, in 
 Both samples of a pair see the same state of the host, so the host's 2x swings cancel in the pair's
 log ratio ``d = log(head / base)``. What is left is the noise within a pair and, between rounds, a
 per-process offset: which vCPU each worker's threads ran on (a VM's vCPUs run at different speeds;
-bench-commits measures one-thread cases with both workers on one CPU for this reason), and, for cases
-of more threads, an offset whose source is not known (docs/findings/2026-11-23-same-cpu-pairs.md).
+bench-commits measures one-thread cases with both workers on one CPU for this reason) and, for cases
+of more threads, where their threads landed (bench-commits pins each to a CPU of its own by default)
+and offsets whose source is not known (docs/findings/2026-11-23-same-cpu-pairs.md,
+docs/findings/2026-11-25-pinned-teams.md).
 
 The rule, stated once (docs/comparison-rule.md links here):
 
