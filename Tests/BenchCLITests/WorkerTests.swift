@@ -1,4 +1,5 @@
 @testable import BenchResults
+import BenchTestSupport
 import Foundation
 import Testing
 
@@ -6,15 +7,6 @@ import Testing
 @Suite struct WorkerTests {
     static let options = ["--filter", "^harness/empty/", "--threads", "1,2", "--rounds", "4", "--seed", "9"]
     static let emptyAtTwo = ["suite": "harness", "benchmark": "empty", "variant": "loop", "threads": "2", "params": ""]
-
-    /// The lowest CPU this process may run on (the kernel's `Cpus_allowed_list`, "0-1" or "3,5"), which a
-    /// worker it starts may use too.
-    static func firstAllowedCPU() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let list = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
-        return list.flatMap { Int($0.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
-            .prefix { $0.isNumber }) } ?? 0
-    }
 
     /// A running worker and the two ends of its conversation.
     final class Conversation {
@@ -151,7 +143,7 @@ import Testing
         let worker = try Conversation(Self.options)
         _ = try worker.next()
         let setup = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000,
-                                    "team_cpus": [Self.firstAllowedCPU()]])
+                                    "team_cpus": [allowedCPUs().first ?? 0]])
         #expect(setup["ok"] as? String == "setup", "\(setup)")
         let records = try #require(try worker.ask(["request": "sample", "samples": 1])["records"] as? [[String: String]])
         #expect(records.count == 1 && Double(records[0]["ns_per_op"] ?? "").map { $0 > 0 } == true, "\(records)")
@@ -175,7 +167,7 @@ import Testing
             (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "team_cpus": [Int]()],
              "\"team_cpus\" must list at least one CPU"),
             (["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000,
-              "team_cpus": [Self.firstAllowedCPU(), 1 << 20]],
+              "team_cpus": [allowedCPUs().first ?? 0, 1 << 20]],
              "setup: \"team_cpus\": thread 1 cannot run on CPU 1048576 alone"),
         ]
         for (request, message) in refusals {

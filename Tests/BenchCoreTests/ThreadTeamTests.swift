@@ -1,23 +1,11 @@
 import BenchCore
+import BenchTestSupport
 import Foundation
 import Testing
 
 /// Where a `ThreadTeam`'s threads may run: each on its CPU of `cpus` alone when given, wherever the process may
 /// run otherwise (the negative control), and a CPU it may not use reported, not ignored.
 @Suite struct ThreadTeamTests {
-    /// The CPUs the calling thread may run on, from the kernel's `Cpus_allowed_list` ("0-1", "3", "0,2-3").
-    static func allowedCPUs() -> [Int] {
-        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else {
-            return []
-        }
-        return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
-            .split(separator: ",").flatMap { range -> [Int] in
-                let ends = range.split(separator: "-").compactMap { Int($0) }
-                return ends.count == 2 ? Array(ends[0]...ends[1]) : ends
-            }
-    }
-
     /// What each thread of `team` sees as its allowed CPUs, from inside a job.
     static func cpusSeen(by team: ThreadTeam) -> [[Int]] {
         final class Seen: @unchecked Sendable {
@@ -34,7 +22,7 @@ import Testing
     }
 
     @Test func eachThreadRunsOnItsCPUAloneWhenAsked() throws {
-        let allowed = Self.allowedCPUs()
+        let allowed = allowedCPUs()
         try #require(!allowed.isEmpty, "Linux lists the CPUs a thread may use")
         let cpus = Array(allowed.reversed())
         let team = ThreadTeam(count: 3, cpus: cpus)
@@ -44,7 +32,7 @@ import Testing
     }
 
     @Test func withoutCPUsEveryThreadMayRunWhereTheProcessMay() throws {
-        let allowed = Self.allowedCPUs()
+        let allowed = allowedCPUs()
         let team = ThreadTeam(count: 2)
         defer { team.shutdown() }
         #expect(team.pinFailure == nil)
@@ -52,9 +40,9 @@ import Testing
     }
 
     @Test func aCPUTheThreadMayNotUseIsReported() throws {
-        let beyond = (Self.allowedCPUs().max() ?? 0) + 1
+        let beyond = (allowedCPUs().max() ?? 0) + 1
         for cpu in [beyond, 1 << 20] {
-            let team = ThreadTeam(count: 2, cpus: [Self.allowedCPUs().first ?? 0, cpu])
+            let team = ThreadTeam(count: 2, cpus: [allowedCPUs().first ?? 0, cpu])
             defer { team.shutdown() }
             let failure = try #require(team.pinFailure, "CPU \(cpu) cannot be given")
             #expect(failure.hasPrefix("thread 1 cannot run on CPU \(cpu) alone: "), "\(failure)")

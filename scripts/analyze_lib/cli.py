@@ -132,7 +132,8 @@ def _add_rule_options(parser: argparse.ArgumentParser, counts: bool = False) -> 
                         help=f"smallest change that counts, in percent (default {DEFAULT_THRESHOLD_PERCENT:g}; "
                              f"{PAIRED_MIN_EFFECT_PERCENT:g} for the files of a paired comparison)" + timing)
     parser.add_argument("--alpha", type=_alpha, default=None if counts else DEFAULT_ALPHA,
-                        help=f"significance level of the test (Mann-Whitney U; Student's t for paired files), and 1 - the confidence of "
+                        help=f"significance level of the test (Mann-Whitney U; Student's t for paired files), "
+                             f"and 1 - the confidence of "
                              f"every interval shown (default {DEFAULT_ALPHA:g}: 99%% intervals)"
                              + timing)
     if counts:

@@ -141,8 +141,14 @@ def case_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
         raise PlanError(f"unknown placement {placement!r} (one of {', '.join(PLACEMENTS)})")
     if placement == "free" or threads > 1 or not cpus:
         return set(cpus)
+    return {_in_turn(cpus, round_number)[0]}
+
+
+def _in_turn(cpus: set[int], round_number: int) -> list[int]:
+    """``cpus`` in order, rotated so that round ``round_number`` starts at the next one in turn."""
     ordered = sorted(cpus)
-    return {ordered[(round_number - 1) % len(ordered)]}
+    shift = (round_number - 1) % len(ordered)
+    return ordered[shift:] + ordered[:shift]
 
 
 def team_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -> list[int] | None:
@@ -152,9 +158,7 @@ def team_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
     ``case_cpus`` confines) and without CPUs."""
     if placement != "pinned" or threads < 2 or not cpus:
         return None
-    ordered = sorted(cpus)
-    shift = (round_number - 1) % len(ordered)
-    return ordered[shift:] + ordered[:shift]
+    return _in_turn(cpus, round_number)
 
 
 def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float) -> bool:

@@ -469,12 +469,11 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     reachable = [reachable_p(index, case) for index, case in enumerate(evidences)]
     significant = [case.p_value < alpha for case in evidences]
     judged = [index for index in sorted(together) if reachable[index]]
-    for index, called in zip(judged, benjamini_hochberg([evidences[i].p_value for i in judged], alpha)):
-        significant[index] = called
     # The paired cases are a family of their own, decided by the paired rule's procedure.
     paired = [index for index, case in enumerate(evidences) if case.paired]
-    for index, called in zip(paired, paired_rule.called_together([evidences[i].p_value for i in paired], alpha)):
-        significant[index] = called
+    for family, decide in ((judged, benjamini_hochberg), (paired, paired_rule.called_together)):
+        for index, called in zip(family, decide([evidences[i].p_value for i in family], alpha)):
+            significant[index] = called
     return [_decided(case, reachable[index], significant[index], threshold)
             for index, case in enumerate(evidences)]
 
