@@ -78,11 +78,11 @@ ROUNDS_DESCRIPTION = (
 
 PAIRED_DESCRIPTION = (
     " The files of a paired comparison (scripts/bench-commits --paired: each sample records its round and "
-    "pair) are judged on the log ratios of their pairs instead: the change is the mean over rounds of each "
-    "round's median, read on Student's t with a bootstrap standard error, slower or faster when significant "
-    "after Holm's procedure over all paired cases at alpha (the chance that any unchanged case is called is "
-    "at most alpha, however many did change) and the change is at least the threshold. Each case shows its "
-    "resolution: the smallest change it could call alone.")
+    "pair) are judged on the log ratios of their pairs instead: the change is the 15% trimmed mean over rounds "
+    "of each round's median, read on Student's t (Yuen's degrees of freedom) with a bootstrap standard error, "
+    "slower or faster when significant after Holm's procedure over all paired cases at alpha (the chance that "
+    "any unchanged case is called is at most alpha, however many did change) and the change is at least the "
+    "threshold. Each case shows its resolution: the smallest change it could call alone.")
 
 OUTPUT_DESCRIPTION = (
     " Per suite, the geometric mean of its cases' ratios with a CI from a bootstrap over rounds (each run's "

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from analyze_lib.judge import paired
 
@@ -24,6 +25,49 @@ def test_a_starved_side_counts_at_its_elapsed_time_and_a_pair_starved_on_both_si
 def test_the_estimate_is_the_mean_of_round_medians():
     rounds = [np.array([0.0, 0.1, 0.5]), np.array([0.2, 0.2, 0.9])]
     assert paired.estimate(rounds) == pytest.approx((0.1 + 0.2) / 2)
+
+
+def test_the_estimate_trims_the_rounds_at_both_ends():
+    """Twenty rounds: the three lowest and the three highest round medians are cut; wild rounds move nothing."""
+    medians = [0.1] * 17 + [0.9, 1.5, -0.7]
+    assert paired.estimate([np.array([m]) for m in medians]) == pytest.approx(0.1)
+    assert abs(np.mean(medians) - 0.1) > 0.05, "the plain mean would have been moved"
+    assert paired.trimmed_rounds(20) == 14 and paired.degrees_of_freedom(20) == 13
+    assert paired.trimmed_rounds(6) == 6 and paired.degrees_of_freedom(2) == 1
+
+
+def test_the_weighted_trimmed_mean_is_scipy_s_on_the_repeated_values():
+    rng = np.random.default_rng(7)
+    ordered = np.sort(rng.normal(0, 1, 9))
+    counts = rng.integers(0, 4, (50, 9)).astype(float)
+    found = paired._trimmed_means(ordered, counts, fallback=-1.0)
+    for row, value in zip(counts, found):
+        repeated = np.repeat(ordered, row.astype(int))
+        assert value == (pytest.approx(stats.trim_mean(repeated, paired.ROUND_TRIM)) if repeated.size else -1.0)
+
+
+def wild(shift, rounds=30, seed=5):
+    """Rounds of one pair each within 1% of ``log(shift)``, of which three (one in ten) sit 0.5-0.8 off, two
+    one way and one the other: a worker that spent its whole round in another state."""
+    rng = np.random.default_rng(seed)
+    values = math.log(shift) + rng.normal(0, 0.01, rounds)
+    values[:3] += np.array([1, -1, 1]) * rng.uniform(0.5, 0.8, 3)
+    return [np.array([value]) for value in values]
+
+
+def test_a_few_wild_rounds_do_not_hide_a_ten_percent_change(monkeypatch):
+    rounds = wild(1.10)
+    found = paired.paired_evidence(rounds, cases=500)
+    assert found.ratio == pytest.approx(1.10, rel=0.01)
+    assert found.resolution < 1.05 and found.p < 0.01 / 500
+    monkeypatch.setattr(paired, "ROUND_TRIM", 0.0)
+    untrimmed = paired.paired_evidence(rounds, cases=500)
+    assert untrimmed.resolution > 1.10 and untrimmed.p > 0.01 / 500, "the plain mean counted them in full"
+
+
+def test_a_few_wild_rounds_are_no_change():
+    found = paired.paired_evidence(wild(1.0), cases=500)
+    assert found.p > 0.01
 
 
 def test_identical_pairs_have_no_standard_error():
@@ -50,10 +94,10 @@ def test_the_standard_error_is_fixed_by_its_inputs():
 
 
 def test_a_planted_ten_percent_change_is_measured_and_significant():
-    evidence = paired.paired_evidence(noisy_rounds(1.10), cases=500)
+    evidence = paired.paired_evidence(noisy_rounds(1.10, rounds=20), cases=500)
     assert evidence.ratio == pytest.approx(1.10, rel=0.02)
-    assert evidence.p < 1e-6
-    assert evidence.rounds == 12 and evidence.pairs == 120
+    assert evidence.p < 0.01 / 500
+    assert evidence.rounds == 20 and evidence.pairs == 200
     assert not evidence.one_round
 
 

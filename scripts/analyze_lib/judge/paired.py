@@ -16,17 +16,22 @@ The rule, stated once (docs/comparison-rule.md links here):
   ns/op can be: a head that starves where its base did not is slower by at least that much, and the
   bound pulls a pair's ratio toward no change, never away from it. A pair starved on both sides
   cannot be ordered and carries no ratio.
-- A case's change is ``exp(estimate)``, where ``estimate`` is the mean over rounds of each round's
-  median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
-  pair from moving a round.
+- A case's change is ``exp(estimate)``, where ``estimate`` is the 15% trimmed mean over rounds of each
+  round's median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
+  pair from moving a round, and the trimming keeps a few disturbed rounds from moving the case. With
+  each thread of a team on its own CPU, most of a case's rounds agree within a few percent and a few
+  land 40-120% off (a worker that spent its whole round in another state); the mean counted those in
+  full and its standard deviation was about twice the spread of the typical round
+  (docs/findings/2026-11-25-trimmed-rounds.md).
 - Its standard error comes from a two-level bootstrap: rounds resampled, then pairs within each
   resampled round; scaled by sqrt(R / (R - 1)) for the bias of a bootstrap over R rounds. With one
   round the between-process level is not measured, and ``one_round`` says so.
 - The rounds, not the pairs, are the independent units: a worker's threads keep the CPUs the
   scheduler gave them for seconds, and a 2-thread handoff ran 14x slower in one of two A/A
   workers for a whole round (docs/findings/2026-11-23-paired-comparison.md). So ``t = estimate /
-  se`` is read on Student's t with R - 1 degrees of freedom, not on the normal: few rounds give a
-  coarse resolution rather than a false call.
+  se`` is read on Student's t, not on the normal, with the degrees of freedom of the rounds the
+  trimmed mean keeps, less one (Yuen's test: ``degrees_of_freedom``): few rounds give a coarse
+  resolution rather than a false call.
 - A case calls a change only from ``MIN_CALL_ROUNDS`` rounds. Where a worker's threads land is a
   state of the whole process (a 2-thread handoff: about 4 us a round trip with both threads on one
   CPU, 45 us on two), so a case's round values can sit on a few discrete levels; five or six
@@ -42,7 +47,7 @@ The rule, stated once (docs/comparison-rule.md links here):
   unchanged case passed that way in a planted comparison (docs/findings/2026-11-25-family-wise.md).
   Both call a lone change at ``alpha / m``, so a case's resolution is the same under either.
 - A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
-  larger of ``min_effect`` and ``exp(t(alpha / 2m, R - 1) * se)``. A change beyond it is called
+  larger of ``min_effect`` and ``exp(t(alpha / 2m, df) * se)``. A change beyond it is called
   whatever the case's noise; a change below it could not have been seen, and the report says how
   small a change each case could see instead of "not gated".
 
@@ -57,6 +62,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 from scipy import stats as scipy_stats
+from scipy.stats import trim_mean
 
 from .stats import BOOTSTRAP_SEED, holm
 
@@ -65,6 +71,12 @@ from .stats import BOOTSTRAP_SEED, holm
 # 2-thread handoffs, whose rounds sit on levels 11x apart; ten made none there. The rate per comparison stayed
 # near the rule's alpha either way (docs/findings/2026-11-24-placement-states.md).
 MIN_CALL_ROUNDS = 10
+# The share of a case's rounds the estimate cuts from each end (``estimate``), rounded down. Recomputed on
+# recorded default comparisons, 15% brought nearly as many cases to 1.10x as 20% and many more than the
+# plain mean; the cut rounds cost degrees of freedom, which a quick run's 10-16 rounds feel most (at 10
+# rounds the lone bar among 500 cases is 8.1 standard errors untrimmed, 10.1 at 15%, 15.5 at 20%)
+# (docs/findings/2026-11-25-trimmed-rounds.md).
+ROUND_TRIM = 0.15
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
 # SE's own sampling error near 3.5%.
 PAIRED_RESAMPLES = 400
@@ -173,10 +185,21 @@ def pair_log_ratios(base: Mapping[tuple[int, int], float],
     return list(pair_log_ratios_by_round(base, head).values())
 
 
+def trimmed_rounds(rounds: int) -> int:
+    """How many of ``rounds`` round values the estimate keeps: all but ``floor(ROUND_TRIM * rounds)`` at
+    each end (as ``scipy.stats.trim_mean`` cuts)."""
+    return rounds - 2 * int(ROUND_TRIM * rounds)
+
+
+def degrees_of_freedom(rounds: int) -> int:
+    """The degrees of freedom of a trimmed mean over ``rounds`` rounds (Yuen): the rounds it keeps, less one."""
+    return trimmed_rounds(rounds) - 1
+
+
 def _distribution(rounds: int):
-    """What ``estimate / se`` is read on: Student's t with R - 1 degrees of freedom, or the normal for
+    """What ``estimate / se`` is read on: Student's t with ``degrees_of_freedom(rounds)``, or the normal for
     one round (whose between-process noise is not measured at all: ``one_round``)."""
-    return scipy_stats.t(rounds - 1) if rounds >= 2 else scipy_stats.norm
+    return scipy_stats.t(degrees_of_freedom(rounds)) if rounds >= 2 else scipy_stats.norm
 
 
 def two_sided_z(alpha: float, rounds: int = 0) -> float:
@@ -206,8 +229,8 @@ def called_together(p_values: Sequence[float], alpha: float) -> list[bool]:
 
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:
-    """The mean over rounds of each round's median log ratio."""
-    return float(np.mean([np.median(d) for d in rounds]))
+    """The trimmed mean (``ROUND_TRIM`` cut from each end) over rounds of each round's median log ratio."""
+    return float(trim_mean([np.median(d) for d in rounds], ROUND_TRIM))
 
 
 def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
@@ -220,7 +243,7 @@ def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
     if count == 1:
         return float(np.std(within[0], ddof=1))
     chosen = rng.integers(0, count, (count, resamples))
-    means = within[chosen, np.arange(resamples)].mean(axis=0)
+    means = trim_mean(within[chosen, np.arange(resamples)], ROUND_TRIM, axis=0)
     return float(np.std(means, ddof=1) * math.sqrt(count / (count - 1)))
 
 
@@ -231,8 +254,8 @@ def geomean_interval(cases: Sequence[Mapping[int, float]], confidence: float, re
 
     A resample draws the comparison's rounds with replacement, one draw for all the cases: a round is
     one pair of workers that visited them all, so what it shares moves every case together. Each
-    case's mean is weighted by how often its own rounds were drawn (sequential rounds visit some
-    cases only); a case none of whose rounds was drawn keeps its estimate. Percentile interval; NaN
+    case's trimmed mean counts each of its own rounds as often as it was drawn (sequential rounds visit
+    some cases only); a case none of whose rounds was drawn keeps its estimate. Percentile interval; NaN
     ends with fewer than two rounds in all."""
     round_ids = sorted({round_id for medians in cases for round_id in medians})
     if len(round_ids) < 2 or not cases:
@@ -242,17 +265,31 @@ def geomean_interval(cases: Sequence[Mapping[int, float]], confidence: float, re
     for row, medians in enumerate(cases):
         for round_id, median in medians.items():
             values[row, column[round_id]] = median
-    present = ~np.isnan(values)
-    own = np.nanmean(values, axis=1)
     rng = np.random.default_rng(seed)
     drawn = rng.integers(0, len(round_ids), (resamples, len(round_ids)))
     counts = np.zeros((resamples, len(round_ids)))
     np.add.at(counts, (np.arange(resamples)[:, None], drawn), 1)
-    weights = counts @ present.T
-    means = np.where(weights > 0, (counts @ np.where(present, values, 0.0).T) / np.maximum(weights, 1), own)
+    means = np.empty((resamples, len(cases)))
+    for row in range(len(cases)):
+        own = np.flatnonzero(~np.isnan(values[row]))
+        order = own[np.argsort(values[row, own])]
+        means[:, row] = _trimmed_means(values[row, order], counts[:, order],
+                                       fallback=trim_mean(values[row, own], ROUND_TRIM))
     tail = (1 - confidence) / 2 * 100
     geomeans = means.mean(axis=1)
     return math.exp(np.percentile(geomeans, tail)), math.exp(np.percentile(geomeans, 100 - tail))
+
+
+def _trimmed_means(ordered: np.ndarray, counts: np.ndarray, fallback: float) -> np.ndarray:
+    """Per row of ``counts``, the trimmed mean (``ROUND_TRIM``) of ``ordered`` (ascending) with each value
+    counted as often as its column says: ``scipy.stats.trim_mean`` of the values repeated, without
+    repeating them; ``fallback`` for a row that counts none."""
+    total = counts.sum(axis=1, keepdims=True)
+    cut = np.floor(ROUND_TRIM * total)
+    above = np.cumsum(counts, axis=1)
+    kept = np.clip(above, cut, total - cut) - np.clip(above - counts, cut, total - cut)
+    kept_total = np.maximum(total - 2 * cut, 1)[:, 0]
+    return np.where(total[:, 0] > 0, (kept @ ordered) / kept_total, fallback)
 
 
 def paired_evidence(rounds: Sequence[np.ndarray], *, cases: int, alpha: float = DEFAULT_PAIRED_ALPHA,

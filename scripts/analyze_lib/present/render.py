@@ -51,8 +51,8 @@ def rule_sentence(comparison: Comparison) -> str:
     level = ci_level(comparison)
     if comparison.paired:
         return (f"Paired: each case is judged on the log ratios of its pairs (one sample of each build, "
-                f"milliseconds apart): the change is the mean over rounds of each round's median, its standard "
-                f"error a bootstrap over rounds, then pairs; a case is slower or faster when significant after "
+                f"milliseconds apart): the change is the 15% trimmed mean over rounds of each round's median, "
+                f"its standard error a bootstrap over rounds, then pairs; a case is slower or faster when significant after "
                 f"Holm's procedure over all paired cases at {comparison.alpha:g} and the change is at least "
                 f"{comparison.threshold:g}%; the CI is at {level}. A case's resolution is the smallest change "
                 "it could call alone among them (docs/comparison-rule.md).")
