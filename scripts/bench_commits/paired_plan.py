@@ -22,11 +22,10 @@ from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 # rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
 # Student's t with the degrees of freedom of the rounds its trimmed mean keeps, whose tail at a lone
 # change's bar among ~500 cases falls steeply with the rounds (23 standard errors at 5 rounds, 10.1 at
-# 10, 5.8 at 24), and a case
-# calls a change only from judge.MIN_CALL_ROUNDS rounds. So every case gets that many, quick or not,
-# and further rounds, up to the maximum, visit the cases ``cases_to_visit`` picks while the time
-# budget lasts. A one-thread case whose rounds spread 0.1 (the spin loop's, in default A/A runs) needs
-# about 200 rounds to resolve 1.03x among ~500 (docs/findings/2026-11-24-planted-series.md).
+# 10, 5.8 at 24), and a case calls a change only from judge.MIN_CALL_ROUNDS rounds. So every case gets
+# that many, quick or not, and further rounds, up to the maximum, visit the cases ``cases_to_visit``
+# picks while the time budget lasts. A one-thread case whose rounds spread 0.1 (the spin loop's, in
+# default A/A runs) needs about 200 rounds to resolve 1.03x among ~500 (docs/findings/2026-11-24-planted-series.md).
 DEFAULT_ROUNDS = judge.MIN_CALL_ROUNDS
 QUICK_ROUNDS = judge.MIN_CALL_ROUNDS
 DEFAULT_MAX_ROUNDS = 240

@@ -52,10 +52,10 @@ def rule_sentence(comparison: Comparison) -> str:
     if comparison.paired:
         return (f"Paired: each case is judged on the log ratios of its pairs (one sample of each build, "
                 f"milliseconds apart): the change is the 15% trimmed mean over rounds of each round's median, "
-                f"its standard error a bootstrap over rounds, then pairs; a case is slower or faster when significant after "
-                f"Holm's procedure over all paired cases at {comparison.alpha:g} and the change is at least "
-                f"{comparison.threshold:g}%; the CI is at {level}. A case's resolution is the smallest change "
-                "it could call alone among them (docs/comparison-rule.md).")
+                f"its standard error a bootstrap over rounds, then pairs; a case is slower or faster when "
+                f"significant after Holm's procedure over all paired cases at {comparison.alpha:g} and the "
+                f"change is at least {comparison.threshold:g}%; the CI is at {level}. A case's resolution is the "
+                "smallest change it could call alone among them (docs/comparison-rule.md).")
     if comparison.by_rounds:
         return (f"A case with rounds is slower or faster when p, an exact Mann-Whitney U test on its round "
                 f"medians, is significant after Benjamini-Hochberg over all cases judged by rounds at false "
