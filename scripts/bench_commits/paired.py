@@ -1,8 +1,8 @@
 """A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
 case; further rounds visit the cases still coarser than the sequential rule's goals
-(analyze_lib.judge.paired.rounds_wanted), cheapest to bring to a finer resolution first
-(paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
+(analyze_lib.judge.paired.refinement), those working toward the coarsest goal first, cheapest first among
+them (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
 case). The first worker to set a case up calibrates it; every later setup of the case, on either
 build, is given that plan (``Plans``). Both builds' rows go to their own CSV, written as each case of
@@ -109,26 +109,29 @@ class _Ratios:
             rounds[round_index].append(judge.pair_log_ratio(_pair_sample(a), _pair_sample(b)))
         self._wanted.pop(key, None)
 
-    def rounds_wanted(self, key: tuple, cases: int, max_rounds: int) -> int | None:
-        """The most further rounds any role of the case wants to reach its next goal
-        (judge.rounds_wanted): 0 when every role has reached the finest, None when no role that has
-        not can reach its goal within ``max_rounds``. Kept until the case gets new ratios, since each
-        answer resamples the case's rounds."""
+    def refinement(self, key: tuple, cases: int, max_rounds: int) -> judge.Refinement:
+        """The case's next goal and the rounds it wants (judge.refinement), over its roles: the coarsest
+        goal of the roles that can reach theirs, and the most rounds any of them wants; rounds 0 when every
+        role has reached the finest, None when none that has not can reach its goal within
+        ``max_rounds``. Kept until the case gets new ratios, since each answer resamples the case's
+        rounds."""
         cached = self._wanted.get(key)
         if cached is None or cached[0] != (cases, max_rounds):
             cached = (cases, max_rounds), self._project(key, cases, max_rounds)
             self._wanted[key] = cached
         return cached[1]
 
-    def _project(self, key: tuple, cases: int, max_rounds: int) -> int | None:
+    def _project(self, key: tuple, cases: int, max_rounds: int) -> judge.Refinement:
         roles = self.by_case.get(key, {})
         if not roles:
-            return 1
-        wanted = [judge.rounds_wanted(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
-        reachable = [rounds for rounds in wanted if rounds]
+            return judge.Refinement(judge.RESOLUTION_GOALS[0], 1)
+        wanted = [judge.refinement(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
+        reachable = [role for role in wanted if role.rounds]
         if reachable:
-            return max(reachable)
-        return 0 if all(rounds == 0 for rounds in wanted) else None
+            return judge.Refinement(max(role.goal for role in reachable), max(role.rounds for role in reachable))
+        if all(role.rounds == 0 for role in wanted):
+            return judge.Refinement(None, 0)
+        return judge.Refinement(max(role.goal for role in wanted if role.goal is not None), None)
 
 
 class Plans:
@@ -182,8 +185,8 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                logs: Path, say, elapsed_text) -> dict[str, ResultsFile]:
     """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
     further rounds, up to ``settings.max_rounds``, visit the cases still coarser than the sequential
-    rule's target that ``paired_plan.cases_to_visit`` picks, cheapest to bring to a finer resolution
-    first, while the time budget lasts. Return the two files (marked complete). An interruption
+    rule's target that ``paired_plan.cases_to_visit`` picks, coarsest goal first, then cheapest, while the
+    time budget lasts. Return the two files (marked complete). An interruption
     (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
     whole cases, not marked complete."""
     if settings.max_rounds < judge.MIN_CALL_ROUNDS:
@@ -227,7 +230,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
             which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
-                     f"than {judge.TARGET_RESOLUTION:g}x, cheapest to refine first" if extra
+                     f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
                      else f"{round_number}/{settings.rounds}: {len(order)} cases")
             say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
                 f"elapsed {elapsed_text(time.monotonic() - started)}")
@@ -275,14 +278,14 @@ def _visiting(cases: list[dict], ratios: _Ratios, seconds_by_case: dict, setting
     """The cases a further round visits (paired_plan.cases_to_visit), in ``cases``' order, and how many
     cases are still coarser than the finest goal."""
     keys = [case_key(c) for c in cases]
-    wanted = {key: ratios.rounds_wanted(key, len(cases), settings.max_rounds) for key in keys}
+    wanted = {key: ratios.refinement(key, len(cases), settings.max_rounds) for key in keys}
     seconds = {key: statistics.fmean(seconds_by_case.get(key, [0.0])) for key in keys}
     chosen = set(paired_plan.cases_to_visit(wanted, seconds, settings.budget_seconds - (time.monotonic() - started)))
-    return [c for c, key in zip(cases, keys) if key in chosen], sum(rounds != 0 for rounds in wanted.values())
+    return [c for c, key in zip(cases, keys) if key in chosen], sum(w.rounds != 0 for w in wanted.values())
 
 
 def _still_coarse(cases: list[dict] | None, ratios: _Ratios, max_rounds: int) -> int:
-    return sum(ratios.rounds_wanted(case_key(c), len(cases), max_rounds) != 0 for c in cases or [])
+    return sum(ratios.refinement(case_key(c), len(cases), max_rounds).rounds != 0 for c in cases or [])
 
 
 def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios, plans: Plans,

@@ -168,26 +168,26 @@ def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float)
     return elapsed + seconds_per_visit <= budget
 
 
-def cases_to_visit(rounds_wanted: dict, seconds_per_visit: dict, budget_left: float) -> list:
-    """The cases a further round visits, in ``rounds_wanted``'s order. ``rounds_wanted`` maps each case
-    to the rounds it still needs to reach its next resolution goal (judge/paired.py ``rounds_wanted``:
-    0 when it has reached the finest, None when it cannot within the rounds allowed), and
-    ``seconds_per_visit`` to what one of its visits costs.
+def cases_to_visit(wanted: dict, seconds_per_visit: dict, budget_left: float) -> list:
+    """The cases a further round visits, in ``wanted``'s order. ``wanted`` maps each case to its
+    ``judge.Refinement``: the resolution it works toward next and the rounds it still needs to reach it
+    (0 when it has reached the finest, None when it cannot within the rounds allowed);
+    ``seconds_per_visit`` maps it to what one of its visits costs.
 
-    Cheapest first: the cases whose goal costs least (rounds wanted times seconds a visit) are taken
-    while the sum of their costs fits in ``budget_left``, so the budget brings as many cases as it can
-    to a finer resolution instead of spreading over cases it cannot bring there. When no case's goal
-    fits (or none can be reached), every case not yet at the finest goal is visited, as a round of
-    all of them uses what is left."""
-    unfinished = [case for case, wanted in rounds_wanted.items() if wanted != 0]
-    costs = sorted((rounds_wanted[case] * seconds_per_visit[case], index)
-                   for index, case in enumerate(unfinished) if rounds_wanted[case] is not None)
+    Coarsest goal first, then cheapest: the cases working toward the coarsest goal are taken, those whose
+    goal costs least (rounds wanted times seconds a visit) first, while the sum of their costs fits in
+    ``budget_left``, then those of the next goal, and so on. So the budget brings as many cases as it
+    can to 2x, then to 1.10x, before it refines a case from 1.05x to 1.03x, and does not spread over
+    cases it cannot bring to their goal. When no case's goal fits (or none can be reached), every case
+    not yet at the finest goal is visited, as a round of all of them uses what is left."""
+    unfinished = [case for case, refinement in wanted.items() if refinement.rounds != 0]
+    costs = sorted((-wanted[case].goal, wanted[case].rounds * seconds_per_visit[case], index)
+                   for index, case in enumerate(unfinished) if wanted[case].rounds is not None)
     chosen, planned = set(), 0.0
-    for cost, index in costs:
-        if planned + cost > budget_left:
-            break
-        chosen.add(index)
-        planned += cost
+    for _, cost, index in costs:
+        if planned + cost <= budget_left:
+            chosen.add(index)
+            planned += cost
     if not chosen:
         return unfinished
     return [case for index, case in enumerate(unfinished) if index in chosen]

@@ -248,11 +248,11 @@ def test_a_refused_plan_is_set_up_without_one_and_a_failed_worker_is_not_asked_a
 def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeypatch):
     asked = []
 
-    def rounds_wanted(log_ratios_by_round, **_):
+    def refinement(log_ratios_by_round, **_):
         asked.append([len(r) for r in log_ratios_by_round])
-        return max(4 - len(log_ratios_by_round), 0)
+        return judge.Refinement(1.10, max(4 - len(log_ratios_by_round), 0))
 
-    monkeypatch.setattr(judge, "rounds_wanted", rounds_wanted)
+    monkeypatch.setattr(judge, "refinement", refinement)
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "9", "--visit-pairs", "2",
                "--no-count", "--seed", "5", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
     assert [(round_number, len(samples) // 2) for round_number, _, samples in visits(requests(repo))] == \
@@ -262,18 +262,36 @@ def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeyp
 
 def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
     asked = []
-    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: asked.append(len(rounds)) or len(rounds))
+    monkeypatch.setattr(judge, "refinement",
+                        lambda rounds, **_: asked.append(len(rounds)) or judge.Refinement(1.10, len(rounds)))
     ratios = _Ratios()
     record = {"params": "", "ns_per_op": "10", "elapsed_ns": "8000000"}
     ratios.add(("spin",), 0, [record], [record])
-    assert ratios.rounds_wanted(("spin",), 500, 40) == ratios.rounds_wanted(("spin",), 500, 40) == 1
+    assert ratios.refinement(("spin",), 500, 40) == ratios.refinement(("spin",), 500, 40) == (1.10, 1)
     assert asked == [1], "the second question reads the kept answer"
     ratios.add(("spin",), 1, [record], [record])
-    assert ratios.rounds_wanted(("spin",), 500, 40) == 2 and asked == [1, 2], "new ratios are projected again"
+    assert ratios.refinement(("spin",), 500, 40).rounds == 2 and asked == [1, 2], "new ratios are projected again"
+
+
+def test_a_case_of_several_roles_works_toward_the_coarsest_goal_any_role_can_reach(monkeypatch):
+    by_role = {1: judge.Refinement(1.05, 3), 2: judge.Refinement(1.10, 8), 3: judge.Refinement(2.0, None)}
+    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: by_role[len(rounds[0])])
+    ratios = _Ratios()
+    ratios.by_case[("roles",)] = {f"role={n}": [[0.0] * n] for n in by_role}
+    assert ratios.refinement(("roles",), 500, 40) == (1.10, 8), "the role that cannot reach 2x is not waited for"
+    by_role[2] = judge.Refinement(None, 0)
+    ratios._wanted.clear()
+    assert ratios.refinement(("roles",), 500, 40) == (1.05, 3)
+    by_role[1] = judge.Refinement(None, 0)
+    ratios._wanted.clear()
+    assert ratios.refinement(("roles",), 500, 40) == (2.0, None), "no role can reach its goal"
+    by_role[3] = judge.Refinement(None, 0)
+    ratios._wanted.clear()
+    assert ratios.refinement(("roles",), 500, 40) == (None, 0)
 
 
 def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
-    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: 1)
+    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: judge.Refinement(1.10, 1))
     spin = ("--no-count", "--", "--filter", "^harness/spin", "--threads", "1")
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--max-rounds", "3", *spin) in (0, 4)
     assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2, 3]
@@ -289,31 +307,46 @@ def test_further_rounds_visit_the_cases_the_plan_picks_with_their_costs(repo, mo
         picked.append((dict(rounds_wanted), dict(seconds_per_visit), budget_left))
         return [next(iter(rounds_wanted))]
 
-    monkeypatch.setattr(judge, "rounds_wanted", lambda rounds, **_: 1)
+    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: judge.Refinement(1.10, 1))
     monkeypatch.setattr(paired_plan, "cases_to_visit", cases_to_visit)
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "3", "--no-count",
                *FOUR_CASES) in (0, 4)
     wanted, seconds, budget = picked[0]
-    assert len(wanted) == 4 and set(wanted.values()) == {1}
+    assert len(wanted) == 4 and set(wanted.values()) == {(1.10, 1)}
     assert set(seconds) == set(wanted) and all(value > 0 for value in seconds.values())
     assert 0 < budget <= paired_plan.DEFAULT_BUDGET_MINUTES * 60
     third = [label for round_number, label, _ in visits(requests(repo)) if round_number == 3]
     assert len(third) == 1, "only the case the plan picked"
 
 
+def goals(**cases):
+    return {case: judge.Refinement(*wanted) for case, wanted in cases.items()}
+
+
 def test_the_cheapest_goals_are_visited_first_within_the_budget():
-    wanted = {"a": 10, "b": 2, "c": None, "d": 0, "e": 3}
+    wanted = goals(a=(1.10, 10), b=(1.10, 2), c=(1.10, None), d=(None, 0), e=(1.10, 3))
     seconds = {"a": 1.0, "b": 1.0, "c": 0.1, "d": 0.1, "e": 1.0}
     assert paired_plan.cases_to_visit(wanted, seconds, budget_left=5.0) == ["b", "e"]
     assert paired_plan.cases_to_visit(wanted, seconds, budget_left=4.9) == ["b"]
     assert paired_plan.cases_to_visit(wanted, seconds, budget_left=15.0) == ["a", "b", "e"]
 
 
+def test_the_coarsest_goal_is_visited_first_even_when_it_costs_more():
+    """A case working toward 1.10x is taken before one refining 1.05x to 1.03x, however cheap that is; the
+    same costs toward one goal (the test above) go cheapest first."""
+    wanted = goals(fine=(1.03, 1), coarse=(1.10, 4), doubling=(2.0, 3))
+    seconds = {"fine": 1.0, "coarse": 1.0, "doubling": 1.0}
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=7.0) == ["coarse", "doubling"]
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=4.0) == ["fine", "doubling"], \
+        "a goal that does not fit leaves the budget to the next"
+    assert paired_plan.cases_to_visit(wanted, seconds, budget_left=8.0) == ["fine", "coarse", "doubling"]
+
+
 def test_when_no_goal_fits_every_unfinished_case_is_visited():
     """The negative control: a budget too small for any goal still spends what is left on all of them."""
-    wanted = {"a": 10, "b": None, "c": 0}
+    wanted = goals(a=(1.10, 10), b=(2.0, None), c=(None, 0))
     assert paired_plan.cases_to_visit(wanted, {"a": 1.0, "b": 1.0, "c": 1.0}, budget_left=5.0) == ["a", "b"]
-    assert paired_plan.cases_to_visit({"c": 0}, {"c": 1.0}, budget_left=5.0) == []
+    assert paired_plan.cases_to_visit(goals(c=(None, 0)), {"c": 1.0}, budget_left=5.0) == []
 
 
 def test_the_gate_is_judged_at_the_alpha_asked_for(repo, capsys):
@@ -503,3 +536,17 @@ def test_pairing_noise_measures_the_spread_of_round_medians():
     assert round_spread(rounds) == pytest.approx(statistics.stdev(medians))
     assert round_spread([[(1.0, 1.0)], [(1.0, math.inf)], [(2.0, 2.0)]]) is None, "a round with no usable pair"
     assert round_spread([[(1.0, 1.0)], [(1.0, 1.1)]]) is None, "two rounds are too few"
+
+
+def test_pairing_noise_spreads_round_medians_of_the_first_pairs_of_a_visit():
+    from bench_commits.pairing_noise import round_spread
+    # One wild pair in each round (first, a convoy on one side), then three that agree: a visit of one pair
+    # reads the wild ones, a visit of three their median, all of them too.
+    rounds = [[(100.0, 3000.0), (100.0, 100.0), (100.0, 101.0), (100.0, 99.0)],
+              [(3000.0, 100.0), (100.0, 100.0), (100.0, 99.0), (100.0, 101.0)],
+              [(100.0, 2000.0), (100.0, 101.0), (100.0, 100.0), (100.0, 100.0)]]
+    one = round_spread(rounds, 1)
+    assert one == pytest.approx(statistics.stdev([math.log(30.0), math.log(1 / 30.0), math.log(20.0)]))
+    assert round_spread(rounds, 3) == pytest.approx(statistics.stdev([math.log(1.01), math.log(0.99), math.log(1.01)]))
+    assert round_spread(rounds, 3) < one / 100
+    assert round_spread(rounds) == round_spread(rounds, 4)

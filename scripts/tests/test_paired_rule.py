@@ -150,12 +150,13 @@ def test_five_rounds_on_one_level_would_have_been_called_by_t_alone():
 
 def test_a_case_short_of_the_minimum_wants_the_rounds_it_lacks():
     rounds = noisy_rounds(1.0, rounds=3, sd=0.001)
-    assert paired.rounds_wanted(rounds, cases=500, max_rounds=200) == paired.MIN_CALL_ROUNDS - 3
-    assert paired.rounds_wanted(rounds, cases=500, max_rounds=paired.MIN_CALL_ROUNDS - 1) is None
+    assert rounds_wanted(rounds, cases=500, max_rounds=200) == paired.MIN_CALL_ROUNDS - 3
+    assert rounds_wanted(rounds, cases=500, max_rounds=paired.MIN_CALL_ROUNDS - 1) is None
+    assert paired.refinement(rounds[:1], cases=500, max_rounds=200) == (paired.RESOLUTION_GOALS[0], 1)
     loud = noisy_rounds(1.0, rounds=9, sd=0.001, offset_sd=3.0)
     assert paired.resolution_of(3.0 / math.sqrt(10), 10, cases=500) > 2.0, "ten rounds would not reach 2x"
-    assert paired.rounds_wanted(loud, cases=500, max_rounds=200) == 1, "but it is brought to the minimum"
-    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.001, offset_sd=3.0), cases=500,
+    assert rounds_wanted(loud, cases=500, max_rounds=200) == 1, "but it is brought to the minimum"
+    assert rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.001, offset_sd=3.0), cases=500,
                                 max_rounds=14) is None, "a case past the minimum is not"
 
 
@@ -169,9 +170,13 @@ def test_one_round_says_so():
     assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
 
 
+def rounds_wanted(log_ratios_by_round, **options):
+    return paired.refinement(log_ratios_by_round, **options).rounds
+
+
 def still_coarse(log_ratios_by_round):
     """Whether sequential sampling would give the case another round: its finest goal not reached."""
-    return paired.rounds_wanted(log_ratios_by_round, cases=500, max_rounds=200) != 0
+    return rounds_wanted(log_ratios_by_round, cases=500, max_rounds=200) != 0
 
 
 def test_sequential_sampling_stops_when_the_finest_goal_is_reached_and_never_on_the_change():
@@ -213,11 +218,11 @@ def test_the_next_goal_is_the_coarsest_not_yet_reached():
 
 
 def test_rounds_wanted_grow_with_the_noise_and_end_at_the_goal():
-    quiet = paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.03), cases=500, max_rounds=200)
-    loud = paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=200)
+    quiet = rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.03), cases=500, max_rounds=200)
+    loud = rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=200)
     assert 0 < quiet < loud
-    assert paired.rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=14) is None
-    assert paired.rounds_wanted(noisy_rounds(1.0, sd=0.001), cases=500, max_rounds=200) == 0
+    assert rounds_wanted(noisy_rounds(1.0, rounds=12, sd=0.01, offset_sd=0.10), cases=500, max_rounds=14) is None
+    assert rounds_wanted(noisy_rounds(1.0, sd=0.001), cases=500, max_rounds=200) == 0
 
 
 def test_rounds_wanted_bring_a_case_to_its_goal():
@@ -225,7 +230,9 @@ def test_rounds_wanted_bring_a_case_to_its_goal():
     rounds = noisy_rounds(1.0, rounds=6, sd=0.01, offset_sd=0.05)
     evidence = paired.paired_evidence(rounds, cases=500)
     goal = paired.next_goal(evidence.resolution)
-    wanted = paired.rounds_wanted(rounds, cases=500, max_rounds=200)
+    refinement = paired.refinement(rounds, cases=500, max_rounds=200)
+    assert refinement.goal == goal
+    wanted = refinement.rounds
     spread = evidence.se * math.sqrt(6)
     total = 6 + wanted
     assert paired.resolution_of(spread / math.sqrt(total), total, cases=500) <= goal
@@ -234,8 +241,8 @@ def test_rounds_wanted_bring_a_case_to_its_goal():
 
 def test_rounds_wanted_read_the_precision_never_the_change():
     """The negative control: a clear change does not end a case early, nor keep it going."""
-    same = paired.rounds_wanted(noisy_rounds(1.0, rounds=6, offset_sd=0.05), cases=500, max_rounds=200)
-    assert paired.rounds_wanted(noisy_rounds(1.5, rounds=6, offset_sd=0.05), cases=500, max_rounds=200) == same
+    same = rounds_wanted(noisy_rounds(1.0, rounds=6, offset_sd=0.05), cases=500, max_rounds=200)
+    assert rounds_wanted(noisy_rounds(1.5, rounds=6, offset_sd=0.05), cases=500, max_rounds=200) == same
 
 
 def test_an_interval_of_few_rounds_at_a_small_alpha_stays_a_number():

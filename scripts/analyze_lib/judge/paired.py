@@ -329,19 +329,28 @@ def next_goal(resolution: float) -> float | None:
     return next((goal for goal in RESOLUTION_GOALS if resolution > goal), None)
 
 
-def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int, max_rounds: int,
-                  alpha: float = DEFAULT_PAIRED_ALPHA,
-                  min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> int | None:
-    """How many more rounds a case needs to reach its ``next_goal``: 0 when it has reached the finest,
-    None when ``max_rounds`` rounds in all would not bring it there.
+class Refinement(NamedTuple):
+    """Where sequential sampling would take a case next: ``goal``, the resolution it works toward (None
+    once the case has reached the finest), and ``rounds``, how many more rounds would bring it there (0
+    once it has reached the finest, None when the rounds allowed would not)."""
+
+    goal: float | None
+    rounds: int | None
+
+
+def refinement(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int, max_rounds: int,
+               alpha: float = DEFAULT_PAIRED_ALPHA,
+               min_effect_percent: float = PAIRED_MIN_EFFECT_PERCENT) -> Refinement:
+    """A case's next goal (``next_goal``) and how many more rounds it needs to reach it.
 
     The projection keeps the spread of one round's value that the case has shown so far
     (``se * sqrt(R)``) and lets only the rounds grow: the standard error falls as ``1 / sqrt(R)`` and
     Student's t loosens with the degrees of freedom. A case with fewer than two rounds of ratios wants
     one more, and one short of ``MIN_CALL_ROUNDS`` at least the rounds it lacks, whether or not they
     would bring it to its goal (its resolution is unbounded until then: a pair starved on both sides
-    leaves its round out). ``log_ratios_by_round`` holds one list per round so far (NaN for a pair that
-    carries no ratio: ``pair_log_ratio``); ``cases`` is how many cases the comparison decides together.
+    leaves its round out); its goal is the coarsest. ``log_ratios_by_round`` holds one list per round so
+    far (NaN for a pair that carries no ratio: ``pair_log_ratio``); ``cases`` is how many cases the
+    comparison decides together.
 
     The rule reads the precision only, never the change: stopping a case once its change looked
     significant would let a chance swing in an A/A run end the case at its most extreme, and the more
@@ -349,16 +358,16 @@ def rounds_wanted(log_ratios_by_round: Sequence[Sequence[float]], *, cases: int,
     rounds = [d[~np.isnan(d)] for d in (np.asarray(r, dtype=float) for r in log_ratios_by_round)]
     rounds = [d for d in rounds if d.size]
     if len(rounds) < 2:
-        return 1 if len(rounds) < max_rounds else None
+        return Refinement(RESOLUTION_GOALS[0], 1 if len(rounds) < max_rounds else None)
     evidence = paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=min_effect_percent)
     goal = next_goal(evidence.resolution)
     if goal is None:
-        return 0
+        return Refinement(None, 0)
     spread = evidence.se * math.sqrt(evidence.rounds)
     for total in range(evidence.rounds + 1, max_rounds + 1):
         if resolution_of(spread / math.sqrt(total), total, cases=cases, alpha=alpha,
                          min_effect_percent=min_effect_percent) <= goal:
-            return total - evidence.rounds
+            return Refinement(goal, total - evidence.rounds)
     if evidence.rounds < MIN_CALL_ROUNDS <= max_rounds:
-        return MIN_CALL_ROUNDS - evidence.rounds
-    return None
+        return Refinement(goal, MIN_CALL_ROUNDS - evidence.rounds)
+    return Refinement(goal, None)
