@@ -124,7 +124,7 @@ class _Ratios:
     def _project(self, key: tuple, cases: int, max_rounds: int) -> judge.Refinement:
         roles = self.by_case.get(key, {})
         if not roles:
-            return judge.Refinement(judge.RESOLUTION_GOALS[0], 1)
+            return judge.refinement([], cases=cases, max_rounds=max_rounds)
         wanted = [judge.refinement(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
         reachable = [role for role in wanted if role.rounds]
         if reachable:

@@ -276,18 +276,19 @@ def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
 def test_a_case_of_several_roles_works_toward_the_coarsest_goal_any_role_can_reach(monkeypatch):
     by_role = {1: judge.Refinement(1.05, 3), 2: judge.Refinement(1.10, 8), 3: judge.Refinement(2.0, None)}
     monkeypatch.setattr(judge, "refinement", lambda rounds, **_: by_role[len(rounds[0])])
-    ratios = _Ratios()
-    ratios.by_case[("roles",)] = {f"role={n}": [[0.0] * n] for n in by_role}
-    assert ratios.refinement(("roles",), 500, 40) == (1.10, 8), "the role that cannot reach 2x is not waited for"
+
+    def case_refinement():
+        ratios = _Ratios()
+        ratios.by_case[("roles",)] = {f"role={n}": [[0.0] * n] for n in by_role}
+        return ratios.refinement(("roles",), 500, 40)
+
+    assert case_refinement() == (1.10, 8), "the role that cannot reach 2x is not waited for"
     by_role[2] = judge.Refinement(None, 0)
-    ratios._wanted.clear()
-    assert ratios.refinement(("roles",), 500, 40) == (1.05, 3)
+    assert case_refinement() == (1.05, 3)
     by_role[1] = judge.Refinement(None, 0)
-    ratios._wanted.clear()
-    assert ratios.refinement(("roles",), 500, 40) == (2.0, None), "no role can reach its goal"
+    assert case_refinement() == (2.0, None), "no role can reach its goal"
     by_role[3] = judge.Refinement(None, 0)
-    ratios._wanted.clear()
-    assert ratios.refinement(("roles",), 500, 40) == (None, 0)
+    assert case_refinement() == (None, 0)
 
 
 def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
@@ -303,9 +304,9 @@ def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch)
 def test_further_rounds_visit_the_cases_the_plan_picks_with_their_costs(repo, monkeypatch):
     picked = []
 
-    def cases_to_visit(rounds_wanted, seconds_per_visit, budget_left):
-        picked.append((dict(rounds_wanted), dict(seconds_per_visit), budget_left))
-        return [next(iter(rounds_wanted))]
+    def cases_to_visit(wanted, seconds_per_visit, budget_left):
+        picked.append((dict(wanted), dict(seconds_per_visit), budget_left))
+        return [next(iter(wanted))]
 
     monkeypatch.setattr(judge, "refinement", lambda rounds, **_: judge.Refinement(1.10, 1))
     monkeypatch.setattr(paired_plan, "cases_to_visit", cases_to_visit)
