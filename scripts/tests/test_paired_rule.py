@@ -166,6 +166,16 @@ def test_the_lone_change_bar_grows_with_the_number_of_cases():
     assert paired.lone_z(0.01, 500) > paired.lone_z(0.01, 50)
 
 
+def test_rounds_are_read_on_student_t_of_the_rounds_kept():
+    rounds = 20
+    degrees = paired.degrees_of_freedom(rounds)
+    assert degrees == 20 - 2 * 3 - 1
+    assert paired.lone_z(0.01, 500, rounds) == pytest.approx(stats.t(degrees).isf(0.01 / 1000))
+    assert paired.two_sided_z(0.01, rounds) == pytest.approx(stats.t(degrees).isf(0.005))
+    assert paired.t_test_p(0.1, 0.04, rounds) == pytest.approx(2 * stats.t(degrees).sf(2.5))
+    assert paired.t_test_p(0.1, 0.04, 1) == pytest.approx(2 * stats.norm.sf(2.5)), "one round: the normal"
+
+
 def test_one_round_says_so():
     assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
 

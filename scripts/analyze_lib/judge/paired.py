@@ -56,6 +56,7 @@ The functions here are pure: arrays in, numbers out, with a fixed seed per call.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Mapping, NamedTuple, Sequence
@@ -199,29 +200,39 @@ def degrees_of_freedom(rounds: int) -> int:
     return trimmed_rounds(rounds) - 1
 
 
-def _distribution(rounds: int):
-    """What ``estimate / se`` is read on: Student's t with ``degrees_of_freedom(rounds)``, or the normal for
-    one round (whose between-process noise is not measured at all: ``one_round``)."""
-    return scipy_stats.t(degrees_of_freedom(rounds)) if rounds >= 2 else scipy_stats.norm
+def _degrees(rounds: int) -> int | None:
+    """What ``estimate / se`` is read on: Student's t with these degrees of freedom (``degrees_of_freedom``), or,
+    as None, the normal for one round (whose between-process noise is not measured at all: ``one_round``)."""
+    return degrees_of_freedom(rounds) if rounds >= 2 else None
+
+
+@functools.cache
+def _upper_quantile(tail: float, degrees: int | None) -> float:
+    """The value exceeded with probability ``tail`` on the distribution of ``degrees`` (``_degrees``). Kept once
+    computed: the sequential rule asks for the same few hundred quantiles for every case it projects in every
+    round, and scipy takes about as long to build a distribution as the rest of a projection."""
+    return float((scipy_stats.norm if degrees is None else scipy_stats.t(degrees)).isf(tail))
 
 
 def two_sided_z(alpha: float, rounds: int = 0) -> float:
     """The critical value of a two-sided interval at confidence 1 - alpha over ``rounds`` rounds
     (the normal's 2.58 at 0.01 when ``rounds`` is below 2)."""
-    return float(_distribution(rounds).isf(alpha / 2))
+    return _upper_quantile(alpha / 2, _degrees(rounds))
 
 
 def lone_z(alpha: float, cases: int, rounds: int = 0) -> float:
     """The critical value a change in one case alone must reach among ``cases`` decided together
     (Bonferroni's bar, which Holm applies to the smallest p-value), over ``rounds``."""
-    return float(_distribution(rounds).isf(alpha / (2 * max(cases, 1))))
+    return _upper_quantile(alpha / (2 * max(cases, 1)), _degrees(rounds))
 
 
 def t_test_p(centre: float, se: float, rounds: int) -> float:
-    """The two-sided p-value of ``centre / se`` on Student's t over ``rounds`` rounds (``_distribution``); with no
-    standard error, 1 for no change and 0 for any other."""
+    """The two-sided p-value of ``centre / se`` over ``rounds`` rounds (``_degrees``); with no standard error, 1 for
+    no change and 0 for any other."""
     if se > 0:
-        return float(2 * _distribution(rounds).sf(abs(centre) / se))
+        degrees = _degrees(rounds)
+        t = abs(centre) / se
+        return float(2 * (scipy_stats.norm.sf(t) if degrees is None else scipy_stats.t.sf(t, degrees)))
     return 1.0 if centre == 0 else 0.0
 
 
@@ -240,8 +251,10 @@ def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
                  resamples: int = PAIRED_RESAMPLES) -> float:
     """The standard error of ``estimate`` from resampling rounds, then pairs within rounds."""
     rng = np.random.default_rng(seed)
-    # Row r: round r's median over each resample of its own pairs.
-    within = np.stack([np.median(d[rng.integers(0, d.size, (resamples, d.size))], axis=1) for d in rounds])
+    # Row r: round r's median over each resample of its own pairs. A round of one pair (the default visit) is
+    # that pair in every resample; numpy draws nothing from a range of one, so skipping the draw changes no SE.
+    within = np.stack([np.full(resamples, d[0]) if d.size == 1
+                       else np.median(d[rng.integers(0, d.size, (resamples, d.size))], axis=1) for d in rounds])
     count = len(rounds)
     if count == 1:
         return float(np.std(within[0], ddof=1))
