@@ -176,6 +176,22 @@ def test_rounds_are_read_on_student_t_of_the_rounds_kept():
     assert paired.t_test_p(0.1, 0.04, 1) == pytest.approx(2 * stats.norm.sf(2.5)), "one round: the normal"
 
 
+def test_a_round_of_one_pair_is_not_resampled_and_the_error_is_unchanged():
+    # The general two-level bootstrap, written out: each round's pairs resampled, then the rounds.
+    def resampled(rounds, seed=paired.BOOTSTRAP_SEED, resamples=paired.PAIRED_RESAMPLES):
+        rng = np.random.default_rng(seed)
+        within = np.stack([np.median(d[rng.integers(0, d.size, (resamples, d.size))], axis=1) for d in rounds])
+        chosen = rng.integers(0, len(rounds), (len(rounds), resamples))
+        means = stats.trim_mean(within[chosen, np.arange(resamples)], paired.ROUND_TRIM, axis=0)
+        return float(np.std(means, ddof=1) * math.sqrt(len(rounds) / (len(rounds) - 1)))
+
+    rng = np.random.default_rng(7)
+    one_pair = [rng.normal(0, 0.1, 1) for _ in range(15)]
+    mixed = one_pair[:8] + [rng.normal(0, 0.1, 3) for _ in range(7)]
+    for rounds in (one_pair, mixed):
+        assert paired.bootstrap_se(rounds) == resampled(rounds)
+
+
 def test_one_round_says_so():
     assert paired.paired_evidence([np.array([0.1, 0.2, 0.15])], cases=1).one_round
 
