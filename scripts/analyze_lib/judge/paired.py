@@ -207,11 +207,17 @@ def _degrees(rounds: int) -> int | None:
 
 
 @functools.cache
+def _distribution(degrees: int | None):
+    """Student's t with ``degrees`` of freedom, or the normal for None (``_degrees``). Built once per degrees: scipy
+    takes about as long to build one as the rest of a projection."""
+    return scipy_stats.norm if degrees is None else scipy_stats.t(degrees)
+
+
+@functools.cache
 def _upper_quantile(tail: float, degrees: int | None) -> float:
-    """The value exceeded with probability ``tail`` on the distribution of ``degrees`` (``_degrees``). Kept once
-    computed: the sequential rule asks for the same few hundred quantiles for every case it projects in every
-    round, and scipy takes about as long to build a distribution as the rest of a projection."""
-    return float((scipy_stats.norm if degrees is None else scipy_stats.t(degrees)).isf(tail))
+    """The value exceeded with probability ``tail`` on ``_distribution(degrees)``. Kept once computed: the sequential
+    rule asks for the same few hundred quantiles for every case it projects in every round."""
+    return float(_distribution(degrees).isf(tail))
 
 
 def two_sided_z(alpha: float, rounds: int = 0) -> float:
@@ -230,9 +236,7 @@ def t_test_p(centre: float, se: float, rounds: int) -> float:
     """The two-sided p-value of ``centre / se`` over ``rounds`` rounds (``_degrees``); with no standard error, 1 for
     no change and 0 for any other."""
     if se > 0:
-        degrees = _degrees(rounds)
-        t = abs(centre) / se
-        return float(2 * (scipy_stats.norm.sf(t) if degrees is None else scipy_stats.t.sf(t, degrees)))
+        return float(2 * _distribution(_degrees(rounds)).sf(abs(centre) / se))
     return 1.0 if centre == 0 else 0.0
 
 
