@@ -39,9 +39,11 @@ QUICK_MAX_ROUNDS = 16
 # rounds take about 4 minutes.
 DEFAULT_VISIT_PAIRS = 1
 QUICK_VISIT_PAIRS = 1
-# Sample length: provisional. In a small A/A measurement of a few cases at 1, 2, 4 and 8 ms
-# (python -m bench_commits.pairing_noise), adjacent pairs were consistently tighter than random
-# pairings only at 8 ms; a dated finding with a fuller measurement should settle it.
+# Sample length. What a length buys is the time a case takes to reach a standard error: shorter samples make a
+# visit cheaper but below 8 ms its own overhead is most of it. In eight alternated A/As of 100 cases at 2, 4, 8
+# and 16 ms, no length reached the rule's standard error in measurably less time than 8 ms (median over the
+# cases 0.96-1.11 of 8 ms's time; a length's own two runs differed by up to 25%)
+# (docs/findings/2026-11-25-evidence-at-78b7592.md).
 DEFAULT_SAMPLE_MS = 8.0
 # Warm-up samples before each kept one: none. A worker's threads are woken for every sample, and the
 # first window after a wake-up may run slow, but the other build's sample follows within milliseconds,
