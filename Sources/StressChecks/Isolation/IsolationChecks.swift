@@ -48,7 +48,8 @@ package enum IsolationChecks {
     }
 
     /// No torn reads: `writers` threads rewrite a few shared keys while `readers` threads read them until the
-    /// writers are done. Returns the number of reads that found a model whose fields disagree, or no model.
+    /// writers are done, and once more after. Returns the number of reads that found a model whose fields
+    /// disagree, or no model.
     package static func tornReads(
         _ store: any IsolatedStore, writers: Int = 2, readers: Int = 2, writesPerWriter: Int = 2_000
     ) -> Int? {
@@ -64,10 +65,12 @@ package enum IsolationChecks {
                 writersLeft.subtract(1, ordering: .releasing)
             } else {
                 var key = thread
-                repeat {
+                var writersDone = false
+                repeat {  // the last read comes after every write
+                    writersDone = writersLeft.load(ordering: .acquiring) == 0
                     key = (key + 1) % ids.count
                     if store.read(ids[key])?.isConsistent != true { torn.add(1, ordering: .relaxed) }
-                } while writersLeft.load(ordering: .acquiring) > 0
+                } while !writersDone
             }
         }
         guard finished else { return nil }

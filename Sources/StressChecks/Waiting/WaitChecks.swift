@@ -73,16 +73,30 @@ package func exactlyOnceViolations(_ waiter: any TaskWaiter, tasks: Int, waiters
 }
 
 /// A throttle never runs more than `limit` tasks at once, and still runs each exactly once before returning.
-/// Every task sleeps briefly while counted in flight, so that tasks overlap whenever the throttle lets them.
+///
+/// The first `limit` tasks to start stay in flight until a further task starts beside them, or until
+/// `ControlRendezvous.patience` after the batch began when none does: a throttle that lets one task too many
+/// through is seen doing it whenever it starts that task at all, not only when two tasks happen to overlap. A correct
+/// throttle pays that wait once per batch. Every later task sleeps briefly while counted in flight.
 package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = 48) -> [String] {
     let inFlight = Atomic<Int>(0)
     let mostInFlight = Atomic<Int>(0)
+    let started = Atomic<Int>(0)
+    let firstOnesHeld = DispatchSemaphore(value: 0)
+    let holdEnds = DispatchTime.now() + ControlRendezvous.patience
     let ledger = TaskLedger(tasks: tasks)
-    let finished = onThreads(1, timeout: 30) { _ in
+    let finished = onThreads(1, timeout: 30 + ControlRendezvous.patience) { _ in
         waiter.run(tasks: tasks) { task in
             let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+            if now > limit && mostInFlight.load(ordering: .sequentiallyConsistent) <= limit {
+                for _ in 0..<limit { firstOnesHeld.signal() }  // nothing more to wait for
+            }
             mostInFlight.max(now, ordering: .sequentiallyConsistent)
-            usleep(200)
+            if started.add(1, ordering: .sequentiallyConsistent).newValue <= limit {
+                _ = firstOnesHeld.wait(timeout: holdEnds)
+            } else {
+                usleep(200)
+            }
             inFlight.subtract(1, ordering: .sequentiallyConsistent)
             ledger.record(task)
         }
