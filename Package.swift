@@ -13,12 +13,16 @@ import PackageDescription
 /// - `StressChecks`: the stress checks and their negative controls (deliberately broken variants), grading what
 ///   they observe as jcstress does; run by the tests and by `bench stress`.
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
-/// - `bench`: the command-line tool.
+/// - `DispatchBench`: the command line as a library, and the door for patterns brought from outside
+///   (`DispatchBench.main(_:)`, `Variant`): a package that depends on this one gets the whole `bench` command line
+///   with its own variants beside the built-in ones.
+/// - `bench`: the command-line tool, a client of `DispatchBench` with the built-in variants alone.
 /// - `BenchTestSupport` (in `Tests/`): fixtures that more than one test target needs; only tests link it.
 let package = Package(
     name: "DispatchBench",
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        .library(name: "DispatchBench", targets: ["DispatchBench"]),
         .library(name: "SyncVariants", targets: ["SyncVariants"]),
     ],
     dependencies: [
@@ -44,18 +48,20 @@ let package = Package(
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore"]),
         .target(name: "StressChecks", dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"]),
-        .executableTarget(
-            name: "bench",
+        .target(
+            name: "DispatchBench",
             dependencies: [
                 "BenchCore",
                 "BenchSuites",
                 "BenchResults",
+                "CBenchSupport",
                 "StressChecks",
                 "SyncVariants",
                 "VariantCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "bench", dependencies: ["DispatchBench"]),
         .target(name: "BenchTestSupport", path: "Tests/BenchTestSupport"),
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites", "BenchTestSupport"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
@@ -63,9 +69,10 @@ let package = Package(
             name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore", "StressChecks"]
         ),
         .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
+        .testTarget(name: "DispatchBenchTests", dependencies: ["DispatchBench", "BenchCore", "StressChecks"]),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["bench", "BenchCore", "BenchResults", "StressChecks", "BenchTestSupport"]
+            dependencies: ["bench", "DispatchBench", "BenchCore", "BenchResults", "StressChecks", "BenchTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

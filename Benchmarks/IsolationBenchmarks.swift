@@ -27,31 +27,87 @@ extension BenchmarkRegistry {
     /// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
     /// contending", and at most two of those callers (one per pool thread) ever run at once.
     mutating func addIsolationBenchmarks() {
-        add(Benchmark(
-            IsolationVariant.self, .mixed,
-            parameters: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
-        ) { variant, benchmarkCase in
+        for shape in IsolationShape.allCases {
+            add(Benchmark(IsolationVariant.self, shape.catalogBenchmark, parameters: shape.parameters,
+                          includes: { _, benchmarkCase in shape.includes(benchmarkCase) }) { variant, benchmarkCase in
+                variant.accept(IsolationSetup(shape: shape, benchmarkCase: benchmarkCase))
+            })
+        }
+    }
+
+    /// Adds a store brought from outside to the isolation suite, under the CSV id `variant`: the same
+    /// benchmarks, parameters, thread counts, read mixes and roles as the catalog's stores. `make` builds a fresh
+    /// store holding the given models for each case, outside the timed region.
+    ///
+    /// `@inlinable`, so that the timed loop is compiled in the caller's module for the concrete `Store`: no
+    /// existential and no unspecialized generic call in the loop, as for a built-in store.
+    @inlinable
+    public mutating func addIsolationBenchmarks<Store: IsolatedStore>(
+        variant: String, _ make: @escaping @Sendable (_ preloading: [IdentityModel]) -> Store
+    ) {
+        for shape in IsolationShape.allCases {
+            add(Benchmark(suite: IsolationShape.suite, name: shape.rawValue, variants: [variant],
+                          parameters: shape.parameters, includes: shape.includes) { benchmarkCase in
+                let plan = shape.plan(benchmarkCase)
+                let store = make(IdentityModel.preload(count: benchmarkCase[parameter: "keys"]))
+                return plan.workload(store, role: shape.role(benchmarkCase))
+            })
+        }
+    }
+}
+
+/// The isolation suite's two benchmarks, declared once for the catalog's variants and for a store brought from
+/// outside: their parameters, the cases they include, each thread's read mix and role.
+@usableFromInline
+enum IsolationShape: String, CaseIterable, Sendable {
+    /// Every thread runs the same mix, `read_pct` reads out of every 100 operations.
+    case mixed
+    /// `writers` threads write only, the others read only; their rows are reported per role.
+    case roles
+
+    @usableFromInline static let suite = IsolationVariant.suite
+
+    var catalogBenchmark: IsolationVariant.Benchmark {
+        switch self {
+        case .mixed: .mixed
+        case .roles: .roles
+        }
+    }
+
+    @usableFromInline var parameters: KeyValuePairs<String, [Int]> {
+        switch self {
+        case .mixed: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
+        case .roles: ["keys": [1_000], "writers": [1]]
+        }
+    }
+
+    /// Roles need a reader beside the writers.
+    @usableFromInline func includes(_ benchmarkCase: BenchmarkCase) -> Bool {
+        self == .mixed || benchmarkCase.threads > benchmarkCase[parameter: "writers"]
+    }
+
+    /// What each thread of `benchmarkCase` does, fixed before the clock starts.
+    @usableFromInline func plan(_ benchmarkCase: BenchmarkCase) -> IsolationPlan {
+        switch self {
+        case .mixed:
             let readPercent = benchmarkCase[parameter: "read_pct"]
-            return variant.accept(IsolationSetup(
-                keys: benchmarkCase[parameter: "keys"],
-                threads: benchmarkCase.threads,
-                readPercent: { _ in readPercent },
-                role: nil
-            ))
-        })
-        add(Benchmark(
-            IsolationVariant.self, .roles,
-            parameters: ["keys": [1_000], "writers": [1]],
-            includes: { _, benchmarkCase in benchmarkCase.threads > benchmarkCase[parameter: "writers"] }
-        ) { variant, benchmarkCase in
+            return IsolationPlan(keys: benchmarkCase[parameter: "keys"], threads: benchmarkCase.threads,
+                                 readPercent: { _ in readPercent })
+        case .roles:
             let writers = benchmarkCase[parameter: "writers"]
-            return variant.accept(IsolationSetup(
-                keys: benchmarkCase[parameter: "keys"],
-                threads: benchmarkCase.threads,
-                readPercent: { $0 < writers ? 0 : 100 },
-                role: { $0 < writers ? "write" : "read" }
-            ))
-        })
+            return IsolationPlan(keys: benchmarkCase[parameter: "keys"], threads: benchmarkCase.threads,
+                                 readPercent: { $0 < writers ? 0 : 100 })
+        }
+    }
+
+    /// The role each thread's rows report under, nil when every thread does the same.
+    @usableFromInline func role(_ benchmarkCase: BenchmarkCase) -> (@Sendable (_ threadIndex: Int) -> String)? {
+        switch self {
+        case .mixed: return nil
+        case .roles:
+            let writers = benchmarkCase[parameter: "writers"]
+            return { $0 < writers ? "write" : "read" }
+        }
     }
 }
 
@@ -61,11 +117,10 @@ private struct IsolationSetup: IsolationVariantVisitor {
     let models: [IdentityModel]
     let role: (@Sendable (_ threadIndex: Int) -> String)?
 
-    init(keys: Int, threads: Int, readPercent: (_ threadIndex: Int) -> Int,
-         role: (@Sendable (_ threadIndex: Int) -> String)?) {
-        plan = IsolationPlan(keys: keys, threads: threads, readPercent: readPercent)
-        models = IdentityModel.preload(count: keys)
-        self.role = role
+    init(shape: IsolationShape, benchmarkCase: BenchmarkCase) {
+        plan = shape.plan(benchmarkCase)
+        models = IdentityModel.preload(count: benchmarkCase[parameter: "keys"])
+        role = shape.role(benchmarkCase)
     }
 
     func queueStore<Store: QueueStore>(_: Store.Type) -> Workload? {
@@ -87,19 +142,21 @@ private struct IsolationSetup: IsolationVariantVisitor {
 /// A pattern has 100 slots of which `read_pct` are reads, spread evenly (slot `s` reads when
 /// `⌊(s+1)·p/100⌋ > ⌊s·p/100⌋`); a thread steps through the slots and, at the same time, through the keys from
 /// its own starting offset. Writes store a fresh value under the key.
+@usableFromInline
 final class IsolationPlan: @unchecked Sendable {
-    static let slots = 100
+    @usableFromInline static let slots = 100
     /// Ints per thread in `cursors`: slot, key, last written value, then padding to 128 bytes so that threads
     /// never share a cache line.
-    private static let cursorStride = 16
+    @usableFromInline static let cursorStride = 16
 
     /// Built once here, never in the timed loop.
-    let ids: [String]
+    @usableFromInline let ids: [String]
     /// `patterns[thread][slot]`: true for a read.
-    let patterns: [[Bool]]
+    @usableFromInline let patterns: [[Bool]]
     /// Owned by the worker threads, one padded row each: a thread touches only its own row.
-    private let cursors: UnsafeMutablePointer<Int>
+    @usableFromInline let cursors: UnsafeMutablePointer<Int>
 
+    @usableFromInline
     init(keys: Int, threads: Int, readPercent: (_ threadIndex: Int) -> Int) {
         precondition(keys >= 1, "the store needs at least one key")
         ids = IdentityModel.preload(count: keys).map(\.id)
@@ -118,6 +175,7 @@ final class IsolationPlan: @unchecked Sendable {
     }
 
     /// The workload for a store with synchronous calls; async-write stores are drained inside the timed region.
+    @inlinable
     func workload<Store: IsolatedStore>(_ store: Store, role: (@Sendable (Int) -> String)?) -> Workload {
         var drain: (@Sendable () -> Void)?
         if let asynchronous = store as? any AsynchronousWriteStore {

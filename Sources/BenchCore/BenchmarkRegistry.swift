@@ -5,11 +5,21 @@ public struct BenchmarkRegistry: Sendable {
 
     public init() {}
 
-    /// Adds a benchmark. Two benchmarks with the same suite and name are a bug in the suites.
+    /// Adds a benchmark. Several benchmarks may share a suite and a name (a variant brought from outside joins
+    /// a built-in benchmark that way), but a variant registered twice under one benchmark is a bug: callers
+    /// refuse a clashing id before they get here (`variantPaths`).
     public mutating func add(_ benchmark: Benchmark) {
-        precondition(!benchmarks.contains { $0.suite == benchmark.suite && $0.name == benchmark.name },
-                     "benchmark \(benchmark.suite)/\(benchmark.name) registered twice")
+        let taken = variantPaths
+        for variant in benchmark.variants {
+            precondition(!taken.contains("\(benchmark.suite)/\(benchmark.name)/\(variant)"),
+                         "\(benchmark.suite)/\(benchmark.name)/\(variant) registered twice")
+        }
         benchmarks.append(benchmark)
+    }
+
+    /// Every `suite/benchmark/variant` registered so far.
+    public var variantPaths: Set<String> {
+        Set(benchmarks.flatMap { benchmark in benchmark.variants.map { "\(benchmark.suite)/\(benchmark.name)/\($0)" } })
     }
 
     /// Every case for the given thread counts whose `suite/benchmark/variant` path `matches`, in

@@ -1,4 +1,4 @@
-@testable import bench
+@testable import DispatchBench
 @testable import BenchResults
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import BenchCore
-@testable import bench
+@testable import DispatchBench
 import Testing
 
 /// Issue 14 (16): the signs of a busy machine, on given values.

@@ -1,4 +1,4 @@
-@testable import bench
+@testable import DispatchBench
 import Foundation
 import Testing
 

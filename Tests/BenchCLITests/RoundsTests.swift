@@ -1,5 +1,5 @@
 import BenchCore
-@testable import bench
+@testable import DispatchBench
 @testable import BenchResults
 import Foundation
 import Testing

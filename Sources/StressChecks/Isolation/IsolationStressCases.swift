@@ -94,16 +94,23 @@ package enum IsolationOutcomes {
 }
 
 extension StressCatalog {
+    /// The checks every store passes, under `name/lost-writes`, `name/torn-reads` and `name/read-your-writes`,
+    /// each iteration on a fresh store from `make` holding the checks' shared keys: for the catalog's stores and
+    /// for a store a package brings.
+    package static func lockStoreCases(name: String, make: @escaping @Sendable ([IdentityModel]) -> any IsolatedStore)
+        -> [StressCase] {
+        let preload = IsolationChecks.sharedKeys
+        return [
+            StressCase("\(name)/lost-writes") { IsolationOutcomes.lostWrites(make(preload), threads: $0) },
+            StressCase("\(name)/torn-reads") { IsolationOutcomes.tornReads(make(preload), threads: $0) },
+            StressCase("\(name)/read-your-writes") { IsolationOutcomes.readYourWrites(make(preload), threads: $0) },
+        ]
+    }
+
     static let isolationCases: [StressCase] = IsolationVariant.allCases.flatMap { variant -> [StressCase] in
         let name = "isolation/\(variant.rawValue)"
         let preload = IsolationChecks.sharedKeys
-        var cases = [
-            StressCase("\(name)/lost-writes") { IsolationOutcomes.lostWrites(variant.makeStore(preloading: preload), threads: $0) },
-            StressCase("\(name)/torn-reads") { IsolationOutcomes.tornReads(variant.makeStore(preloading: preload), threads: $0) },
-            StressCase("\(name)/read-your-writes") {
-                IsolationOutcomes.readYourWrites(variant.makeStore(preloading: preload), threads: $0)
-            },
-        ]
+        var cases = lockStoreCases(name: name) { variant.makeStore(preloading: $0) }
         if let make = variant.probedStoreFactory {
             let concurrent = variant.readsConcurrently, asynchronous = variant.writesAsynchronously
             cases.append(StressCase("\(name)/exclusivity") { threads in

@@ -13,7 +13,7 @@ import SyncVariants
 /// key is never the one the store holds (a lost write), a read of a key written since the preload finds
 /// `value` and `check` disagreeing (a torn read), and a writer that reads its key straight back does not find
 /// what it wrote (read your writes).
-package final class RacyStore: IsolatedStore {
+package final class RacyStore: LockStore {
     private let published: Mutex<[String: IdentityModel]>
 
     package init(preloading models: [IdentityModel]) {

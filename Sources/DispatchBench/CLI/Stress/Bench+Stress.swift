@@ -91,7 +91,7 @@ extension Bench {
         func run() throws {
             let counts = try ThreadList.parse(threads)
             let matches = try matcher()
-            let variants = StressCatalog.variants.filter { matches($0.name) }
+            let variants = Registrations.stressVariants().filter { matches($0.name) }
             let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
             let controlCases = (controls ? StressCatalog.controls.filter {
                 matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))

@@ -3,9 +3,8 @@ import BenchResults
 import CBenchSupport
 import Foundation
 
-/// The process entry point: runs the `bench` command and turns every error into one line on stderr and a
-/// non-zero exit, never a trap or a usage dump.
-@main
+/// The process entry point behind `DispatchBench.main(_:)`: runs the `bench` command and turns every error into
+/// one line on stderr and a non-zero exit, never a trap or a usage dump.
 enum BenchMain {
     /// Swift seeds its hash function per process, so the collisions a `Set` or `Dictionary` meets, and with them
     /// the cost of a lookup, change from one run to the next (a set-tracker hit varied 50–85 ns across runs).
@@ -25,7 +24,7 @@ enum BenchMain {
         execv(executable, CommandLine.unsafeArgv)
     }
 
-    static func main() {
+    static func main() -> Never {
         let arguments = CommandLine.arguments
         if arguments.count >= 4, arguments[1] == ParentBinding.marker {
             execBoundToParent(parent: arguments[2], command: Array(arguments[3...]))
@@ -41,18 +40,24 @@ enum BenchMain {
             var command = try Bench.parseAsRoot()
             try command.run()
         } catch {
-            let code = exitStatus(for: error)
-            if code == ExitStatus.success {
-                // --help and friends arrive as "errors" that exit 0.
-                print(Bench.fullMessage(for: error))
-                exit(0)
-            }
-            let message = Bench.message(for: error)
-            if !message.isEmpty {
-                FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
-            }
-            exit(code)
+            fail(error)
         }
+        exit(ExitStatus.success)
+    }
+
+    /// Ends the process for `error`: its message on one line of stderr and its status (`--help` and friends
+    /// arrive as errors that print to stdout and exit 0).
+    static func fail(_ error: Error) -> Never {
+        let code = exitStatus(for: error)
+        if code == ExitStatus.success {
+            print(Bench.fullMessage(for: error))
+            exit(0)
+        }
+        let message = Bench.message(for: error)
+        if !message.isEmpty {
+            FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
+        }
+        exit(code)
     }
 
     /// The trampoline of `ParentBinding`: dies with `parent` (SIGKILL when it ends), or at once when it already

@@ -193,7 +193,7 @@ struct Bench: ParsableCommand {
     /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
         let counts = try ThreadList.parse(threads)
-        let matching = BenchmarkRegistry.all(spinScale: spinScale).cases(threads: counts, matching: try pathMatcher())
+        let matching = Registrations.registry(spinScale: spinScale).cases(threads: counts, matching: try pathMatcher())
         let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {
             guard !matching.isEmpty else {

@@ -18,7 +18,7 @@ extension Bench.SelfCheck {
     /// The cases whose figures must not depend on the sample length: the harness's, every once hit at one
     /// token, and the lock-based isolation stores (no GCD pool behind them) at all reads and all writes.
     static func sampleLengthCases() -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-        BenchmarkRegistry.all().cases(threads: sweepThreads, matching: { _ in true }).filter { benchmarkCase, _ in
+        Registrations.registry().cases(threads: sweepThreads, matching: { _ in true }).filter { benchmarkCase, _ in
             switch (benchmarkCase.suite, benchmarkCase.benchmark) {
             case ("harness", _): true
             case ("once", "hit"): benchmarkCase.parameters["tokens"] == 1

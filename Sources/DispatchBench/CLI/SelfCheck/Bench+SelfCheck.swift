@@ -176,7 +176,7 @@ extension Bench {
 
         /// The median ns/op of the one-thread case whose path starts with `prefix`, with standard settings.
         func harnessMedian(_ prefix: String) throws -> Double {
-            guard let (benchmarkCase, benchmark) = BenchmarkRegistry.all()
+            guard let (benchmarkCase, benchmark) = Registrations.registry()
                 .cases(threads: [1], matching: { $0.hasPrefix(prefix) }).first
             else { throw BenchError("no harness case \(prefix)") }
             let settings = MeasurementSettings(sampleNanoseconds: 10_000_000, samples: repetitions * 2, warmupSamples: 2)
