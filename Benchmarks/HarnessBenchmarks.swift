@@ -75,6 +75,23 @@ extension BenchmarkRegistry {
 }
 
 extension BenchmarkRegistry {
+    /// Adds a lock brought from outside to `harness/mutex-pair`, under the CSV id `variant`: one empty critical
+    /// section per operation, each thread with its own lock from `make` (uncontended), as `pthread-mutex` does
+    /// with a `pthread_mutex_t`. `@inlinable`, so that the timed loop calls the concrete `Lock` directly.
+    @inlinable
+    public mutating func addMutexPairBenchmark<Lock: ExclusiveLock>(variant: String,
+                                                                   _ make: @escaping @Sendable () -> Lock) {
+        add(Benchmark(suite: "harness", name: "mutex-pair", variants: [variant]) { benchmarkCase in
+            let locks = (0..<benchmarkCase.threads).map { _ in make() }
+            return Workload { worker, iterations in
+                let lock = locks[worker.index]
+                for _ in 0..<iterations { lock.withLock {} }
+            }
+        })
+    }
+}
+
+extension BenchmarkRegistry {
     /// The steps of one `harness/spin` operation at `--spin-scale 1`.
     static let spinSteps = 300
 }

@@ -21,21 +21,74 @@ extension BenchmarkRegistry {
     ///
     /// Which variants each benchmark measures is the catalog's to say (`OnceVariant.benchmarks`, by shape).
     mutating func addOnceBenchmarks() {
-        add(Benchmark(
-            OnceVariant.self, .hit,
-            parameters: ["tokens": [1, 10, 100, 1_000, 10_000]],
-            includes: { variant, benchmarkCase in variant.hasTokenTable || benchmarkCase[parameter: "tokens"] == 1 }
-        ) { variant, benchmarkCase in
-            variant.accept(OnceSetup(benchmark: .hit, benchmarkCase: benchmarkCase))
-        })
-        add(Benchmark(OnceVariant.self, .first, parameters: ["tokens": [100]], threadCounts: .fixed([1, 4])) {
-            variant, benchmarkCase in
-            variant.accept(OnceSetup(benchmark: .first, benchmarkCase: benchmarkCase))
-        })
-        add(Benchmark(OnceVariant.self, .race, parameters: ["tokens": [100]], threadCounts: .fixed([2, 8])) {
-            variant, benchmarkCase in
-            variant.accept(OnceSetup(benchmark: .race, benchmarkCase: benchmarkCase))
-        })
+        for shape in OnceShape.allCases {
+            add(Benchmark(OnceVariant.self, shape.catalogBenchmark, parameters: shape.parameters,
+                          threadCounts: shape.threadCounts,
+                          includes: { variant, benchmarkCase in
+                              shape.includes(benchmarkCase, sweepsTokens: variant.hasTokenTable)
+                          }) { variant, benchmarkCase in
+                variant.accept(OnceSetup(benchmark: shape.catalogBenchmark, benchmarkCase: benchmarkCase))
+            })
+        }
+    }
+
+    /// Adds a once table brought from outside to the once suite, under the CSV id `variant`: `once/hit`,
+    /// `once/first` and `once/race` with the catalog's tables' parameters and thread counts. `once/hit` sweeps the
+    /// registered tokens when `Table`'s tokens are strings (a table that looks them up), as for the catalog's.
+    ///
+    /// `@inlinable`, so that the timed loops are compiled in the caller's module for the concrete `Table`.
+    @inlinable
+    public mutating func addOnceBenchmarks<Table: OnceTable>(variant: String, _: Table.Type) {
+        let sweepsTokens = Table.Token.self == String.self
+        for shape in OnceShape.allCases {
+            add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],
+                          parameters: shape.parameters, threadCounts: shape.threadCounts,
+                          includes: { shape.includes($0, sweepsTokens: sweepsTokens) }) { benchmarkCase in
+                let tokens = benchmarkCase[parameter: "tokens"]
+                switch shape {
+                case .hit: return hitWorkload(Table.self, tokens: tokens)
+                case .first: return firstWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
+                case .race: return raceWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
+                }
+            })
+        }
+    }
+}
+
+/// The once suite's three benchmarks, declared once for the catalog's variants and for a table brought from
+/// outside: their parameters, thread counts and the cases they include.
+@usableFromInline
+enum OnceShape: String, CaseIterable, Sendable {
+    case hit, first, race
+
+    @usableFromInline static let suite = OnceVariant.suite
+
+    var catalogBenchmark: OnceVariant.Benchmark {
+        switch self {
+        case .hit: .hit
+        case .first: .first
+        case .race: .race
+        }
+    }
+
+    @usableFromInline var parameters: KeyValuePairs<String, [Int]> {
+        switch self {
+        case .hit: ["tokens": [1, 10, 100, 1_000, 10_000]]
+        case .first, .race: ["tokens": [100]]
+        }
+    }
+
+    @usableFromInline var threadCounts: Benchmark.ThreadCounts {
+        switch self {
+        case .hit: .swept
+        case .first: .fixed([1, 4])
+        case .race: .fixed([2, 8])
+        }
+    }
+
+    /// A hit sweeps the registered tokens only for a variant that looks its token up among them.
+    @usableFromInline func includes(_ benchmarkCase: BenchmarkCase, sweepsTokens: Bool) -> Bool {
+        self != .hit || sweepsTokens || benchmarkCase[parameter: "tokens"] == 1
     }
 }
 
@@ -72,7 +125,8 @@ private struct OnceSetup: OnceVariantVisitor {
 // MARK: - once/hit
 
 /// Registers `tokens` tokens, then times calls for the last one registered.
-private func hitWorkload<Subject: OnceTable>(_: Subject.Type, tokens count: Int) -> Workload {
+@inlinable
+func hitWorkload<Subject: OnceTable>(_: Subject.Type, tokens count: Int) -> Workload {
     let tokens = Subject.makeTokens(count)
     let table = Subject.makeTable(tokens: count)
     for token in tokens { table.once(token: token) {} }
@@ -110,14 +164,18 @@ private func lazyStaticHitWorkload() -> Workload {
 /// The fresh tables of one timed run. Replaced only by `prepare`, on the coordinator between runs (so the old
 /// tables are freed outside the timed region); workers read it after the thread team's start barrier, which
 /// orders the write before their reads.
-private final class FreshTables<Subject: OnceTable>: @unchecked Sendable {
+@usableFromInline
+final class FreshTables<Subject: OnceTable>: @unchecked Sendable {
     /// Owns the tables.
-    private var tables: [Subject] = []
+    @usableFromInline var tables: [Subject] = []
     /// The same tables, for the timed loops: calling through `Unmanaged` does not retain and release the
     /// shared table around every call (an atomic write to a cache line that every thread shares).
-    private(set) var unmanaged: [Unmanaged<Subject>] = []
+    @usableFromInline var unmanaged: [Unmanaged<Subject>] = []
+
+    @inlinable init() {}
 
     /// Replaces the tables with `count` fresh ones of `tokens` tokens each.
+    @inlinable
     func renew(count: Int, tokens: Int) {
         unmanaged = []
         tables = []
@@ -131,7 +189,8 @@ private final class FreshTables<Subject: OnceTable>: @unchecked Sendable {
 /// its own copies of the token strings, so that passing a token never touches another thread's reference
 /// count (string literals, which the seed's callers pass, have none). Generic over a
 /// concrete type (never an existential) so that the loop is specialized: no witness calls per call.
-private func firstWorkload<Subject: OnceTable>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
+@inlinable
+func firstWorkload<Subject: OnceTable>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
     precondition(threads <= tokensPerTable, "a table must take at least one token from every thread")
     let threadTokens = (0..<threads).map { _ in Subject.makeTokens(tokensPerTable) }
     let fresh = FreshTables<Subject>()
@@ -154,7 +213,8 @@ private func firstWorkload<Subject: OnceTable>(_: Subject.Type, threads: Int, to
 
 /// Every round, the threads meet and then all call once on the round's fresh token; each call's latency is
 /// recorded. Generic over a concrete type for the same reason as `firstWorkload`.
-private func raceWorkload<Subject: OnceTable>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
+@inlinable
+func raceWorkload<Subject: OnceTable>(_: Subject.Type, threads: Int, tokensPerTable: Int) -> Workload {
     let threadTokens = (0..<threads).map { _ in Subject.makeTokens(tokensPerTable) }
     let fresh = FreshTables<Subject>()
     let barrier = RoundBarrier(parties: threads)

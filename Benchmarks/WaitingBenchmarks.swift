@@ -16,53 +16,105 @@ extension BenchmarkRegistry {
     }
 
     private mutating func addFanOutBenchmark() {
-        add(Benchmark(
-            FanOutVariant.self, .fanOut,
-            parameters: ["tasks": [1, 16, 256, 4096], "work": [0, 1000]],
-            // Overhead (work=0) at every batch size; realistic small tasks (work=1000) at one mid-sized batch.
-            includes: { _, benchmarkCase in benchmarkCase[parameter: "work"] == 0 || benchmarkCase[parameter: "tasks"] == 256 }
-        ) { variant, benchmarkCase in
-            variant.accept(BatchSetup(tasks: benchmarkCase[parameter: "tasks"], work: benchmarkCase[parameter: "work"]))
+        add(Benchmark(FanOutVariant.self, .fanOut, parameters: WaitShape.fanOutParameters,
+                      includes: { _, benchmarkCase in WaitShape.fanOutIncludes(benchmarkCase) }) { variant, benchmarkCase in
+            variant.accept(BatchSetup(benchmarkCase: benchmarkCase))
         })
     }
 
     private mutating func addThrottleBenchmark() {
         add(Benchmark(
-            ThrottleVariant.self, .throttle,
-            parameters: ["limit": [1, 2, 4, 8], "tasks": [256], "work": [0, 1000]],
-            threadCounts: .fixed([1]),
+            ThrottleVariant.self, .throttle, parameters: WaitShape.throttleParameters,
+            threadCounts: WaitShape.throttleThreads,
             includes: { variant, benchmarkCase in variant.supports(limit: benchmarkCase[parameter: "limit"]) }
         ) { variant, benchmarkCase in
             variant.accept(ThrottleSetup(limit: benchmarkCase[parameter: "limit"],
-                                         batch: BatchSetup(tasks: benchmarkCase[parameter: "tasks"],
-                                                           work: benchmarkCase[parameter: "work"])))
+                                         batch: BatchSetup(benchmarkCase: benchmarkCase)))
         })
     }
 
     private mutating func addHandoffBenchmark() {
-        add(Benchmark(HandoffVariant.self, .handoff, threadCounts: .fixed([2])) { variant, _ in
+        add(Benchmark(HandoffVariant.self, .handoff, threadCounts: WaitShape.handoffThreads) { variant, _ in
             variant.accept(HandoffSetup())
+        })
+    }
+
+    /// Adds a waiter brought from outside to `wait/fan-out`, under the CSV id `variant`, with the catalog's
+    /// parameters: `make` builds one waiter per case, outside the timed region. `@inlinable`, so that the timed
+    /// loop calls the concrete `Waiter` directly.
+    @inlinable
+    public mutating func addFanOutBenchmark<Waiter: TaskWaiter>(variant: String,
+                                                                 _ make: @escaping @Sendable () -> Waiter) {
+        add(Benchmark(suite: FanOutVariant.suite, name: FanOutVariant.Benchmark.fanOut.rawValue, variants: [variant],
+                      parameters: WaitShape.fanOutParameters, includes: WaitShape.fanOutIncludes) { benchmarkCase in
+            batchWorkload(make(), tasks: benchmarkCase[parameter: "tasks"], work: benchmarkCase[parameter: "work"])
+        })
+    }
+
+    /// Adds a throttle brought from outside to `wait/throttle`, under the CSV id `variant`, at every limit of the
+    /// catalog's: `make(limit)` builds one per case. `@inlinable`, as `addFanOutBenchmark(variant:_:)`.
+    @inlinable
+    public mutating func addThrottleBenchmark<Throttle: TaskWaiter>(
+        variant: String, _ make: @escaping @Sendable (_ limit: Int) -> Throttle
+    ) {
+        add(Benchmark(suite: ThrottleVariant.suite, name: ThrottleVariant.Benchmark.throttle.rawValue,
+                      variants: [variant], parameters: WaitShape.throttleParameters,
+                      threadCounts: WaitShape.throttleThreads) { benchmarkCase in
+            batchWorkload(make(benchmarkCase[parameter: "limit"]), tasks: benchmarkCase[parameter: "tasks"],
+                          work: benchmarkCase[parameter: "work"])
+        })
+    }
+
+    /// Adds a handoff brought from outside to `wait/handoff`, under the CSV id `variant`: two threads ping-pong
+    /// through one pair from `make`. `@inlinable`, as `addFanOutBenchmark(variant:_:)`.
+    @inlinable
+    public mutating func addHandoffBenchmark<Pair: Handoff>(variant: String, _ make: @escaping @Sendable () -> Pair) {
+        add(Benchmark(suite: HandoffVariant.suite, name: HandoffVariant.Benchmark.handoff.rawValue,
+                      variants: [variant], threadCounts: WaitShape.handoffThreads) { _ in
+            handoffWorkload(make())
         })
     }
 }
 
-/// A waiter that runs `tasks` tasks of `work` ns per iteration, blocking until all have finished; each task is
-/// reported as an operation, so ns_per_op is per task.
+/// The waiting suite's benchmarks, declared once for the catalog's variants and for ones brought from outside.
+@usableFromInline
+enum WaitShape {
+    @usableFromInline static let fanOutParameters: KeyValuePairs<String, [Int]> =
+        ["tasks": [1, 16, 256, 4096], "work": [0, 1000]]
+
+    /// Overhead (work=0) at every batch size; realistic small tasks (work=1000) at one mid-sized batch.
+    @usableFromInline static func fanOutIncludes(_ benchmarkCase: BenchmarkCase) -> Bool {
+        benchmarkCase[parameter: "work"] == 0 || benchmarkCase[parameter: "tasks"] == 256
+    }
+
+    @usableFromInline static let throttleParameters: KeyValuePairs<String, [Int]> =
+        ["limit": [1, 2, 4, 8], "tasks": [256], "work": [0, 1000]]
+    @usableFromInline static let throttleThreads = Benchmark.ThreadCounts.fixed([1])
+    @usableFromInline static let handoffThreads = Benchmark.ThreadCounts.fixed([2])
+}
+
+/// A waiter that runs the case's `tasks` tasks of `work` ns per iteration, blocking until all have finished.
 private struct BatchSetup: TaskWaiterVisitor {
     let tasks: Int
     let work: Int
 
-    func visit<Waiter: TaskWaiter>(_ make: () -> Waiter) -> Workload? {
-        workload(make())
+    init(benchmarkCase: BenchmarkCase) {
+        tasks = benchmarkCase[parameter: "tasks"]
+        work = benchmarkCase[parameter: "work"]
     }
 
-    /// Generic over the concrete waiter, so the loop calls it directly.
-    func workload<Waiter: TaskWaiter>(_ waiter: Waiter) -> Workload {
-        let tasks = self.tasks
-        let task = spinningTask(nanoseconds: work)
-        return Workload(operationsPerIteration: tasks, offloadsWork: true) { _, iterations in
-            for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
-        }
+    func visit<Waiter: TaskWaiter>(_ make: () -> Waiter) -> Workload? {
+        batchWorkload(make(), tasks: tasks, work: work)
+    }
+}
+
+/// `waiter` runs `tasks` tasks of `work` ns per iteration, blocking until all have finished; each task is reported
+/// as an operation, so ns_per_op is per task. Generic over the concrete waiter, so the loop calls it directly.
+@inlinable
+func batchWorkload<Waiter: TaskWaiter>(_ waiter: Waiter, tasks: Int, work: Int) -> Workload {
+    let task = spinningTask(nanoseconds: work)
+    return Workload(operationsPerIteration: tasks, offloadsWork: true) { _, iterations in
+        for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
     }
 }
 
@@ -72,39 +124,43 @@ private struct ThrottleSetup: ThrottleVisitor {
     let batch: BatchSetup
 
     func anyLimit<Throttle: TaskWaiter>(_ make: (Int) -> Throttle) -> Workload? {
-        batch.workload(make(limit))
+        batchWorkload(make(limit), tasks: batch.tasks, work: batch.work)
     }
 
     func fixedLimit<Throttle: TaskWaiter>(_ fixed: Int, _ make: () -> Throttle) -> Workload? {
-        limit == fixed ? batch.workload(make()) : nil
+        limit == fixed ? batchWorkload(make(), tasks: batch.tasks, work: batch.work) : nil
+    }
+}
+
+private struct HandoffSetup: HandoffVisitor {
+    func visit<Pair: Handoff>(_ make: () -> Pair) -> Workload? {
+        handoffWorkload(make())
     }
 }
 
 /// Two threads ping-pong. Both threads complete every round trip; only the initiator's are reported, so ns_per_op
-/// is one round trip. Only the initiator clocks round trips; its two clock reads (~20 ns each) are inside the
-/// measured time.
-private struct HandoffSetup: HandoffVisitor {
-    func visit<Pair: Handoff>(_ make: () -> Pair) -> Workload? {
-        let handoff = make()
-        return Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { worker, iterations in
-            if worker.index == 0 {
-                for _ in 0..<iterations {
-                    let started = MonotonicClock.now()
-                    handoff.ping()
-                    worker.recordLatency(nanoseconds: MonotonicClock.now() &- started)
-                }
-            } else {
-                for _ in 0..<iterations { handoff.pong() }
+/// is one round trip. Only the initiator clocks round trips; its two clock reads are inside the measured time.
+@inlinable
+func handoffWorkload<Pair: Handoff>(_ handoff: Pair) -> Workload {
+    Workload(pacing: .lockstep, reportsThread: { $0 == 0 }) { worker, iterations in
+        if worker.index == 0 {
+            for _ in 0..<iterations {
+                let started = MonotonicClock.now()
+                handoff.ping()
+                worker.recordLatency(nanoseconds: MonotonicClock.now() &- started)
             }
+        } else {
+            for _ in 0..<iterations { handoff.pong() }
         }
     }
 }
 
 /// A task that does nothing (`work=0`: pure waiting overhead) or spins for `nanoseconds` on the monotonic clock.
 ///
-/// The spin polls the clock until its deadline, so it lasts at least `nanoseconds` plus up to one clock read
-/// (~20 ns), close enough for 1000 ns; it keeps the core busy, as a small real task would.
-private func spinningTask(nanoseconds: Int) -> @Sendable (Int) -> Void {
+/// The spin polls the clock until its deadline, so it lasts at least `nanoseconds` plus up to one clock read,
+/// close enough for 1000 ns; it keeps the core busy, as a small real task would.
+@usableFromInline
+func spinningTask(nanoseconds: Int) -> @Sendable (Int) -> Void {
     guard nanoseconds > 0 else { return { _ in } }
     let duration = UInt64(nanoseconds)
     return { _ in

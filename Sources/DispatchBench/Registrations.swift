@@ -15,24 +15,23 @@ enum Registrations {
         brought.withLock { $0 = accepted }
     }
 
-    /// `variants`, once each id is known to be well formed, unique among them, and no built-in variant's in its
-    /// suite; else the first problem, as an error that says what to do.
+    /// `variants`, once each id is known to be well formed and to name no case that a built-in variant or an
+    /// earlier one of `variants` already has; else the first problem, as an error that says what to do.
     static func checked(_ variants: [Variant]) throws -> [Variant] {
         let builtIn = BenchmarkRegistry.all().variantPaths
-        var seen = Set<String>()
+        var taken = builtIn
         for variant in variants {
             guard variant.id.range(of: #"^[a-z0-9][a-z0-9._-]*$"#, options: .regularExpression) != nil else {
                 throw BenchError("variant id '\(variant.id)' (from \(variant.module)) must be lower-case letters, "
                                  + "digits, '-', '_' or '.', starting with a letter or digit")
             }
-            if builtIn.contains(where: { $0.hasPrefix("\(variant.suite)/") && $0.hasSuffix("/\(variant.id)") }) {
-                throw BenchError("variant id '\(variant.id)' (from \(variant.module)) is already a built-in "
-                                 + "\(variant.suite) variant: choose another id")
+            let paths = variant.benchmarkPaths
+            if let clash = paths.sorted().first(where: taken.contains) {
+                throw BenchError("variant id '\(variant.id)' (from \(variant.module)) is taken: \(clash) is "
+                                 + (builtIn.contains(clash) ? "a built-in case" : "registered twice")
+                                 + "; choose another id")
             }
-            guard seen.insert("\(variant.suite)/\(variant.id)").inserted else {
-                throw BenchError("variant id '\(variant.id)' (from \(variant.module)) is registered twice in "
-                                 + "\(variant.suite)")
-            }
+            taken.formUnion(paths)
         }
         return variants
     }
@@ -54,11 +53,27 @@ enum Registrations {
 }
 
 extension Variant {
+    /// The `suite/benchmark/id` of every benchmark the variant joins.
+    var benchmarkPaths: Set<String> {
+        var registry = BenchmarkRegistry()
+        addBenchmarks(&registry)
+        return registry.variantPaths
+    }
+
     /// The checks `bench stress` runs on this variant: its family's, under `family/id/check`.
     var stressCases: [StressCase] {
         switch subject {
         case .store(let make):
             StressCatalog.lockStoreCases(name: "\(suite)/\(id)", make: make)
+        case .once(let table):
+            [StressCatalog.onceCase(name: "\(suite)/\(id)", table)]
+        case .fanOut(let make):
+            [StressCatalog.fanOutCase(name: "wait/fan-out/\(id)", make: make)]
+                + [StressCatalog.timeoutCase(name: "wait/fan-out/\(id)", make: make)].compactMap { $0 }
+        case .throttle(let make):
+            [StressCatalog.throttleCase(name: "wait/throttle/\(id)", make: make)]
+        case .handoff(let make):
+            [StressCatalog.handoffCase(name: "wait/handoff/\(id)", make: make)]
         }
     }
 }

@@ -36,6 +36,14 @@ public struct Variant: Sendable {
 enum StressSubject: Sendable {
     /// A store of the isolation suite, made holding the given models.
     case store(@Sendable (_ preloading: [IdentityModel]) -> any IsolatedStore)
+    /// A once table, raced on fresh tokens of fresh tables.
+    case once(any OnceTable.Type)
+    /// A fan-out waiter.
+    case fanOut(@Sendable () -> any TaskWaiter)
+    /// A throttle, made at a limit.
+    case throttle(@Sendable (_ limit: Int) -> any TaskWaiter)
+    /// A handoff pair.
+    case handoff(@Sendable () -> any Handoff)
 }
 
 extension Variant {
@@ -51,10 +59,62 @@ extension Variant {
     /// store: it guards the isolation suite's dictionary as `Mutex` does for the built-in `mutex`
     /// (`LockedStore`), and joins the suite as `lockStore(_:_:)` says. No store to write:
     /// `.lock("nio-lock") { NIOLock() }`.
+    ///
+    /// It also joins the harness's lock floor, `harness/mutex-pair`: an empty critical section, each thread on a
+    /// lock of its own, beside `pthread-mutex`.
     @inlinable
     public static func lock<Lock: ExclusiveLock>(_ id: String, fileID: String = #fileID,
                                                  _ make: @escaping @Sendable () -> Lock) -> Variant {
-        store(id, fileID: fileID) { LockedStore(lock: make(), preloading: $0) }
+        let store = Variant.store(id, fileID: fileID) { LockedStore(lock: make(), preloading: $0) }
+        return Variant(id: id, suite: store.suite, fileID: fileID, subject: store.subject) { registry in
+            store.addBenchmarks(&registry)
+            registry.addMutexPairBenchmark(variant: id, make)
+        }
+    }
+
+    /// A once of your own, a token in and a block run once (`OnceTable`), under `id`: it joins `once/hit`,
+    /// `once/first` and `once/race` with the catalog's parameters and thread counts (`once/hit` sweeps the number
+    /// of registered tokens when its tokens are strings), and `bench stress` races it for exactly-once and no
+    /// early return.
+    @inlinable
+    public static func once<Table: OnceTable>(_ id: String, _: Table.Type, fileID: String = #fileID) -> Variant {
+        Variant(id: id, suite: "once", fileID: fileID, subject: .once(Table.self)) { registry in
+            registry.addOnceBenchmarks(variant: id, Table.self)
+        }
+    }
+
+    /// A waiter of your own, that runs N tasks and returns when all have run (`TaskWaiter`), made by `make` for each
+    /// case: it joins `wait/fan-out` with the catalog's task counts and work, and `bench stress` checks that every
+    /// task ran exactly once before the wait returned, and, when it is a `TimedTaskWaiter`, that its timed wait
+    /// tells the truth.
+    @inlinable
+    public static func fanOut<Waiter: TaskWaiter>(_ id: String, fileID: String = #fileID,
+                                                  _ make: @escaping @Sendable () -> Waiter) -> Variant {
+        Variant(id: id, suite: "wait", fileID: fileID, subject: .fanOut(make)) { registry in
+            registry.addFanOutBenchmark(variant: id, make)
+        }
+    }
+
+    /// A throttle of your own, a waiter that runs at most `limit` tasks at once, made by `make(limit)`: it joins
+    /// `wait/throttle` at limits 1, 2, 4 and 8, and `bench stress` checks that it never exceeds its limit and runs
+    /// every task once.
+    @inlinable
+    public static func throttle<Throttle: TaskWaiter>(_ id: String, fileID: String = #fileID,
+                                                      _ make: @escaping @Sendable (_ limit: Int) -> Throttle)
+        -> Variant {
+        Variant(id: id, suite: "wait", fileID: fileID, subject: .throttle(make)) { registry in
+            registry.addThrottleBenchmark(variant: id, make)
+        }
+    }
+
+    /// A handoff of your own, a round trip between two threads (`Handoff`), made by `make` for each case: it joins
+    /// `wait/handoff`, and `bench stress` checks that no wake-up is lost.
+    @inlinable
+    public static func handoff<Pair: Handoff>(_ id: String, fileID: String = #fileID,
+                                              _ make: @escaping @Sendable () -> Pair) -> Variant {
+        Variant(id: id, suite: "wait", fileID: fileID, subject: .handoff(make)) { registry in
+            registry.addHandoffBenchmark(variant: id, make)
+        }
     }
 
     /// The isolation suite's stores, each made by `make` holding the given models.

@@ -8,10 +8,61 @@ extension NSLock: ExclusiveLock {}
 
 /// A variant brought from outside joins its suite as a built-in one does, and a clashing or malformed id is refused.
 struct VariantRegistrationTests {
-    /// The isolation cases of `variant`, as `benchmark threads params` with the variant's id left out.
-    static func isolationShapes(_ variant: String, in registry: BenchmarkRegistry) -> [String] {
-        registry.cases(threads: [1, 2, 4, 8]) { $0.hasPrefix("isolation/") && $0.hasSuffix("/\(variant)") }
+    /// The cases of `variant` whose path starts with `prefix`, as `benchmark threads params` without the id.
+    static func shapes(_ variant: String, under prefix: String = "isolation/", in registry: BenchmarkRegistry)
+        -> [String] {
+        registry.cases(threads: [1, 2, 4, 8]) { $0.hasPrefix(prefix) && $0.hasSuffix("/\(variant)") }
             .map { "\($0.benchmarkCase.benchmark) \($0.benchmarkCase.threads) \($0.benchmarkCase.parameterString())" }
+    }
+
+    static func isolationShapes(_ variant: String, in registry: BenchmarkRegistry) -> [String] {
+        shapes(variant, in: registry)
+    }
+
+    /// Each family's factory joins the same cases as a built-in variant of the same shape.
+    @Test func everyFamilyJoinsAsItsBuiltInVariantsDo() throws {
+        let brought = try Registrations.checked([
+            .once("my-string-once", SetTrackerOnce.self),
+            .once("my-index-once", AtomicFlagOnce.self),
+            .fanOut("my-fan-out") { GroupWaitFanOut() },
+            .throttle("my-throttle") { SemaphoreLimitThrottle(limit: $0) },
+            .handoff("my-handoff") { SemaphoreHandoff() },
+        ])
+        let registry = Registrations.registry(adding: brought)
+        for (mine, builtIn, prefix) in [
+            ("my-string-once", "set-tracker", "once/"), ("my-index-once", "atomic-flag", "once/"),
+            ("my-fan-out", "group-wait", "wait/fan-out/"), ("my-throttle", "semaphore-limit", "wait/throttle/"),
+            ("my-handoff", "semaphore", "wait/handoff/"),
+        ] {
+            let shapes = Self.shapes(mine, under: prefix, in: registry)
+            #expect(!shapes.isEmpty, "\(mine)")
+            #expect(shapes == Self.shapes(builtIn, under: prefix, in: registry), "\(mine) against \(builtIn)")
+        }
+    }
+
+    /// The stress checks run on what is brought: sound types pass them, and each family's broken control, brought
+    /// the same way, is caught in its first iteration.
+    @Test func broughtWaitersAndOncesAreStressChecked() async throws {
+        let sound = try Registrations.checked([
+            .once("my-once", SetTrackerOnce.self),
+            .fanOut("my-fan-out") { GroupWaitFanOut() },
+            .throttle("my-throttle") { SemaphoreLimitThrottle(limit: $0) },
+        ]).flatMap(\.stressCases)
+        #expect(sound.map(\.name) == ["once/my-once/race", "wait/fan-out/my-fan-out/exactly-once",
+                                      "wait/fan-out/my-fan-out/timeout", "wait/throttle/my-throttle/limit"])
+        for check in sound {
+            let counts = await onPlainThread { check.iteration(2) }
+            #expect(counts.forbidden == 0 && !counts.counts.isEmpty, "\(check.name): \(counts.sorted)")
+        }
+        let broken = try Registrations.checked([
+            .once("broken-once", UnsyncedTrackerOnce.self),
+            .fanOut("broken-fan-out") { EarlyReturnFanOut() },
+            .throttle("broken-throttle") { SignalEarlyThrottle(limit: $0) },
+        ]).flatMap(\.stressCases)
+        for check in broken {
+            let counts = await onPlainThread { check.iteration(2) }
+            #expect(counts.forbidden > 0, "\(check.name) missed a broken variant: \(counts.sorted)")
+        }
     }
 
     @Test func aBroughtLockStoreHasTheBuiltInMutexCases() throws {
@@ -35,7 +86,8 @@ struct VariantRegistrationTests {
     }
 
     @Test(arguments: [
-        ("mutex", "is already a built-in isolation variant"),
+        ("mutex", "isolation/mixed/mutex is a built-in case"),
+        ("pthread-mutex", "harness/mutex-pair/pthread-mutex is a built-in case"),
         ("My Lock", "must be lower-case letters"),
         ("", "must be lower-case letters"),
         ("a/b", "must be lower-case letters"),
@@ -49,8 +101,10 @@ struct VariantRegistrationTests {
     }
 
     @Test func anIdGivenTwiceIsRefused() {
-        #expect(throws: BenchError.self) {
+        #expect {
             try Registrations.checked([.lock("twice") { NSLock() }, .lockStore("twice", MutexStore.self)])
+        } throws: { error in
+            "\(error)".contains("registered twice")
         }
     }
 

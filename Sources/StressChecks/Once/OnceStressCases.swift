@@ -32,6 +32,13 @@ extension StressCatalog {
         return StressCase("once/\(variant.rawValue)/race") { threads in race(threads, onceRounds).outcomes }
     }
 
+    /// The race check of a once table, under `name/race`: for a table a package brings, as for the catalog's.
+    package static func onceCase<Table: OnceTable>(name: String, _: Table.Type) -> StressCase {
+        StressCase("\(name)/race") { threads in
+            OnceRaceCheck.race(Table.self, threads: threads, rounds: onceRounds).outcomes
+        }
+    }
+
     static let onceControls: [StressCase] = [
         StressCase("once/unsynced-tracker/race", control: true) { threads in
             OnceRaceCheck.race(UnsyncedTrackerOnce.self, threads: threads, rounds: onceRounds).outcomes

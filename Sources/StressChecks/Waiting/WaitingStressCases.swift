@@ -58,23 +58,17 @@ extension StressCatalog {
 
     static let waitingCases: [StressCase] =
         FanOutVariant.allCases.map { variant in
-            StressCase("wait/fan-out/\(variant.rawValue)/exactly-once") { threads in
-                WaitingOutcomes.fanOut(variant.makeWaiter(), threads: threads)
-            }
+            fanOutCase(name: "wait/fan-out/\(variant.rawValue)") { variant.makeWaiter() }
         } + ThrottleVariant.allCases.map { variant in
             StressCase("wait/throttle/\(variant.rawValue)/limit") { threads in
                 let limit = WaitingOutcomes.limit(variant, threads: threads)
                 guard let throttle = variant.makeThrottle(limit: limit) else { return OutcomeCounts() }
                 return WaitingOutcomes.throttle(throttle, limit: limit)
             }
-        } + FanOutVariant.timed.map { variant in
-            StressCase("wait/fan-out/\(variant.rawValue)/timeout") { _ in
-                variant.makeTimedWaiter().map { timeoutOutcomes($0) } ?? OutcomeCounts()
-            }
+        } + FanOutVariant.timed.compactMap { variant in
+            timeoutCase(name: "wait/fan-out/\(variant.rawValue)") { variant.makeWaiter() }
         } + HandoffVariant.allCases.map { variant in
-            StressCase("wait/handoff/\(variant.rawValue)/no-lost-wake-up") { _ in
-                handoffOutcomes(variant.makeHandoff(), roundTrips: handoffRoundTrips)
-            }
+            handoffCase(name: "wait/handoff/\(variant.rawValue)") { variant.makeHandoff() }
         } + [
             StressCase("wait/cancellation/work-item-batch/cancelled-never-run") { threads in
                 cancellationOutcomes(CancellableWorkItemBatch(), callers: threads, rounds: 5)
@@ -89,6 +83,33 @@ extension StressCatalog {
                 dependencyOutcomes(make: AsyncBlockOperation.delayed, rounds: 1)
             },
         ]
+
+    /// The exactly-once check of a fan-out waiter, under `name/exactly-once`, each iteration on a fresh waiter
+    /// from `make`: for the catalog's waiters and for one a package brings.
+    package static func fanOutCase(name: String, make: @escaping @Sendable () -> any TaskWaiter) -> StressCase {
+        StressCase("\(name)/exactly-once") { threads in WaitingOutcomes.fanOut(make(), threads: threads) }
+    }
+
+    /// The timeout check, under `name/timeout`, when the waiters from `make` can give up (`TimedTaskWaiter`);
+    /// nil when they cannot.
+    package static func timeoutCase(name: String, make: @escaping @Sendable () -> any TaskWaiter) -> StressCase? {
+        guard make() is any TimedTaskWaiter else { return nil }
+        return StressCase("\(name)/timeout") { _ in
+            (make() as? any TimedTaskWaiter).map { timeoutOutcomes($0) } ?? OutcomeCounts()
+        }
+    }
+
+    /// The limit check of a throttle that takes any limit, under `name/limit`, at a limit of the check's thread
+    /// count, each iteration on a fresh throttle from `make(limit)`.
+    package static func throttleCase(name: String, make: @escaping @Sendable (_ limit: Int) -> any TaskWaiter)
+        -> StressCase {
+        StressCase("\(name)/limit") { threads in WaitingOutcomes.throttle(make(threads), limit: threads) }
+    }
+
+    /// The no-lost-wake-up check of a handoff, under `name/no-lost-wake-up`, on a fresh pair from `make`.
+    package static func handoffCase(name: String, make: @escaping @Sendable () -> any Handoff) -> StressCase {
+        StressCase("\(name)/no-lost-wake-up") { _ in handoffOutcomes(make(), roundTrips: handoffRoundTrips) }
+    }
 
     static let waitingControls: [StressCase] = [
         StressCase("wait/fan-out/early-return/exactly-once", control: true) { threads in

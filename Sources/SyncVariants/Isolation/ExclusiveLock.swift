@@ -1,4 +1,5 @@
-/// A lock whose critical section is a closure. What `Variant.lock(_:_:)` needs of a lock you bring.
+/// A lock whose critical section is a closure. What DispatchBench's `Variant.lock(_:_:)` needs of a lock a package
+/// brings.
 ///
 /// Conforming types promise that `withLock` runs `body` while no other call of `withLock` on the same lock runs
 /// its body, and returns `body`'s result, and that a lock is usable from any thread (`Sendable`). swift-nio's

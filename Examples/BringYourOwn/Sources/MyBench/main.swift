@@ -1,0 +1,16 @@
+import DispatchBench
+import NIOConcurrencyHelpers
+
+// swift-nio's lock already has `withLock`; this says it keeps ExclusiveLock's promise.
+extension NIOLock: @retroactive ExclusiveLock {}
+
+DispatchBench.main([
+    // A real lock that no one here wrote.
+    .lock("nio-lock") { NIOLock() },
+    // The built-in `mutex` store, brought in from outside: it should measure as `mutex` does.
+    .lockStore("mutex-outside", MutexStore.self),
+    // A homemade once in the style of seed 000: tokens in an array behind a lock.
+    .once("array-token-once", ArrayTokenOnce.self),
+    // Deliberately broken: `bench stress` must catch it.
+    .lockStore("copy-publish", CopyPublishStore.self),
+])
