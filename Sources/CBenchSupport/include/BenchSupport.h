@@ -48,15 +48,23 @@ static inline __attribute__((always_inline)) void bench_nops16(void) {
 /// `value` rotated `steps` times, each rotate needing the last one's result: a fixed amount of work (one cycle
 /// a step) that no optimizer removes or shortens, for `harness/spin`. Feed each call the last call's result and
 /// the calls make one chain, so the processor cannot overlap them either. Four rotates a loop iteration leave
-/// the front end slack, so the chain alone sets the time: a count-down loop of one step an iteration ran at
-/// several speeds, the slowest 22-28% slower than the fastest, in one process and between processes
-/// (docs/findings/2026-11-24-spin-chain.md).
+/// the front end slack, so that the chain alone sets the time.
+///
+/// Portable C: the compiler emits one rotate instruction per step (`rol` on x86-64, `ror` on AArch64), and the
+/// empty `asm` after each step hides the value from the optimizer, so that it can neither fold the steps into one
+/// rotate nor compute the chain ahead.
+static inline __attribute__((always_inline)) uint64_t bench_rotate_step(uint64_t value) {
+    value = (value << 1) | (value >> 63);
+    __asm__ volatile("" : "+r"(value));
+    return value;
+}
+
 static inline __attribute__((always_inline)) uint64_t bench_spin(uint32_t steps, uint64_t value) {
     for (uint32_t block = steps / 4; block > 0; block--) {
-        __asm__ volatile("rol $1, %0\n\trol $1, %0\n\trol $1, %0\n\trol $1, %0" : "+r"(value));
+        value = bench_rotate_step(bench_rotate_step(bench_rotate_step(bench_rotate_step(value))));
     }
     for (uint32_t step = steps % 4; step > 0; step--) {
-        __asm__ volatile("rol $1, %0" : "+r"(value));
+        value = bench_rotate_step(value);
     }
     return value;
 }
