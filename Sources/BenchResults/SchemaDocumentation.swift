@@ -2,6 +2,7 @@
 /// (`ResultsSchema`, `CountsSchema`, `StressSchema`), in file order, with what it holds and the version that added
 /// it. The columns and their versions come from the schemas themselves; only the words are kept here, by column
 /// name, so a column added to a schema without words renders as undocumented and `SchemaDocumentationTests` fails.
+/// `SchemaJSON` gives the same words to `scripts/analyze`.
 ///
 /// `swift run bench schema > docs/csv-schema.md` regenerates the page; the test demands the committed page be
 /// `markdown()` to the character.
