@@ -30,27 +30,48 @@ public enum CountsSchema {
         public var allocationsPerOperation: Double { Double(allocations) / Double(operations) }
     }
 
+    /// The family version (`ResultsSchema.version`) that introduced the counts file: its oldest columns are from it.
+    static let firstVersion = 3
+
+    /// What one row's fields are made from.
+    public typealias Source = (row: Row, environment: RunEnvironment)
+
+    /// The columns, in file order: the timing file's version, environment, `bench_version` and case columns, the
+    /// count columns and `run_complete`, each as the counts file has it (added at `firstVersion` at the earliest).
+    public static let columns: [SchemaColumn<Source>] = (
+        ([ResultsSchema.versionColumn] + ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn])
+            .map { column in column.reading { (source: Source) in source.environment } }
+        + ResultsSchema.caseColumns.map { column in
+            column.reading { (source: Source) in (source.row.benchmarkCase, nil) }
+        }
+        + countColumns.map { column in column.reading { (source: Source) in source.row } }
+        + [ResultsSchema.completionColumn.reading { (source: Source) in source.environment }]
+    ).map { column in column.redefined { $0.appearing(from: firstVersion) } }
+
     /// The count columns, after the environment, `bench_version` and the case.
-    static let countColumns: [(name: String, value: @Sendable (Row) -> String)] = [
-        ("iterations", { String($0.iterations) }),
-        ("operations", { String($0.operations) }),
-        ("instructions", { String($0.instructions) }),
-        ("instructions_per_op", { String(format: "%.4f", $0.instructionsPerOperation) }),
-        ("allocations", { String($0.allocations) }),
-        ("allocations_per_op", { String(format: "%.4f", $0.allocationsPerOperation) }),
+    static let countColumns: [SchemaColumn<Row>] = [
+        .init("iterations", .int, since: firstVersion) { String($0.iterations) },
+        .init("operations", .int, since: firstVersion) { String($0.operations) },
+        .init("instructions", .int, since: firstVersion) { String($0.instructions) },
+        .init("instructions_per_op", .float, since: firstVersion) {
+            String(format: "%.4f", $0.instructionsPerOperation)
+        },
+        .init("allocations", .int, since: firstVersion) { String($0.allocations) },
+        .init("allocations_per_op", .float, since: firstVersion) {
+            String(format: "%.4f", $0.allocationsPerOperation)
+        },
     ]
 
+    /// The counts file as a reader needs it.
+    public static let file = FileSchema(kind: .counts, version: ResultsSchema.version,
+                                        columns: columns.map(\.definition))
+
     /// The header record's fields.
-    public static var header: [String] {
-        ["schema_version"] + ResultsSchema.environmentColumns.map(\.name) + ["bench_version"]
-            + ResultsSchema.caseColumns.map(\.name) + countColumns.map(\.name) + [ResultsSchema.runCompleteColumn]
-    }
+    public static var header: [String] { columns.map(\.name) }
 
     /// One row's fields, in header order.
     public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
-        [String(ResultsSchema.version)] + ResultsSchema.environmentColumns.map { $0.value(environment) }
-            + [environment.benchVersion] + ResultsSchema.caseColumns.map { $0.value(row.benchmarkCase, nil) }
-            + countColumns.map { $0.value(row) } + [ResultsSchema.runIncomplete]
+        columns.map { $0.value((row, environment)) }
     }
 
     /// The whole file: the header and every row, each ended by a line end.

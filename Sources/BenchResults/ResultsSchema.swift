@@ -57,81 +57,104 @@ public enum ResultsSchema {
         public var sample: Sample { result.samples[sampleIndex] }
     }
 
-    /// A column: its header name and how a row fills it.
-    public struct Column: Sendable {
-        public let name: String
-        let value: @Sendable (RowSource) -> String
+    /// A column of the timing file.
+    public typealias Column = SchemaColumn<RowSource>
+
+    /// What identifies a case: the case and the role of a row's threads (nil when they play none).
+    public typealias CaseSource = (benchmarkCase: BenchmarkCase, role: String?)
+
+    /// The columns, in file order, each with the version that added it.
+    public static let columns: [Column] = [versionColumn.reading { $0.environment }]
+        + environmentColumns.map { column in column.reading { $0.environment } }
+        + caseColumns.map { column in column.reading { ($0.result.benchmarkCase, $0.result.role) } }
+        + sampleColumns
+
+    /// The columns after the case: the sample's, the run's settings and the later environment columns.
+    static let sampleColumns: [Column] = [
+        Column("sample", .int, since: 1) { String($0.firstSampleNumber + $0.sampleIndex) },
+        Column("ops", .int, since: 1) { String($0.sample.operations) },
+        Column("elapsed_ns", .int, since: 1) { String($0.sample.elapsedNanoseconds) },
+        Column("ns_per_op", .floatOrInf, since: 1) { decimal($0.sample.nanosecondsPerOperation) },
+        Column("ops_per_sec", .float, since: 1) { decimal($0.sample.operationsPerSecond) },
+        Column("cpu_user_ns", .int, since: 1) { String($0.sample.usage.userNanoseconds) },
+        Column("cpu_sys_ns", .int, since: 1) { String($0.sample.usage.systemNanoseconds) },
+        Column("ctx_voluntary", .int, since: 1) { String($0.sample.usage.voluntaryContextSwitches) },
+        Column("ctx_involuntary", .int, since: 1) { String($0.sample.usage.involuntaryContextSwitches) },
+        // Always empty: `bench count` counts allocations, in a file of its own.
+        Column("mallocs", .optionalInt, since: 1) { _ in "" },
+        // Integers, read as numbers (as the analysis always has).
+        Column("thread_ops_min", .optionalFloat, since: 2) { $0.sample.threadOperations.min().map(String.init) ?? "" },
+        Column("thread_ops_max", .optionalFloat, since: 2) { $0.sample.threadOperations.max().map(String.init) ?? "" },
+        Column("p50_ns", .optionalFloat, since: 2) { $0.sample.latency.map { String($0.p50) } ?? "" },
+        Column("p90_ns", .optionalFloat, since: 2) { $0.sample.latency.map { String($0.p90) } ?? "" },
+        Column("p99_ns", .optionalFloat, since: 2) { $0.sample.latency.map { String($0.p99) } ?? "" },
+        Column("round", .int, since: 3) { String($0.settings.round) },
+        Column("os_threads_start", .optionalInt, since: 3) { $0.sample.osThreadsAtStart.map(String.init) ?? "" },
+        Column("os_threads_end", .optionalInt, since: 3) { $0.sample.osThreadsAtEnd.map(String.init) ?? "" },
+        Column("run_samples", .int, since: 3, .run) { String($0.settings.measurement.samples) },
+        Column("run_warmup", .int, since: 3, .run) { String($0.settings.measurement.warmupSamples) },
+        Column("run_sample_ns", .int, since: 3, .run) { String($0.settings.measurement.sampleNanoseconds) },
+        Column("run_quick", .bool, since: 3, .run) { String($0.settings.quick) },
+        Column("run_filter", .string, since: 3, .run) { $0.settings.filter },
+        Column("run_threads", .string, since: 3, .run) { $0.settings.threads },
+        Column("run_rounds", .int, since: 3, .run) { String($0.settings.rounds) },
+        Column("run_seed", .string, since: 3, .run) { $0.settings.seed },
+        Column("load_avg_1m", .optionalFloat, since: 3, .run) {
+            $0.environment.loadAverage1m.map { String(format: "%.2f", $0) } ?? ""
+        },
+        benchVersionColumn.reading { $0.environment },
+        Column("run_spin_scale", .float, since: 4, .run) { String($0.settings.spinScale) },
+        completionColumn.reading { $0.environment },
+        Column("pair", .optionalInt, since: 5) { $0.pair.map { String($0.index) } ?? "" },
+        Column("pair_order", .pairOrder, since: 5) { $0.pair?.order.rawValue ?? "" },
+    ]
+
+    /// `schema_version`, the first column of the family's files (timing and counts).
+    public static let versionColumn = SchemaColumn<RunEnvironment>("schema_version", .int, since: 1, .run) { _ in
+        String(version)
     }
 
-    /// The columns, in file order.
-    public static let columns: [Column] = [Column(name: "schema_version") { _ in String(version) }]
-        + environmentColumns.map { column in Column(name: column.name) { column.value($0.environment) } }
-        + caseColumns.map { column in Column(name: column.name) { column.value($0.result.benchmarkCase, $0.result.role) } }
-        + [
-        Column(name: "sample") { String($0.firstSampleNumber + $0.sampleIndex) },
-        Column(name: "ops") { String($0.sample.operations) },
-        Column(name: "elapsed_ns") { String($0.sample.elapsedNanoseconds) },
-        Column(name: "ns_per_op") { decimal($0.sample.nanosecondsPerOperation) },
-        Column(name: "ops_per_sec") { decimal($0.sample.operationsPerSecond) },
-        Column(name: "cpu_user_ns") { String($0.sample.usage.userNanoseconds) },
-        Column(name: "cpu_sys_ns") { String($0.sample.usage.systemNanoseconds) },
-        Column(name: "ctx_voluntary") { String($0.sample.usage.voluntaryContextSwitches) },
-        Column(name: "ctx_involuntary") { String($0.sample.usage.involuntaryContextSwitches) },
-        // Always empty: `bench count` counts allocations, in a file of its own.
-        Column(name: "mallocs") { _ in "" },
-        Column(name: "thread_ops_min") { $0.sample.threadOperations.min().map(String.init) ?? "" },
-        Column(name: "thread_ops_max") { $0.sample.threadOperations.max().map(String.init) ?? "" },
-        Column(name: "p50_ns") { $0.sample.latency.map { String($0.p50) } ?? "" },
-        Column(name: "p90_ns") { $0.sample.latency.map { String($0.p90) } ?? "" },
-        Column(name: "p99_ns") { $0.sample.latency.map { String($0.p99) } ?? "" },
-        // Version 3.
-        Column(name: "round") { String($0.settings.round) },
-        Column(name: "os_threads_start") { $0.sample.osThreadsAtStart.map(String.init) ?? "" },
-        Column(name: "os_threads_end") { $0.sample.osThreadsAtEnd.map(String.init) ?? "" },
-        Column(name: "run_samples") { String($0.settings.measurement.samples) },
-        Column(name: "run_warmup") { String($0.settings.measurement.warmupSamples) },
-        Column(name: "run_sample_ns") { String($0.settings.measurement.sampleNanoseconds) },
-        Column(name: "run_quick") { String($0.settings.quick) },
-        Column(name: "run_filter") { $0.settings.filter },
-        Column(name: "run_threads") { $0.settings.threads },
-        Column(name: "run_rounds") { String($0.settings.rounds) },
-        Column(name: "run_seed") { $0.settings.seed },
-        Column(name: "load_avg_1m") { $0.environment.loadAverage1m.map { String(format: "%.2f", $0) } ?? "" },
-        Column(name: "bench_version") { $0.environment.benchVersion },
-        // Version 4.
-        Column(name: "run_spin_scale") { String($0.settings.spinScale) },
-        // Version 5.
-        Column(name: runCompleteColumn) { _ in runIncomplete },
-        Column(name: "pair") { $0.pair.map { String($0.index) } ?? "" },
-        Column(name: "pair_order") { $0.pair?.order.rawValue ?? "" },
+    /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
+    /// file (`CountsSchema`), and of a stress file (`StressSchema`). Versions are the family's (`version`).
+    public static let environmentColumns: [SchemaColumn<RunEnvironment>] = [
+        .init("run_id", .string, since: 1, .run) { $0.runID },
+        .init("started_at", .timestamp, since: 1, .run) { $0.startedAt },
+        .init("commit", .string, since: 1, .run) { $0.commit },
+        // `unknown` since version 3 (git could not be read).
+        .init(ColumnDefinition("dirty", types: [(1, .bool), (3, .boolOrUnknown)], scope: .run)) { $0.dirty.csvField },
+        .init("host", .string, since: 1, .run) { $0.host },
+        .init("os", .string, since: 1, .run) { $0.os },
+        .init("kernel", .string, since: 1, .run) { $0.kernel },
+        .init("cpu_model", .string, since: 1, .run) { $0.cpuModel },
+        .init("logical_cpus", .int, since: 1, .run) { String($0.logicalCPUs) },
+        .init("swift_version", .string, since: 1, .run) { $0.swiftVersion },
+        .init("build", .string, since: 1, .run) { $0.build },
+        .init("allocator", .string, since: 1, .run) { $0.allocator },
     ]
 
-    /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
-    /// file (`CountsSchema`).
-    public static let environmentColumns: [(name: String, value: @Sendable (RunEnvironment) -> String)] = [
-        ("run_id", { $0.runID }),
-        ("started_at", { $0.startedAt }),
-        ("commit", { $0.commit }),
-        ("dirty", { $0.dirty.csvField }),
-        ("host", { $0.host }),
-        ("os", { $0.os }),
-        ("kernel", { $0.kernel }),
-        ("cpu_model", { $0.cpuModel }),
-        ("logical_cpus", { String($0.logicalCPUs) }),
-        ("swift_version", { $0.swiftVersion }),
-        ("build", { $0.build }),
-        ("allocator", { $0.allocator }),
-    ]
+    /// The version of `bench` that wrote the file: a run column of every file of the family, after the
+    /// environment (and the run's settings, in a timing file).
+    public static let benchVersionColumn = SchemaColumn<RunEnvironment>("bench_version", .string, since: 3, .run) {
+        $0.benchVersion
+    }
+
+    /// `run_complete` (`runCompleteColumn`): `runIncomplete` on every row as it is written, until
+    /// `ResultsWriter.completeRun()` rewrites the file. Counts files take it as it is; stress files number it anew.
+    public static let completionColumn = SchemaColumn<RunEnvironment>(runCompleteColumn, .bool, since: 5,
+                                                                      .completion) { _ in runIncomplete }
 
     /// What identifies a case (and the role of a row's threads, inside `params`), in file order; shared with
     /// `CountsSchema`.
-    public static let caseColumns: [(name: String, value: @Sendable (BenchmarkCase, _ role: String?) -> String)] = [
-        ("suite", { benchmarkCase, _ in benchmarkCase.suite }),
-        ("benchmark", { benchmarkCase, _ in benchmarkCase.benchmark }),
-        ("variant", { benchmarkCase, _ in benchmarkCase.variant }),
-        ("threads", { benchmarkCase, _ in String(benchmarkCase.threads) }),
-        ("params", { benchmarkCase, role in benchmarkCase.parameterString(role: role) }),
+    public static let caseColumns: [SchemaColumn<CaseSource>] = [
+        .init("suite", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.suite },
+        .init("benchmark", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.benchmark },
+        .init("variant", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.variant },
+        .init("threads", .int, since: 1, .benchmarkCase) { String($0.benchmarkCase.threads) },
+        .init("params", .params, since: 1, .benchmarkCase) { $0.benchmarkCase.parameterString(role: $0.role) },
     ]
+
+    /// The timing file as a reader needs it.
+    public static let file = FileSchema(kind: .timing, version: version, columns: columns.map(\.definition))
 
     /// The header record's fields.
     public static var header: [String] { columns.map(\.name) }

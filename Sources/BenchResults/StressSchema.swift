@@ -41,28 +41,43 @@ public enum StressSchema {
         }
     }
 
+    /// What one row's fields are made from.
+    public typealias Source = (row: Row, environment: RunEnvironment)
+
+    /// The columns, in file order: its own version, the timing file's environment and `bench_version` (as of
+    /// version 1, with the types they have now), the outcome columns and `run_complete` (version 2).
+    public static let columns: [SchemaColumn<Source>] =
+        [SchemaColumn<Source>("stress_schema_version", .int, since: 1, .run) { _ in String(version) }]
+        + (ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn]).map { column in
+            column.redefined { $0.introduced(at: 1) }.reading { (source: Source) in source.environment }
+        }
+        + outcomeColumns.map { column in column.reading { (source: Source) in source.row } }
+        + [ResultsSchema.completionColumn.redefined { $0.introduced(at: 2) }
+            .reading { (source: Source) in source.environment }]
+
     /// The outcome columns, after the environment and `bench_version`.
-    static let outcomeColumns: [(name: String, value: @Sendable (Row) -> String)] = [
-        ("check", { $0.check }),
-        ("is_control", { $0.isControl ? "true" : "false" }),
-        ("threads", { String($0.threads) }),
-        ("iterations", { String($0.iterations) }),
-        ("seconds", { String(format: "%.3f", $0.seconds) }),
-        ("outcome", { $0.outcome }),
-        ("grade", { $0.grade }),
-        ("count", { String($0.count) }),
-        ("seconds_to_first_forbidden", { $0.secondsToFirstForbidden.map { String(format: "%.3f", $0) } ?? "" }),
+    static let outcomeColumns: [SchemaColumn<Row>] = [
+        .init("check", .string, since: 1) { $0.check },
+        .init("is_control", .bool, since: 1) { $0.isControl ? "true" : "false" },
+        .init("threads", .int, since: 1) { String($0.threads) },
+        .init("iterations", .int, since: 1) { String($0.iterations) },
+        .init("seconds", .float, since: 1) { String(format: "%.3f", $0.seconds) },
+        .init("outcome", .string, since: 1) { $0.outcome },
+        .init("grade", .string, since: 1) { $0.grade },
+        .init("count", .int, since: 1) { String($0.count) },
+        .init("seconds_to_first_forbidden", .optionalFloat, since: 1) {
+            $0.secondsToFirstForbidden.map { String(format: "%.3f", $0) } ?? ""
+        },
     ]
 
+    /// The stress file as a reader needs it.
+    public static let file = FileSchema(kind: .stress, version: version, columns: columns.map(\.definition))
+
     /// The header record's fields.
-    public static var header: [String] {
-        ["stress_schema_version"] + ResultsSchema.environmentColumns.map(\.name) + ["bench_version"]
-            + outcomeColumns.map(\.name) + [ResultsSchema.runCompleteColumn]
-    }
+    public static var header: [String] { columns.map(\.name) }
 
     /// One row's fields, in header order.
     public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
-        [String(version)] + ResultsSchema.environmentColumns.map { $0.value(environment) } + [environment.benchVersion]
-            + outcomeColumns.map { $0.value(row) } + [ResultsSchema.runIncomplete]
+        columns.map { $0.value((row, environment)) }
     }
 }

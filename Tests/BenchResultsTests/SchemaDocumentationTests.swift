@@ -42,15 +42,20 @@ import Testing
 
     /// The negative control: a column without words renders as undocumented, visibly.
     @Test func aColumnWithoutWordsIsMarked() {
-        let lines = SchemaDocumentation.table(["schema_version", "no_such_column"]) { SchemaDocumentation.timing[$0] }
+        let columns = [ResultsSchema.file.columns[0],
+                       ColumnDefinition("no_such_column", types: [(2, .int)], scope: .row)]
+        let lines = SchemaDocumentation.table(columns) { SchemaDocumentation.timing[$0] }
         #expect(lines.last == "| `no_such_column` | \(SchemaDocumentation.undocumentedMarker) | |")
         #expect(lines[2].hasPrefix("| `schema_version` | the file's schema version"))
+        #expect(lines[2].hasSuffix(" | 1 |"), "the version that added it, from the schema")
     }
 
-    /// A column's version is never later than its file's.
-    @Test func noColumnIsNewerThanItsSchema() {
-        #expect(SchemaDocumentation.timing.values.allSatisfy { $0.since <= ResultsSchema.version })
-        #expect(SchemaDocumentation.counts.values.allSatisfy { $0.since <= ResultsSchema.version })
-        #expect(SchemaDocumentation.stress.values.allSatisfy { $0.since <= StressSchema.version })
+    /// The version column of each table is the schema's: the page cannot state another.
+    @Test func eachTableGivesTheVersionThatAddedTheColumn() {
+        let table = SchemaDocumentation.table(CountsSchema.file)
+        #expect(table.contains { $0.hasPrefix("| `run_id` |") && $0.hasSuffix(" | 3 |") }, "counts files began at 3")
+        #expect(table.contains { $0.hasPrefix("| `run_complete` |") && $0.hasSuffix(" | 5 |") })
+        let stress = SchemaDocumentation.table(StressSchema.file)
+        #expect(stress.contains { $0.hasPrefix("| `bench_version` |") && $0.hasSuffix(" | 1 |") }, "its own numbering")
     }
 }

@@ -129,14 +129,19 @@ struct Bench: ParsableCommand {
     @Flag(name: .long, help: "List the cases a run would measure, and time nothing.")
     var list = false
 
-    @Option(name: .long, help: "With --list: text (the cases) or md (every family's variant table, as in docs/suites.md).")
+    @Option(name: .long, help: ArgumentHelp(
+        "With --list: text (the cases) or md (every family's variant table, as in docs/suites.md). With bench "
+            + "schema: json (the CSV schemas as JSON instead of Markdown)."))
     var format = ListFormat.text
 
     mutating func validate() throws {
         _ = try ThreadList.parse(threads)
         _ = try pathMatcher()
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, not \(samples)") }
-        if format != .text && !list { throw ValidationError("--format goes with --list") }
+        if format == .md && !list { throw ValidationError("--format goes with --list") }
+        if format == .json && list {
+            throw ValidationError("--list prints text or md; --format json is bench schema's")
+        }
         if let sampleTime, !(1...60_000).contains(sampleTime) {
             throw ValidationError("--sample-time must be 1 to 60000 milliseconds, not \(sampleTime)")
         }
@@ -159,6 +164,8 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        // `bench schema` reads `--format json`; a run has no use for it.
+        if format == .json { throw ValidationError("--format json goes with bench schema") }
         if list && format == .md { return print(CatalogTable.markdown()) }
         let cases = try selectedCases()
         if list {

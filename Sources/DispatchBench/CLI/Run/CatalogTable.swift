@@ -3,10 +3,12 @@ import BenchCore
 import BenchSuites
 import VariantCatalog
 
-/// What `--list` prints: the cases a run would measure (`text`), or every family's variant table (`md`).
+/// What `--format` picks: with `--list`, the cases a run would measure (`text`) or every family's variant table
+/// (`md`); with `bench schema`, the CSV schemas as JSON (`json`) instead of Markdown.
 enum ListFormat: String, ExpressibleByArgument, CaseIterable {
     case text
     case md
+    case json
 }
 
 /// The families' variant tables in Markdown, as docs/suites.md shows them: one block per family, between two HTML

@@ -222,7 +222,7 @@ struct WorkerState {
 
     /// A case as `list` names it and `setup` asks for it: the CSV's case columns, the role left out.
     static func identity(_ benchmarkCase: BenchmarkCase) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: ResultsSchema.caseColumns.map { ($0.name, $0.value(benchmarkCase, nil)) })
+        Dictionary(uniqueKeysWithValues: ResultsSchema.caseColumns.map { ($0.name, $0.value((benchmarkCase, nil))) })
     }
 }
 
