@@ -21,6 +21,8 @@ public struct Benchmark: Sendable {
     /// Keeps only the combinations that make sense (a variant without a token table runs with `tokens=1` only).
     public let includes: @Sendable (BenchmarkCase) -> Bool
     public let setup: @Sendable (BenchmarkCase) -> Workload
+    /// Where its variants come from (`BenchmarkCase.origin`); set by whoever registers a variant from outside.
+    public var origin = BenchmarkCase.builtInOrigin
 
     public init(
         suite: String,
@@ -53,7 +55,10 @@ public struct Benchmark: Sendable {
         }
         return variants.flatMap { variant in
             threadList.flatMap { threads in
-                grid.map { BenchmarkCase(suite: suite, benchmark: name, variant: variant, threads: threads, parameters: $0) }
+                grid.map {
+                    BenchmarkCase(suite: suite, benchmark: name, variant: variant, threads: threads, parameters: $0,
+                                  origin: origin)
+                }
             }
         }.filter(includes)
     }

@@ -7,13 +7,21 @@ public struct BenchmarkCase: Sendable, Hashable, CustomStringConvertible {
     public let threads: Int
     /// Named parameters such as `tokens` or `read_pct`.
     public let parameters: [String: Int]
+    /// Where the variant comes from: `builtInOrigin` for DispatchBench's own, else the module that brought it
+    /// (the CSV `variant_origin`).
+    public let origin: String
 
-    public init(suite: String, benchmark: String, variant: String, threads: Int, parameters: [String: Int] = [:]) {
+    /// The `origin` of DispatchBench's own variants.
+    public static let builtInOrigin = "built-in"
+
+    public init(suite: String, benchmark: String, variant: String, threads: Int, parameters: [String: Int] = [:],
+                origin: String = builtInOrigin) {
         self.suite = suite
         self.benchmark = benchmark
         self.variant = variant
         self.threads = threads
         self.parameters = parameters
+        self.origin = origin
     }
 
     /// `suite/benchmark/variant`: the string `--filter` matches.

@@ -31,6 +31,9 @@ public enum ColumnScope: String, Sendable, Equatable, CaseIterable {
     case run
     /// What identifies a case (and a row's role, inside `params`): the same on every row of one case.
     case benchmarkCase = "case"
+    /// What describes the case's variant without identifying the case (where it comes from): the same on every
+    /// row of one case.
+    case variant
     /// The row's own value.
     case row
     /// Whether the run completed (`run_complete`): `false` on each row as it is written; the whole file is

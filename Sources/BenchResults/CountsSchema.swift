@@ -37,7 +37,7 @@ public enum CountsSchema {
     public typealias Source = (row: Row, environment: RunEnvironment)
 
     /// The columns, in file order: the timing file's version, environment, `bench_version` and case columns, the
-    /// count columns and `run_complete`, each as the counts file has it (added at `firstVersion` at the earliest).
+    /// count columns, `run_complete` and `variant_origin`, each as the counts file has it (added at `firstVersion` at the earliest).
     public static let columns: [SchemaColumn<Source>] = (
         ([ResultsSchema.versionColumn] + ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn])
             .map { column in column.reading { (source: Source) in source.environment } }
@@ -46,6 +46,7 @@ public enum CountsSchema {
         }
         + countColumns.map { column in column.reading { (source: Source) in source.row } }
         + [ResultsSchema.completionColumn.reading { (source: Source) in source.environment }]
+        + [ResultsSchema.originColumn.reading { (source: Source) in (source.row.benchmarkCase, nil) }]
     ).map { column in column.redefined { $0.appearing(from: firstVersion) } }
 
     /// The count columns, after the environment, `bench_version` and the case.

@@ -21,7 +21,9 @@ public enum ResultsSchema {
     ///   `true` once the whole run has completed, so a killed or interrupted run leaves `false`), `pair` and
     ///   `pair_order` (empty except in a paired comparison: the pair's index within the case and round, and
     ///   whether this build's sample of the pair ran `first` or `second`).
-    public static let version = 5
+    /// - 6: appends `variant_origin`: `built-in` for DispatchBench's own variants, else the module that brought
+    ///   the variant (docs/bring-your-own.md).
+    public static let version = 6
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
@@ -107,6 +109,7 @@ public enum ResultsSchema {
         completionColumn.reading { $0.environment },
         Column("pair", .optionalInt, since: 5) { $0.pair.map { String($0.index) } ?? "" },
         Column("pair_order", .pairOrder, since: 5) { $0.pair?.order.rawValue ?? "" },
+        originColumn.reading { ($0.result.benchmarkCase, $0.result.role) },
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).
@@ -152,6 +155,12 @@ public enum ResultsSchema {
         .init("threads", .int, since: 1, .benchmarkCase) { String($0.benchmarkCase.threads) },
         .init("params", .params, since: 1, .benchmarkCase) { $0.benchmarkCase.parameterString(role: $0.role) },
     ]
+
+    /// Where the case's variant comes from (`BenchmarkCase.origin`): appended to the timing and counts files in
+    /// version 6, after their other columns.
+    public static let originColumn = SchemaColumn<CaseSource>("variant_origin", .string, since: 6, .variant) {
+        $0.benchmarkCase.origin
+    }
 
     /// The timing file as a reader needs it.
     public static let file = FileSchema(kind: .timing, version: version, columns: columns.map(\.definition))

@@ -155,6 +155,8 @@ public enum SchemaDocumentation {
                 + "sample), the pair's index within the case and round, from 0, the same in both builds' files",
         "pair_order": "empty in an ordinary run; in a paired comparison, `first` or `second`: whether this "
                       + "build's sample of the pair ran first",
+        "variant_origin": "`built-in` for DispatchBench's own variants; for a variant a package brought "
+                          + "(docs/bring-your-own.md), the Swift module that brought it, e.g. `MyBench`",
     ]
 
     /// The words for the counts file's own columns.

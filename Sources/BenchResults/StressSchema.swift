@@ -8,13 +8,16 @@ public enum StressSchema {
     ///
     /// - 1: the environment, `bench_version` and the outcome columns.
     /// - 2: appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
-    public static let version = 2
+    /// - 3: appends `variant_origin`, as in the timing file.
+    public static let version = 3
 
     /// What one row is made from: plain values, so that this schema does not depend on the checks.
     public struct Row: Sendable, Equatable {
         /// `family/variant/check`; a negative control's starts with `control/`.
         public var check: String
         public var isControl: Bool
+        /// `built-in`, or the module that brought the checked variant.
+        public var origin: String
         public var threads: Int
         /// Iterations of the check run at this thread count.
         public var iterations: Int
@@ -27,10 +30,12 @@ public enum StressSchema {
         /// variants).
         public var secondsToFirstForbidden: Double?
 
-        public init(check: String, isControl: Bool, threads: Int, iterations: Int, seconds: Double, outcome: String,
-                    grade: String, count: Int, secondsToFirstForbidden: Double? = nil) {
+        public init(check: String, isControl: Bool, origin: String = "built-in", threads: Int, iterations: Int,
+                    seconds: Double, outcome: String, grade: String, count: Int,
+                    secondsToFirstForbidden: Double? = nil) {
             self.check = check
             self.isControl = isControl
+            self.origin = origin
             self.threads = threads
             self.iterations = iterations
             self.seconds = seconds
@@ -45,7 +50,8 @@ public enum StressSchema {
     public typealias Source = (row: Row, environment: RunEnvironment)
 
     /// The columns, in file order: its own version, the timing file's environment and `bench_version` (as of
-    /// version 1, with the types they have now), the outcome columns and `run_complete` (version 2).
+    /// version 1, with the types they have now), the outcome columns, `run_complete` (version 2) and
+    /// `variant_origin` (version 3).
     public static let columns: [SchemaColumn<Source>] =
         [SchemaColumn<Source>("stress_schema_version", .int, since: 1, .run) { _ in String(version) }]
         + (ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn]).map { column in
@@ -54,6 +60,7 @@ public enum StressSchema {
         + outcomeColumns.map { column in column.reading { (source: Source) in source.row } }
         + [ResultsSchema.completionColumn.redefined { $0.introduced(at: 2) }
             .reading { (source: Source) in source.environment }]
+        + [SchemaColumn<Source>("variant_origin", .string, since: 3, .variant) { $0.row.origin }]
 
     /// The outcome columns, after the environment and `bench_version`.
     static let outcomeColumns: [SchemaColumn<Row>] = [

@@ -40,9 +40,17 @@ enum Registrations {
     static var variants: [Variant] { brought.withLock { $0 } }
 
     /// Every benchmark, the built-in ones first (`BenchmarkRegistry.all`), then each brought-in variant's.
+    /// Each brought-in benchmark carries the module that brought it as its origin.
     static func registry(spinScale: Double = 1, adding brought: [Variant] = variants) -> BenchmarkRegistry {
         var registry = BenchmarkRegistry.all(spinScale: spinScale)
-        for variant in brought { variant.addBenchmarks(&registry) }
+        for variant in brought {
+            var own = BenchmarkRegistry()
+            variant.addBenchmarks(&own)
+            for var benchmark in own.benchmarks {
+                benchmark.origin = variant.module
+                registry.add(benchmark)
+            }
+        }
         return registry
     }
 
@@ -60,8 +68,17 @@ extension Variant {
         return registry.variantPaths
     }
 
-    /// The checks `bench stress` runs on this variant: its family's, under `family/id/check`.
+    /// The checks `bench stress` runs on this variant: its family's, under `family/id/check`, each carrying the
+    /// module that brought the variant.
     var stressCases: [StressCase] {
+        familyChecks.map { check in
+            var check = check
+            check.origin = module
+            return check
+        }
+    }
+
+    private var familyChecks: [StressCase] {
         switch subject {
         case .store(let make):
             StressCatalog.lockStoreCases(name: "\(suite)/\(id)", make: make)

@@ -12,6 +12,8 @@ package struct StressCase: Sendable, CustomStringConvertible {
     /// The thread count a control runs at (controls are not swept: at one thread most of them cannot be caught).
     package let controlThreads: Int
     package let iteration: @Sendable (_ threads: Int) -> OutcomeCounts
+    /// Where the checked variant comes from: `built-in`, or the module that brought it (the CSV `variant_origin`).
+    package var origin = "built-in"
 
     package init(_ name: String, control: Bool = false, controlThreads: Int = 4,
                  _ iteration: @escaping @Sendable (_ threads: Int) -> OutcomeCounts) {

@@ -27,17 +27,29 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 5)
+        #expect(ResultsSchema.version == 6)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
             run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
-            pair_order
+            pair_order,variant_origin
             """)
-        #expect(CountsSchema.header.last == "run_complete")
-        #expect(StressSchema.version == 2 && StressSchema.header.last == "run_complete")
+        #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
+        #expect(StressSchema.version == 3 && StressSchema.header.suffix(2) == ["run_complete", "variant_origin"])
+    }
+
+    /// A built-in case's rows say `built-in`; a brought-in one's name the module that brought it.
+    @Test func rowsSayWhereTheVariantComesFrom() {
+        var brought = Self.result
+        brought.benchmarkCase = BenchmarkCase(suite: "isolation", benchmark: "mixed", variant: "nio-lock", threads: 1,
+                                              origin: "MyBench")
+        let origin = ResultsSchema.header.firstIndex(of: "variant_origin")!
+        let builtIn = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result)
+        let theirs = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: brought)
+        #expect(builtIn.allSatisfy { $0[origin] == "built-in" })
+        #expect(theirs.allSatisfy { $0[origin] == "MyBench" })
     }
 
     @Test func pairsAreEmptyInAnOrdinaryRunAndNamedInAPairedOne() throws {
@@ -83,7 +95,7 @@ import Testing
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
-        #expect(before.contains(",false,,\r\n"))
+        #expect(before.contains(",false,,,built-in\r\n"))
     }
 
     @Test func fieldsAreQuotedPerRFC4180() {

@@ -102,6 +102,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
                     "round": str(round_), "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
+                    "variant_origin": "built-in",
                 }
                 writer.writerow([row[c] for c in columns])
     return path
@@ -236,7 +237,7 @@ def write_stress(path: Path, rows: list[dict], run: dict | None = None, version:
         writer = csv.writer(handle)
         writer.writerow(columns)
         for row in rows:
-            cells = {**meta, "stress_schema_version": str(version), **row}
+            cells = {**meta, "stress_schema_version": str(version), "variant_origin": "built-in", **row}
             writer.writerow([cells[c] for c in columns])
     return path
 

@@ -67,7 +67,7 @@ def _make_unknown_version(tmp):
     path = _good(tmp / "v9.csv")
     lines = path.read_text().splitlines(keepends=True)
     path.write_text(lines[0] + "".join("9" + line[1:] for line in lines[1:]))
-    return path, "v9.csv:2: unknown schema_version 9 (this analyze reads 1, 2, 3, 4, 5)"
+    return path, "v9.csv:2: unknown schema_version 9 (this analyze reads 1, 2, 3, 4, 5, 6)"
 
 
 def _make_not_a_number(tmp):

@@ -162,7 +162,7 @@ BAD_COUNTS = {
                                       "duplicate case: once/hit/dispatch-once threads:1 tokens=10 is also on line 2"),
     "missing-column": (_missing_column, 1, "missing column(s) for schema_version 3: allocations_per_op"),
     "unknown-version": (_unknown_version, 2, "unknown schema_version 9 (this analyze reads counts files of "
-                                             "version 3, 4, 5); update scripts/analyze"),
+                                             "version 3, 4, 5, 6); update scripts/analyze"),
     "header-only": (_header_only, None, "no cases: the file has a header but no rows"),
 }
 

@@ -76,7 +76,7 @@ def test_history_skips_unreadable_files_and_fails_only_when_none_is_usable(tmp_p
     assert main(["history", str(runs), "--out", str(out)]) == 0
     assert capsys.readouterr().err.splitlines() == [
         f"analyze: warning: skipped {binary}: not a CSV file (binary content)",
-        f"analyze: warning: skipped {future}:2: unknown schema_version 9 (this analyze reads 1, 2, 3, 4, 5); "
+        f"analyze: warning: skipped {future}:2: unknown schema_version 9 (this analyze reads 1, 2, 3, 4, 5, 6); "
         "update scripts/analyze",
     ]
     assert main(["history", str(binary), str(future), "--out", str(out)]) == 2

@@ -18,9 +18,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RAW = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))["files"]
 # The bench-written fixtures: file kind, path, loader.
 BENCH_WRITTEN = [
-    (schema.TIMING, FIXTURES / "bench-v5.csv", load_results),
-    (schema.COUNTS, FIXTURES / "bench-counts-v5.csv", load_counts),
-    (schema.STRESS, FIXTURES / "bench-stress-v2.csv", load_stress),
+    (schema.TIMING, FIXTURES / "bench-v6.csv", load_results),
+    (schema.COUNTS, FIXTURES / "bench-counts-v6.csv", load_counts),
+    (schema.STRESS, FIXTURES / "bench-stress-v3.csv", load_stress),
 ]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from analyze_lib.files.errors import AnalyzeError
+from analyze_lib.files.schema import KNOWN_STRESS_VERSIONS
 from analyze_lib.files.loader import (
     NOT_STRESS,
     STRESS_NOT_COUNTS,
@@ -77,8 +78,9 @@ def test_kind_is_told_by_the_first_header_field():
 
 
 def test_unknown_stress_schema_version_is_refused(tmp_path):
-    path = write_stress(tmp_path / "v3.csv", clean_stress_rows(), version=3)
-    message = ("unknown stress_schema_version 3 (this analyze reads stress files of version 1, 2); "
+    path = write_stress(tmp_path / "v9.csv", clean_stress_rows(), version=9)
+    known = ", ".join(map(str, KNOWN_STRESS_VERSIONS))
+    message = (f"unknown stress_schema_version 9 (this analyze reads stress files of version {known}); "
                "update scripts/analyze")
     assert _error(path) == f"{path}:2: {message}"
     assert _error(path, load_any) == f"{path}:2: {message}"

@@ -42,6 +42,7 @@ STRESS = "stress"
 # The scopes of a column (Swift's ColumnScope).
 RUN_SCOPE = "run"
 CASE_SCOPE = "case"
+VARIANT_SCOPE = "variant"
 COMPLETION_SCOPE = "completion"
 
 
@@ -124,6 +125,12 @@ RUN_COLUMNS = _TIMING.scoped(RUN_SCOPE)
 
 # What identifies a case; its samples are the rows sharing these values.
 CASE_COLUMNS = _TIMING.scoped(CASE_SCOPE)
+
+# What describes a case's variant without identifying the case (``variant_origin``: ``built-in``,
+# or the Swift module that brought the variant); the same on every row of one case.
+VARIANT_COLUMNS = _TIMING.scoped(VARIANT_SCOPE)
+[ORIGIN_COLUMN] = VARIANT_COLUMNS
+BUILT_IN_ORIGIN = "built-in"
 
 # Whether the run completed: ``false`` on every row until bench rewrites the file at the run's
 # end (a killed or interrupted run leaves ``false``); the loader warns, not refuses, on a false.
@@ -244,6 +251,6 @@ def stress_run_columns(version: int) -> tuple[str, ...]:
 # Per-sample numeric columns kept beside the metric (NaN where empty or absent).
 SAMPLE_NUMERIC_COLUMNS = tuple(
     c for c in COLUMNS_BY_VERSION[LATEST_VERSION]
-    if c not in RUN_COLUMNS and c not in CASE_COLUMNS and c not in SAMPLE_ID_COLUMNS
+    if c not in RUN_COLUMNS and c not in CASE_COLUMNS and c not in VARIANT_COLUMNS and c not in SAMPLE_ID_COLUMNS
     and COLUMN_TYPES[c] in ("int", "float", "float_or_inf", "opt_int", "opt_float")
 )

@@ -26,8 +26,8 @@ struct StressResult: Sendable {
         var outcomes = counts.sorted
         if stalled { outcomes.insert((Outcome("no-progress-suspected-deadlock", .forbidden), 1), at: 0) }
         return outcomes.map {
-            StressSchema.Row(check: slot.check.name, isControl: slot.check.isControl, threads: slot.threads,
-                             iterations: iterations, seconds: seconds, outcome: $0.outcome.id,
+            StressSchema.Row(check: slot.check.name, isControl: slot.check.isControl, origin: slot.check.origin,
+                             threads: slot.threads, iterations: iterations, seconds: seconds, outcome: $0.outcome.id,
                              grade: $0.outcome.grade.rawValue, count: $0.count,
                              secondsToFirstForbidden: secondsToFirstForbidden)
         }
