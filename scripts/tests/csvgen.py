@@ -63,7 +63,7 @@ def case(suite="once", benchmark="hit", variant="dispatch-once", threads=1, para
 
 
 def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = None,
-                  seed: int = DEFAULT_SEED, thread_ops: dict | None = None) -> Path:
+                  seed: int = DEFAULT_SEED, thread_ops: dict | None = None, origins: dict | None = None) -> Path:
     """Write a results CSV: ``cases`` maps case tuple -> samples (array of ns/op), or
     -> a median, from which DEFAULT_SAMPLES log-normal samples with DEFAULT_CV are drawn
     (seeded, so the file is the same every time). ``thread_ops`` maps a case tuple to the
@@ -71,7 +71,8 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
     an equal share of the sample's operations.
 
     A case may also map to a list of rounds, each an array of ns/op (see ``rounds``): its
-    rows then carry ``round`` 1, 2, ... as `bench --rounds N` writes them (version 3)."""
+    rows then carry ``round`` 1, 2, ... as `bench --rounds N` writes them (version 3).
+    ``origins`` maps a variant to the module that brought it (version 6); others are built in."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     columns = COLUMNS_BY_VERSION[version]
@@ -102,7 +103,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
                     "round": str(round_), "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
-                    "variant_origin": "built-in",
+                    "variant_origin": (origins or {}).get(variant, "built-in"),
                 }
                 writer.writerow([row[c] for c in columns])
     return path

@@ -120,3 +120,21 @@ def test_default_out_dir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["report", "run-7.csv"]) == 0
     assert (tmp_path / "Results" / "report-run-7" / "report.html").is_file()
+
+
+def test_a_brought_in_variant_is_marked_with_its_module(tmp_path):
+    """A package's own variant (variant_origin) stands in the decision table beside the built-ins, named with
+    the module that brought it; a file with no brought-in variant says nothing of modules."""
+    cases = {case("isolation", "mixed", variant, threads, "keys=1000;read_pct=90"): ns
+             for threads in (1, 2) for variant, ns in (("mutex", 40.0), ("nslock", 60.0), ("nio-lock", 30.0))}
+    path = write_results(tmp_path / "theirs.csv", cases, version=6, origins={"nio-lock": "MyBench"})
+    assert main(["report", str(path), "--out", str(tmp_path / "theirs")]) == 0
+    markdown = (tmp_path / "theirs" / "report.md").read_text()
+    assert "**`nio-lock`\u00a0(MyBench)**" in markdown
+    assert "`nio-lock` from MyBench" in markdown
+    assert "`mutex`\u00a0(" not in markdown
+
+    plain = write_results(tmp_path / "ours.csv", cases, version=6)
+    assert main(["report", str(plain), "--out", str(tmp_path / "ours")]) == 0
+    ours = (tmp_path / "ours" / "report.md").read_text()
+    assert "(MyBench)" not in ours and "brought from outside" not in ours

@@ -36,7 +36,9 @@ from .model import (
     parse_params,
 )
 from .schema import (
+    BUILT_IN_ORIGIN,
     CASE_COLUMNS,
+    ORIGIN_COLUMN,
     COLUMNS_BY_VERSION,
     CONTROL_PREFIX,
     COUNTS,
@@ -443,6 +445,7 @@ def _results(table: _Table) -> ResultsFile:
     rounds: dict[CaseKey, list[int]] = {}
     # (case, round, sample) -> the line it was first seen on.
     seen: dict[tuple[CaseKey, int, int], int] = {}
+    origins: dict[tuple[str, str], str] = {}
     for line, cells, parsed in table.rows():
         if parsed.get("round", DEFAULT_ROUND) < 1:
             raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
@@ -451,6 +454,7 @@ def _results(table: _Table) -> ResultsFile:
         if problem:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+        _note_origin(origins, key, parsed)
         _check_unique_sample(seen, key, parsed, table.version, path, line)
         columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
         for column in SAMPLE_NUMERIC_COLUMNS:
@@ -461,7 +465,15 @@ def _results(table: _Table) -> ResultsFile:
                        np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
     held = {r for ids in rounds.values() for r in ids}
-    return ResultsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table, held))
+    return ResultsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table, held),
+                       origins)
+
+
+def _note_origin(origins: dict[tuple[str, str], str], key: CaseKey, parsed: dict) -> None:
+    """Records where a brought-in variant comes from (files before schema 6 have no origin: all built in)."""
+    origin = parsed.get(ORIGIN_COLUMN, BUILT_IN_ORIGIN)
+    if origin != BUILT_IN_ORIGIN:
+        origins[(key.suite, key.variant)] = origin
 
 
 def _written_precision(raw: str) -> float:

@@ -202,6 +202,9 @@ class CaseFile(RunMetadata, Generic[CaseT]):
     # Why the file is known to be incomplete (its run did not complete: interrupted,
     # killed, or still running), or None when nothing says so. See loader.incompleteness.
     incomplete: str | None = None
+    # The variants a package brought (``variant_origin`` other than built-in): (suite,
+    # variant) -> the Swift module that brought it. Empty for DispatchBench's own runs.
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass

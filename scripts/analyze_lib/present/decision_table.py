@@ -22,11 +22,16 @@ COLUMN_WIDTHS = (10, 13, 11, 17, 24, 25)
 NBSP = "\u00a0"
 
 
-def _factor_text(standing: Standing, with_ci: bool = True) -> str:
+def _name(variant: str, origin: str | None) -> str:
+    """``lock``, or ``my-lock`` (MyBench) for a variant a package brought."""
+    return f"`{variant}`" + (f"{NBSP}({origin})" if origin else "")
+
+
+def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = True) -> str:
     """``lock 18.0× [17.6, 18.4]``: the variant, its factor to the recommended one and the
     factor's 95% CI (``≈`` when the CI reaches 1); no-break spaces keep name and factor,
     and the CI, each on one line."""
-    factor, name = standing.factor, f"`{standing.variant}`"
+    factor, name = standing.factor, _name(standing.variant, origin)
     if factor is None:
         return name if math.isfinite(standing.median) else f"{name} (starved)"
     tie = TIE_PREFIX if factor.low <= 1.0 <= factor.high else ""
@@ -39,19 +44,24 @@ def _unit(suite: str, benchmark: str) -> str:
     return "ns" if name == "ns/op" else name
 
 
-def decision_table(decisions: list[Decision]) -> Table:
+def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str] | None = None) -> Table:
     """One family's decisions as a table: a row per benchmark and situation; in the lists
-    (avoid, disqualified) each variant takes a line."""
+    (avoid, disqualified) each variant takes a line. A variant in ``origins`` (one a package
+    brought) is named with the module that brought it."""
+    origins = origins or {}
     rows = []
     for d in decisions:
-        use = (f"**`{d.use.variant}`** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}" if d.use
-               else "none: every variant is disqualified")
+        def origin(standing: Standing) -> str | None:
+            return origins.get((d.suite, standing.variant))
+
+        use = (f"**{_name(d.use.variant, origin(d.use))}** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}"
+               if d.use else "none: every variant is disqualified")
         disqualified = "\n".join(
-            f"{_factor_text(x.standing, with_ci=False)}: {'fastest by median, but ' if x.fastest else ''}"
-            f"{x.reason}" for x in d.disqualified)
+            f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
+            f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
         rows.append((d.benchmark, d.situation, use,
-                     _factor_text(d.runner_up) if d.runner_up else NONE_TEXT,
-                     "\n".join(_factor_text(s) for s in d.avoid) or NONE_TEXT,
+                     _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
+                     "\n".join(_factor_text(s, origin(s)) for s in d.avoid) or NONE_TEXT,
                      disqualified or NONE_TEXT))
     return Table(("Benchmark", "Situation", "Use", "Runner-up", "Avoid", "Disqualified"), tuple(rows), "llllll",
                  COLUMN_WIDTHS)

@@ -62,7 +62,19 @@ def default_report_dir(csv_path: str | Path) -> Path:
 def _summary(results: ResultsFile, count: int) -> str:
     return (f"{count} cases from `{results.path}`: {_run_text(results)}. Times are ns per operation, lower "
             f"is better; more than {results.logical_cpus} threads oversubscribe the machine. A case's median "
-            "is the median of its round medians (each round a fresh process), as compare and export use.")
+            "is the median of its round medians (each round a fresh process), as compare and export use."
+            + _brought_text(results.origins))
+
+
+def _brought_text(origins: dict[tuple[str, str], str]) -> str:
+    """One sentence naming the variants a package brought, if any: the tables mark them with their module."""
+    if not origins:
+        return ""
+    by_module: dict[str, list[str]] = {}
+    for (_, variant), module in sorted(origins.items()):
+        by_module.setdefault(module, []).append(f"`{variant}`")
+    named = "; ".join(f"{', '.join(variants)} from {module}" for module, variants in by_module.items())
+    return (f" Variants brought from outside DispatchBench, marked with their module in the tables: {named}.")
 
 
 def _how_to_read(cpus: int) -> list:
@@ -73,10 +85,11 @@ def _how_to_read(cpus: int) -> list:
                       "names the thread counts it shows.")]
 
 
-def _family(suite: str, decisions: list[Decision], figures, ratios) -> list:
+def _family(suite: str, decisions: list[Decision], figures, ratios,
+            origins: dict[tuple[str, str], str]) -> list:
     blocks: list = [Heading(2, suite)]
     if decisions:
-        blocks += [Heading(3, "Which one to use"), decision_table(decisions)]
+        blocks += [Heading(3, "Which one to use"), decision_table(decisions, origins)]
     if figures:
         blocks.append(Heading(3, "Charts"))
         blocks += [Image(f.filename, f.title) for f in figures]
@@ -258,7 +271,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     for suite in order:
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],
-                          [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite])
+                          [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite],
+                          results.origins if results is not None else {})
     if counts is not None:
         blocks += _counts_section(counts, counted, counts_charts, results, cases)
     if stress is not None:
