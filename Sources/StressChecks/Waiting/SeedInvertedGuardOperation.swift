@@ -5,6 +5,9 @@ import Foundation
 /// as published, adapted to Linux only where it could not compile (`#keyPath` and `keyPathsForValuesAffecting…` need
 /// the Objective-C runtime, so it notifies `isExecuting`/`isFinished` itself). Its guard `if _state == .isFinished` is
 /// kept: the state never leaves `.isReady`, so it never finishes.
+///
+/// Caught in every run, at any speed: it never finishes at all, so the checks' bounded wait for it always ends
+/// without it (`operation-never-finished`); the bound decides only how soon that is said.
 package final class SeedInvertedGuardOperation: Operation, @unchecked Sendable {
     package enum State { case isReady, isExecuting, isFinished }
 
