@@ -21,6 +21,7 @@ import Testing
         let outcome = try await BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4",
                                                        "--duration", "1", "--output", path])
         #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.split(separator: "\n").last?.hasPrefix("PASS: 0 forbidden outcomes in ") == true)
         #expect(outcome.standardOutput.contains("control/once/unsynced-tracker/race threads:4: "))
         #expect(outcome.standardOutput.contains("caught after"))
         #expect(outcome.standardError.contains("[1/"), "progress on stderr")
@@ -159,8 +160,17 @@ import Testing
         let uncaught = StressResult(slot: StressSlot(check: control, threads: 4))
 
         #expect(StressReport.failures([clean, caught]).isEmpty)
-        #expect(StressReport.failures([broken]) == ["\(variant.name) threads:2 showed 1 forbidden outcomes"])
+        #expect(StressReport.failures([broken]) == ["\(variant.name) threads:2 showed 1 forbidden outcome"])
         #expect(StressReport.failures([uncaught]) == ["\(control.name) threads:4 was never caught"])
         #expect(StressReport.render([uncaught]).contains("NEVER CAUGHT"))
+
+        // The last line says PASS only when nothing failed, and names what did.
+        #expect(StressReport.verdict([clean, caught], path: "x.csv") == "PASS: 0 forbidden outcomes in 1 check; "
+                + "1 of 1 negative control caught (each at its own thread count); wrote x.csv; "
+                + "next: scripts/analyze report x.csv")
+        let failed = StressReport.verdict([broken, uncaught], path: "x.csv")
+        #expect(failed.hasPrefix("FAIL: 1 forbidden outcome in 1 check; 0 of 1 negative control caught"))
+        #expect(failed.contains("\(variant.name) threads:2 showed 1 forbidden outcome; \(control.name) threads:4 was "
+                                + "never caught"))
     }
 }

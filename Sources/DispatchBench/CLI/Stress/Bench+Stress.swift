@@ -121,10 +121,10 @@ extension Bench {
             }
             try writer.completeRun()
             warn("wrote \(writer.path) (\(writer.rowsWritten) rows)")
-            let failures = StressReport.failures(results)
-            if !failures.isEmpty {
-                throw BenchError("stress: " + failures.joined(separator: "; "), exitCode: ExitStatus.stressFailed)
-            }
+            // The verdict is the last line, on stdout after everything else, and the exit status says the same.
+            print(StressReport.verdict(results, path: writer.path))
+            fflush(nil)
+            if !StressReport.failures(results).isEmpty { throw BenchError("", exitCode: ExitStatus.stressFailed) }
         }
 
         /// What a check name says about the check, without the variant it runs on: `once/race` for

@@ -32,7 +32,28 @@ enum StressReport {
             if result.slot.check.isControl {
                 return result.secondsToFirstForbidden == nil ? "\(name) was never caught" : nil
             }
-            return result.counts.forbidden > 0 ? "\(name) showed \(result.counts.forbidden) forbidden outcomes" : nil
+            let forbidden = result.counts.forbidden
+            return forbidden > 0 ? "\(name) showed \(counted(forbidden, "forbidden outcome"))" : nil
         }
+    }
+
+    /// The run's last line: PASS or FAIL (as the exit status says), the checks and their forbidden outcomes, the
+    /// controls caught (at their own thread counts), what failed, the file, and what to run next.
+    static func verdict(_ results: [StressResult], path: String) -> String {
+        let checks = results.filter { !$0.slot.check.isControl }
+        let controls = results.filter(\.slot.check.isControl)
+        let failed = failures(results)
+        let forbidden = checks.reduce(0) { $0 + $1.counts.forbidden }
+        let caught = controls.filter { $0.secondsToFirstForbidden != nil }.count
+        return (failed.isEmpty ? "PASS" : "FAIL")
+            + ": \(counted(forbidden, "forbidden outcome")) in \(counted(Set(checks.map(\.slot.check.name)).count, "check"))"
+            + "; \(caught) of \(counted(controls.count, "negative control")) caught (each at its own thread count)"
+            + (failed.isEmpty ? "" : "; " + failed.joined(separator: "; "))
+            + "; wrote \(path); next: scripts/analyze report \(path)"
+    }
+
+    /// `1 check`, `2 checks`.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }
