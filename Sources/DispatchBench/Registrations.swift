@@ -7,12 +7,12 @@ import Synchronization
 /// The variants this process was given from outside (`DispatchBench.main(_:)`), and everything a command asks of
 /// the registry and the stress catalog with them added: the one place where built-in and brought-in variants meet.
 enum Registrations {
-    private static let brought = Mutex<[Variant]>([])
+    private static let registered = Mutex<[Variant]>([])
 
     /// Records `variants` for this process, after checking each id (`checked`).
     static func register(_ variants: [Variant]) throws {
         let accepted = try checked(variants)
-        brought.withLock { $0 = accepted }
+        registered.withLock { $0 = accepted }
     }
 
     /// `variants`, once each id is known to be well formed and to name no case that a built-in variant or an
@@ -37,7 +37,7 @@ enum Registrations {
     }
 
     /// The variants brought from outside, in the order they were given.
-    static var variants: [Variant] { brought.withLock { $0 } }
+    static var variants: [Variant] { registered.withLock { $0 } }
 
     /// Every benchmark, the built-in ones first (`BenchmarkRegistry.all`), then each brought-in variant's.
     /// Each brought-in benchmark carries the module that brought it as its origin.
