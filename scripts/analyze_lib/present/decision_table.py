@@ -17,7 +17,7 @@ from .doc import Table
 TIE_PREFIX = "≈"
 NONE_TEXT = "—"
 # The decision table's columns, in percent of the page (the lists need the room).
-COLUMN_WIDTHS = (10, 13, 11, 17, 24, 25)
+COLUMN_WIDTHS = (10, 12, 15, 17, 22, 24)
 # Joins a variant to its factor, and a CI's ends, so that a table cell never wraps inside them.
 NBSP = "\u00a0"
 
