@@ -9,10 +9,9 @@ public struct BenchmarkRegistry: Sendable {
     /// a built-in benchmark that way), but a variant registered twice under one benchmark is a bug: callers
     /// refuse a clashing id before they get here (`variantPaths`).
     public mutating func add(_ benchmark: Benchmark) {
-        let taken = variantPaths
-        for variant in benchmark.variants {
-            precondition(!taken.contains("\(benchmark.suite)/\(benchmark.name)/\(variant)"),
-                         "\(benchmark.suite)/\(benchmark.name)/\(variant) registered twice")
+        for earlier in benchmarks where earlier.suite == benchmark.suite && earlier.name == benchmark.name {
+            let twice = Set(earlier.variants).intersection(benchmark.variants).sorted()
+            precondition(twice.isEmpty, "\(benchmark.suite)/\(benchmark.name)/\(twice.first ?? "") registered twice")
         }
         benchmarks.append(benchmark)
     }

@@ -1,3 +1,4 @@
+import BenchCore
 import Foundation
 
 /// The outcomes CSV that `bench stress` writes, defined once: one row per (check, threads, outcome) with how many
@@ -30,7 +31,7 @@ public enum StressSchema {
         /// variants).
         public var secondsToFirstForbidden: Double?
 
-        public init(check: String, isControl: Bool, origin: String = "built-in", threads: Int, iterations: Int,
+        public init(check: String, isControl: Bool, origin: String = BenchmarkCase.builtInOrigin, threads: Int, iterations: Int,
                     seconds: Double, outcome: String, grade: String, count: Int,
                     secondsToFirstForbidden: Double? = nil) {
             self.check = check

@@ -1,3 +1,4 @@
+import BenchCore
 import Dispatch
 import Foundation
 
@@ -13,7 +14,7 @@ package struct StressCase: Sendable, CustomStringConvertible {
     package let controlThreads: Int
     package let iteration: @Sendable (_ threads: Int) -> OutcomeCounts
     /// Where the checked variant comes from: `built-in`, or the module that brought it (the CSV `variant_origin`).
-    package var origin = "built-in"
+    package var origin = BenchmarkCase.builtInOrigin
 
     package init(_ name: String, control: Bool = false, controlThreads: Int = 4,
                  _ iteration: @escaping @Sendable (_ threads: Int) -> OutcomeCounts) {

@@ -65,7 +65,7 @@ extension StressCatalog {
                 guard let throttle = variant.makeThrottle(limit: limit) else { return OutcomeCounts() }
                 return WaitingOutcomes.throttle(throttle, limit: limit)
             }
-        } + FanOutVariant.timed.compactMap { variant in
+        } + FanOutVariant.allCases.compactMap { variant in
             timeoutCase(name: "wait/fan-out/\(variant.rawValue)") { variant.makeWaiter() }
         } + HandoffVariant.allCases.map { variant in
             handoffCase(name: "wait/handoff/\(variant.rawValue)") { variant.makeHandoff() }
