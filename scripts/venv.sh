@@ -1,12 +1,22 @@
 # scripts/venv.sh: sourced by scripts/analyze and scripts/bench-commits. Defines ensure_venv, which creates a
-# virtual environment at <repo>/.venv and installs scripts/requirements.txt into it, re-installing whenever
-# requirements.txt changes (a copy of the installed file is kept in .venv as the stamp); exit 3 when it cannot.
+# virtual environment and installs scripts/requirements.txt into it, re-installing whenever requirements.txt
+# changes (a copy of the installed file is kept in the venv as the stamp); exit 3 when it cannot.
+#
+# Where: DISPATCHBENCH_VENV when set; else, in a checkout that SwiftPM manages (a package that depends on
+# DispatchBench has it in .build/checkouts/, which a resolve may replace),
+# ${XDG_CACHE_HOME:-~/.cache}/dispatchbench/venv; else <repo>/.venv. Nothing is written into .build/.
 #
 # Needs: scripts_dir (this directory) and venv_prog (the name in messages). ANALYZE_PYTHON picks the
 # interpreter used to create the venv (default: python3).
 
 repo_dir="$(dirname "$scripts_dir")"
-venv="$repo_dir/.venv"
+if [[ -n "${DISPATCHBENCH_VENV:-}" ]]; then
+    venv="$DISPATCHBENCH_VENV"
+elif [[ "$repo_dir/" == */.build/* ]]; then
+    venv="${XDG_CACHE_HOME:-$HOME/.cache}/dispatchbench/venv"
+else
+    venv="$repo_dir/.venv"
+fi
 requirements="$scripts_dir/requirements.txt"
 stamp="$venv/.requirements.installed"
 
@@ -32,11 +42,16 @@ ensure_venv() {
     command -v "$python" >/dev/null 2>&1 || setup_failed "'$python' not found (set ANALYZE_PYTHON)"
     local log
     log="$(mktemp "${TMPDIR:-/tmp}/$venv_prog-setup.XXXXXX")"
+    local packages
+    # The direct dependencies by name (the file lists them before the pinned transitive ones).
+    packages="$(awk '/^# Transitive/ { exit } /^[A-Za-z]/ { split($0, name, "=="); printf "%s%s", sep, name[1]; sep=", " }' \
+        "$requirements") and what they need"
     if [[ ! -x "$venv/bin/python" ]]; then
-        echo "$venv_prog: creating $venv (first run)..." >&2
+        echo "$venv_prog: first run: installing $packages (scripts/requirements.txt) into $venv" \
+            "(DISPATCHBENCH_VENV chooses where)" >&2
         "$python" -m venv "$venv" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; setup_failed "venv creation failed"; }
     else
-        echo "$venv_prog: requirements.txt changed, updating $venv..." >&2
+        echo "$venv_prog: requirements.txt changed: installing $packages into $venv" >&2
     fi
     rm -f "$stamp"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >"$log" 2>&1 \

@@ -20,16 +20,18 @@ from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
 from .paired import run_paired
 from .plan import PlanError
-from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
+from .run import DEFAULT_PRODUCT, PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
 
 RESULTS_DIR = "Results"
 SEED_RANGE = (1, 2**31 - 1)
 
 DESCRIPTION = """\
-Compare two commits of DispatchBench on this machine. Each revision is resolved to a commit, checked
-out in a detached git worktree under a temporary directory and built there (swift build -c release
---product bench, with its own .build: your working tree and .build are not touched). The two binaries
+Compare two commits of a package on this machine: DispatchBench itself, or a package of yours that
+depends on it and runs DispatchBench.main (--product; run this from your package's directory, where it
+finds the package and writes Results/). Each revision is resolved to a commit, checked out in a
+detached git worktree under a temporary directory and built there (swift build -c release --product
+bench, or yours, with its own .build: your working tree and .build are not touched). The two binaries
 then run interleaved, one fresh process per round, and scripts/analyze's gate compares the rounds: the
 comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
@@ -89,12 +91,16 @@ PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "bu
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
-        prog=PROG, usage=f"{PROG} BASE HEAD [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--quick] [--rounds R] [--max-rounds M] "
+        prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
+                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
                          f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} --check-gate [--quick] [--pairs N] [--plant F] [--seed S]",
+                         f"[-- bench options]\n       {PROG} --check-gate [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
+    parser.add_argument("--product", default=DEFAULT_PRODUCT, metavar="NAME",
+                        help="the executable product to build and run at each commit: one whose main is "
+                             "DispatchBench.main, as a package that brings its own patterns has "
+                             f"(default {DEFAULT_PRODUCT}, this repository's own; docs/gate-your-own-package.md)")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
     parser.add_argument("--pairs", type=_pairs, metavar="N",
                         help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
@@ -158,20 +164,27 @@ def split_bench_options(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 class _Workspace:
-    """The temporary directory with the worktrees and logs; removed (worktrees first) on exit unless kept."""
+    """The temporary directory with the worktrees and logs; removed (worktrees first) on exit unless kept.
+    ``package`` is the package's directory relative to the top of the repository (``.`` at its root)."""
 
-    def __init__(self, repo: Path, keep: bool):
-        self.repo, self.keep = repo, keep
+    def __init__(self, repo: Path, package: Path, keep: bool):
+        self.repo, self.package, self.keep = repo, package, keep
         self.root = Path(tempfile.mkdtemp(prefix="bench-commits-"))
         self.logs = self.root / "logs"
         self.logs.mkdir()
         self.worktrees: list[Path] = []
 
     def worktree(self, commit: str) -> Path:
+        """A worktree of ``commit``; returns the package's directory in it (PlanError when that commit has
+        no Package.swift there)."""
         path = self.root / f"worktree-{commit[:12]}"
         self.worktrees.append(path)
         git.add_worktree(self.repo, path, commit)
-        return path
+        package = path / self.package
+        if not (package / "Package.swift").is_file():
+            raise PlanError(f"commit {commit[:12]} has no Package.swift in {self.package}: run bench-commits from "
+                            "the directory of the package to compare")
+        return package
 
     def close(self) -> None:
         if self.keep:
@@ -179,6 +192,18 @@ class _Workspace:
             return
         git.remove_worktrees(self.repo, self.worktrees)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def package_directory(start: Path, repo: Path) -> Path:
+    """The package to compare: the nearest directory from ``start`` up to the top of ``repo`` that has a
+    Package.swift (the top itself when none has), relative to that top."""
+    start, repo = start.resolve(), repo.resolve()
+    for directory in (start, *start.parents):
+        if (directory / "Package.swift").is_file():
+            return directory.relative_to(repo)
+        if directory == repo:
+            break
+    return Path(".")
 
 
 def _raise_interrupted(signum, frame):
@@ -219,22 +244,22 @@ def _shape(args, quick: bool) -> str:
     return f"{args.pairs} ABBA pairs{', quick' if quick else ''}{alpha}"
 
 
-def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder,
+def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
                      seed: int) -> int:
     base_rev, head_rev = args.revisions
     base, head = _resolve(repo, base_rev), _resolve(repo, head_rev)
-    results = repo / RESULTS_DIR
+    results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
     name_a, name_b = plan.side_names(base, head)
     paths = plan.result_paths(results, _stamp(), name_a, name_b)
     started = time.monotonic()
-    workspace = _Workspace(repo, args.keep)
+    workspace = _Workspace(repo, package, args.keep)
     try:
         binaries = {}
         for side, commit in (("base", base), ("head", head)):
             if commit not in binaries:
-                binaries[commit] = (build(side, commit, workspace.worktree(commit), builder, workspace.logs),
-                                    workspace.worktrees[-1])
+                directory = workspace.worktree(commit)
+                binaries[commit] = (build(side, commit, directory, builder, workspace.logs), directory)
         sides = {
             plan.SIDE_A: Side(plan.SIDE_A, f"base {plan.short(base)}", *binaries[base],
                               workspace.root / "environment-a.json", paths.timing_a),
@@ -296,14 +321,15 @@ def _comparisons(checks, shape: str) -> str:
     return f"{('two', 'three', 'four')[len(checks) - 2]} comparisons, each {shape}"
 
 
-def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, builder: Builder, seed: int) -> int:
+def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
+                seed: int) -> int:
     if args.revisions:
         raise PlanError("--check-gate takes no revisions: it compares HEAD with itself")
     commit = _resolve(repo, "HEAD")
-    results = repo / RESULTS_DIR
+    results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
     stamp = _stamp()
-    workspace = _Workspace(repo, args.keep)
+    workspace = _Workspace(repo, package, args.keep)
     rows = []
     try:
         worktree = workspace.worktree(commit)
@@ -364,12 +390,14 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
                 "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
                                                   "it falls back to the samples of one process"))
-        repo = git.toplevel(cwd or Path.cwd())
+        start = cwd or Path.cwd()
+        repo = git.toplevel(start)
+        package = package_directory(start, repo)
         seed = args.seed if args.seed is not None else random.randint(*SEED_RANGE)
-        builder = builder or Builder.from_environment()
+        builder = builder or Builder.from_environment(args.product)
         if args.check_gate:
-            return _check_gate(args, bench_options, quick, repo, builder, seed)
-        return _compare_commits(args, bench_options, quick, repo, builder, seed)
+            return _check_gate(args, bench_options, quick, repo, package, builder, seed)
+        return _compare_commits(args, bench_options, quick, repo, package, builder, seed)
     except (PlanError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return plan.EXIT_BAD_INPUT

@@ -27,8 +27,7 @@ from .plan import PlanError
 from .worker import log_tail
 
 PROG = "bench-commits"
-DEFAULT_BUILD_COMMAND = ("swift", "build", "-c", "release", "--product", "bench")
-DEFAULT_BINARY = ".build/release/bench"
+DEFAULT_PRODUCT = "bench"
 # For tests: a command run in each worktree instead of the swift build, and where it leaves the binary.
 BUILD_COMMAND_ENV = "BENCH_COMMITS_BUILD"
 BINARY_ENV = "BENCH_COMMITS_BINARY"
@@ -58,16 +57,24 @@ def elapsed_text(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Builder:
-    """How bench is built in a worktree and where the binary lands (a test substitutes a fake)."""
+    """How the executable product is built in a worktree's package directory and where the binary lands,
+    relative to that directory (a test substitutes a fake)."""
 
-    command: tuple[str, ...] = DEFAULT_BUILD_COMMAND
-    binary: str = DEFAULT_BINARY
+    command: tuple[str, ...]
+    binary: str
 
     @classmethod
-    def from_environment(cls) -> "Builder":
+    def for_product(cls, product: str = DEFAULT_PRODUCT) -> "Builder":
+        """``swift build -c release --product <product>``, leaving ``.build/release/<product>``."""
+        return cls(("swift", "build", "-c", "release", "--product", product), f".build/release/{product}")
+
+    @classmethod
+    def from_environment(cls, product: str = DEFAULT_PRODUCT) -> "Builder":
+        """``for_product(product)``, unless BENCH_COMMITS_BUILD and BENCH_COMMITS_BINARY say otherwise (tests)."""
+        built = cls.for_product(product)
         command = os.environ.get(BUILD_COMMAND_ENV)
-        return cls(tuple(shlex.split(command)) if command else DEFAULT_BUILD_COMMAND,
-                   os.environ.get(BINARY_ENV, DEFAULT_BINARY))
+        return cls(tuple(shlex.split(command)) if command else built.command,
+                   os.environ.get(BINARY_ENV, built.binary))
 
 
 def run_child(argv: list[str], cwd: Path, log: Path) -> int:
@@ -90,8 +97,8 @@ def run_child(argv: list[str], cwd: Path, log: Path) -> int:
 
 
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path) -> Path:
-    """Build bench in ``worktree``; return the binary. PlanError naming the side, the commit and the end
-    of the build log when it fails."""
+    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary.
+    PlanError naming the side, the commit and the end of the build log when it fails."""
     log = logs / f"build-{commit[:12]}.log"
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
