@@ -403,6 +403,86 @@ def test_the_gate_check_shows_the_a_a_resolutions_when_paired():
         [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS])
 
 
+# A package of yours: --product, a package below the top of its repository, scripts/ci-gate
+
+
+def test_the_product_names_what_is_built_and_run(monkeypatch):
+    monkeypatch.delenv("BENCH_COMMITS_BUILD", raising=False)
+    monkeypatch.delenv("BENCH_COMMITS_BINARY", raising=False)
+    built = Builder.from_environment("MyBench")
+    assert built.command == ("swift", "build", "-c", "release", "--product", "MyBench")
+    assert built.binary == ".build/release/MyBench"
+    assert Builder.from_environment().command[-1] == "bench"
+
+
+def _package_below(repo: Path) -> Path:
+    (repo / "Mine").mkdir()
+    commit(repo, "a package below the top", {"Mine/Package.swift": "// mine\n"})
+    return repo / "Mine"
+
+
+def test_a_package_below_the_top_is_built_and_run_in_its_directory(repo):
+    package = _package_below(repo)
+    commit(repo, "slower", {"Mine/SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--no-count") == 0  # from the top: the top's package, which did not change
+    at_top = len(invocations(repo))
+    assert {Path(call["cwd"]).name for call in invocations(repo)} == {"worktree-" + git(repo, "rev-parse", "HEAD")[:12],
+                                                                       "worktree-" + git(repo, "rev-parse", "HEAD~1")[:12]}
+    assert run(package, "HEAD~1", "HEAD", "--no-count") == 1
+    assert {Path(call["cwd"]).name for call in invocations(repo)[at_top:]} == {"Mine"}
+    assert len(results(package)) == 2 and all(name.endswith(".csv") for name in results(package))
+
+
+def test_a_commit_without_the_package_is_refused_with_one_line(repo, capsys):
+    package = _package_below(repo)
+    assert run(package, "HEAD~1", "HEAD", "--no-count") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("bench-commits: commit ") and "has no Package.swift in Mine" in err[-1]
+    assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+CI_GATE = TESTS_DIR.parent / "ci-gate"
+
+
+@pytest.mark.parametrize("speed, status, verdict", [("2.0", 1, "Gate: FAILED"), ("1.0", 0, "Gate: passed")])
+def test_ci_gate_keeps_the_comparison_writes_the_summary_and_exits_with_the_gate(repo, tmp_path, speed, status,
+                                                                                 verdict):
+    commit(repo, "head", {"SPEED": f"{speed}\n"})
+    summary = tmp_path / "summary.md"
+    done = subprocess.run([str(CI_GATE), "HEAD~1", "HEAD", "--no-count"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.returncode == status
+    kept = [repo / "Results" / name for name in results(repo) if name.endswith(".md")]
+    assert len(kept) == 1
+    assert verdict in done.stdout and kept[0].read_text() == done.stdout == summary.read_text()
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"ci-gate: exit {status}, the gate's; the comparison is kept in Results/{kept[0].name}"
+
+
+def test_ci_gate_compares_with_the_merge_base(repo, tmp_path):
+    git(repo, "checkout", "-q", "-b", "topic")
+    commit(repo, "topic: slower", {"SPEED": "2.0\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "main moves on, faster still", {"SPEED": "0.25\n"})
+    git(repo, "checkout", "-q", "topic")
+    done = subprocess.run([str(CI_GATE), "main", "HEAD", "--no-count"], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 1  # against the merge base (speed 1), not main's tip (0.25 would make it 8x)
+    assert f"({git(repo, 'rev-parse', '--short=7', 'main~1')})" in done.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("argv, words", [((), "give BASE and HEAD first"), (("--paired", "HEAD"), "give BASE"),
+                                         (("nosuch", "HEAD"), "have no merge base")])
+def test_ci_gate_bad_input_exits_2_and_keeps_nothing(repo, argv, words):
+    done = subprocess.run([str(CI_GATE), *argv], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 2 and words in done.stderr and results(repo) == []
+
+
+def test_ci_gate_runs_only_in_a_package_directory(repo, tmp_path):
+    (repo / "docs").mkdir()
+    done = subprocess.run([str(CI_GATE), "HEAD", "HEAD"], cwd=repo / "docs", capture_output=True, text=True)
+    assert done.returncode == 2 and "no Package.swift" in done.stderr
+
+
 def test_help_names_the_exit_codes_and_the_check_gate():
     done = subprocess.run([str(WRAPPER), "--help"], capture_output=True, text=True)
     assert done.returncode == 0
@@ -412,12 +492,20 @@ def test_help_names_the_exit_codes_and_the_check_gate():
 
 def test_the_workflow_passes_revisions_as_arguments():
     workflow = (TESTS_DIR.parents[1] / ".github" / "workflows" / "bench.yml").read_text()
-    assert 'scripts/bench-commits "$base" HEAD --paired > bench.md' in workflow
-    assert 'base="$(git merge-base "origin/$BASE_REF" HEAD)"' in workflow
+    assert 'run: scripts/ci-gate "origin/$BASE_REF" HEAD --paired' in workflow
     # github.base_ref reaches the script through the environment only, never spliced into its text.
     expressions = [line.strip() for line in workflow.splitlines() if "${{" in line]
     assert all(line.startswith(("group:", "BASE_REF:")) for line in expressions)
-    assert workflow.count("if: always()") == 2 and "fetch-depth: 0" in workflow
+    assert workflow.count("if: always()") == 1 and "fetch-depth: 0" in workflow
+
+
+def test_the_action_passes_its_inputs_through_the_environment():
+    action = (TESTS_DIR.parents[1] / ".github" / "actions" / "gate" / "action.yml").read_text()
+    assert '"$CI_GATE" "$base" HEAD --product "$PRODUCT" --paired' in action
+    # Inputs reach the script through the environment only, never spliced into its text.
+    run_lines = action[action.index("      run: |\n        base="):].splitlines()
+    assert not any("${{" in line for line in run_lines[:6])
+    assert action.count("if: always()") == 1
 
 
 def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
