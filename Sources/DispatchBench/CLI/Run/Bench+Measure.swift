@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
 import Foundation
 import Synchronization
@@ -23,12 +24,12 @@ extension Bench {
                      + "(\(Interruption.again(signal)) to stop at once)")
             },
             onSecond: { signal in
-                guard let writer = openWriter.withLock({ $0 }) else { Glibc.exit(Interruption.exitStatus(signal)) }
+                guard let writer = openWriter.withLock({ $0 }) else { Platform.exit(Interruption.exitStatus(signal)) }
                 writer.endAtOnce { kept, removed in
                     let name = Interruption.name(signal)
                     warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
                          : "stopped by \(name): \(writer.path) holds the \(kept) completed cases")
-                    Glibc.exit(Interruption.exitStatus(signal))
+                    Platform.exit(Interruption.exitStatus(signal))
                 }
             }
         )

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
-import CBenchSupport
 import Foundation
 
 extension Bench {
@@ -44,10 +44,8 @@ extension Bench {
 
         func run() throws {
             // Started by a script, not through bench's ParentBinding trampoline: binds itself.
-            let error = bench_die_with_parent(SIGKILL)
-            guard error == 0 else {
-                throw BenchError("cannot ask to die with the parent process: \(String(cString: strerror(error)))",
-                                 exitCode: ExitStatus.internalError)
+            if let error = Platform.dieWithParent(signal: SIGKILL) {
+                throw BenchError("cannot ask to die with the parent process: \(error)", exitCode: ExitStatus.internalError)
             }
             try bench.allocator?.ensureLoaded()
             let environment = try bench.runEnvironment.map {
