@@ -30,7 +30,7 @@ enum BenchMain {
         if arguments.count >= 4, arguments[1] == ParentBinding.marker {
             execBoundToParent(parent: arguments[2], command: Array(arguments[3...]))
         }
-        ParentBinding.enable(trampoline: executable)
+        if PlatformFeature.parentBinding.isAvailable { ParentBinding.enable(trampoline: executable) }
         if Platform.environmentVariable(deterministicHashing) == nil {
             // The runtime reads the variable once at start-up, so the process restarts itself with it set.
             Platform.setEnvironmentVariable(deterministicHashing, to: "1")

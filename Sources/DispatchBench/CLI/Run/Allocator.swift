@@ -18,6 +18,7 @@ enum Allocator: String, ExpressibleByArgument, CaseIterable {
             }
         case .jemalloc:
             if JemallocStatistics.isLoaded { return }
+            if let note = PlatformFeature.jemallocPreload.unavailableNote { throw BenchError(note) }
             guard let library = CountTools.jemallocLibrary() else {
                 throw BenchError("--allocator jemalloc needs jemalloc's shared library (apt-get install libjemalloc-dev)")
             }

@@ -41,6 +41,7 @@ extension Bench {
         } ?? resultsWriter(environment, runSettings)
         openWriter.withLock { $0 = writer }
         let path = writer.path
+        if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.

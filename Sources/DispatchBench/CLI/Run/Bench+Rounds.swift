@@ -12,6 +12,7 @@ extension Bench {
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
     func measureInRounds(cases: [BenchmarkCase]) throws {
+        if let note = PlatformFeature.separateRounds.unavailableNote { throw BenchError(note) }
         let caseCount = cases.count
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let seed = self.seed ?? CaseOrder.randomSeed()

@@ -44,7 +44,9 @@ extension Bench {
 
         func run() throws {
             // Started by a script, not through bench's ParentBinding trampoline: binds itself.
-            if let error = Platform.dieWithParent(signal: SIGKILL) {
+            if let note = PlatformFeature.parentBinding.unavailableNote {
+                warn(note)
+            } else if let error = Platform.dieWithParent(signal: SIGKILL) {
                 throw BenchError("cannot ask to die with the parent process: \(error)", exitCode: ExitStatus.internalError)
             }
             try bench.allocator?.ensureLoaded()
@@ -206,6 +208,7 @@ struct WorkerState {
     /// Setup's `team_cpus`, when given: at least one CPU number, none negative.
     private static func check(teamCPUs: [Int]?) throws {
         guard let teamCPUs else { return }
+        if let note = PlatformFeature.cpuPinning.unavailableNote { throw WorkerError("\"team_cpus\": \(note)") }
         guard !teamCPUs.isEmpty, teamCPUs.allSatisfy({ $0 >= 0 }) else {
             throw WorkerError("\"team_cpus\" must list at least one CPU, none negative, not \(teamCPUs)")
         }
