@@ -54,7 +54,8 @@ let package = Package(
         ),
         .target(name: "BenchResults", dependencies: ["BenchCore", "BenchPlatform"]),
         .target(
-            name: "StressChecks", dependencies: ["BenchCore", "BenchPlatform", "CSyncSupport", "SyncVariants", "VariantCatalog"]
+            name: "StressChecks",
+            dependencies: ["BenchCore", "BenchPlatform", "CSyncSupport", "SyncVariants", "VariantCatalog"]
         ),
         .target(
             name: "DispatchBench",

@@ -31,11 +31,14 @@ package enum PlatformFeature: CaseIterable, Sendable {
         guard !isAvailable else { return nil }
         return switch self {
         case .instructionCounts: "bench count needs valgrind on Linux; this platform has none"
-        case .jemallocPreload: "jemalloc statistics need jemalloc preloaded on Linux; this platform runs the system allocator"
-        case .cpuPinning: "pinning threads to CPUs needs Linux (sched_setaffinity); this platform leaves placement to the scheduler"
+        case .jemallocPreload:
+            "jemalloc statistics need jemalloc preloaded on Linux; this platform runs the system allocator"
+        case .cpuPinning:
+            "pinning threads to CPUs needs Linux (sched_setaffinity); this platform leaves placement to the scheduler"
         case .osThreadCount: "OS thread counts need Linux (/proc); the os_threads columns stay empty on this platform"
         case .separateRounds: "bench --rounds needs Linux (an anonymous file in memory); run one round at a time here"
-        case .parentBinding: "children cannot be bound to their parent here (Linux's PR_SET_PDEATHSIG); a killed run may leave some"
+        case .parentBinding:
+            "children cannot be bound to their parent here (Linux's PR_SET_PDEATHSIG); a killed run may leave some"
         }
     }
 }

@@ -27,8 +27,12 @@ extension Platform {
         func nanoseconds(_ time: timeval) -> UInt64 {
             UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1_000
         }
-        return ProcessUsage(userNanoseconds: nanoseconds(usage.ru_utime), systemNanoseconds: nanoseconds(usage.ru_stime),
-                            voluntaryContextSwitches: usage.ru_nvcsw, involuntaryContextSwitches: usage.ru_nivcsw)
+        return ProcessUsage(
+            userNanoseconds: nanoseconds(usage.ru_utime),
+            systemNanoseconds: nanoseconds(usage.ru_stime),
+            voluntaryContextSwitches: usage.ru_nvcsw,
+            involuntaryContextSwitches: usage.ru_nivcsw
+        )
     }
 
     /// Ends the process with `status` (`exit`: atexit handlers run, stdio buffers are flushed). For code where

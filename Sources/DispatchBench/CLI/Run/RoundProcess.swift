@@ -16,7 +16,8 @@ struct RoundProcess {
         do {
             process = try SpawnedProcess(program: command.program, arguments: [command.program] + command.arguments)
         } catch {
-            throw BenchError("cannot start a round of bench (\(executable)): \(error)", exitCode: ExitStatus.internalError)
+            throw BenchError("cannot start a round of bench (\(executable)): \(error)",
+                             exitCode: ExitStatus.internalError)
         }
     }
 

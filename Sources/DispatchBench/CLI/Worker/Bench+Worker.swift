@@ -47,7 +47,8 @@ extension Bench {
             if let note = PlatformFeature.parentBinding.unavailableNote {
                 warn(note)
             } else if let error = Platform.dieWithParent(signal: SIGKILL) {
-                throw BenchError("cannot ask to die with the parent process: \(error)", exitCode: ExitStatus.internalError)
+                throw BenchError("cannot ask to die with the parent process: \(error)",
+                                 exitCode: ExitStatus.internalError)
             }
             try bench.allocator?.ensureLoaded()
             let environment = try bench.runEnvironment.map {
