@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Thread-safe. On Linux a `pthread_barrier_t`; Darwin has none, so elsewhere a mutex, a condition variable and a
 /// meeting count do the same.
-package final class ThreadBarrier: @unchecked Sendable {
+@usableFromInline package final class ThreadBarrier: @unchecked Sendable {
     #if os(Linux)
     @usableFromInline let barrier: UnsafeMutablePointer<pthread_barrier_t>
 

@@ -15,6 +15,8 @@ extension Platform {
     }
 
     /// Sleeps the calling thread for at least `nanoseconds` (one `nanosleep`; a signal may end it early).
+    /// Inlinable, so that the coordinator's sleep to the end of a measurement window is the code it was.
+    @inlinable
     package static func sleep(nanoseconds: UInt64) {
         var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         _ = nanosleep(&request, nil)
