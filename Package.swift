@@ -4,6 +4,9 @@ import PackageDescription
 /// DispatchBench: what Grand Central Dispatch patterns really cost, measured on real threads.
 ///
 /// The rooms, from the inside out:
+/// - `BenchPlatform`: the platform seam, the one place the harness calls the operating system (clock, threads,
+///   processes, files); `CBenchPlatform` holds the few of those calls Swift cannot make. What only Linux offers is
+///   stated there once (`PlatformFeature`). The patterns under test reach pthread through `CSyncSupport` instead.
 /// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
 /// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
 ///   `CSyncSupport` holds the few lines of C they need (what a C caller of those APIs gets and Swift does not).
@@ -30,10 +33,13 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
+        .target(name: "CBenchPlatform"),
+        .target(name: "BenchPlatform", dependencies: ["CBenchPlatform"]),
         .target(name: "CBenchSupport"),
         .target(
             name: "BenchCore",
             dependencies: [
+                "BenchPlatform",
                 "CBenchSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
@@ -43,18 +49,23 @@ let package = Package(
         .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
         .target(
             name: "BenchSuites",
-            dependencies: ["BenchCore", "CBenchSupport", "SyncVariants", "VariantCatalog"],
+            dependencies: ["BenchCore", "CBenchSupport", "CSyncSupport", "SyncVariants", "VariantCatalog"],
             path: "Benchmarks"
         ),
-        .target(name: "BenchResults", dependencies: ["BenchCore"]),
-        .target(name: "StressChecks", dependencies: ["BenchCore", "SyncVariants", "VariantCatalog"]),
+        .target(name: "BenchResults", dependencies: ["BenchCore", "BenchPlatform"]),
+        .target(
+            name: "StressChecks",
+            dependencies: ["BenchCore", "BenchPlatform", "CSyncSupport", "SyncVariants", "VariantCatalog"]
+        ),
         .target(
             name: "DispatchBench",
             dependencies: [
                 "BenchCore",
+                "BenchPlatform",
                 "BenchSuites",
                 "BenchResults",
                 "CBenchSupport",
+                "CSyncSupport",
                 "StressChecks",
                 "SyncVariants",
                 "VariantCatalog",

@@ -1,9 +1,7 @@
 import BenchCore
 import CBenchSupport
+import CSyncSupport
 import SyncVariants
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension BenchmarkRegistry {
     /// The harness's own floor, carried by every run so that each results file says what its loop, a call and

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BenchPlatform
 
 /// jemalloc's own allocation statistics, read through `mallctl` when jemalloc is the process's allocator
 /// (loaded with `LD_PRELOAD`); found at run time, so `bench` neither links nor needs jemalloc otherwise.
@@ -13,7 +11,7 @@ public enum JemallocStatistics {
     ) -> Int32
 
     private static let mallctl: Mallctl? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+        guard let symbol = Platform.loadedFunction(named: "mallctl") else { return nil }
         return unsafeBitCast(symbol, to: Mallctl.self)
     }()
 

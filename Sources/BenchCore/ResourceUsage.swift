@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BenchPlatform
 
 /// The process's CPU time and context switches at one moment (`getrusage(RUSAGE_SELF)`), so that a sample can
 /// say how much CPU it burned and how often threads were descheduled, not only how long it took.
@@ -24,13 +20,12 @@ public struct ResourceUsage: Sendable, Equatable {
 
     /// The whole process's usage so far.
     public static func current() -> ResourceUsage {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let usage = Platform.processUsage()
         return ResourceUsage(
-            userNanoseconds: nanoseconds(usage.ru_utime),
-            systemNanoseconds: nanoseconds(usage.ru_stime),
-            voluntaryContextSwitches: usage.ru_nvcsw,
-            involuntaryContextSwitches: usage.ru_nivcsw
+            userNanoseconds: usage.userNanoseconds,
+            systemNanoseconds: usage.systemNanoseconds,
+            voluntaryContextSwitches: usage.voluntaryContextSwitches,
+            involuntaryContextSwitches: usage.involuntaryContextSwitches
         )
     }
 
@@ -42,9 +37,5 @@ public struct ResourceUsage: Sendable, Equatable {
             voluntaryContextSwitches: voluntaryContextSwitches - earlier.voluntaryContextSwitches,
             involuntaryContextSwitches: involuntaryContextSwitches - earlier.involuntaryContextSwitches
         )
-    }
-
-    private static func nanoseconds(_ time: timeval) -> UInt64 {
-        UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1_000
     }
 }

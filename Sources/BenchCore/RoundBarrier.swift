@@ -1,9 +1,5 @@
+import BenchPlatform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A reusable barrier for `parties` threads that meet once per round: each `arriveAndWait` returns when all
 /// parties have arrived for the current round. Used to start racing callers together, round after round (`once/race` and its stress check).
@@ -42,7 +38,7 @@ public final class RoundBarrier: Sendable {
             if spins < Self.spinsBeforeYield {
                 spins += 1
             } else {
-                sched_yield()
+                Platform.yieldProcessor()
                 if deadline != .max && MonotonicClock.now() > deadline { return false }
             }
         }

@@ -1,8 +1,5 @@
-import CBenchSupport
+import BenchPlatform
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A fixed team of real OS threads that run one job at a time, all released together.
 ///
@@ -24,11 +21,11 @@ public final class ThreadTeam: @unchecked Sendable {
     /// Why a thread could not be confined to its CPU of `cpus` (the first that could not), or nil.
     public private(set) var pinFailure: String?
 
-    private let startBarrier: UnsafeMutablePointer<pthread_barrier_t>
-    private let endBarrier: UnsafeMutablePointer<pthread_barrier_t>
-    /// Each thread's errno from confining itself to its CPU (0: done, or no CPUs given); written by thread i
+    private let startBarrier: ThreadBarrier
+    private let endBarrier: ThreadBarrier
+    /// Why each thread could not be confined to its CPU (nil: done, or no CPUs given); written by thread i
     /// before `init` returns, read by `init`.
-    private let pinErrors: UnsafeMutableBufferPointer<Int32>
+    private let pinErrors: UnsafeMutableBufferPointer<SystemError?>
     // Written by the coordinator before the start barrier, read by workers after it: the barrier orders them.
     private var job: (@Sendable (Int) -> Void)?
     private var isShuttingDown = false
@@ -40,13 +37,11 @@ public final class ThreadTeam: @unchecked Sendable {
         precondition(count >= 1, "a thread team needs at least one thread")
         precondition(cpus.map { !$0.isEmpty } ?? true, "a thread team's CPUs, when given, are at least one")
         self.count = count
-        startBarrier = .allocate(capacity: 1)
-        endBarrier = .allocate(capacity: 1)
         // Workers plus the coordinator meet at each barrier.
-        pthread_barrier_init(startBarrier, nil, UInt32(count + 1))
-        pthread_barrier_init(endBarrier, nil, UInt32(count + 1))
+        startBarrier = ThreadBarrier(parties: count + 1)
+        endBarrier = ThreadBarrier(parties: count + 1)
         pinErrors = .allocate(capacity: count)
-        pinErrors.initialize(repeating: 0)
+        pinErrors.initialize(repeating: nil)
         // Each thread tries its CPU first and says so; init returns when all have.
         let begun = DispatchGroup()
         for index in 0..<count {
@@ -54,7 +49,7 @@ public final class ThreadTeam: @unchecked Sendable {
             begun.enter()
             let cpu = cpus.map { $0[index % $0.count] }
             let thread = Thread { [self] in
-                if let cpu { pinErrors[index] = bench_pin_current_thread(Int32(clamping: cpu)) }
+                if let cpu { pinErrors[index] = Platform.pinCurrentThread(toCPU: cpu) }
                 begun.leave()
                 workerLoop(index: index)
             }
@@ -63,29 +58,24 @@ public final class ThreadTeam: @unchecked Sendable {
             thread.start()
         }
         begun.wait()
-        if let cpus, let index = pinErrors.firstIndex(where: { $0 != 0 }) {
-            pinFailure = "thread \(index) cannot run on CPU \(cpus[index % cpus.count]) alone: "
-                + String(cString: strerror(pinErrors[index]))
+        if let cpus, let index = pinErrors.firstIndex(where: { $0 != nil }), let error = pinErrors[index] {
+            pinFailure = "thread \(index) cannot run on CPU \(cpus[index % cpus.count]) alone: \(error)"
         }
     }
 
     deinit {
-        pthread_barrier_destroy(startBarrier)
-        pthread_barrier_destroy(endBarrier)
-        startBarrier.deallocate()
-        endBarrier.deallocate()
         pinErrors.deallocate()
     }
 
     /// Releases every worker into `job(threadIndex)` at once. Returns as soon as they are released.
     public func start(_ job: @escaping @Sendable (Int) -> Void) {
         self.job = job
-        pthread_barrier_wait(startBarrier)
+        startBarrier.wait()
     }
 
     /// Waits until every worker has returned from the current job.
     public func join() {
-        pthread_barrier_wait(endBarrier)
+        endBarrier.wait()
     }
 
     /// Runs `job` on every worker and waits for all of them.
@@ -98,17 +88,17 @@ public final class ThreadTeam: @unchecked Sendable {
     public func shutdown() {
         isShuttingDown = true
         job = nil
-        pthread_barrier_wait(startBarrier)
+        startBarrier.wait()
         exited.wait()
     }
 
     private func workerLoop(index: Int) {
         defer { exited.leave() }
         while true {
-            pthread_barrier_wait(startBarrier)
+            startBarrier.wait()
             if isShuttingDown { return }
             job?(index)
-            pthread_barrier_wait(endBarrier)
+            endBarrier.wait()
         }
     }
 }

@@ -1,3 +1,4 @@
+import BenchPlatform
 import Foundation
 import Synchronization
 
@@ -26,6 +27,6 @@ public enum ParentBinding {
     /// once enabled, else the command as it is.
     public static func command(_ program: String, _ arguments: [String]) -> (program: String, arguments: [String]) {
         guard let path = trampoline.withLock({ $0 }) else { return (program, arguments) }
-        return (path, [marker, String(getpid()), program] + arguments)
+        return (path, [marker, String(Platform.processID), program] + arguments)
     }
 }

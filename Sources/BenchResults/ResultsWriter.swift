@@ -1,8 +1,6 @@
 import BenchCore
+import BenchPlatform
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes a results CSV as the run goes: each case's rows in one write as soon as the case completes, the header
 /// together with the first case's rows. Whatever happens to the process afterwards, the file holds the header and
@@ -17,10 +15,10 @@ public final class ResultsWriter: @unchecked Sendable {
     public let path: String
     private let environment: RunEnvironment
     private let settings: RunSettings
-    private let descriptor: Int32
+    private let file: FileDescriptor
     private let lock = NSLock()
     /// The length of the file's whole cases: where the next case's rows go, and where a failed write cuts back to.
-    private var committedLength: off_t = 0
+    private var committedLength: Int64 = 0
     private var removed = false
     /// Whether `completeRun()` rewrote the file: no row may follow.
     private var completed = false
@@ -35,8 +33,8 @@ public final class ResultsWriter: @unchecked Sendable {
     /// names the path when the file cannot be created.
     public convenience init(path: String, environment: RunEnvironment, settings: RunSettings,
                             overwrite: Bool = false) throws {
-        let descriptor = try Self.create(path, exclusive: !overwrite)
-        self.init(path: path, descriptor: descriptor, environment: environment, settings: settings)
+        let file = try Self.create(path, exclusive: !overwrite)
+        self.init(path: path, file: file, environment: environment, settings: settings)
     }
 
     /// Opens `path` to append one round's rows after the rounds already in it (`bench --round`), or creates it.
@@ -57,13 +55,14 @@ public final class ResultsWriter: @unchecked Sendable {
                                          stage: .create)
             }
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw ResultsWriterError(message: "cannot write results to \(path): \(String(cString: strerror(errno)))",
-                                     stage: .create)
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.openForWriting(path, truncate: false, exclusive: false)
+        } catch {
+            throw ResultsWriterError(message: "cannot write results to \(path): \(error)", stage: .create)
         }
-        let writer = ResultsWriter(path: path, descriptor: descriptor, environment: environment, settings: settings)
-        writer.committedLength = lseek(descriptor, 0, SEEK_END)
+        let writer = ResultsWriter(path: path, file: file, environment: environment, settings: settings)
+        writer.committedLength = file.seekToEnd()
         writer.ownsFile = writer.committedLength == 0
         return writer
     }
@@ -79,8 +78,8 @@ public final class ResultsWriter: @unchecked Sendable {
         for attempt in 1...maximumNameAttempts {
             let path = "\(directory)/\(stem)\(attempt == 1 ? "" : "-\(attempt)").csv"
             do {
-                let descriptor = try create(path, exclusive: true)
-                return ResultsWriter(path: path, descriptor: descriptor, environment: environment, settings: settings)
+                let file = try create(path, exclusive: true)
+                return ResultsWriter(path: path, file: file, environment: environment, settings: settings)
             } catch let error as ResultsWriterError where error.reason == .exists {
                 continue
             }
@@ -90,38 +89,40 @@ public final class ResultsWriter: @unchecked Sendable {
             stage: .create)
     }
 
-    private init(path: String, descriptor: Int32, environment: RunEnvironment, settings: RunSettings) {
+    private init(path: String, file: FileDescriptor, environment: RunEnvironment, settings: RunSettings) {
         self.path = path
-        self.descriptor = descriptor
+        self.file = file
         self.environment = environment
         self.settings = settings
     }
 
     deinit {
-        close(descriptor)
+        file.close()
     }
 
     /// Opens `path` for writing, truncated, refusing an existing file when `exclusive`.
-    private static func create(_ path: String, exclusive: Bool) throws -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (exclusive ? O_EXCL : 0), 0o644)
-        guard descriptor < 0 else { return descriptor }
-        let error = errno
+    private static func create(_ path: String, exclusive: Bool) throws -> FileDescriptor {
+        let error: SystemError
+        do {
+            return try FileDescriptor.openForWriting(path, truncate: true, exclusive: exclusive)
+        } catch let failure {
+            error = failure
+        }
         var isDirectory: ObjCBool = false
-        if (error == EEXIST || error == EISDIR),
+        if (error.isAlreadyExisting || error.isDirectory),
            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ResultsWriterError(
                 message: "cannot write results to \(path): it is a directory (name a file, such as "
                     + "\(path.hasSuffix("/") ? path : path + "/")results.csv)",
                 stage: .create, reason: .directory)
         }
-        if error == EEXIST {
+        if error.isAlreadyExisting {
             throw ResultsWriterError(
                 message: "cannot write results to \(path): it already exists (choose another --output, "
                     + "or pass --overwrite)",
                 stage: .create, reason: .exists)
         }
-        throw ResultsWriterError(message: "cannot write results to \(path): \(String(cString: strerror(error)))",
-                                 stage: .create)
+        throw ResultsWriterError(message: "cannot write results to \(path): \(error)", stage: .create)
     }
 
     /// Appends every row of one completed case (all its roles), after the header when these are the first rows.
@@ -141,17 +142,19 @@ public final class ResultsWriter: @unchecked Sendable {
             let text = (committedLength == 0 ? CSVFormat.encode(header) : "")
                 + rows.map(CSVFormat.encode).joined()
             do {
-                try write(text)
+                try file.write(Array(text.utf8))
             } catch let failure {
-                let restored = ftruncate(descriptor, committedLength) == 0
-                    && lseek(descriptor, committedLength, SEEK_SET) == committedLength
-                let state = restored
-                    ? "the file ends at the last whole row"
-                    : "and it could not be cut back to its last whole row: \(String(cString: strerror(errno)))"
+                let state: String
+                do {
+                    try file.truncate(to: committedLength)
+                    state = "the file ends at the last whole row"
+                } catch {
+                    state = "and it could not be cut back to its last whole row: \(error)"
+                }
                 throw ResultsWriterError(message: "cannot write results to \(path): \(failure); \(state)",
                                          stage: .write)
             }
-            committedLength += off_t(text.utf8.count)
+            committedLength += Int64(text.utf8.count)
             casesWritten += 1
             rowsWritten += rows.count
         }
@@ -206,29 +209,28 @@ public final class ResultsWriter: @unchecked Sendable {
         }.joined()
 
         let url = URL(fileURLWithPath: path)
-        var template = Array(url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).complete-XXXXXX").path.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var info = stat()
-        if stat(path, &info) == 0 { fchmod(descriptor, info.st_mode & 0o7777) }
-        var bytes = Array(text.utf8)[...]
-        var problem: String?
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                problem = String(cString: strerror(errno))
-                break
-            }
-            bytes = bytes.dropFirst(written)
+        let template = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).complete-XXXXXX").path
+        let (file, temporary): (FileDescriptor, String)
+        do {
+            (file, temporary) = try FileDescriptor.makeTemporary(template)
+        } catch {
+            throw failure(error.description)
         }
-        if problem == nil && fsync(descriptor) != 0 { problem = String(cString: strerror(errno)) }
-        close(descriptor)
-        if problem == nil && rename(temporary, path) != 0 { problem = String(cString: strerror(errno)) }
+        file.copyPermissions(of: path)
+        var problem: String?
+        do {
+            try file.write(Array(text.utf8))
+            try file.synchronize()
+        } catch {
+            problem = error.description
+        }
+        file.close()
+        if problem == nil {
+            do { try Platform.rename(temporary, to: path) } catch { problem = error.description }
+        }
         if let problem {
-            unlink(temporary)
+            Platform.removeFile(temporary)
             throw failure("\(problem); it still says \(ResultsSchema.runCompleteColumn)=\(ResultsSchema.runIncomplete)")
         }
         return true
@@ -251,21 +253,8 @@ public final class ResultsWriter: @unchecked Sendable {
 
     private func removeIfEmptyLocked() -> Bool {
         guard casesWritten == 0, ownsFile, !removed else { return removed }
-        removed = unlink(path) == 0
+        removed = Platform.removeFile(path)
         return removed
-    }
-
-    /// Writes all of `text` at the current offset; throws strerror's words for the first failure.
-    private func write(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ResultsWriterError(message: String(cString: strerror(errno)), stage: .write)
-            }
-            bytes = bytes.dropFirst(written)
-        }
     }
 }
 

@@ -1,28 +1,6 @@
-// The inline helpers live in the header so that Swift can inline them; this file holds what Swift cannot call:
-// prctl (variadic), memfd_create, the CPU_* macros of sched_setaffinity, and the callgrind client requests
-// (C macros).
-#define _GNU_SOURCE
+// The inline helpers live in the header so that Swift can inline them; this file holds the callgrind client
+// requests (C macros), which Swift cannot call. Operating-system calls live in CBenchPlatform, behind BenchPlatform.
 #include "BenchSupport.h"
-#include <errno.h>
-#include <sys/mman.h>
-#include <sched.h>
-#include <sys/prctl.h>
-
-int bench_die_with_parent(int signal) {
-    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0) == 0 ? 0 : errno;
-}
-
-int bench_pin_current_thread(int cpu) {
-    if (cpu < 0 || cpu >= CPU_SETSIZE) return EINVAL;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return sched_setaffinity(0, sizeof set, &set) == 0 ? 0 : errno;
-}
-
-int bench_anonymous_file(const char *name) {
-    return memfd_create(name, 0);
-}
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>

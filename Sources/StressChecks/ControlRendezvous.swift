@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 
@@ -15,7 +16,7 @@ package enum ControlRendezvous {
         let deadline = DispatchTime.now() + patience
         while !arrived() {
             guard DispatchTime.now() < deadline else { return false }
-            sched_yield()
+            Platform.yieldProcessor()
         }
         return true
     }

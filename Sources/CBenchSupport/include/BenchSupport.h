@@ -81,14 +81,4 @@ void bench_callgrind_begin(void);
 /// Stops collecting on the calling thread, dumps the counts under `name`, and switches instrumentation off.
 void bench_callgrind_end(const char *name);
 
-/// Asks the kernel to send `signal` to this process when its parent ends (prctl PR_SET_PDEATHSIG; strictly,
-/// when the parent's thread that started it ends). 0 on success, else errno. Kept across execve.
-int bench_die_with_parent(int signal);
-/// An anonymous file in memory (memfd_create), not closed on exec, so that a child can read it through
-/// /dev/fd/N: it disappears with the last process holding it, whatever ends them. The descriptor, or -1.
-int bench_anonymous_file(const char *name);
-/// Lets the calling thread run on `cpu` alone (sched_setaffinity of the thread). 0 on success, else errno: EINVAL
-/// for a CPU this process may not use or that does not exist.
-int bench_pin_current_thread(int cpu);
-
 #endif

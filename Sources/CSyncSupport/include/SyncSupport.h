@@ -1,11 +1,17 @@
 #ifndef SYNC_SUPPORT_H
 #define SYNC_SUPPORT_H
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-/// C shims for the once variants: what a C caller of these APIs gets and Swift cannot import or express.
+/// C shims for the synchronization variants: what a C caller of these APIs gets and Swift cannot import or express.
 /// The inline functions are inlined into their Swift callers, so they cost what the same C would.
+///
+/// This header is also the variants' one door to the platform: pthread (the pthread variants are the patterns under
+/// test, so they call it themselves) and sched_yield come to Swift through `import CSyncSupport`, never through an
+/// Glibc or Darwin import of their own.
 
 // MARK: - pthread-once
 

@@ -1,6 +1,6 @@
 import ArgumentParser
+import BenchPlatform
 import BenchResults
-import CBenchSupport
 import Foundation
 
 /// The process entry point behind `DispatchBench.main(_:)`: runs the `bench` command and turns every error into
@@ -12,16 +12,17 @@ enum BenchMain {
     /// `SWIFT_DETERMINISTIC_HASHING` (to anything, `0` included) beforehand leaves the choice to the caller.
     static let deterministicHashing = "SWIFT_DETERMINISTIC_HASHING"
 
-    /// This binary's own path (the target of /proc/self/exe), so that a process started from it, or restarted
-    /// into it, is still named `bench`; /proc/self/exe itself when that cannot be read.
+    /// This binary's own path (`Platform.executablePath`), so that a process started from it, or restarted
+    /// into it, is still named `bench`.
     static var executable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+        Platform.executablePath
     }
 
     /// Replaces the process with a fresh run of this binary, same arguments, current environment. Returns only
-    /// when that failed (`errno` says why).
-    static func restart() {
-        execv(executable, CommandLine.unsafeArgv)
+    /// when that failed, with the reason.
+    @discardableResult
+    static func restart() -> SystemError {
+        Platform.restartProcess(as: executable)
     }
 
     static func main() -> Never {
@@ -29,10 +30,10 @@ enum BenchMain {
         if arguments.count >= 4, arguments[1] == ParentBinding.marker {
             execBoundToParent(parent: arguments[2], command: Array(arguments[3...]))
         }
-        ParentBinding.enable(trampoline: executable)
-        if getenv(deterministicHashing) == nil {
+        if PlatformFeature.parentBinding.isAvailable { ParentBinding.enable(trampoline: executable) }
+        if Platform.environmentVariable(deterministicHashing) == nil {
             // The runtime reads the variable once at start-up, so the process restarts itself with it set.
-            setenv(deterministicHashing, "1", 1)
+            Platform.setEnvironmentVariable(deterministicHashing, to: "1")
             restart()
             // Only reached when the restart failed: run on, with random seeding.
         }
@@ -63,16 +64,16 @@ enum BenchMain {
     /// The trampoline of `ParentBinding`: dies with `parent` (SIGKILL when it ends), or at once when it already
     /// has, then becomes `command`. Never returns.
     static func execBoundToParent(parent: String, command: [String]) -> Never {
-        let error = bench_die_with_parent(SIGKILL)
-        if error != 0 {
-            FileHandle.standardError.write(Data("bench: error: cannot bind a child to its parent: \(String(cString: strerror(error)))\n".utf8))
+        if let error = Platform.dieWithParent(signal: SIGKILL) {
+            FileHandle.standardError.write(Data("bench: error: cannot bind a child to its parent: \(error)\n".utf8))
             exit(ExitStatus.internalError)
         }
         // The parent may have died before the request: then the child was adopted, and must not run.
-        guard let expected = pid_t(parent), getppid() == expected else { exit(Interruption.exitStatus(SIGKILL)) }
-        let argv = command.map { strdup($0) } + [nil]
-        execv(command[0], argv)
-        FileHandle.standardError.write(Data("bench: error: cannot start \(command[0]): \(String(cString: strerror(errno)))\n".utf8))
+        guard let expected = Int32(parent), Platform.parentProcessID == expected else {
+            exit(Interruption.exitStatus(SIGKILL))
+        }
+        let error = Platform.replaceProcess(with: command[0], arguments: command)
+        FileHandle.standardError.write(Data("bench: error: cannot start \(command[0]): \(error)\n".utf8))
         exit(ExitStatus.internalError)
     }
 

@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
@@ -19,7 +20,7 @@ final class Interruption: @unchecked Sendable {
     init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "bench.signals")
         sources = Self.signals.map { signalNumber in
-            signal(signalNumber, SIG_IGN)
+            Platform.ignoreSignal(signalNumber)
             return DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
         }
         for source in sources {

@@ -1,10 +1,8 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
 import SyncVariants
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The isolation family's stress checks. Each drives a store from real threads and returns how many
 /// violations it saw, or nil when its threads stopped making progress for `stallSeconds`: a hang, reported as
@@ -90,7 +88,7 @@ package enum IsolationChecks {
             for round in 0..<rounds {
                 let model = IdentityModel(id: ids[thread], value: round)
                 store.write(model)
-                sched_yield()
+                Platform.yieldProcessor()
                 if store.read(ids[thread]) != model { misses.add(1, ordering: .relaxed) }
                 progress.tick()
             }
@@ -201,7 +199,7 @@ package final class ExclusivityProbe: QueueBlockProbe {
             let writers = writersInside.add(1, ordering: .sequentiallyConsistent).newValue
             if writers != 1 || readersInside.load(ordering: .sequentiallyConsistent) != 0 { violation() }
         }
-        sched_yield()
+        Platform.yieldProcessor()
     }
 
     package func blockEnded(_ kind: QueueBlockKind) {

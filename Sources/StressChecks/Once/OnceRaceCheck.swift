@@ -1,4 +1,5 @@
 import BenchCore
+import BenchPlatform
 import Foundation
 import Synchronization
 import SyncVariants
@@ -65,7 +66,7 @@ package enum OnceRaceCheck {
                     }
                     tracker.once(token: token) {
                         state.runs[round].add(1, ordering: .relaxed)
-                        sched_yield()
+                        Platform.yieldProcessor()
                         state.values[round].store(round + 1, ordering: .relaxed)
                     }
                     if state.values[round].load(ordering: .relaxed) != round + 1 {

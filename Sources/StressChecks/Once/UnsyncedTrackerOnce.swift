@@ -1,8 +1,5 @@
 import Synchronization
 import SyncVariants
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// NEGATIVE CONTROL, never benchmarked: a tracker whose check and registration are not one atomic step.
 /// `contains` and `insert` each take the lock (so the test process stays memory-safe), but nothing holds it

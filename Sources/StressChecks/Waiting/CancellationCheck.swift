@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
@@ -38,7 +39,7 @@ package func cancellationOutcomes(_ batch: any CancellableBatch, callers: Int = 
             if result == .success {
                 var wrong = wrongItems(ledger, tasks: tasks, cancelled: cancelled)
                 if wrong.counts.isEmpty {
-                    usleep(1_000)  // a cancelled item that runs late is caught too
+                    Platform.sleep(nanoseconds: 1_000_000)  // a cancelled item that runs late is caught too
                     wrong = wrongItems(ledger, tasks: tasks, cancelled: cancelled)
                 }
                 round.add(wrong)

@@ -1,3 +1,4 @@
+import CSyncSupport
 import Foundation
 import Synchronization
 import SyncVariants

@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
@@ -50,7 +51,7 @@ package func cancelledFinishOutcomes(make: MakeDelayedOperation, timeoutSeconds:
         counts.record(.operationNeverFinished)
         return counts
     }
-    usleep(1_000)  // work that starts late is caught too
+    Platform.sleep(nanoseconds: 1_000_000)  // work that starts late is caught too
     counts.record(ran.runs(of: 0) == 0 ? .cancelledFinishedUnrun : .cancelledOperationRan)
     return counts
 }

@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
@@ -95,7 +96,7 @@ package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int
             if started.add(1, ordering: .sequentiallyConsistent).newValue <= limit {
                 _ = firstOnesHeld.wait(timeout: holdEnds)
             } else {
-                usleep(200)
+                Platform.sleep(nanoseconds: 200_000)
             }
             inFlight.subtract(1, ordering: .sequentiallyConsistent)
             ledger.record(task)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CSyncSupport
 
 /// `rwlock`: the dictionary behind a `pthread_rwlock_t`: reads take the read lock (several at once), writes the
 /// write lock (alone). The lock lives at a stable heap address, as pthread requires; it is never moved or

@@ -1,9 +1,4 @@
 import CSyncSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `pthread-once`: POSIX `pthread_once` over a table of `count` `pthread_once_t` controls (tokens are
 /// `0..<count`), each at a stable heap address and initialized to `PTHREAD_ONCE_INIT`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CSyncSupport
 
 /// A heap-allocated `pthread_mutex_t` of type `PTHREAD_MUTEX_RECURSIVE`: the Linux stand-in for
 /// `objc_sync_enter`/`objc_sync_exit`, which the seed's tracker uses and which is a recursive mutex too.

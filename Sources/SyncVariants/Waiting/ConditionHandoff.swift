@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CSyncSupport
 
 /// A handoff with a pthread mutex and condition variable (`handoff/condition`), the baseline under GCD's
 /// primitives: a `turn` flag says whose move it is; each side sets it, signals, and waits in a loop until the

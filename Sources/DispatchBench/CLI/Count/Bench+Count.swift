@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
 import BenchSuites
 import CBenchSupport
@@ -68,6 +69,9 @@ extension Bench {
         }
 
         func run() throws {
+            if let note = PlatformFeature.instructionCounts.unavailableNote {
+                throw BenchError(note, exitCode: ExitStatus.toolMissing)
+            }
             let tools = try CountTools.locate()
             guard bench_callgrind_compiled_in() != 0 else {
                 throw BenchError("this bench was built without valgrind/callgrind.h; install valgrind and rebuild")

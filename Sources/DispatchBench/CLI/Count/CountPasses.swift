@@ -1,4 +1,5 @@
 import BenchCore
+import BenchPlatform
 import BenchResults
 import Foundation
 
@@ -16,7 +17,7 @@ struct CountPasses {
         let executable = BenchMain.executable
         let temporary = FileManager.default.temporaryDirectory.path
         Self.removeDirectoriesOfEndedRuns(in: temporary)
-        let directory = "\(temporary)/\(Self.directoryPrefix)\(getpid())-\(UUID().uuidString)"
+        let directory = "\(temporary)/\(Self.directoryPrefix)\(Platform.processID)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -103,8 +104,8 @@ struct CountPasses {
     static func removeDirectoriesOfEndedRuns(in temporary: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
         where name.hasPrefix(directoryPrefix) {
-            guard let owner = pid_t(name.dropFirst(directoryPrefix.count).prefix { $0 != "-" }) else { continue }
-            if kill(owner, 0) != 0 && errno == ESRCH {
+            guard let owner = Int32(name.dropFirst(directoryPrefix.count).prefix { $0 != "-" }) else { continue }
+            if !Platform.processExists(owner) {
                 try? FileManager.default.removeItem(atPath: "\(temporary)/\(name)")
             }
         }

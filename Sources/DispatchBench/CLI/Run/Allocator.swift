@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import Foundation
 
 /// The allocator a timed run uses. Swapping it moves timings (package-benchmark's users report ±50%), so it is
@@ -17,13 +18,14 @@ enum Allocator: String, ExpressibleByArgument, CaseIterable {
             }
         case .jemalloc:
             if JemallocStatistics.isLoaded { return }
+            if let note = PlatformFeature.jemallocPreload.unavailableNote { throw BenchError(note) }
             guard let library = CountTools.jemallocLibrary() else {
                 throw BenchError("--allocator jemalloc needs jemalloc's shared library (apt-get install libjemalloc-dev)")
             }
             let preload = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { "\(library):\($0)" } ?? library
-            setenv("LD_PRELOAD", preload, 1)
-            BenchMain.restart()
-            throw BenchError("could not restart bench with jemalloc preloaded: \(String(cString: strerror(errno)))")
+            Platform.setEnvironmentVariable("LD_PRELOAD", to: preload)
+            let error = BenchMain.restart()
+            throw BenchError("could not restart bench with jemalloc preloaded: \(error)")
         }
     }
 }

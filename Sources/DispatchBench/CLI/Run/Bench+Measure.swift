@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
 import Foundation
 import Synchronization
@@ -23,12 +24,12 @@ extension Bench {
                      + "(\(Interruption.again(signal)) to stop at once)")
             },
             onSecond: { signal in
-                guard let writer = openWriter.withLock({ $0 }) else { Glibc.exit(Interruption.exitStatus(signal)) }
+                guard let writer = openWriter.withLock({ $0 }) else { Platform.exit(Interruption.exitStatus(signal)) }
                 writer.endAtOnce { kept, removed in
                     let name = Interruption.name(signal)
                     warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
                          : "stopped by \(name): \(writer.path) holds the \(kept) completed cases")
-                    Glibc.exit(Interruption.exitStatus(signal))
+                    Platform.exit(Interruption.exitStatus(signal))
                 }
             }
         )
@@ -40,6 +41,7 @@ extension Bench {
         } ?? resultsWriter(environment, runSettings)
         openWriter.withLock { $0 = writer }
         let path = writer.path
+        if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.

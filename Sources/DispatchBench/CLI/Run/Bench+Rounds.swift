@@ -1,7 +1,7 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
-import CBenchSupport
 import Foundation
 import Synchronization
 
@@ -12,6 +12,7 @@ extension Bench {
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
     func measureInRounds(cases: [BenchmarkCase]) throws {
+        if let note = PlatformFeature.separateRounds.unavailableNote { throw BenchError(note) }
         let caseCount = cases.count
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let seed = self.seed ?? CaseOrder.randomSeed()
@@ -22,15 +23,17 @@ extension Bench {
         let writer = try resultsWriter(environment, settings)
         // The rounds read the run environment from a file in memory, not on disk: it ends with the last process
         // holding it, so that even a killed run leaves no temporary file behind.
-        let environmentDescriptor = bench_anonymous_file("bench-run-\(environment.runID).json")
-        guard environmentDescriptor >= 0 else {
-            throw BenchError("cannot create the run environment file in memory: \(String(cString: strerror(errno)))",
+        let environmentFile: FileDescriptor
+        do {
+            environmentFile = try FileDescriptor.anonymousFile(named: "bench-run-\(environment.runID).json")
+        } catch {
+            throw BenchError("cannot create the run environment file in memory: \(error)",
                              exitCode: ExitStatus.internalError)
         }
-        defer { close(environmentDescriptor) }
-        FileHandle(fileDescriptor: environmentDescriptor, closeOnDealloc: false)
+        defer { environmentFile.close() }
+        FileHandle(fileDescriptor: environmentFile.rawValue, closeOnDealloc: false)
             .write(try JSONEncoder().encode(environment))
-        let environmentFile = "/dev/fd/\(environmentDescriptor)"
+        let environmentPath = "/dev/fd/\(environmentFile.rawValue)"
 
         let current = Mutex<RoundProcess?>(nil)
         let interruption = Interruption(
@@ -44,7 +47,7 @@ extension Bench {
         warn("bench: \(roundCount) rounds of \(caseCount) cases, each a fresh process, seed \(seed), "
              + "writing \(writer.path)")
         let arguments = Array(CommandLine.arguments.dropFirst()) + [
-            "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentFile,
+            "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentPath,
             "--output", writer.path,
         ]
         for round in 1...roundCount {

@@ -2,10 +2,8 @@ import ArgumentParser
 import BenchCore
 import BenchResults
 import BenchSuites
+import CSyncSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Bench {
     /// Checks the harness against what it should reproduce: a hand-written loop, and its own floor.

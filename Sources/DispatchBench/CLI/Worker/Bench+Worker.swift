@@ -1,7 +1,7 @@
 import ArgumentParser
 import BenchCore
+import BenchPlatform
 import BenchResults
-import CBenchSupport
 import Foundation
 
 extension Bench {
@@ -44,9 +44,10 @@ extension Bench {
 
         func run() throws {
             // Started by a script, not through bench's ParentBinding trampoline: binds itself.
-            let error = bench_die_with_parent(SIGKILL)
-            guard error == 0 else {
-                throw BenchError("cannot ask to die with the parent process: \(String(cString: strerror(error)))",
+            if let note = PlatformFeature.parentBinding.unavailableNote {
+                warn(note)
+            } else if let error = Platform.dieWithParent(signal: SIGKILL) {
+                throw BenchError("cannot ask to die with the parent process: \(error)",
                                  exitCode: ExitStatus.internalError)
             }
             try bench.allocator?.ensureLoaded()
@@ -208,6 +209,7 @@ struct WorkerState {
     /// Setup's `team_cpus`, when given: at least one CPU number, none negative.
     private static func check(teamCPUs: [Int]?) throws {
         guard let teamCPUs else { return }
+        if let note = PlatformFeature.cpuPinning.unavailableNote { throw WorkerError("\"team_cpus\": \(note)") }
         guard !teamCPUs.isEmpty, teamCPUs.allSatisfy({ $0 >= 0 }) else {
             throw WorkerError("\"team_cpus\" must list at least one CPU, none negative, not \(teamCPUs)")
         }
