@@ -10,7 +10,8 @@ request, and then wait, never answering (an interruption at a known point);
 FAKE_WORKER_DIE_AFTER=N makes it exit 3 instead (a crashed worker).
 
 Every invocation appends {"argv", "cwd", "commit" (of the cwd)} as a JSON line to $FAKE_BENCH_LOG. The speed of a commit is in
-the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op, a file
+the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op but
+harness/empty's (the machine's canary, an empty loop no change to a pattern touches), a file
 INSTRUCTIONS every instruction count. FAKE_BENCH_COUNT_EXIT makes `count` exit with that status (69:
 no valgrind); FAKE_BENCH_EXIT makes a timed round exit with it.
 """
@@ -42,6 +43,13 @@ CASES = (
 
 def option(argv: list[str], name: str, default=None):
     return argv[argv.index(name) + 1] if name in argv else default
+
+
+def _scale(suite: str, benchmark: str, speed: float, spin_scale: float) -> float:
+    """A case's ns/op factor: the commit's SPEED (but not on harness/empty), and --spin-scale on harness/spin."""
+    if (suite, benchmark) == ("harness", "empty"):
+        return 1.0
+    return speed * (spin_scale if (suite, benchmark) == ("harness", "spin") else 1.0)
 
 
 def factor(name: str) -> float:
@@ -89,7 +97,7 @@ def timed(argv: list[str]) -> int:
     rng = random.Random(f"{seed}-{round_number}-{spin_scale}-{speed}-{os.getcwd()}")
     rows = []
     for suite, benchmark, variant, threads, ns in CASES:
-        scale = speed * (spin_scale if (suite, benchmark) == ("harness", "spin") else 1.0)
+        scale = _scale(suite, benchmark, speed, spin_scale)
         for sample in range(SAMPLES):
             ns_per_op = ns * scale * (1 + rng.uniform(-NOISE, NOISE))
             ops = 100000
@@ -182,7 +190,7 @@ def worker(argv: list[str]) -> int:
                 send({"error": "sample: no case is set up"})
                 continue
             c = open_case
-            scale = speed * (spin_scale if (c["suite"], c["benchmark"]) == ("harness", "spin") else 1.0)
+            scale = _scale(c["suite"], c["benchmark"], speed, spin_scale)
             records = []
             for _ in range(request.get("samples", 1)):
                 ns_per_op = base_ns[(c["suite"], c["benchmark"], c["variant"], c["threads"])] * scale * \

@@ -174,7 +174,7 @@ def test_missing_cases_fail_the_gate_unless_allowed(tmp_path, capsys):
     code, out = _run(tmp_path, capsys, "gate", base=BASE, head={k: BASE[k] for k in head})
     assert code == EXIT_INCOMPLETE
     lines = out.splitlines()
-    assert lines[-1] == ("Gate: FAILED, 4 of 6 base cases are missing from head (interrupted or filtered run? "
+    assert lines[-1] == ("Gate: INCOMPLETE, 4 of 6 base cases are missing from head (interrupted or filtered run? "
                          "--allow-missing if filtered on purpose)")
     at = lines.index("Missing from head (4):")
     assert lines[at + 1].startswith("  once (4): hit/allocates-no-more threads:1, hit/allocates-now threads:1")

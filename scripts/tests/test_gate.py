@@ -31,7 +31,7 @@ def test_head_missing_base_cases_fails_the_gate(tmp_path, capsys):
     head = {case(variant=v): MEDIAN_NS for v in VARIANTS[:3]}  # interrupted after 3 cases
     assert _gate(tmp_path, base, head) == EXIT_INCOMPLETE
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1] == ("Gate: FAILED, 7 of 10 base cases are missing from head "
+    assert lines[-1] == ("Gate: INCOMPLETE, 7 of 10 base cases are missing from head "
                          "(interrupted or filtered run? --allow-missing if filtered on purpose)")
     # Grouped by suite, one line per suite (wrapped when long), never one line for every case.
     at = lines.index("Missing from head (7):")
@@ -48,7 +48,7 @@ def test_markdown_and_json_name_the_missing_cases(tmp_path, capsys):
     head = {case(variant="v0"): MEDIAN_NS}
     assert _gate(tmp_path, base, head, fmt="md") == EXIT_INCOMPLETE
     out = capsys.readouterr().out
-    assert ("**Gate: FAILED, 3 of 4 base cases are missing from head (interrupted or filtered run? "
+    assert ("**Gate: INCOMPLETE, 3 of 4 base cases are missing from head (interrupted or filtered run? "
             "--allow-missing if filtered on purpose)**") in out
     assert ("<details><summary>Missing from head: 3 cases (once 3)</summary>\n\n| Case |\n| --- |\n"
             "| `once/hit/v1 threads:1` |\n| `once/hit/v2 threads:1` |\n| `once/hit/v3 threads:1` |\n\n</details>") in out
@@ -108,10 +108,16 @@ def test_too_few_samples_everywhere_is_inconclusive(tmp_path, capsys, base, head
 
 def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsys):
     base = {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_BASE}
-    assert _gate(tmp_path, base, {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_HEAD_SLOWER}) == 0
+    assert _gate(tmp_path, base, {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_BASE}) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == ("Gate: passed, no case slower among 1 decidable case; "
                          "1 of 2 cases undetectable (too few samples)")
+    # The undetectable case 3x slower: not judged, but a pass would pass what the gate could not see.
+    assert _gate(tmp_path, base, {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_HEAD_SLOWER}) == 4
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("Gate: INCONCLUSIVE, no decided case slower, but 1 case it could not judge moved "
+                                "1.05× or more (up to 2.7")
+    assert "once/hit/few threads:1); to decide it: compare the two builds paired" in lines[-1]
     assert "Undetectable, not judged (1, marked in the table): once 1" in lines
     few = next(line for line in lines if line.startswith("once/hit/few"))
     assert few.endswith("undetectable (too few samples)")

@@ -83,7 +83,7 @@ def test_gate_refuses_an_incomplete_head_with_exit_5(tmp_path, capsys, options):
     assert main(["gate", str(base), str(head), "--format", "text", *options]) == EXIT_INCOMPLETE
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"Warning: {head} is INCOMPLETE: {FALSE}"
-    assert lines[-1] == f"Gate: FAILED, head is incomplete: {FALSE} (rerun it to the end)"
+    assert lines[-1] == f"Gate: INCOMPLETE, head is incomplete: {FALSE} (rerun it to the end)"
     assert main(["gate", str(base), str(head), "--format", "json", *options]) == EXIT_INCOMPLETE
     gate = json.loads(capsys.readouterr().out)["gate"]
     assert (gate["status"], gate["exit_code"], gate["head_incomplete"]) == ("incomplete", 5, FALSE)
@@ -100,4 +100,4 @@ def test_gate_refuses_an_incomplete_counts_head(tmp_path, capsys):
     base = write_counts(tmp_path / "base.csv", once_hit_counts(), version=5)
     head = _mark(write_counts(tmp_path / "head.csv", once_hit_counts(), version=5))
     assert main(["gate", str(base), str(head), "--format", "text"]) == EXIT_INCOMPLETE
-    assert capsys.readouterr().out.splitlines()[-1] == f"Gate: FAILED, head is incomplete: {FALSE} (rerun it to the end)"
+    assert capsys.readouterr().out.splitlines()[-1] == f"Gate: INCOMPLETE, head is incomplete: {FALSE} (rerun it to the end)"

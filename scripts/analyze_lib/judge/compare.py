@@ -187,6 +187,9 @@ class CompareRow(CaseEvidence):
         ``undetectable (too few samples)``."""
         if self.outcome == BIMODAL:
             return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
+        if self.bimodal:  # called by its levels (level_change): both sides have two
+            return (f"{self.verdict} by both levels: low {self.head_modes.low_median / self.base_modes.low_median:.2f}×, "
+                    f"high {self.head_modes.high_median / self.base_modes.high_median:.2f}× (head/base)")
         if self.outcome == UNSTABLE:
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
@@ -212,8 +215,9 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
     states that make other cases bimodal or unstable, and its resolution says how small a change
     it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
-    false) is UNDETECTABLE. Otherwise: BIMODAL when either side falls in two levels (a median between
-    them describes neither); else SLOWER or FASTER when the counts could reach the p-value needed, the
+    false) is UNDETECTABLE. Otherwise: when either side falls in two levels (a median between them
+    describes neither), the change of its levels when both sides have two and both levels moved
+    beyond that factor the same way (``level_change``), else BIMODAL; else SLOWER or FASTER when the counts could reach the p-value needed, the
     test is significant and the change factor is at least 1 + threshold/100; else UNSTABLE when
     the case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
     could never have given the p-value needed.
@@ -223,13 +227,25 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
             return UNDETECTABLE
         return judge_change(evidence.ratio, threshold) if significant else UNCHANGED
     if evidence.bimodal:
-        return BIMODAL
+        return level_change(evidence.base_modes, evidence.head_modes, threshold)
     change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
     if change != UNCHANGED:
         return change
     if is_unstable(evidence.noise_floor, threshold):
         return UNSTABLE
     return UNCHANGED if reachable else UNDETECTABLE
+
+
+def level_change(base: Modes | None, head: Modes | None, threshold: float) -> str:
+    """A bimodal case's outcome: SLOWER or FASTER when both sides fall in two levels and the low
+    levels and the high levels both moved by at least 1 + threshold/100, the same way (the whole
+    case moved); else BIMODAL, not gated. Samples that merely shifted between the same two levels
+    change the levels' shares, not their medians, and are never called."""
+    if base is None or head is None:
+        return BIMODAL
+    low = judge_change(head.low_median / base.low_median, threshold)
+    high = judge_change(head.high_median / base.high_median, threshold)
+    return low if low == high and low != UNCHANGED else BIMODAL
 
 
 def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> CompareRow:
@@ -480,8 +496,8 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
 
 def decided_together(case: CaseEvidence) -> bool:
     """Whether the case is among those judged by rounds and decided together (Benjamini-Hochberg):
-    every case with rounds but a bimodal one, which is never judged (classify gives it BIMODAL),
-    and but a paired one, which its own family decides."""
+    every case with rounds but a bimodal one, which its levels judge (level_change), and but a
+    paired one, which its own family decides."""
     return case.by_rounds and not case.bimodal and not case.paired
 
 
@@ -535,8 +551,9 @@ class Comparison:
 
     @property
     def bimodal(self) -> list[CompareRow]:
-        """The rows whose samples fall in two levels on either side (not gated)."""
-        return [row for row in self.rows if row.bimodal]
+        """The rows whose samples fall in two levels on either side and were not called by their
+        levels (level_change): not gated."""
+        return [row for row in self.rows if row.outcome == BIMODAL]
 
     @property
     def undetectable(self) -> list[CompareRow]:

@@ -1,18 +1,23 @@
 """The gate's decision: from a Comparison to a status, an exit code and its words.
 
 A gate passes only when it could have failed: every base case was measured in head
-(or the user said a filtered head is fine), at least one case could be decided, and no
-decided case is slower. ``decide_gate()`` is pure; the renderers print its sentences.
+(or the user said a filtered head is fine), at least one case could be decided, no
+decided case and no suite is slower, and nothing it could not judge stands against a pass
+(pass_evidence: cases not judged that moved, most cases not judged, the machine's canary
+moved in separate runs). The rule, stated once: docs/comparison-rule.md#when-the-gate-may-pass.
+``decide_gate()`` is pure; the renderers print its sentences.
 ``decide_counts_gate()`` is the same for counts files, whose cases are always decided and
 fail the gate when worse (more instructions or allocations per op).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .compare import Comparison, resolution_summary
 from .counts_compare import CountsComparison
+from .pass_evidence import PassEvidence, pass_evidence
 from ..exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
 from ..files.model import CaseKey
 
@@ -32,6 +37,9 @@ EXIT_CODES = {
 }
 
 MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
+# What would decide a comparison the gate could not pass, in one line.
+DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commits), gate the counts, "
+               "or --filter to the cases that matter")
 # An incomplete head (its run did not complete) fails the gate as missing cases do; no option
 # passes it, since what the run would have measured is unknown.
 INCOMPLETE_HEAD_HINT = "rerun it to the end"
@@ -42,16 +50,18 @@ def _cases(count: int) -> str:
 
 
 def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, head_incomplete: str | None,
-            none_decided: bool) -> str:
+            none_decided: bool, untrusted: bool = False, unsupported: bool = False) -> str:
     """The gate's status by the one order of precedence, for timing and counts alike: REGRESSION
-    when any case fails it (slower, or worse), then INCOMPLETE when head's run did not complete or
-    base cases are ``missing`` from head (unless ``allow_missing``), then INCONCLUSIVE when
-    ``none_decided`` (no compared case could be decided), else PASSED."""
+    when any case fails it (slower, or worse), unless the comparison is ``untrusted`` (the machine
+    moved: INCONCLUSIVE); then INCOMPLETE when head's run did not complete or base cases are
+    ``missing`` from head (unless ``allow_missing``), then INCONCLUSIVE when ``none_decided`` (no
+    compared case could be decided) or a pass is ``unsupported`` (PassEvidence.blocks_pass), else
+    PASSED."""
     if failing:
-        return REGRESSION
+        return INCONCLUSIVE if untrusted else REGRESSION
     if head_incomplete or (missing and not allow_missing):
         return INCOMPLETE
-    if none_decided:
+    if none_decided or unsupported:
         return INCONCLUSIVE
     return PASSED
 
@@ -78,7 +88,7 @@ class _GateOutcome:
         return {"status": self.status, "passed": self.passed, "exit_code": self.exit_code}
 
     def _incomplete_head_headline(self) -> str:
-        return f"Gate: FAILED, head is incomplete: {self.head_incomplete} ({INCOMPLETE_HEAD_HINT})"
+        return f"Gate: INCOMPLETE, head is incomplete: {self.head_incomplete} ({INCOMPLETE_HEAD_HINT})"
 
     def _missing_notes(self) -> list[str]:
         """The notes on missing cases and an incomplete head when the headline does not already say
@@ -122,6 +132,8 @@ class GateDecision(_GateOutcome):
     resolution: str = ""
     # Why head is known to be incomplete (loader.incompleteness), or None.
     head_incomplete: str | None = None
+    # What stands against a pass beyond the cases' outcomes (pass_evidence).
+    evidence: PassEvidence = PassEvidence()
 
     def _undetectable_text(self) -> str:
         if self.undetectable_by_rounds:
@@ -142,17 +154,44 @@ class GateDecision(_GateOutcome):
         return (f"{len(self.bimodal)} of {self.compared} cases bimodal, not gated: their samples "
                 "fall in two levels, and a median between them describes neither")
 
+    def _evidence_headline(self) -> str | None:
+        """The headline when pass_evidence decided the status, else None."""
+        evidence = self.evidence
+        if self.status == REGRESSION:
+            called = [f"{_cases(self.slower)} slower"] if self.slower else []
+            called += [f"suite {shift.describe()} slower" for shift in evidence.suites_slower]
+            return "Gate: FAILED, " + "; ".join(called)
+        if self.status != INCONCLUSIVE:
+            return None
+        if evidence.machine_moved:
+            key, ratio = max(evidence.machine_moved, key=lambda moved: abs(math.log(moved[1])))
+            would = f"; it would have called {_cases(self.slower)} slower" if self.slower else ""
+            return (f"Gate: INCONCLUSIVE, the machine moved between the runs: {key.label} (an empty loop no "
+                    f"pattern's change touches) went {ratio:.2f}×{would}; {DECIDE_HINT}")
+        if self.compared == self.not_gated:
+            return None
+        if evidence.unseen_slower:
+            key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
+            return (f"Gate: INCONCLUSIVE, no decided case slower, but {_cases(len(evidence.unseen_slower))} it "
+                    f"could not judge moved {1 + self.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
+                    f"{key.label}); {DECIDE_HINT}")
+        if evidence.mostly_unseen:
+            return (f"Gate: INCONCLUSIVE, {self.not_gated} of {self.compared} cases could not be judged, too many "
+                    f"for a pass to mean much; {DECIDE_HINT}")
+        return None
+
     @property
     def headline(self) -> str:
         """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
-        if self.status == REGRESSION:
-            return f"Gate: FAILED, {_cases(self.slower)} slower"
+        by_evidence = self._evidence_headline()
+        if by_evidence:
+            return by_evidence
         if self.resolution and self.status == PASSED and not self.not_gated:
             return f"Gate: passed, no case slower; it {self.resolution}"
         if self.status == INCOMPLETE and self.head_incomplete:
             return self._incomplete_head_headline()
         if self.status == INCOMPLETE:
-            return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+            return f"Gate: INCOMPLETE, {self._missing_text()} ({MISSING_HINT})"
         if self.status == INCONCLUSIVE and self.bimodal:
             return f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {self._bimodal_text()}"
         if self.bimodal and self.status == PASSED:
@@ -223,18 +262,22 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
     from head (a head run filtered on purpose) from failing it; ``head_incomplete`` says why
     head's run did not complete (ResultsFile.incomplete), which fails it.
 
-    Precedence: REGRESSION (any decided case slower), then INCOMPLETE (head incomplete, or
-    cases missing unless allowed), then INCONCLUSIVE (no compared case can be decided: each is
-    undetectable or unstable), else PASSED. Unstable cases are never gated and always
-    counted and named.
+    Precedence: REGRESSION (any decided case or suite slower; INCONCLUSIVE instead when the
+    machine's canary moved between separate runs), then INCOMPLETE (head incomplete, or cases
+    missing unless allowed), then INCONCLUSIVE (no compared case can be decided, or pass_evidence
+    stands against a pass), else PASSED. Unstable cases are never gated and always counted and
+    named.
     Cases only in head never fail the gate.
     """
     undetectable = comparison.undetectable
     missing = tuple(comparison.base_only)
     slower = len(comparison.slower)
-    status = _status(failing=slower, missing=missing, allow_missing=allow_missing, head_incomplete=head_incomplete,
+    evidence = pass_evidence(comparison)
+    status = _status(failing=slower + len(evidence.suites_slower), missing=missing, allow_missing=allow_missing,
+                     head_incomplete=head_incomplete,
                      none_decided=(len(undetectable) + len(comparison.unstable) + len(comparison.bimodal)
-                                   == len(comparison.rows)))
+                                   == len(comparison.rows)),
+                     untrusted=bool(evidence.machine_moved), unsupported=evidence.blocks_pass)
     return GateDecision(
         status=status,
         slower=slower,
@@ -251,6 +294,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         bimodal=tuple(row.key for row in comparison.bimodal),
         resolution=resolution_summary(comparison.rows),
         head_incomplete=head_incomplete,
+        evidence=evidence,
     )
 
 
@@ -291,7 +335,7 @@ class CountsGateDecision(_GateOutcome):
         if self.status == INCOMPLETE and self.head_incomplete:
             return self._incomplete_head_headline()
         if self.status == INCOMPLETE:
-            return f"Gate: FAILED, {self._missing_text()} ({MISSING_HINT})"
+            return f"Gate: INCOMPLETE, {self._missing_text()} ({MISSING_HINT})"
         if self.better:
             return f"Gate: passed, no case worse; {self._better_text()}"
         return "Gate: passed, no case worse"
