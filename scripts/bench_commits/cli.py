@@ -37,15 +37,18 @@ comparison's Markdown goes to stdout, progress to stderr, and the exit code is t
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
 exactly (skipped with a note when valgrind is missing).
 
-ABBA: pair i runs base then head when i is odd, head then base when even (A B B A A B ...), every run a
-fresh process that does round i of N. Much of a benchmark's variance lives between processes (the
-dispatch pool's state, memory layout, a neighbour on the host) and a machine drifts as it warms up or
-other work comes and goes; interleaving spreads that drift over both sides equally, and the gate
-decides on the spread between rounds, not within one process. One seed shuffles the case order of
-every round (printed; --seed to reproduce). Among the ~500 cases the gate decides together, a change in
-one case alone needs 10 rounds a side (the default): with fewer the gate is inconclusive (exit 4) rather
-than pass a regression it could not have called. The rule, stated once: docs/comparison-rule.md; this
-tool and CI: docs/bench-commits.md.
+Paired, by default: the two builds alternate sample by sample, one worker process per build and
+round, fresh every round (below, and docs/bench-commits.md#the-paired-comparison). Each pair of
+samples is taken side by side, so a drift of the machine moves both, and the gate decides on the
+ratios of the pairs.
+
+--abba instead runs whole rounds, one fresh process each: pair i runs base then head when i is odd,
+head then base when even (A B B A A B ...). The gate then decides on the spread between rounds, and
+among the ~500 cases it decides together, a change in one case alone needs 10 rounds a side (the
+default --pairs). It resolves less than the paired mode on a shared machine (docs/findings/) and is
+kept for comparing with runs of it made before. One seed shuffles the case order of every round
+(printed; --seed to reproduce). The rule, stated once: docs/comparison-rule.md; this tool and CI:
+docs/bench-commits.md.
 
 Files: Results/<UTC stamp>-<short base>.csv and -<short head>.csv (-<short>-a/-b when both sides are
 one commit), counts-<stamp>-<short>.csv for the counts; -2, -3, ... when a name is taken, never
@@ -55,7 +58,7 @@ Gate check (--check-gate): builds HEAD once and compares it with itself three ti
 (A/A: must flag nothing), then with `--spin-scale 1.25` and `--spin-scale 1.10` on side B, 1.00 on A (must flag
 nothing but harness/spin and never call it faster; at 1.25 one harness/spin row at least must be called
 slower; rows not called slower are named with their outcome and noise floor, which is what the gate
-resolves on this runner). With --quick --paired the planted factors are 3 (must be called) and 1.25: a
+resolves on this runner). With --quick (paired) the planted factors are 3 (must be called) and 1.25: a
 quick paired run's few rounds resolve only large changes. It prints a table of what it saw and the wall
 time of each comparison: run it on your own runner to learn what the gate resolves there. No counts.
 --plant F runs only one comparison, `--spin-scale F` on side B, judged as a planted slowdown: for a
@@ -91,10 +94,11 @@ PAIRED_ONLY_OPTIONS = ("rounds", "max_rounds", "visit_pairs", "sample_time", "bu
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
-        prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--pairs N] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} BASE HEAD --paired [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
+        prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
                          f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} --check-gate [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
+                         f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
+                         f"[--keep] [--seed S] [-- bench options]\n"
+                         f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--product", default=DEFAULT_PRODUCT, metavar="NAME",
@@ -102,8 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "DispatchBench.main, as a package that brings its own patterns has "
                              f"(default {DEFAULT_PRODUCT}, this repository's own; docs/gate-your-own-package.md)")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
+    parser.add_argument("--abba", action="store_true",
+                        help="compare whole rounds in ABBA order instead of paired runs (the former default)")
     parser.add_argument("--pairs", type=_pairs, metavar="N",
-                        help=f"ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
+                        help=f"with --abba: ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
                              "the gate call a change in one case alone among the full suite's ~500; with fewer "
                              "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
                              f"{plan.MIN_DECIDING_PAIRS})")
@@ -118,13 +124,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
     paired = parser.add_argument_group(
-        "paired runs", "--paired alternates the two builds sample by sample (docs/bench-commits.md#the-paired-comparison): one "
+        "paired runs (the default)", "The two builds alternate sample by sample (docs/bench-commits.md#the-paired-comparison): one "
                        "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
                        "case set up on both and sampled in pairs, the side that runs first alternating from pair "
                        "to pair. The first --rounds rounds visit every case; further rounds visit only the cases "
                        "whose resolution is still coarser than the sequential rule's target, up to --max-rounds, "
                        "within the time budget.")
-    paired.add_argument("--paired", action="store_true", help="compare in paired runs instead of whole rounds")
+    paired.add_argument("--paired", action="store_true",
+                        help="paired runs: the default, accepted so that commands written before it was still run")
     paired.add_argument("--rounds", type=_pairs, metavar="R",
                         help=f"rounds that visit every case, each a fresh pair of workers (default "
                              f"{paired_plan.DEFAULT_ROUNDS}, quick {paired_plan.QUICK_ROUNDS})")
@@ -226,7 +233,7 @@ def _paired_settings(args, quick: bool) -> paired_plan.PairedSettings:
 
 
 def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float) -> None:
-    """Run the comparison's timed part: paired runs with --paired, else whole rounds in ABBA order."""
+    """Run the comparison's timed part: paired runs, or whole rounds in ABBA order with --abba."""
     if args.paired:
         run_paired(sides, bench_options, quick, _paired_settings(args, quick), seed, logs, say, elapsed_text)
     else:
@@ -373,15 +380,19 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
     try:
         bench_options, quick_option = plan.check_bench_options(bench_options)
         quick = args.quick or quick_option
+        if args.paired and args.abba:
+            raise PlanError("--paired and --abba are two ways to compare: give one (paired is the default)")
+        args.paired = not args.abba
         if args.paired:
             bench_options = paired_plan.check_paired_bench_options(bench_options)
             if args.pairs is not None:
-                raise PlanError("--pairs counts whole rounds a side; with --paired give --rounds and --max-rounds")
+                raise PlanError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
+                                "--max-rounds")
         else:
             args.pairs = args.pairs or plan.DEFAULT_PAIRS
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
-                raise PlanError(f"--{given[0].replace('_', '-')} goes with --paired")
+                raise PlanError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
         if args.plant and not args.check_gate:
             raise PlanError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:

@@ -458,11 +458,12 @@ def test_a_worker_that_dies_is_a_failure_naming_its_side(repo, monkeypatch, caps
 
 
 @pytest.mark.parametrize("argv, message", [
-    (("--rounds", "3"), "--rounds goes with --paired"),
-    (("--sample-time", "8"), "--sample-time goes with --paired"),
-    (("--placement", "free"), "--placement goes with --paired"),
+    (("--abba", "--rounds", "3"), "--rounds goes with paired runs, not --abba"),
+    (("--abba", "--sample-time", "8"), "--sample-time goes with paired runs, not --abba"),
+    (("--abba", "--placement", "free"), "--placement goes with paired runs, not --abba"),
+    (("--paired", "--abba"), "--paired and --abba are two ways to compare"),
     (("--paired", "--placement", "nowhere"), "invalid choice: 'nowhere'"),
-    (("--paired", "--pairs", "3"), "with --paired give --rounds and --max-rounds"),
+    (("--pairs", "3"), "--pairs counts whole rounds a side, with --abba; paired runs take --rounds"),
     (("--paired", "--", "--sample-time", "3"), "--sample-time is set by bench-commits --paired"),
     (("--paired", "--", "--samples", "3"), "--samples is set by bench-commits --paired"),
     (("--paired", "--alpha", "1"), "must be between 0 and 1: '1'"),
@@ -551,3 +552,10 @@ def test_pairing_noise_spreads_round_medians_of_the_first_pairs_of_a_visit():
     assert round_spread(rounds, 3) == pytest.approx(statistics.stdev([math.log(1.01), math.log(0.99), math.log(1.01)]))
     assert round_spread(rounds, 3) < one / 100
     assert round_spread(rounds) == round_spread(rounds, 4)
+
+
+def test_paired_is_the_default(repo):
+    assert run(repo, "HEAD", "HEAD", "--no-count", "--rounds", "1", "--max-rounds", "1", "--visit-pairs", "1",
+               "--", "--filter", "^harness/spin") in (0, 4)
+    launched = [call["argv"] for call in invocations(repo) if "argv" in call]
+    assert launched and all("worker" in argv for argv in launched)
