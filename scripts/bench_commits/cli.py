@@ -18,6 +18,7 @@ from analyze_lib.judge.compare import DEFAULT_ALPHA
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
+from .build_cache import BuildCache, cache_directory, toolchain_version
 from .paired import run_paired
 from .plan import PlanError
 from .run import DEFAULT_PRODUCT, PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
@@ -31,7 +32,9 @@ Compare two commits of a package on this machine: DispatchBench itself, or a pac
 depends on it and runs DispatchBench.main (--product; run this from your package's directory, where it
 finds the package and writes Results/). Each revision is resolved to a commit, checked out in a
 detached git worktree under a temporary directory and built there (swift build -c release --product
-bench, or yours, with its own .build: your working tree and .build are not touched). The two binaries
+bench, or yours, with its own .build: your working tree and .build are not touched). A build is kept by
+commit, toolchain and product in ~/.cache/dispatchbench/builds and reused by later runs (--rebuild
+builds afresh). The two binaries
 then run interleaved, one fresh process per round, and scripts/analyze's gate compares the rounds: the
 comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
@@ -95,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
-                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--keep] [--seed S] "
+                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--rebuild] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
                          f"[--keep] [--seed S] [-- bench options]\n"
                          f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
@@ -120,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
                              f"confidence of its intervals, as scripts/analyze gate --alpha "
                              f"(default {DEFAULT_ALPHA:g}); with --check-gate, the level every comparison of "
                              "the check is judged at")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="build both commits afresh instead of reusing a build kept from an earlier run (builds "
+                             "are kept by commit, toolchain and product in ~/.cache/dispatchbench/builds, or "
+                             "$BENCH_COMMITS_CACHE)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
@@ -252,7 +259,7 @@ def _shape(args, quick: bool) -> str:
 
 
 def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
-                     seed: int) -> int:
+                     cache: BuildCache | None, seed: int) -> int:
     base_rev, head_rev = args.revisions
     base, head = _resolve(repo, base_rev), _resolve(repo, head_rev)
     results = repo / package / RESULTS_DIR
@@ -266,7 +273,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         for side, commit in (("base", base), ("head", head)):
             if commit not in binaries:
                 directory = workspace.worktree(commit)
-                binaries[commit] = (build(side, commit, directory, builder, workspace.logs), directory)
+                binaries[commit] = (build(side, commit, directory, builder, workspace.logs, cache, args.rebuild),
+                                    directory)
         sides = {
             plan.SIDE_A: Side(plan.SIDE_A, f"base {plan.short(base)}", *binaries[base],
                               workspace.root / "environment-a.json", paths.timing_a),
@@ -329,7 +337,7 @@ def _comparisons(checks, shape: str) -> str:
 
 
 def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
-                seed: int) -> int:
+                cache: BuildCache | None, seed: int) -> int:
     if args.revisions:
         raise PlanError("--check-gate takes no revisions: it compares HEAD with itself")
     commit = _resolve(repo, "HEAD")
@@ -340,7 +348,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
     rows = []
     try:
         worktree = workspace.worktree(commit)
-        binary = build("HEAD", commit, worktree, builder, workspace.logs)
+        binary = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
         checks = (plan.planted_check(args.plant),) if args.plant else plan.gate_checks(quick, args.paired)
         what = _comparisons(checks, _shape(args, quick))
         say(f"gate check of {plan.short(commit)}: seed {seed}; {what}")
@@ -366,6 +374,15 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
     sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{what[0].upper()}{what[1:]}; "
                      f"seed {seed}.\n\n" + render_check_gate(rows))
     return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
+
+
+def _build_cache(builder: Builder, package: Path) -> BuildCache | None:
+    """The kept builds for this product and package, or None when the toolchain cannot be read."""
+    toolchain = toolchain_version()
+    if toolchain is None:
+        say("note: swift --version did not answer, so builds are neither reused nor kept")
+        return None
+    return BuildCache(cache_directory(), toolchain, (*builder.command, builder.binary, str(package)))
 
 
 def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Path | None = None) -> int:
@@ -406,9 +423,10 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         package = package_directory(start, repo)
         seed = args.seed if args.seed is not None else random.randint(*SEED_RANGE)
         builder = builder or Builder.from_environment(args.product)
+        cache = _build_cache(builder, package)
         if args.check_gate:
-            return _check_gate(args, bench_options, quick, repo, package, builder, seed)
-        return _compare_commits(args, bench_options, quick, repo, package, builder, seed)
+            return _check_gate(args, bench_options, quick, repo, package, builder, cache, seed)
+        return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed)
     except (PlanError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return plan.EXIT_BAD_INPUT

@@ -23,6 +23,7 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.present.render import render_markdown
 
 from . import plan
+from .build_cache import BuildCache
 from .plan import PlanError
 from .worker import log_tail
 
@@ -96,9 +97,15 @@ def run_child(argv: list[str], cwd: Path, log: Path) -> int:
             raise
 
 
-def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path) -> Path:
-    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary.
-    PlanError naming the side, the commit and the end of the build log when it fails."""
+def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
+          rebuild: bool = False) -> Path:
+    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary. The
+    build of ``commit`` kept in ``cache`` is reused unless ``rebuild``; a new build is kept there. PlanError
+    naming the side, the commit and the end of the build log when it fails."""
+    binary = worktree / builder.binary
+    if cache is not None and not rebuild and cache.restore(commit, binary):
+        say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
+        return binary
     log = logs / f"build-{commit[:12]}.log"
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
@@ -106,11 +113,12 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path) 
         status = run_child(list(builder.command), worktree, log)
     except FileNotFoundError:
         raise PlanError(f"build of {side} ({commit[:12]}) failed: {builder.command[0]!r} not found") from None
-    binary = worktree / builder.binary
     if status != 0 or not binary.exists():
         why = f"exit {status}" if status != 0 else f"no binary at {builder.binary}"
         raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {log_tail(log, BUILD_LOG_TAIL_LINES)}")
     say(f"built {side} ({commit[:12]}) in {elapsed_text(time.monotonic() - started)}")
+    if cache is not None:
+        cache.store(commit, binary)
     return binary
 
 

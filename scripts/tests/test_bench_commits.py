@@ -53,6 +53,7 @@ def repo(tmp_path, monkeypatch):
     commit(path, "base", {"Package.swift": "// base\n"})
     monkeypatch.setenv("FAKE_BENCH_LOG", str(tmp_path / "bench.log"))
     monkeypatch.setenv("BENCH_COMMITS_BUILD", f"{sys.executable} {TESTS_DIR / 'fake_build.py'}")
+    monkeypatch.setenv("BENCH_COMMITS_CACHE", str(tmp_path / "builds"))
     monkeypatch.delenv("FAKE_BENCH_EXIT", raising=False)
     monkeypatch.delenv("FAKE_BENCH_COUNT_EXIT", raising=False)
     return path
@@ -401,6 +402,38 @@ def test_the_gate_check_shows_the_a_a_resolutions_when_paired():
     assert "in the A/A comparison" in text and "| once | 1 | 3 | 1.04× | 2 | 3 |" in text
     assert "per suite and thread count" not in render_check_gate(
         [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS])
+
+
+# Builds kept between runs
+
+
+def test_a_second_run_reuses_the_builds_and_rebuild_builds_afresh(repo, capsys):
+    commit(repo, "head", {"SPEED": "1.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--abba", "--pairs", "1", "--no-count") == 0
+    err = capsys.readouterr().err
+    assert err.count("bench-commits: built ") == 2 and "reused" not in err
+    assert run(repo, "HEAD~1", "HEAD", "--abba", "--pairs", "1", "--no-count") == 0
+    err = capsys.readouterr().err
+    assert err.count("bench-commits: reused the build of ") == 2 and "bench-commits: built " not in err
+    assert run(repo, "HEAD~1", "HEAD", "--abba", "--pairs", "1", "--no-count", "--rebuild") == 0
+    err = capsys.readouterr().err
+    assert err.count("bench-commits: built ") == 2 and "reused" not in err
+
+
+def test_a_kept_build_is_keyed_by_its_product_and_commit(tmp_path):
+    from bench_commits.build_cache import BuildCache
+    binary = tmp_path / "worktree" / ".build" / "release" / "bench"
+    binary.parent.mkdir(parents=True)
+    binary.write_text("built at c1")
+    cache = BuildCache(tmp_path / "builds", "Swift version 6.3.1", ("swift", "build", "--product", "bench"))
+    cache.store("c1", binary)
+    restored = tmp_path / "other" / "bench"
+    assert cache.restore("c1", restored) and restored.read_text() == "built at c1"
+    assert not cache.restore("c2", tmp_path / "c2" / "bench")
+    other_product = BuildCache(tmp_path / "builds", "Swift version 6.3.1", ("swift", "build", "--product", "Mine"))
+    other_toolchain = BuildCache(tmp_path / "builds", "Swift version 6.4", cache.recipe)
+    assert not other_product.restore("c1", tmp_path / "p" / "bench")
+    assert not other_toolchain.restore("c1", tmp_path / "t" / "bench")
 
 
 # A package of yours: --product, a package below the top of its repository, scripts/ci-gate

@@ -1,0 +1,80 @@
+"""Builds kept between runs of bench-commits, so that comparing a commit again does not build it again.
+
+A build is keyed by what makes it: the commit, the toolchain (``swift --version``), the build command, the
+binary's path and the package's directory in the repository. What is kept is the binary alone, in
+``${XDG_CACHE_HOME:-~/.cache}/dispatchbench/builds/<key>/`` (BENCH_COMMITS_CACHE chooses another place), never in
+a package's ``.build``; the most recently used KEEP_BUILDS are kept. A dependency that resolves to a newer version
+for the same commit is not part of the key: ``--rebuild`` builds afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+CACHE_ENV = "BENCH_COMMITS_CACHE"
+KEEP_BUILDS = 12
+
+
+def cache_directory() -> Path:
+    """Where builds are kept: BENCH_COMMITS_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/dispatchbench/builds."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "dispatchbench" / "builds"
+
+
+def toolchain_version() -> str | None:
+    """``swift --version``'s output, or None when it cannot be read (then nothing is kept or reused)."""
+    try:
+        done = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+
+
+@dataclass(frozen=True)
+class BuildCache:
+    """Binaries kept by key (see the module's doc). ``recipe`` is everything but the commit and the toolchain
+    that makes a build: the build command, the binary's path, the package's directory."""
+
+    directory: Path
+    toolchain: str
+    recipe: tuple[str, ...]
+
+    def _entry(self, commit: str) -> Path:
+        key = hashlib.sha256("\n".join((commit, self.toolchain, *self.recipe)).encode()).hexdigest()[:24]
+        return self.directory / key
+
+    def restore(self, commit: str, binary: Path) -> bool:
+        """Put the kept build of ``commit`` at ``binary``; False when there is none."""
+        kept = self._entry(commit) / binary.name
+        if not kept.is_file():
+            return False
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(kept, binary)
+        os.utime(kept.parent)  # recently used
+        return True
+
+    def store(self, commit: str, binary: Path) -> None:
+        """Keep ``binary`` as the build of ``commit`` (written whole or not at all), then forget the least
+        recently used builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
+        entry = self._entry(commit)
+        try:
+            entry.mkdir(parents=True, exist_ok=True)
+            partial = entry / f".{binary.name}.{os.getpid()}"
+            shutil.copy2(binary, partial)
+            os.replace(partial, entry / binary.name)
+            self._prune()
+        except OSError:
+            return
+
+    def _prune(self) -> None:
+        entries = sorted((path for path in self.directory.iterdir() if path.is_dir()),
+                         key=lambda path: path.stat().st_mtime, reverse=True)
+        for stale in entries[KEEP_BUILDS:]:
+            shutil.rmtree(stale, ignore_errors=True)
