@@ -137,3 +137,39 @@ def test_a_tie_is_marked(tmp_path):
                           "once")
     [row] = rows
     assert row["Runner-up"].startswith("`b` ≈1.0")
+
+
+def _issue_44_report(tmp_path, load: str) -> str:
+    """The issue's run: `lazy-static` the fastest at 2 threads on 2 CPUs, its slowest thread
+    doing 0.074 of the busiest one's operations; `set-tracker` 12× slower and fair."""
+    cases, ops = {}, {}
+    for threads in (1, 2):
+        for variant, cost in (("lazy-static", 1.0), ("set-tracker", 12.0)):
+            key = case("once", "hit", variant, threads)
+            cases[key] = cost
+            ops[key] = (7400, 100000) if variant == "lazy-static" and threads == 2 else (100000 // threads,) * 2
+    path = write_results(tmp_path / "run.csv", cases, version=6, thread_ops=ops,
+                         run={"logical_cpus": "2", "run_threads": "1,2", "load_avg_1m": load})
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    return (tmp_path / "report" / "report.md").read_text()
+
+
+def test_fairness_is_not_judged_on_a_busy_machine(tmp_path):
+    markdown = _issue_44_report(tmp_path, load="2.54")
+    [one, contended] = _decision_rows(markdown, "once")
+    assert contended["Situation"] == "2 threads (contended)<br>fairness not judged: the machine was busy"
+    assert contended["Use"].startswith("**`lazy-static`** ") and contended["Disqualified"] == "—"
+    assert one["Situation"] == "1 thread"
+    assert "but unfair" not in markdown
+    # Nor do the folded per-scenario tables mark it disqualified.
+    assert "✗ |" not in markdown and "✗<" not in markdown
+
+
+def test_fairness_is_still_judged_on_a_quiet_machine(tmp_path):
+    # The negative control of the test above: the same run with the machine quiet.
+    markdown = _issue_44_report(tmp_path, load="0.31")
+    contended = _row(_decision_rows(markdown, "once"), "hit", "2 threads (contended)")
+    assert contended["Use"].startswith("**`set-tracker`** ")
+    assert re.fullmatch(r"`lazy-static` 0\.0\d×: fastest by median, but unfair \(slowest thread did 0\.074 of "
+                        r"the busiest one's ops\)", contended["Disqualified"]), contended["Disqualified"]
+    assert "**1.00** ✗" in markdown

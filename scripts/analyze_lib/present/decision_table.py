@@ -59,7 +59,8 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
         disqualified = "\n".join(
             f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
             f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
-        rows.append((d.benchmark, d.situation, use,
+        situation = d.situation + (f"\nfairness not judged: {d.fairness_unjudged}" if d.fairness_unjudged else "")
+        rows.append((d.benchmark, situation, use,
                      _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
                      "\n".join(_factor_text(s, origin(s)) for s in d.avoid) or NONE_TEXT,
                      disqualified or NONE_TEXT))
@@ -74,7 +75,8 @@ def rules_text(logical_cpus: int) -> str:
             f"**Avoid**: at least {AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
             f"however fast: starves another role of the same case ({ROLE_STARVATION_FACTOR:g}× fewer ops "
             f"per thread), unfair (its slowest thread did less than {FAIRNESS_MIN:g} of the busiest one's "
-            f"ops; judged only when every thread has a CPU), or starved in {STARVED_SHARE:.0%} of its "
+            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the load average "
+            f"was at or above them as the run started), or starved in {STARVED_SHARE:.0%} of its "
             f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
             f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "
             "most of every swept parameter.")
