@@ -137,6 +137,8 @@ class Disqualified:
 class Decision:
     """One situation of one benchmark: what to use, what next, what to avoid, what not.
 
+    The runner-up is the second fastest eligible variant unless it meets the avoid rule, in
+    which case it is under ``avoid`` and there is no runner-up: no variant is in both.
     ``fairness_unjudged`` says why fairness was not judged at a thread count that fits the
     CPUs (the machine was busy), or is None: judged, one thread, or oversubscribed (where the
     rules never judge it)."""
@@ -169,8 +171,9 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             estimate = factor(case, best)
         return Standing(case.key.variant, case_median(case), estimate)
 
-    runner_up = standing(eligible[1]) if len(eligible) > 1 else None
-    avoid = [s for s in (standing(c) for c in eligible[2:]) if _avoided(s)]
+    others = [standing(c) for c in eligible[1:]]
+    runner_up = others[0] if others and not _avoided(others[0]) else None
+    avoid = [s for s in others if _avoided(s)]
     chosen = {id(c) for c in eligible}
     disqualified = tuple(Disqualified(standing(c), reasons[c.key.variant] or "starved", c is ranked[0])
                          for c in ranked if id(c) not in chosen)
