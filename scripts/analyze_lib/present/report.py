@@ -48,7 +48,8 @@ from .tables import (
     which_one_tables,
 )
 
-DEFAULT_RESULTS_DIR = "Results"
+# Without --out, a report is written beside the file it reads, in a directory named for it.
+REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 COUNTS_HEADING = "Counts per operation"
@@ -59,8 +60,9 @@ BENCH_CONTROL_BUDGET_S = 10
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
-    """``Results/report-<csv stem>/`` (relative to the working directory)."""
-    return Path(DEFAULT_RESULTS_DIR) / f"report-{Path(csv_path).stem}"
+    """``<the CSV's directory>/report-<csv stem>/``: beside the file, wherever it is run from."""
+    path = Path(csv_path)
+    return path.parent / f"{REPORT_DIR_PREFIX}{path.stem}"
 
 
 def _summary(results: ResultsFile, count: int) -> str:
