@@ -12,19 +12,24 @@ import pytest
 from analyze_lib.cli import main
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.conditions import BUSY_LOAD_PER_CPU, run_conditions
-from csvgen import case, write_results
+from csvgen import case, rounds, write_results
 
 # The run: two once/hit variants at 1 and 2 threads, quick, filtered, on a machine
 # whose load average (2.54) was above its 2 logical CPUs.
 QUICK_FILTERED_BUSY = {"logical_cpus": "2", "run_quick": "true", "run_rounds": "2", "run_samples": "2",
                        "run_sample_ns": "2000000", "run_warmup": "1", "run_threads": "1,2",
                        "run_filter": "^once/hit/(set-tracker|lazy-static)", "load_avg_1m": "2.54"}
-QUIET_FULL = {"logical_cpus": "2", "run_threads": "1,2", "load_avg_1m": "0.31"}
-CASES = {case("once", "hit", v, t): cost for t in (1, 2) for v, cost in (("lazy-static", 1.0), ("set-tracker", 12.0))}
+QUIET_FULL = {"logical_cpus": "2", "run_threads": "1,2", "run_rounds": "2", "run_samples": "2", "load_avg_1m": "0.31"}
+# Two rounds of two samples each, as the quick run's settings say (a file with fewer rounds than its
+# run_rounds would be reported incomplete).
+CASES = {case("once", "hit", v, t): rounds(cost, 2, samples=2)
+         for t in (1, 2) for v, cost in (("lazy-static", 1.0), ("set-tracker", 12.0))}
 
 
 def _report(tmp_path, run: dict | None, version: int = 6) -> tuple[str, str]:
-    path = write_results(tmp_path / "run.csv", CASES, version=version, run=run)
+    # Files before schema 3 have no rounds: one sample list a case.
+    cases = CASES if version >= 3 else {key: samples[0] for key, samples in CASES.items()}
+    path = write_results(tmp_path / "run.csv", cases, version=version, run=run)
     assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
     return ((tmp_path / "report" / "report.md").read_text(), (tmp_path / "report" / "report.html").read_text())
 
@@ -37,6 +42,7 @@ def _first_screen(markdown: str) -> str:
 def test_the_first_screen_states_a_quick_filtered_run_under_load(tmp_path):
     markdown, html = _report(tmp_path, QUICK_FILTERED_BUSY)
     first = _first_screen(markdown)
+    assert "Incomplete" not in first
     assert "- **Run:** **quick** (`bench --quick`): 2 rounds of 2 samples per case, each at least 2 ms, " \
            "after 1 warm-up sample." in first
     assert "- **Filter:** `^once/hit/(set-tracker|lazy-static)`: only the cases it matches were run." in first
@@ -51,8 +57,9 @@ def test_the_first_screen_states_a_quick_filtered_run_under_load(tmp_path):
 def test_the_first_screen_of_a_quiet_full_run(tmp_path):
     markdown, _ = _report(tmp_path, QUIET_FULL)
     first = _first_screen(markdown)
-    assert "- **Run:** full (not `--quick`): 1 round of 15 samples per case, each at least 20 ms, " \
+    assert "- **Run:** full (not `--quick`): 2 rounds of 2 samples per case, each at least 20 ms, " \
            "after 2 warm-up samples." in first
+    assert "Incomplete" not in first
     assert "- **Filter:** none: every case was run." in first
     assert "0.31 when the run started, below the 2 logical CPUs; at its end: not recorded." in first
     assert "under load" not in markdown.lower()
@@ -79,7 +86,7 @@ def test_a_recommendation_from_a_quick_filtered_run_says_so(tmp_path):
 
 
 @pytest.mark.parametrize("run, note", [
-    ({**QUIET_FULL, "run_quick": "true", "run_rounds": "2", "run_samples": "2"},
+    ({**QUIET_FULL, "run_quick": "true"},
      "*Drawn from a quick run: each from 2 rounds of 2 samples."),
     ({**QUIET_FULL, "run_filter": "^once/"}, "*Drawn from a filtered run: only the variants that `^once/` matched "
                                              "compete."),
