@@ -80,16 +80,16 @@ def test_a_recommendation_from_a_quick_filtered_run_says_so(tmp_path):
     markdown, _ = _report(tmp_path, QUICK_FILTERED_BUSY)
     decisions = markdown.split("### Which one to use\n", 1)[1].lstrip()
     # The note comes first, right above the table it qualifies.
-    assert decisions.startswith("*Drawn from a quick and filtered run: only the variants that "
+    assert decisions.startswith("**Drawn from a quick and filtered run:** only the variants that "
                                 "`^once/hit/(set-tracker|lazy-static)` matched compete and each from 2 rounds "
-                                "of 2 samples. A full run may choose differently.*\n\n| Benchmark |")
+                                "of 2 samples. A full run may choose differently.\n\n| Benchmark |")
 
 
 @pytest.mark.parametrize("run, note", [
     ({**QUIET_FULL, "run_quick": "true"},
-     "*Drawn from a quick run: each from 2 rounds of 2 samples."),
-    ({**QUIET_FULL, "run_filter": "^once/"}, "*Drawn from a filtered run: only the variants that `^once/` matched "
-                                             "compete."),
+     "**Drawn from a quick run:** each from 2 rounds of 2 samples."),
+    ({**QUIET_FULL, "run_filter": "^once/"}, "**Drawn from a filtered run:** only the variants that `^once/` "
+                                             "matched compete."),
 ])
 def test_a_quick_or_a_filtered_run_alone_is_named(tmp_path, run, note):
     markdown, _ = _report(tmp_path, run)

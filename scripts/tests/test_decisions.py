@@ -159,7 +159,7 @@ def _issue_44_report(tmp_path, load: str) -> str:
 def test_fairness_is_not_judged_on_a_busy_machine(tmp_path):
     markdown = _issue_44_report(tmp_path, load="2.54")
     [one, contended] = _decision_rows(markdown, "once")
-    assert contended["Situation"] == "2 threads (contended)<br>fairness not judged: the machine was busy"
+    assert contended["Situation"] == "2 threads (contended)<br>fairness not judged (the machine was busy)"
     assert contended["Use"].startswith("**`lazy-static`** ") and contended["Disqualified"] == "—"
     assert one["Situation"] == "1 thread"
     assert "but unfair" not in markdown

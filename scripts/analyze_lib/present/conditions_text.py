@@ -63,5 +63,5 @@ def recommendation_note(c: RunConditions) -> str | None:
         what.append(f"only the variants that `{c.filter}` matched compete")
     if c.quick:
         what.append(f"each from {_plural(c.rounds, 'round')} of {_plural(c.samples, 'sample')}")
-    return (f"*Drawn from a {' and '.join(kinds)} run: {' and '.join(what)}. A full run may choose "
-            "differently.*")
+    return (f"**Drawn from a {' and '.join(kinds)} run:** {' and '.join(what)}. A full run may choose "
+            "differently.")

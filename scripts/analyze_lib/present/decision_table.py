@@ -59,7 +59,7 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
         disqualified = "\n".join(
             f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
             f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
-        situation = d.situation + (f"\nfairness not judged: {d.fairness_unjudged}" if d.fairness_unjudged else "")
+        situation = d.situation + (f"\nfairness not judged ({d.fairness_unjudged})" if d.fairness_unjudged else "")
         rows.append((d.benchmark, situation, use,
                      _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
                      "\n".join(_factor_text(s, origin(s)) for s in d.avoid) or NONE_TEXT,
