@@ -37,7 +37,7 @@ def _factors(cell: str) -> list[re.Match]:
 @pytest.fixture(scope="module")
 def reference():
     results = load_results(str(REFERENCE_CSV))
-    decisions = decide(results.cases, results.logical_cpus, busy=run_conditions(results).busy)
+    decisions = decide(results.cases, results.logical_cpus, load=run_conditions(results).load_at_start)
     return decisions, decision_table(decisions)
 
 

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from analyze_lib.cli import main
+from analyze_lib.judge.conditions import fairness_not_judged
 from csvgen import case, full_run_cases, write_results
 
 # csvgen's machine has 4 logical CPUs: 2 threads are contended, 8 oversubscribed.
@@ -159,12 +160,34 @@ def _issue_44_report(tmp_path, load: str) -> str:
 def test_fairness_is_not_judged_on_a_busy_machine(tmp_path):
     markdown = _issue_44_report(tmp_path, load="2.54")
     [one, contended] = _decision_rows(markdown, "once")
-    assert contended["Situation"] == "2 threads (contended)<br>fairness not judged (the machine was busy)"
+    assert contended["Situation"] == ("2 threads (contended)<br>"
+                                      "fairness not judged (the machine was busy: load 2.54 on 2 CPUs)")
     assert contended["Use"].startswith("**`lazy-static`** ") and contended["Disqualified"] == "—"
     assert one["Situation"] == "1 thread"
     assert "but unfair" not in markdown
     # Nor do the folded per-scenario tables mark it disqualified.
     assert "✗ |" not in markdown and "✗<" not in markdown
+
+
+def test_fairness_is_not_judged_when_the_load_leaves_too_few_cpus_free(tmp_path):
+    # Measured on this project's 2-CPU VM: load 1.75, below the CPUs (so not marked "under
+    # load"), yet at 2 threads the process used one CPU's time and one thread did nothing.
+    markdown = _issue_44_report(tmp_path, load="1.75")
+    contended = _decision_rows(markdown, "once")[1]
+    assert contended["Situation"] == ("2 threads (contended)<br>"
+                                      "fairness not judged (the machine was busy: load 1.75 on 2 CPUs)")
+    assert contended["Use"].startswith("**`lazy-static`** ")
+    assert "Taken under load" not in markdown
+    assert "1.75 when the run started, below the 2 logical CPUs; it left too few CPUs free to judge fairness at " \
+           "2 threads; at its end: not recorded." in markdown
+
+
+@pytest.mark.parametrize("threads, load, judged", [
+    (2, 0.5, True), (2, 0.51, False), (2, None, True), (1, 9.0, True), (3, 0.0, False),
+    (4, 2.5, True), (4, 2.6, False)])
+def test_where_fairness_can_be_judged(threads, load, judged):
+    cpus = 2 if threads < 4 else 6
+    assert (fairness_not_judged(threads, cpus, load) is None) is judged
 
 
 def test_fairness_is_still_judged_on_a_quiet_machine(tmp_path):

@@ -7,7 +7,8 @@ one and the 95% bootstrap CI of that factor. A variant is *disqualified*, whatev
 median, when it starves itself, starves another role of the same case, or is unfair; it is
 listed with the reason, and marked when it was the fastest by median. Fairness is judged only
 where a thread that did little cannot have been waiting for a CPU instead (conditions.py):
-not with more threads than CPUs, and not on a busy machine; a decision says when it was not.
+not with more threads than CPUs, nor when the load left too few CPUs free; a decision says
+when it was not.
 present/decision_table.py renders a family's decisions; nothing here is written by hand.
 """
 
@@ -84,12 +85,13 @@ def _fairness(case: Case) -> float | None:
 
 
 def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
-                      busy: bool) -> str | None:
+                      load: float | None) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     Looks at every role row of the same measurement: starving any role, or being unfair
     within one, disqualifies the variant for all of them. Unfairness counts only where it
-    can be judged: not above ``logical_cpus`` threads, nor when the machine was ``busy``.
+    can be judged: not above ``logical_cpus`` threads, nor when ``load`` (the load average as
+    the run started) left too few CPUs free (conditions.fairness_not_judged).
     """
     siblings = _siblings(case, rows)
     for row in [case] + [s for s in siblings if s is not case]:
@@ -108,7 +110,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
         if factor >= ROLE_STARVATION_FACTOR:
             return (f"starves {_role_text(least)} ({fmt_multiple(factor)}× fewer ops per thread than "
                     f"{_role_text(most)})")
-    if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, busy) is None:
+    if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, load) is None:
         for row in siblings:
             fairness = _fairness(row)
             if fairness is not None and fairness < FAIRNESS_MIN:
@@ -159,8 +161,8 @@ def _avoided(standing: Standing) -> bool:
 
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
-            rows: dict[tuple, list[Case]], logical_cpus: int, busy: bool) -> Decision:
-    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, busy=busy) for c in candidates}
+            rows: dict[tuple, list[Case]], logical_cpus: int, load: float | None) -> Decision:
+    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, load=load) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
     eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
     best = eligible[0] if eligible else None
@@ -178,15 +180,16 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
     disqualified = tuple(Disqualified(standing(c), reasons[c.key.variant] or "starved", c is ranked[0])
                          for c in ranked if id(c) not in chosen)
     threads = candidates[0].key.threads
-    unjudged = fairness_not_judged(threads, logical_cpus, busy)
+    unjudged = fairness_not_judged(threads, logical_cpus, load)
     return Decision(suite, benchmark, situation, standing(best) if best else None, runner_up,
                     tuple(sorted(avoid, key=lambda s: -s.factor.ratio)), disqualified,
                     unjudged if threads <= logical_cpus else None)
 
 
-def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, busy: bool) -> list[Decision]:
+def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, load: float | None) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
-    ``busy``: the machine was busy (conditions.RunConditions.busy), so fairness is not judged.
+    ``load``: the load average as the run started (None: unknown), which decides where fairness
+    can be judged (conditions.fairness_not_judged).
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
@@ -212,5 +215,5 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, busy: bool) -> list
                 if len(candidates) < 2:
                     continue
                 situation = thread_label + (f", {params_label(params)}" if params else "")
-                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, busy))
+                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, load))
     return decisions

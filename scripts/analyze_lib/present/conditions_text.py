@@ -32,8 +32,11 @@ def _filter(c: RunConditions) -> str:
 def _load(c: RunConditions) -> str:
     if c.load_at_start is None:
         return "not recorded, so this report cannot tell whether the machine was busy"
-    state = (f"at or above the {c.logical_cpus} logical CPUs: **taken under load**, so timings are noisy "
-             "and fairness is not judged" if c.busy else f"below the {c.logical_cpus} logical CPUs")
+    state = (f"at or above the {c.logical_cpus} logical CPUs: **taken under load**, so timings are noisy"
+             if c.busy else f"below the {c.logical_cpus} logical CPUs")
+    unjudged = c.fairness_unjudged_threads
+    if unjudged:
+        state += (f"; it left too few CPUs free to judge fairness at {threads_text(unjudged)}")
     return f"{c.load_at_start:.2f} when the run started, {state}; at its end: not recorded"
 
 
