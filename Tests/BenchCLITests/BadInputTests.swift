@@ -15,6 +15,8 @@ import Testing
         (["--threads", "-1"], "--threads: invalid list '-1': '-1' is not a thread count (a case needs at least 1", 64),
         (["--threads", "1,-4"], "invalid list '1,-4': '-4' is not a thread count", 64),
         (["--filter", "(unclosed"], "not a valid regular expression", 64),
+        // Issue 44 (8): the message says why the expression is not valid.
+        (["--filter", "^once/(hit"], "--filter: '^once/(hit' is not a valid regular expression: expected ')'", 64),
         // Issue 14 (17): an empty filter is named as such, not as a bad regular expression.
         (["--filter", ""], "--filter is empty: give a regular expression", 64),
         (["--filter", "no-such-case"], "no case matches", 64),

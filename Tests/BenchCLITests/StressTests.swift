@@ -137,6 +137,8 @@ import Testing
     @Test(arguments: [
         (["stress", "--filter", "no-such-check"], "no stress check matches"),
         (["stress", "--duration", "0"], "--duration must be a positive number"),
+        // Issue 44 (8): a value that is not a number is refused with what is expected.
+        (["stress", "--duration", "ten"], "expected a number of seconds, such as 10 or 2.5"),
         (["stress", "--watchdog", "-1"], "--watchdog must be a positive number"),
         (["stress", "--threads", "0"], "--threads: invalid list"),
         (["stress", "--filter", "("], "is not a valid regular expression"),

@@ -18,12 +18,14 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     comparison's status and exit code), ``pass_evidence`` (what beyond its cases' outcomes stands
     against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
-    the few facts a file does not carry), ``decisions`` (the report's which one to use,
+    the few facts a file does not carry), ``conditions`` (how a run was made, whether the
+    machine was busy, and where fairness can be judged), ``decisions`` (the report's which one to use,
     runner-up, avoid and disqualified per situation).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
-    writer), ``decision_table`` (the decisions as the report's table), ``tables`` (the
+    writer), ``decision_table`` (the decisions as the report's table), ``conditions_text`` (a
+    run's conditions in words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).

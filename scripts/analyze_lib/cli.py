@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("files", nargs="+", metavar="CSV",
                         help="a timing results CSV, a counts CSV, a stress CSV, or one of each kind")
     report.add_argument("--out", metavar="DIR",
-                        help="output directory (default Results/report-<stem of the first CSV>/)")
+                        help="output directory (default: report-<stem of the first CSV>/ beside that CSV)")
     report.add_argument("--filter", metavar="REGEX",
                         help="only cases whose suite/benchmark/variant matches, and stress checks whose "
                              "name (family/variant/check, control/... for controls) matches (re.search)")

@@ -128,7 +128,7 @@ def test_counts_alone(files, tmp_path, monkeypatch):
     _, counts = files
     monkeypatch.chdir(tmp_path)
     assert main(["report", str(counts)]) == 0
-    out = tmp_path / "Results" / "report-counts"
+    out = counts.parent / "report-counts"
     markdown = (out / "report.md").read_text()
     assert markdown.startswith("# DispatchBench report: counts\n\n14 counted cases from ")
     headings = [line for line in markdown.splitlines() if line.startswith("## ")]

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from analyze_lib.cli import main
+from analyze_lib.judge.conditions import fairness_not_judged
 from csvgen import case, full_run_cases, write_results
 
 # csvgen's machine has 4 logical CPUs: 2 threads are contended, 8 oversubscribed.
@@ -124,8 +125,10 @@ def test_decisions_per_situation_with_factor_and_ci(tmp_path):
     assert few["Disqualified"] == "—"
     many = _row(rows, "hit", "1 thread, tokens=1000")
     assert many["Use"].startswith("**`dispatch-once`** ")
-    assert many["Runner-up"].startswith("`lock` 1")
-    assert re.fullmatch(r"`array-tracker` 9\d\.\d× \[\d+(\.\d)?, \d+(\.\d)?\]", many["Avoid"])
+    # The second fastest, lock, is 18× slower: the avoid rule puts it under Avoid, not Runner-up.
+    assert many["Runner-up"] == "—"
+    assert re.fullmatch(r"`array-tracker` 9\d\.\d× \[\d+(\.\d)?, \d+(\.\d)?\]<br>"
+                        r"`lock` 1[78]\.\d× \[1[78]\.\d, 1[789]\.\d\]", many["Avoid"]), many["Avoid"]
     # The wait family's table: ns per task, a row per thread situation and batch size.
     fan_out = _row(_decision_rows(markdown, "wait"), "fan-out", "1 thread, tasks=16, work=0")
     assert re.fullmatch(r"\*\*`concurrent-perform`\*\* [\d,]+ ns per task", fan_out["Use"])
@@ -137,3 +140,61 @@ def test_a_tie_is_marked(tmp_path):
                           "once")
     [row] = rows
     assert row["Runner-up"].startswith("`b` ≈1.0")
+
+
+def _issue_44_report(tmp_path, load: str) -> str:
+    """The issue's run: `lazy-static` the fastest at 2 threads on 2 CPUs, its slowest thread
+    doing 0.074 of the busiest one's operations; `set-tracker` 12× slower and fair."""
+    cases, ops = {}, {}
+    for threads in (1, 2):
+        for variant, cost in (("lazy-static", 1.0), ("set-tracker", 12.0)):
+            key = case("once", "hit", variant, threads)
+            cases[key] = cost
+            ops[key] = (7400, 100000) if variant == "lazy-static" and threads == 2 else (100000 // threads,) * 2
+    path = write_results(tmp_path / "run.csv", cases, version=6, thread_ops=ops,
+                         run={"logical_cpus": "2", "run_threads": "1,2", "load_avg_1m": load})
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    return (tmp_path / "report" / "report.md").read_text()
+
+
+def test_fairness_is_not_judged_on_a_busy_machine(tmp_path):
+    markdown = _issue_44_report(tmp_path, load="2.54")
+    [one, contended] = _decision_rows(markdown, "once")
+    assert contended["Situation"] == ("2 threads (contended)<br>"
+                                      "fairness not judged (the machine was busy: load 2.54 on 2 CPUs)")
+    assert contended["Use"].startswith("**`lazy-static`** ") and contended["Disqualified"] == "—"
+    assert one["Situation"] == "1 thread"
+    assert "but unfair" not in markdown
+    # Nor do the folded per-scenario tables mark it disqualified.
+    assert "✗ |" not in markdown and "✗<" not in markdown
+
+
+def test_fairness_is_not_judged_when_the_load_leaves_too_few_cpus_free(tmp_path):
+    # Measured on this project's 2-CPU VM: load 1.75, below the CPUs (so not marked "under
+    # load"), yet at 2 threads the process used one CPU's time and one thread did nothing.
+    markdown = _issue_44_report(tmp_path, load="1.75")
+    contended = _decision_rows(markdown, "once")[1]
+    assert contended["Situation"] == ("2 threads (contended)<br>"
+                                      "fairness not judged (the machine was busy: load 1.75 on 2 CPUs)")
+    assert contended["Use"].startswith("**`lazy-static`** ")
+    assert "Taken under load" not in markdown
+    assert "1.75 when the run started, below the 2 logical CPUs; it left too few CPUs free to judge fairness at " \
+           "2 threads; at its end: not recorded." in markdown
+
+
+@pytest.mark.parametrize("threads, load, judged", [
+    (2, 0.5, True), (2, 0.51, False), (2, None, True), (1, 9.0, True), (3, 0.0, False),
+    (4, 2.5, True), (4, 2.6, False)])
+def test_where_fairness_can_be_judged(threads, load, judged):
+    cpus = 2 if threads < 4 else 6
+    assert (fairness_not_judged(threads, cpus, load) is None) is judged
+
+
+def test_fairness_is_still_judged_on_a_quiet_machine(tmp_path):
+    # The negative control of the test above: the same run with the machine quiet.
+    markdown = _issue_44_report(tmp_path, load="0.31")
+    contended = _row(_decision_rows(markdown, "once"), "hit", "2 threads (contended)")
+    assert contended["Use"].startswith("**`set-tracker`** ")
+    assert re.fullmatch(r"`lazy-static` 0\.0\d×: fastest by median, but unfair \(slowest thread did 0\.074 of "
+                        r"the busiest one's ops\)", contended["Disqualified"]), contended["Disqualified"]
+    assert "**1.00** ✗" in markdown

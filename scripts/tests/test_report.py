@@ -115,11 +115,21 @@ def test_report_replaces_earlier_output_only_on_success(small_run, tmp_path, mon
     assert [p.name for p in tmp_path.iterdir()] == ["report"]
 
 
-def test_default_out_dir(tmp_path, monkeypatch):
-    write_results(tmp_path / "run-7.csv", {case("harness", "empty", "baseline"): 0.5})
-    monkeypatch.chdir(tmp_path)
+def test_default_out_dir_is_beside_the_csv(tmp_path, monkeypatch, capsys):
+    # The CSV in one directory, the command run from a third: the report lands beside the
+    # CSV (as README.md and docs/analyze.md say), and nothing is created where it was run.
+    data, elsewhere = tmp_path / "data", tmp_path / "elsewhere"
+    data.mkdir(), elsewhere.mkdir()
+    write_results(data / "run-7.csv", {case("harness", "empty", "baseline"): 0.5})
+    monkeypatch.chdir(elsewhere)
+    assert main(["report", "../data/run-7.csv"]) == 0
+    assert (data / "report-run-7" / "report.html").is_file()
+    assert list(elsewhere.iterdir()) == []
+    assert capsys.readouterr().out == "wrote ../data/report-run-7\n"
+    # Run from the CSV's own directory, the same place.
+    monkeypatch.chdir(data)
     assert main(["report", "run-7.csv"]) == 0
-    assert (tmp_path / "Results" / "report-run-7" / "report.html").is_file()
+    assert sorted(p.name for p in data.iterdir()) == ["report-run-7", "run-7.csv"]
 
 
 def test_a_brought_in_variant_is_marked_with_its_module(tmp_path):

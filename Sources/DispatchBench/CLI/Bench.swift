@@ -170,7 +170,7 @@ struct Bench: ParsableCommand {
         let cases = try selectedCases()
         if list {
             for (benchmarkCase, _) in cases { print(benchmarkCase) }
-            print("\(cases.count) cases")
+            print(plural(cases.count, "case"))
             return
         }
         if round == nil && roundCount > 1 {
@@ -220,12 +220,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("--filter is empty: give a regular expression such as '^once/', or leave --filter "
                                   + "out to run every case")
         }
-        let regex: NSRegularExpression
-        do {
-            regex = try NSRegularExpression(pattern: filter)
-        } catch {
-            throw ValidationError("--filter: '\(filter)' is not a valid regular expression")
-        }
+        let regex = try FilterPattern.regex(filter)
         return { path in
             regex.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
         }

@@ -5,7 +5,10 @@ the fewest and the most of each swept parameter; each role), ``decide`` names th
 to use, the runner-up and the variants to avoid, each with its factor to the recommended
 one and the 95% bootstrap CI of that factor. A variant is *disqualified*, whatever its
 median, when it starves itself, starves another role of the same case, or is unfair; it is
-listed with the reason, and marked when it was the fastest by median.
+listed with the reason, and marked when it was the fastest by median. Fairness is judged only
+where a thread that did little cannot have been waiting for a CPU instead (conditions.py):
+not with more threads than CPUs, nor when the load left too few CPUs free; a decision says
+when it was not.
 present/decision_table.py renders a family's decisions; nothing here is written by hand.
 """
 
@@ -19,6 +22,7 @@ import numpy as np
 
 from ..files.model import Case, CaseKey
 from ..fmt import fmt_multiple
+from .conditions import fairness_not_judged
 from .situations import (
     FLOOR_SUITES,
     ROLE_PARAM,
@@ -40,8 +44,9 @@ AVOID_FACTOR = 3.0
 ROLE_STARVATION_FACTOR = 10.0
 # Unfair: the slowest thread completed less than this share of the busiest thread's
 # operations (median over samples of thread_ops_min / thread_ops_max). Judged only when
-# every thread has a CPU of its own: with more threads than CPUs, a thread that did
-# little may have been waiting for a CPU, not for the variant.
+# every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
+# than CPUs, or other work holding them, a thread that did little may have been waiting for
+# a CPU, not for the variant.
 FAIRNESS_MIN = 0.1
 # Starved itself: at least this share of its samples completed no operation.
 STARVED_SHARE = 0.2
@@ -79,11 +84,14 @@ def _fairness(case: Case) -> float | None:
     return finite_median(shares)
 
 
-def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int) -> str | None:
+def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
+                      load: float | None) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     Looks at every role row of the same measurement: starving any role, or being unfair
-    within one, disqualifies the variant for all of them.
+    within one, disqualifies the variant for all of them. Unfairness counts only where it
+    can be judged: not above ``logical_cpus`` threads, nor when ``load`` (the load average as
+    the run started) left too few CPUs free (conditions.fairness_not_judged).
     """
     siblings = _siblings(case, rows)
     for row in [case] + [s for s in siblings if s is not case]:
@@ -102,7 +110,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
         if factor >= ROLE_STARVATION_FACTOR:
             return (f"starves {_role_text(least)} ({fmt_multiple(factor)}× fewer ops per thread than "
                     f"{_role_text(most)})")
-    if 1 < case.key.threads <= logical_cpus:
+    if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, load) is None:
         for row in siblings:
             fairness = _fairness(row)
             if fairness is not None and fairness < FAIRNESS_MIN:
@@ -129,7 +137,13 @@ class Disqualified:
 
 @dataclass(frozen=True)
 class Decision:
-    """One situation of one benchmark: what to use, what next, what to avoid, what not."""
+    """One situation of one benchmark: what to use, what next, what to avoid, what not.
+
+    The runner-up is the second fastest eligible variant unless it meets the avoid rule, in
+    which case it is under ``avoid`` and there is no runner-up: no variant is in both.
+    ``fairness_unjudged`` says why fairness was not judged at a thread count that fits the
+    CPUs (the machine was busy), or is None: judged, one thread, or oversubscribed (where the
+    rules never judge it)."""
     suite: str
     benchmark: str
     situation: str
@@ -137,11 +151,18 @@ class Decision:
     runner_up: Standing | None
     avoid: tuple[Standing, ...]
     disqualified: tuple[Disqualified, ...]
+    fairness_unjudged: str | None = None
+
+
+def _avoided(standing: Standing) -> bool:
+    """The avoid rule: at least AVOID_FACTOR times the recommended median even at the low
+    end of the factor's CI."""
+    return standing.factor is not None and standing.factor.low >= AVOID_FACTOR
 
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
-            rows: dict[tuple, list[Case]], logical_cpus: int) -> Decision:
-    reasons = {c.key.variant: disqualification(c, rows, logical_cpus) for c in candidates}
+            rows: dict[tuple, list[Case]], logical_cpus: int, load: float | None) -> Decision:
+    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, load=load) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
     eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
     best = eligible[0] if eligible else None
@@ -152,18 +173,23 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             estimate = factor(case, best)
         return Standing(case.key.variant, case_median(case), estimate)
 
-    runner_up = standing(eligible[1]) if len(eligible) > 1 else None
-    avoid = [standing(c) for c in eligible[2:]]
-    avoid = [s for s in avoid if s.factor is not None and s.factor.low >= AVOID_FACTOR]
+    others = [standing(c) for c in eligible[1:]]
+    runner_up = others[0] if others and not _avoided(others[0]) else None
+    avoid = [s for s in others if _avoided(s)]
     chosen = {id(c) for c in eligible}
     disqualified = tuple(Disqualified(standing(c), reasons[c.key.variant] or "starved", c is ranked[0])
                          for c in ranked if id(c) not in chosen)
+    threads = candidates[0].key.threads
+    unjudged = fairness_not_judged(threads, logical_cpus, load)
     return Decision(suite, benchmark, situation, standing(best) if best else None, runner_up,
-                    tuple(sorted(avoid, key=lambda s: -s.factor.ratio)), disqualified)
+                    tuple(sorted(avoid, key=lambda s: -s.factor.ratio)), disqualified,
+                    unjudged if threads <= logical_cpus else None)
 
 
-def decide(cases: dict[CaseKey, Case], logical_cpus: int) -> list[Decision]:
+def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, load: float | None) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
+    ``load``: the load average as the run started (None: unknown), which decides where fairness
+    can be judged (conditions.fairness_not_judged).
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
@@ -189,5 +215,5 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int) -> list[Decision]:
                 if len(candidates) < 2:
                     continue
                 situation = thread_label + (f", {params_label(params)}" if params else "")
-                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus))
+                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, load))
     return decisions

@@ -10,6 +10,7 @@ import math
 
 from ..fmt import fmt_multiple, fmt_ns
 from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision, Standing
+from ..judge.conditions import FAIRNESS_LOAD_SLACK
 from ..judge.situations import metric
 from .doc import Table
 
@@ -59,7 +60,8 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
         disqualified = "\n".join(
             f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
             f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
-        rows.append((d.benchmark, d.situation, use,
+        situation = d.situation + (f"\nfairness not judged ({d.fairness_unjudged})" if d.fairness_unjudged else "")
+        rows.append((d.benchmark, situation, use,
                      _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
                      "\n".join(_factor_text(s, origin(s)) for s in d.avoid) or NONE_TEXT,
                      disqualified or NONE_TEXT))
@@ -71,10 +73,13 @@ def rules_text(logical_cpus: int) -> str:
     """The rules behind the decision tables, in one paragraph."""
     return (f"**Use**: the lowest median among the variants not disqualified. Factors are medians "
             f"relative to it, with the 95% bootstrap CI of the ratio (`{TIE_PREFIX}`: the CI reaches 1). "
-            f"**Avoid**: at least {AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
+            f"**Runner-up**: the second fastest, unless it is to be avoided. **Avoid**: at least "
+            f"{AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
             f"however fast: starves another role of the same case ({ROLE_STARVATION_FACTOR:g}× fewer ops "
             f"per thread), unfair (its slowest thread did less than {FAIRNESS_MIN:g} of the busiest one's "
-            f"ops; judged only when every thread has a CPU), or starved in {STARVED_SHARE:.0%} of its "
+            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the load average "
+            f"as the run started left fewer CPUs free than threads, give or take {FAIRNESS_LOAD_SLACK:g}), "
+            f"or starved in {STARVED_SHARE:.0%} of its "
             f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
             f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "
             "most of every swept parameter.")

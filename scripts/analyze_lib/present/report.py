@@ -4,7 +4,9 @@ This module assembles the document; the parts come from their own modules: decis
 (which one to use), chart_plan and charts (which figures, and drawing them), tables (the
 reference tables), situations (what a benchmark's params say about how to show and judge it).
 
-The page leads with a table of contents; then per family (suite) the decision table and
+The page leads with the run's conditions (its shape and load, judge/conditions.py; a run
+taken under load is marked again on every section of its figures) and a table of contents;
+then per family (suite) the decision table and
 the charts, with the per-scenario ratios folded below them; then, given a counts file,
 the counts per operation (charts of instructions/op against a swept param, and every
 counted case beside its timing median); given a stress file, the stress checks (failures
@@ -23,10 +25,12 @@ from .chart_plan import CountsChart, plan_charts, plan_counts_charts
 from .charts import draw_figure
 from ..judge.decisions import Decision, decide
 from .decision_table import decision_table, rules_text
-from .doc import Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
+from .conditions_text import conditions_items, load_mark, recommendation_note
+from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
 from .figures import FigureBudget
 from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
 from ..files.output import atomic_directory
+from ..judge.conditions import RunConditions, run_conditions
 from ..judge.situations import FLOOR_SUITES
 from ..judge.stress import StressVerdict, judge_stress
 from .tables import (
@@ -44,7 +48,8 @@ from .tables import (
     which_one_tables,
 )
 
-DEFAULT_RESULTS_DIR = "Results"
+# Without --out, a report is written beside the file it reads, in a directory named for it.
+REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 COUNTS_HEADING = "Counts per operation"
@@ -55,8 +60,9 @@ BENCH_CONTROL_BUDGET_S = 10
 
 
 def default_report_dir(csv_path: str | Path) -> Path:
-    """``Results/report-<csv stem>/`` (relative to the working directory)."""
-    return Path(DEFAULT_RESULTS_DIR) / f"report-{Path(csv_path).stem}"
+    """``<the CSV's directory>/report-<csv stem>/``: beside the file, wherever it is run from."""
+    path = Path(csv_path)
+    return path.parent / f"{REPORT_DIR_PREFIX}{path.stem}"
 
 
 def _summary(results: ResultsFile, count: int) -> str:
@@ -85,11 +91,19 @@ def _how_to_read(cpus: int) -> list:
                       "names the thread counts it shows.")]
 
 
+def _marked(conditions: RunConditions | None) -> list:
+    """The under-load mark for a section of the run's figures, as a block (none when quiet)."""
+    mark = load_mark(conditions) if conditions is not None else None
+    return [Paragraph(mark)] if mark else []
+
+
 def _family(suite: str, decisions: list[Decision], figures, ratios,
-            origins: dict[tuple[str, str], str]) -> list:
-    blocks: list = [Heading(2, suite)]
+            origins: dict[tuple[str, str], str], conditions: RunConditions) -> list:
+    blocks: list = [Heading(2, suite), *_marked(conditions)]
     if decisions:
-        blocks += [Heading(3, "Which one to use"), decision_table(decisions, origins)]
+        note = recommendation_note(conditions)
+        blocks += [Heading(3, "Which one to use"), *([Paragraph(note)] if note else []),
+                   decision_table(decisions, origins)]
     if figures:
         blocks.append(Heading(3, "Charts"))
         blocks += [Image(f.filename, f.title) for f in figures]
@@ -240,8 +254,10 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     counts_charts = plan_counts_charts(counted, budget)
     for figure in figures + [f for chart in counts_charts for f in chart.figures]:
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
-    decisions = decide(cases, cpus)
-    ratios = which_one_tables(cases, cpus)
+    conditions = run_conditions(results) if results is not None else None
+    load = conditions.load_at_start if conditions is not None else None
+    decisions = decide(cases, cpus, load=load)
+    ratios = which_one_tables(cases, cpus, load=load)
 
     summary = []
     if results is not None:
@@ -260,8 +276,10 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     incomplete = [Paragraph(f"**Incomplete:** `{f.path}`: {f.incomplete}. What follows is what it holds, "
                             "not what the whole run would have measured.")
                   for f in (results, counts, stress) if f is not None and f.incomplete]
+    # The run's shape and load lead the page: every figure below was taken under them.
+    shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), *incomplete,
-                    Paragraph(" ".join(summary)), Contents()]
+                    Paragraph(" ".join(summary)), *shape, Contents()]
     if not cases and not counted and stress is None:
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
@@ -272,7 +290,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],
                           [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite],
-                          results.origins if results is not None else {})
+                          results.origins if results is not None else {}, conditions)
     if counts is not None:
         blocks += _counts_section(counts, counted, counts_charts, results, cases)
     if stress is not None:
@@ -282,12 +300,12 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks.append(Paragraph(note))
     floor = [c for c in cases.values() if c.key.suite in FLOOR_SUITES]
     if floor:
-        blocks += [Heading(2, "Harness overhead"),
+        blocks += [Heading(2, "Harness overhead"), *_marked(conditions),
                    Paragraph("The cost of the measurement itself: the floor under every other number."),
                    cases_table(floor, cpus, with_suite=True)]
     starved = starved_table(list(cases.values()), cpus)
     if starved:
-        blocks += [Heading(2, "Starved samples"),
+        blocks += [Heading(2, "Starved samples"), *_marked(conditions),
                    Paragraph("A sample is *starved* when the case completed no operation in it "
                              "(bench writes `ns_per_op=inf`, `ops=0`): e.g. the writer of "
                              "`isolation/roles` kept out by readers for a whole sample. Starved "
@@ -296,7 +314,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                    starved]
     latency = latency_table(list(cases.values()), cpus)
     if latency:
-        blocks += [Heading(2, "Latency percentiles"),
+        blocks += [Heading(2, "Latency percentiles"), *_marked(conditions),
                    Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
                              "percentiles of one operation's latency in ns, median over samples."),
                    latency]
@@ -309,7 +327,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         if case.key.suite not in FLOOR_SUITES:
             by_suite[case.key.suite].append(case)
     if by_suite:
-        blocks += [Heading(2, "All cases"),
+        blocks += [Heading(2, "All cases"), *_marked(conditions),
                    Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
                              "thread's operations over the busiest's, medians over samples).")]
         blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus),))

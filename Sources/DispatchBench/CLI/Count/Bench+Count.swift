@@ -84,7 +84,8 @@ extension Bench {
             var environment = RunEnvironment.current(benchVersion: BenchVersion.current)
             environment.allocator = "jemalloc"  // the allocation pass's
             let writer = try bench.resultsWriter(environment, try bench.runSettings(), kind: "counts-")
-            warn("bench count: \(cases.count) one-thread cases, \(count) iterations each, writing \(writer.path)")
+            warn("bench count: \(plural(cases.count, "one-thread case")), \(plural(count, "iteration")) each, "
+                 + "writing \(writer.path)")
             let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter, spinScale: bench.spinScale)
             let counted: [CountsSchema.Row], offloaded: [String]
             do {
@@ -98,10 +99,10 @@ extension Bench {
             }
             print(CountsTable.render(counted))
             if !offloaded.isEmpty {
-                print("Left out, their work runs on threads bench does not own: \(offloaded.count) cases "
+                print("Left out, their work runs on threads bench does not own: \(plural(offloaded.count, "case")) "
                       + "(\(Set(offloaded.map { $0.split(separator: " ")[0] }).sorted().joined(separator: ", ")))")
             }
-            warn("wrote \(writer.path) (\(counted.count) cases)")
+            warn("wrote \(writer.path) (\(plural(counted.count, "case")))")
         }
     }
 }

@@ -28,7 +28,7 @@ extension Bench {
                 writer.endAtOnce { kept, removed in
                     let name = Interruption.name(signal)
                     warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
-                         : "stopped by \(name): \(writer.path) holds the \(kept) completed cases")
+                         : "stopped by \(name): \(writer.path) holds the completed \(plural(kept, "case"))")
                     Platform.exit(Interruption.exitStatus(signal))
                 }
             }
@@ -64,7 +64,7 @@ extension Bench {
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs,
                                 roundsAfter: round.map { runSettings.rounds - $0 } ?? 0)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
-        warn("bench: \(roundText)\(cases.count) cases, \(settings.samples) samples of "
+        warn("bench: \(roundText)\(plural(cases.count, "case")), \(plural(settings.samples, "sample")) of "
              + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(path)")
         var results: [CaseResult] = []
         /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
@@ -119,12 +119,12 @@ extension Bench {
                          + "\(ResultsSchema.runIncomplete))")
                 }
             }
-            warn("round \(round) of \(runSettings.rounds): appended \(writer.rowsWritten) rows "
-                 + "(\(writer.casesWritten) cases) to \(path)")
+            warn("round \(round) of \(runSettings.rounds): appended \(plural(writer.rowsWritten, "row")) "
+                 + "(\(plural(writer.casesWritten, "case"))) to \(path)")
         } else {
             try writer.completeRun()
             print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-            printWhatWasWritten(path, "\(writer.rowsWritten) rows, \(writer.casesWritten) cases")
+            printWhatWasWritten(path, "\(plural(writer.rowsWritten, "row")), \(plural(writer.casesWritten, "case"))")
         }
     }
 

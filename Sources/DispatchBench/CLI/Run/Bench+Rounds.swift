@@ -44,8 +44,8 @@ extension Bench {
             },
             onSecond: { signal in current.withLock { $0?.signal(signal) } }
         )
-        warn("bench: \(roundCount) rounds of \(caseCount) cases, each a fresh process, seed \(seed), "
-             + "writing \(writer.path)")
+        warn("bench: \(plural(roundCount, "round")) of \(plural(caseCount, "case")), each a fresh process, "
+             + "seed \(seed), writing \(writer.path)")
         let arguments = Array(CommandLine.arguments.dropFirst()) + [
             "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentPath,
             "--output", writer.path,
@@ -70,7 +70,7 @@ extension Bench {
         }
         let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
         print(try RunSummary.render(csv: csv, order: cases, logicalCPUs: environment.logicalCPUs))
-        printWhatWasWritten(writer.path, "\(roundCount) rounds of \(caseCount) cases, seed \(seed)")
+        printWhatWasWritten(writer.path, "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)")
     }
 
     /// Ends a run of rounds that a signal stopped, with the signal's exit status.

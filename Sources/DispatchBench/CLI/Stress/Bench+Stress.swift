@@ -57,15 +57,21 @@ extension Bench {
         var filter: String? { bench.filter }
         var threads: String { bench.requestedThreads ?? Self.defaultThreads }
 
+        static let defaultDuration = 60.0
+        static let defaultWatchdog = 10.0
+
+        // Parsed by SecondsArgument, so that `--duration ten` says seconds are expected; a transform hides the
+        // default from the help, so the help states it.
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
             "Seconds for the variants' checks in all, shared equally by check and thread count (controls come on "
-                + "top, each until caught).", valueName: "seconds"))
-        var duration = 60.0
+                + "top, each until caught). \(SecondsArgument.defaultText(defaultDuration))", valueName: "seconds"),
+                transform: SecondsArgument.parse)
+        var duration = defaultDuration
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-            "Seconds without an iteration completing after which a check is a suspected deadlock.",
-            valueName: "seconds"))
-        var watchdog = 10.0
+            "Seconds without an iteration completing after which a check is a suspected deadlock. "
+                + SecondsArgument.defaultText(defaultWatchdog), valueName: "seconds"), transform: SecondsArgument.parse)
+        var watchdog = defaultWatchdog
 
         @Flag(inversion: .prefixedNo, help: "Run the negative controls of the selected checks, which must be caught.")
         var controls = true
@@ -140,9 +146,10 @@ extension Bench {
         /// A predicate on the check names from `--filter`.
         func matcher() throws -> @Sendable (String) -> Bool {
             guard let filter else { return { _ in true } }
-            guard !filter.isEmpty, let regex = try? NSRegularExpression(pattern: filter) else {
+            guard !filter.isEmpty else {
                 throw ValidationError("--filter: '\(filter)' is not a valid regular expression")
             }
+            let regex = try FilterPattern.regex(filter)
             return { name in regex.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil }
         }
     }

@@ -8,7 +8,7 @@ enum StressReport {
         var lines: [String] = []
         for result in results {
             let slot = result.slot
-            var head = "\(slot.check.name) threads:\(slot.threads): \(result.iterations) iterations in "
+            var head = "\(slot.check.name) threads:\(slot.threads): \(plural(result.iterations, "iteration")) in "
                 + String(format: "%.1f s", result.seconds)
             if slot.check.isControl {
                 head += result.secondsToFirstForbidden.map { String(format: ", caught after %.3f s", $0) }
@@ -33,7 +33,7 @@ enum StressReport {
                 return result.secondsToFirstForbidden == nil ? "\(name) was never caught" : nil
             }
             let forbidden = result.counts.forbidden
-            return forbidden > 0 ? "\(name) showed \(counted(forbidden, "forbidden outcome"))" : nil
+            return forbidden > 0 ? "\(name) showed \(plural(forbidden, "forbidden outcome"))" : nil
         }
     }
 
@@ -46,14 +46,9 @@ enum StressReport {
         let forbidden = checks.reduce(0) { $0 + $1.counts.forbidden }
         let caught = controls.filter { $0.secondsToFirstForbidden != nil }.count
         return (failed.isEmpty ? "PASS" : "FAIL")
-            + ": \(counted(forbidden, "forbidden outcome")) in \(counted(Set(checks.map(\.slot.check.name)).count, "check"))"
-            + "; \(caught) of \(counted(controls.count, "negative control")) caught (each at its own thread count)"
+            + ": \(plural(forbidden, "forbidden outcome")) in \(plural(Set(checks.map(\.slot.check.name)).count, "check"))"
+            + "; \(caught) of \(plural(controls.count, "negative control")) caught (each at its own thread count)"
             + (failed.isEmpty ? "" : "; " + failed.joined(separator: "; "))
             + "; wrote \(path); next: scripts/analyze report \(path)"
-    }
-
-    /// `1 check`, `2 checks`.
-    private static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

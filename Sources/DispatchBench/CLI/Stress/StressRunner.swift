@@ -94,7 +94,7 @@ final class StressRunner: Sendable {
                 warn("bench stress: \(error)")
                 exit(ExitStatus.writeFailed)
             }
-            warn("    \(result.iterations) iterations: " + result.counts.sorted
+            warn("    \(plural(result.iterations, "iteration")): " + result.counts.sorted
                 .map { "\($0.outcome.id) \($0.count)" + ($0.outcome.grade == .acceptable ? "" : " (\($0.outcome.grade.rawValue))") }
                 .joined(separator: ", "))
         }

@@ -1,0 +1,70 @@
+"""A run's conditions in words (judge/conditions.py decides them): the lines on the report's
+first screen, the note beside a recommendation drawn from a quick or filtered run, and the
+mark on every section whose figures were taken under load."""
+
+from __future__ import annotations
+
+from ..judge.conditions import RunConditions
+from ..judge.situations import threads_text
+
+NS_PER_MS = 1e6
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _shape(c: RunConditions) -> str:
+    if not c.recorded:
+        return (f"{_plural(c.rounds, 'round')} in the file; its settings (quick or not, samples, sample "
+                "length, filter) are not recorded: the file's schema predates them")
+    kind = "**quick** (`bench --quick`)" if c.quick else "full (not `--quick`)"
+    return (f"{kind}: {_plural(c.rounds, 'round')} of {_plural(c.samples, 'sample')} per case, each at "
+            f"least {c.sample_ns / NS_PER_MS:g} ms, after {_plural(c.warmup, 'warm-up sample')}")
+
+
+def _filter(c: RunConditions) -> str:
+    if c.filter is None:
+        return "not recorded"
+    return f"`{c.filter}`: only the cases it matches were run" if c.filter else "none: every case was run"
+
+
+def _load(c: RunConditions) -> str:
+    if c.load_at_start is None:
+        return "not recorded, so this report cannot tell whether the machine was busy"
+    state = (f"at or above the {c.logical_cpus} logical CPUs: **taken under load**, so timings are noisy"
+             if c.busy else f"below the {c.logical_cpus} logical CPUs")
+    unjudged = c.fairness_unjudged_threads
+    if unjudged:
+        state += (f"; it left too few CPUs free to judge fairness at {threads_text(unjudged)}")
+    return f"{c.load_at_start:.2f} when the run started, {state}; at its end: not recorded"
+
+
+def conditions_items(c: RunConditions) -> tuple[str, ...]:
+    """The run's shape and load, one line each, for the report's first screen."""
+    return (f"**Run:** {_shape(c)}.",
+            f"**Filter:** {_filter(c)}.",
+            f"**Threads:** {threads_text(c.threads)} on {_plural(c.logical_cpus, 'logical CPU')}.",
+            f"**Load average (1 minute):** {_load(c)}.")
+
+
+def load_mark(c: RunConditions) -> str | None:
+    """The mark on a section whose figures were taken under load, or None."""
+    if not c.busy:
+        return None
+    return (f"**Taken under load** (load average {c.load_at_start:.2f} on {c.logical_cpus} logical CPUs as "
+            "the run started): these figures may include time spent waiting for a CPU.")
+
+
+def recommendation_note(c: RunConditions) -> str | None:
+    """The note beside a decision table drawn from a quick or filtered run, or None."""
+    if not c.narrowed:
+        return None
+    kinds = [kind for kind, on in (("quick", c.quick), ("filtered", c.filter)) if on]
+    what = []
+    if c.filter:
+        what.append(f"only the variants that `{c.filter}` matched compete")
+    if c.quick:
+        what.append(f"each from {_plural(c.rounds, 'round')} of {_plural(c.samples, 'sample')}")
+    return (f"**Drawn from a {' and '.join(kinds)} run:** {' and '.join(what)}. A full run may choose "
+            "differently.")

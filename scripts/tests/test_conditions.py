@@ -1,0 +1,113 @@
+"""The report states its run's conditions (issue 44, item 2): on its first screen the run's
+shape (quick or not, rounds, samples, sample length, filter, thread counts) and the load
+average; beside a recommendation from a quick or filtered run, a note that says so; and on
+every section of a run taken under load, a mark."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyze_lib.cli import main
+from analyze_lib.files.loader import load_results
+from analyze_lib.judge.conditions import BUSY_LOAD_PER_CPU, run_conditions
+from csvgen import case, rounds, write_results
+
+# The issue's run: two once/hit variants at 1 and 2 threads, quick, filtered, on a machine
+# whose load average (2.54) was above its 2 logical CPUs.
+QUICK_FILTERED_BUSY = {"logical_cpus": "2", "run_quick": "true", "run_rounds": "2", "run_samples": "2",
+                       "run_sample_ns": "2000000", "run_warmup": "1", "run_threads": "1,2",
+                       "run_filter": "^once/hit/(set-tracker|lazy-static)", "load_avg_1m": "2.54"}
+QUIET_FULL = {"logical_cpus": "2", "run_threads": "1,2", "run_rounds": "2", "run_samples": "2", "load_avg_1m": "0.31"}
+# Two rounds of two samples each, as the quick run's settings say (a file with fewer rounds than its
+# run_rounds would be reported incomplete).
+CASES = {case("once", "hit", v, t): rounds(cost, 2, samples=2)
+         for t in (1, 2) for v, cost in (("lazy-static", 1.0), ("set-tracker", 12.0))}
+
+
+def _report(tmp_path, run: dict | None, version: int = 6) -> tuple[str, str]:
+    # Files before schema 3 have no rounds: one sample list a case.
+    cases = CASES if version >= 3 else {key: samples[0] for key, samples in CASES.items()}
+    path = write_results(tmp_path / "run.csv", cases, version=version, run=run)
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    return ((tmp_path / "report" / "report.md").read_text(), (tmp_path / "report" / "report.html").read_text())
+
+
+def _first_screen(markdown: str) -> str:
+    """What comes before the table of contents."""
+    return markdown.split("\n## Contents\n", 1)[0]
+
+
+def test_the_first_screen_states_a_quick_filtered_run_under_load(tmp_path):
+    markdown, html = _report(tmp_path, QUICK_FILTERED_BUSY)
+    first = _first_screen(markdown)
+    assert "Incomplete" not in first
+    assert "- **Run:** **quick** (`bench --quick`): 2 rounds of 2 samples per case, each at least 2 ms, " \
+           "after 1 warm-up sample." in first
+    assert "- **Filter:** `^once/hit/(set-tracker|lazy-static)`: only the cases it matches were run." in first
+    assert "- **Threads:** 1 and 2 threads on 2 logical CPUs." in first
+    assert re.search(r"- \*\*Load average \(1 minute\):\*\* 2\.54 when the run started, at or above the 2 "
+                     r"logical CPUs: \*\*taken under load\*\*.*; at its end: not recorded\.", first)
+    # The HTML says the same, also before its contents.
+    head = html.split("Contents", 1)[0]
+    assert "2.54 when the run started" in head and "<code>^once/hit/(set-tracker|lazy-static)</code>" in head
+
+
+def test_the_first_screen_of_a_quiet_full_run(tmp_path):
+    markdown, _ = _report(tmp_path, QUIET_FULL)
+    first = _first_screen(markdown)
+    assert "- **Run:** full (not `--quick`): 2 rounds of 2 samples per case, each at least 20 ms, " \
+           "after 2 warm-up samples." in first
+    assert "Incomplete" not in first
+    assert "- **Filter:** none: every case was run." in first
+    assert "0.31 when the run started, below the 2 logical CPUs; at its end: not recorded." in first
+    assert "under load" not in markdown.lower()
+    assert "Drawn from" not in markdown
+
+
+def test_a_file_without_run_settings_says_so(tmp_path):
+    markdown, _ = _report(tmp_path, {"logical_cpus": "2"}, version=2)
+    first = _first_screen(markdown)
+    assert "- **Run:** 1 round in the file; its settings (quick or not, samples, sample length, filter) are " \
+           "not recorded: the file's schema predates them." in first
+    assert "- **Filter:** not recorded." in first
+    assert "**Load average (1 minute):** not recorded, so this report cannot tell whether the machine " \
+           "was busy." in first
+
+
+def test_a_recommendation_from_a_quick_filtered_run_says_so(tmp_path):
+    markdown, _ = _report(tmp_path, QUICK_FILTERED_BUSY)
+    decisions = markdown.split("### Which one to use\n", 1)[1].lstrip()
+    # The note comes first, right above the table it qualifies.
+    assert decisions.startswith("**Drawn from a quick and filtered run:** only the variants that "
+                                "`^once/hit/(set-tracker|lazy-static)` matched compete and each from 2 rounds "
+                                "of 2 samples. A full run may choose differently.\n\n| Benchmark |")
+
+
+@pytest.mark.parametrize("run, note", [
+    ({**QUIET_FULL, "run_quick": "true"},
+     "**Drawn from a quick run:** each from 2 rounds of 2 samples."),
+    ({**QUIET_FULL, "run_filter": "^once/"}, "**Drawn from a filtered run:** only the variants that `^once/` "
+                                             "matched compete."),
+])
+def test_a_quick_or_a_filtered_run_alone_is_named(tmp_path, run, note):
+    markdown, _ = _report(tmp_path, run)
+    assert note in markdown
+
+
+def test_every_section_of_figures_from_a_busy_run_is_marked(tmp_path):
+    markdown, _ = _report(tmp_path, QUICK_FILTERED_BUSY)
+    mark = "**Taken under load** (load average 2.54 on 2 logical CPUs as the run started)"
+    sections = {s.split("\n", 1)[0]: s for s in markdown.split("\n## ")[1:]}
+    for heading in ("once", "All cases"):
+        assert mark in sections[heading], heading
+    assert mark not in sections["How to read this report"] and mark not in sections["Environment"]
+
+
+@pytest.mark.parametrize("load, busy", [(1.99, False), (2.0, True), (2.54, True), (None, False)])
+def test_busy_means_a_load_at_or_above_the_cpus(tmp_path, load, busy):
+    run = {**QUIET_FULL, "load_avg_1m": "" if load is None else str(load)}
+    conditions = run_conditions(load_results(write_results(tmp_path / "run.csv", CASES, version=6, run=run)))
+    assert BUSY_LOAD_PER_CPU == 1.0 and conditions.busy is busy
+    assert conditions.threads == (1, 2) and conditions.logical_cpus == 2
