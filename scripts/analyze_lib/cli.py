@@ -40,16 +40,18 @@ PROG = "analyze"
 EXIT_CODES_HELP = f"""\
 exit codes:
   {EXIT_OK}  success; for gate: passed (every base case compared or --allow-missing,
-     at least one case decidable, none slower or worse)
+     at least one case decidable, none slower or worse, nothing not judged against it)
   {EXIT_REGRESSION}  gate: at least one case is slower (timings) or worse: more instructions
-     or allocations per op (counts); listed first
+     or allocations per op (counts), or a whole suite is slower; listed first
   {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version
      (or stress_schema_version), duplicate sample, case or outcome, no case in common,
      a timing file against a counts file, a stress file to compare, gate or export,
      bad option (one line on stderr names the file and line)
   {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
   {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
-     (or too few rounds), or every case is unstable or bimodal (not gated)
+     (or too few rounds), or every case is unstable or bimodal (not gated); or a pass
+     is not supported: a case not judged moved, most were not judged, or in separate
+     runs the canary harness/empty moved (docs/comparison-rule.md#when-the-gate-may-pass)
   {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
      filtered run; --allow-missing if on purpose), or head's run did not complete
      (run_complete false, or fewer rounds than run_rounds; nothing overrides it)
@@ -59,8 +61,8 @@ When several gate outcomes apply, the first of 1, 5, 4 wins.
 GATE_DESCRIPTION = (
     " The gate passes only when it could have failed: base cases missing from head fail it "
     f"(exit {EXIT_INCOMPLETE}; --allow-missing for a head filtered on purpose), undetectable "
-    f"cases are listed and not judged, and when no case can be decided it is inconclusive "
-    f"(exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
+    f"cases are listed and not judged, and when no case can be decided, or what it could not judge "
+    f"stands against a pass, it is inconclusive (exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
     f"the gate fails (exit {EXIT_REGRESSION}) when a case is worse; better cases are listed and do "
     "not fail it.")
 

@@ -35,7 +35,7 @@ detached git worktree under a temporary directory and built there (swift build -
 bench, or yours, with its own .build: your working tree and .build are not touched). A build is kept by
 commit, toolchain and product in ~/.cache/dispatchbench/builds and reused by later runs (--rebuild
 builds afresh). The two binaries
-then run interleaved, one fresh process per round, and scripts/analyze's gate compares the rounds: the
+then run side by side (paired, below), and scripts/analyze's gate compares them: the
 comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
 exactly (skipped with a note when valgrind is missing).
@@ -74,11 +74,12 @@ bench count unless --no-count. Measured times are in docs/findings/.
 EPILOG = """\
 exit codes:
   0    no regression (timing and counts gates passed); gate check: all three as expected
-  1    regression: a case slower, or worse in counts; gate check: a comparison not as expected
+  1    regression: a case or a suite slower, or worse in counts; gate check: a comparison not as expected
   2    bad input: bad revision or option, dirty working tree at HEAD, a build or bench failure,
        unreadable results (one line on stderr)
   3    scripts/bench-commits could not set up its Python environment (.venv)
-  4    gate inconclusive: no case could be decided (e.g. --pairs 4)
+  4    gate inconclusive: no case could be decided (e.g. --abba --pairs 4), or what it could not
+       judge stands against a pass (docs/comparison-rule.md#when-the-gate-may-pass)
   5    gate incomplete: base cases missing from head
   130  interrupted (Ctrl-C; 143 for SIGTERM): the CSVs written so far are kept
 When the timing and counts gates differ, the first of 1, 5, 4 wins, as in `scripts/analyze gate`.
@@ -100,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
                          f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--rebuild] [--keep] [--seed S] "
                          f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
-                         f"[--keep] [--seed S] [-- bench options]\n"
+                         f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
                          f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")

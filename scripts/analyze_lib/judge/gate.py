@@ -253,6 +253,11 @@ class GateDecision(_GateOutcome):
             **({"unstable": len(self.unstable)} if self.unstable else {}),
             **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
             **({"head_incomplete": self.head_incomplete} if self.head_incomplete else {}),
+            # What pass_evidence found, only when it found it.
+            **({"suites_slower": [shift.suite for shift in self.evidence.suites_slower]}
+               if self.evidence.suites_slower else {}),
+            **({"not_judged_slower": len(self.evidence.unseen_slower)} if self.evidence.unseen_slower else {}),
+            **({"machine_moved": True} if self.evidence.machine_moved else {}),
         }
 
 
