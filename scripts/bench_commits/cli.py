@@ -291,22 +291,33 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                  {plan.SIDE_A: paths.counts_a, plan.SIDE_B: paths.counts_b}, workspace.logs)
     finally:
         workspace.close()
-    markdown, timing_exit = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
+    markdown, timing_exit, timing_headline = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
     codes = [timing_exit]
+    headlines = [f"timings: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({plan.short(base)}) → {head_rev} ({plan.short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
            "wall time.", "", markdown.rstrip(), ""]
     if counted:
-        counts_text, counts_exit = counts_markdown(paths.counts_a, paths.counts_b)
+        counts_text, counts_exit, counts_headline = counts_markdown(paths.counts_a, paths.counts_b)
         codes.append(counts_exit)
         out += [counts_text.rstrip(), ""]
+        headlines.append(f"counts: {_without_gate(counts_headline)}")
     elif args.no_count:
         out += ["Counts: not run (--no-count).", ""]
+        headlines.append("counts: not run")
     else:
         out += ["Counts: skipped, `bench count` cannot run on this machine (valgrind or jemalloc missing).", ""]
+        headlines.append("counts: skipped")
+    code = plan.combine_exit_codes(codes)
+    out += [f"**Verdict: {plan.VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines), ""]
     sys.stdout.write("\n".join(out))
-    return plan.combine_exit_codes(codes)
+    return code
+
+
+def _without_gate(headline: str) -> str:
+    """A gate's headline without its leading ``Gate: ``."""
+    return headline.removeprefix("Gate: ")
 
 
 def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, str, float]]) -> str:

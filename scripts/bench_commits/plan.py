@@ -141,6 +141,11 @@ def result_paths(directory: Path, stamp: str, name_a: str, name_b: str, exists=P
         suffix = f"-{attempt}"
 
 
+# The word that opens the last line of a comparison, by its exit code.
+VERDICT_WORDS = {EXIT_PASSED: "PASSED", EXIT_REGRESSION: "FAILED", EXIT_INCONCLUSIVE: "INCONCLUSIVE",
+                 EXIT_INCOMPLETE: "INCOMPLETE"}
+
+
 def combine_exit_codes(codes: list[int]) -> int:
     """One exit code for several gates (timing, counts): the first of 1, 5, 4 that any gave, else 0."""
     for code in GATE_PRECEDENCE:

@@ -191,19 +191,19 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
     return comparison, decide_gate(comparison)
 
 
-def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int]:
-    """The gate's Markdown for two timing files and its exit code."""
+def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str]:
+    """The gate's Markdown for two timing files, its exit code and its headline."""
     comparison, decision = timing_gate(base, head, alpha)
-    return render_markdown(comparison, gate=decision), decision.exit_code
+    return render_markdown(comparison, gate=decision), decision.exit_code, decision.headline
 
 
-def counts_markdown(base: Path, head: Path) -> tuple[str, int]:
-    """The exact counts gate's Markdown for two counts files and its exit code."""
+def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
+    """The exact counts gate's Markdown for two counts files, its exit code and its headline."""
     base_file, head_file = load_counts(base), load_counts(head)
     _warn_all(base_file.warnings + head_file.warnings)
     comparison = build_counts_comparison(base_file, head_file)
     decision = decide_counts_gate(comparison)
-    return render_counts_markdown(comparison, gate=decision), decision.exit_code
+    return render_counts_markdown(comparison, gate=decision), decision.exit_code, decision.headline
 
 
 def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> plan.Observed:

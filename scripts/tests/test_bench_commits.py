@@ -219,12 +219,17 @@ def test_a_slower_head_exits_1_and_prints_the_comparison(repo, capsys):
     assert out.startswith("# bench-commits: HEAD~1")
     assert "Gate: FAILED" in out and "slower" in out
     assert "Counts: not run (--no-count)." in out
+    # The last line is the verdict, its word the exit code's.
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); timings: FAILED, ")
+    assert out.rstrip().splitlines()[-1].endswith("; counts: not run")
 
 
 def test_a_faster_head_passes(repo, capsys):
     commit(repo, "faster", {"SPEED": "0.5\n"})
     assert run(repo, "HEAD~1", "HEAD", "--no-count") == 0
-    assert "faster" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "faster" in out
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: PASSED** (exit 0); timings: passed")
 
 
 def test_too_few_pairs_is_inconclusive(repo, capsys):
@@ -237,6 +242,8 @@ def test_counts_are_gated_exactly(repo, capsys):
     assert run(repo, "HEAD~1", "HEAD", "--abba", "--quick", "--", "--filter", "^harness") == 1
     out = capsys.readouterr().out
     assert "## DispatchBench counts comparison" in out and "worse" in out
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); timings: ")
+    assert "; counts: FAILED, " in out.rstrip().splitlines()[-1]
     counts = [call["argv"] for call in invocations(repo) if call["argv"][0] == "count"]
     assert len(counts) == 2
     assert all(argv[1:4] == ["--quick", "--filter", "^harness"] for argv in counts)

@@ -215,3 +215,15 @@ def test_a_resolution_group_beyond_a_thousandfold_reads_in_words():
     _, _, body = resolution_table([ResolutionGroup("wait", 2, 3, math.exp(50), (0, 0)),
                                    ResolutionGroup("all", 0, 3, 1.07, (1, 3))])
     assert body == [["wait", "2", "3", "over 1000×", "0", "0"], ["all", "", "3", "1.07×", "1", "3"]]
+
+
+def test_nothing_to_do_only_where_the_cases_resolved_what_the_gate_promises(tmp_path):
+    from analyze_lib.present.render import checked_lines
+
+    fine = compared(tmp_path)
+    assert checked_lines(fine, decide_gate(fine))[-1] == "To do: nothing: every compared case was decided."
+    coarse = compared(tmp_path, cv=0.3)  # noisy pairs: each case can see only a coarse change
+    assert max(row.resolution for row in coarse.rows) > 1.10 and decide_gate(coarse).passed
+    to_do = next(line for line in checked_lines(coarse, decide_gate(coarse)) if line.startswith("To do: "))
+    assert to_do.startswith("To do: to see smaller changes, give the comparison more rounds: ")
+    assert "could see only a change coarser than 1.10×" in to_do

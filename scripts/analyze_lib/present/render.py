@@ -234,7 +234,17 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if comparison.bimodal:
         return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
                 "(listed below) by eye")
+    coarse = [row.resolution for row in rows if row.paired and row.resolution > COARSE_RESOLUTION + 1e-9]
+    if coarse:
+        return (f"to see smaller changes, give the comparison more rounds: {len(coarse)} of "
+                f"{_plural(sum(1 for row in rows if row.paired), 'paired case')} could see only a change coarser "
+                f"than {COARSE_RESOLUTION:.2f}× (up to {max(coarse):.2f}×), so a pass says nothing finer there "
+                "(bench-commits without --quick, or more --rounds and --budget)")
     return "nothing: every compared case was decided"
+
+
+# A paired case that could see only a change coarser than this leaves "nothing to do" untrue.
+COARSE_RESOLUTION = 1.10
 
 
 def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> list[str]:
