@@ -227,3 +227,21 @@ def test_nothing_to_do_only_where_the_cases_resolved_what_the_gate_promises(tmp_
     to_do = next(line for line in checked_lines(coarse, decide_gate(coarse)) if line.startswith("To do: "))
     assert to_do.startswith("To do: to see smaller changes, give the comparison more rounds: ")
     assert "could see only a change coarser than 1.10×" in to_do
+
+
+def test_a_case_starved_on_both_sides_does_not_block_a_pass(tmp_path):
+    """A case that completed no operation in most samples of both builds is not judged, and its ratio measures
+    nothing: the gate names it starved and passes on the others. The row is the one a quick paired A/A showed on
+    the 2-core VM: a writer starved under a reader/writer lock at 4 threads, its pairs' ratio 13.85."""
+    from dataclasses import replace
+
+    from analyze_lib.judge.compare import UNDETECTABLE
+
+    comparison = compared(tmp_path)
+    starved = replace(comparison.rows[0], base_median=math.inf, head_median=math.inf, ratio=13.85,
+                      outcome=UNDETECTABLE, alpha_reachable=False)
+    comparison.rows[0] = starved
+    assert starved.starved is not None and decide_gate(comparison).passed
+    # Control: the same row with medians that measure something blocks the pass.
+    comparison.rows[0] = replace(starved, base_median=10.0, head_median=138.5)
+    assert decide_gate(comparison).status == "inconclusive"

@@ -4,7 +4,8 @@
 - a whole suite that moved: its geometric-mean ratio at least the threshold factor slower, with an interval that
   excludes 1, is a regression even when no single case of it resolves the change;
 - cases the gate could not judge (unstable, bimodal, undetectable) whose head/base ratio is at least the threshold
-  factor slower: a pass would pass what the gate could not see;
+  factor slower: a pass would pass what the gate could not see (a starved case, which completed no operation in
+  most of its samples, has no ratio that measures anything, and is named as starved instead);
 - most of the compared cases not judged: a pass would rest on the few that were;
 - in separate runs (not paired), the machine's canary moved: ``harness/empty``, an empty timed loop that no change
   to a pattern touches, at least the threshold factor either way. What moved then is the machine, not the code, and
@@ -101,7 +102,7 @@ def pass_evidence(comparison: Comparison) -> PassEvidence:
     return PassEvidence(
         suites_slower=suites_slower(comparison),
         unseen_slower=tuple((row.key, moved_ratio(row)) for row in unseen
-                            if _beyond(moved_ratio(row), comparison.threshold) == SLOWER),
+                            if row.starved is None and _beyond(moved_ratio(row), comparison.threshold) == SLOWER),
         mostly_unseen=2 * len(unseen) > len(rows),
         machine_moved=machine,
     )
