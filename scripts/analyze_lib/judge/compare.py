@@ -188,8 +188,8 @@ class CompareRow(CaseEvidence):
         if self.outcome == BIMODAL:
             return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
         if self.bimodal:  # called by its levels (level_change): both sides have two
-            return (f"{self.verdict} by both levels: low {self.head_modes.low_median / self.base_modes.low_median:.2f}×, "
-                    f"high {self.head_modes.high_median / self.base_modes.high_median:.2f}× (head/base)")
+            low, high = level_ratios(self.base_modes, self.head_modes)
+            return f"{self.verdict} by both levels: low {low:.2f}×, high {high:.2f}× (head/base)"
         if self.outcome == UNSTABLE:
             return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
         if self.outcome == UNDETECTABLE:
@@ -243,9 +243,13 @@ def level_change(base: Modes | None, head: Modes | None, threshold: float) -> st
     change the levels' shares, not their medians, and are never called."""
     if base is None or head is None:
         return BIMODAL
-    low = judge_change(head.low_median / base.low_median, threshold)
-    high = judge_change(head.high_median / base.high_median, threshold)
+    low, high = (judge_change(ratio, threshold) for ratio in level_ratios(base, head))
     return low if low == high and low != UNCHANGED else BIMODAL
+
+
+def level_ratios(base: Modes, head: Modes) -> tuple[float, float]:
+    """Head/base of the low levels' medians and of the high levels' medians."""
+    return head.low_median / base.low_median, head.high_median / base.high_median
 
 
 def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> CompareRow:
@@ -300,8 +304,8 @@ def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = ma
     sides are bimodal, the level-by-level ratios (head/base of each level's median)."""
     text = f"bimodal (not gated): base {_level_text(base, base_median)}; head {_level_text(head, head_median)}"
     if base is not None and head is not None:
-        text += (f"; levels head/base {head.low_median / base.low_median:.2f} and "
-                 f"{head.high_median / base.high_median:.2f}")
+        low, high = level_ratios(base, head)
+        text += f"; levels head/base {low:.2f} and {high:.2f}"
     return text
 
 

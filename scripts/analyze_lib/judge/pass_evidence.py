@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import BIMODAL, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, judge_change, SLOWER, UNCHANGED
+from .compare import (BIMODAL, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, Comparison, CompareRow, judge_change,
+                      level_ratios)
 from ..files.model import CaseKey
 
 # The machine's canary in separate runs: an empty timed loop, whose code is the harness's and no pattern's
@@ -84,8 +85,7 @@ def moved_ratio(row: CompareRow) -> float:
     """How far a case not judged moved, head/base: the larger of its levels' ratios when both sides fall in
     two levels (samples that merely shifted between the same levels did not move), else its medians'."""
     if row.base_modes is not None and row.head_modes is not None:
-        return max(row.head_modes.low_median / row.base_modes.low_median,
-                   row.head_modes.high_median / row.base_modes.high_median)
+        return max(level_ratios(row.base_modes, row.head_modes))
     return row.ratio
 
 
