@@ -41,9 +41,9 @@ comparison's Markdown goes to stdout, progress to stderr, and the exit code is t
 exactly (skipped with a note when valgrind is missing).
 
 Paired, by default: the two builds alternate sample by sample, one worker process per build and
-round, fresh every round (below, and docs/bench-commits.md#the-paired-comparison). Each pair of
-samples is taken side by side, so a drift of the machine moves both, and the gate decides on the
-ratios of the pairs.
+round, fresh every round and started from a copy of its build made for that round (below, and
+docs/bench-commits.md#the-paired-comparison). Each pair of samples is taken side by side, so a drift
+of the machine moves both, and the gate decides on the ratios of the pairs.
 
 --abba instead runs whole rounds, one fresh process each: pair i runs base then head when i is odd,
 head then base when even (A B B A A B ...). The gate then decides on the spread between rounds, and

@@ -1,4 +1,5 @@
-"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build; each case visited set
+"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build, each started from a copy of
+its build made for that round (round_binaries: what a file keeps stays out of the evidence); each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
 case; further rounds visit the cases still coarser than the sequential rule's goals
 (analyze_lib.judge.paired.refinement), those working toward the coarsest goal first, cheapest first among
@@ -27,6 +28,7 @@ from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
 from analyze_lib.judge import paired as judge
 
 from . import paired_plan
+from .round_binaries import round_copies
 from .plan import SIDE_A, SIDE_B, PlanError
 from .worker import Worker, WorkerError, WorkerRefusal
 
@@ -207,50 +209,51 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 f"{judge.TARGET_RESOLUTION:g}x")
             break
         workers: dict[str, Worker] = {}
-        try:
-            for name in paired_plan.start_order(round_number):
-                side = sides[name]
-                argv = [str(side.binary), *paired_plan.worker_arguments(
-                    [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
-                workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
-                                       logs / f"worker-round{round_number}-{name}.log")
-            if cases is None:
-                settings = _placement_both_can(settings, workers, say)
-                cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
-                for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
-                    if missing:
-                        say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
-                            + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
-                if not cases:
-                    raise PlanError("the two builds have no case in common to compare")
-            visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
-                                    else (cases, len(cases)))
-            if not visiting:
-                say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
-                break
-            order = paired_plan.case_order(visiting, seed, round_number)
-            which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
-                     f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
-                     else f"{round_number}/{settings.rounds}: {len(order)} cases")
-            say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
-                f"elapsed {elapsed_text(time.monotonic() - started)}")
-            for index, case in enumerate(order):
-                if extra and not _budget_allows(started, settings, visit_seconds):
+        with round_copies({name: side.binary for name, side in sides.items()}, round_number) as binaries:
+            try:
+                for name in paired_plan.start_order(round_number):
+                    side = sides[name]
+                    argv = [str(binaries[name]), *paired_plan.worker_arguments(
+                        [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
+                    workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
+                                           logs / f"worker-round{round_number}-{name}.log")
+                if cases is None:
+                    settings = _placement_both_can(settings, workers, say)
+                    cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
+                    for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
+                        if missing:
+                            say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
+                                + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
+                    if not cases:
+                        raise PlanError("the two builds have no case in common to compare")
+                visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
+                                        else (cases, len(cases)))
+                if not visiting:
+                    say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
                     break
-                began = time.monotonic()
-                _visit(case, round_number, workers, files, ratios, plans, settings, seed)
-                visit_seconds.append(time.monotonic() - began)
-                seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
-                if (index + 1) % PROGRESS_EVERY == 0:
-                    say(f"round {round_number}: {index + 1} of {len(order)} cases, "
-                        f"elapsed {elapsed_text(time.monotonic() - started)}")
-            for name in (SIDE_A, SIDE_B):
-                workers.pop(name).quit()
-        except WorkerError as error:
-            raise PlanError(str(error)) from None
-        finally:
-            for worker in workers.values():
-                worker.kill()
+                order = paired_plan.case_order(visiting, seed, round_number)
+                which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
+                         f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
+                         else f"{round_number}/{settings.rounds}: {len(order)} cases")
+                say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
+                    f"elapsed {elapsed_text(time.monotonic() - started)}")
+                for index, case in enumerate(order):
+                    if extra and not _budget_allows(started, settings, visit_seconds):
+                        break
+                    began = time.monotonic()
+                    _visit(case, round_number, workers, files, ratios, plans, settings, seed)
+                    visit_seconds.append(time.monotonic() - began)
+                    seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
+                    if (index + 1) % PROGRESS_EVERY == 0:
+                        say(f"round {round_number}: {index + 1} of {len(order)} cases, "
+                            f"elapsed {elapsed_text(time.monotonic() - started)}")
+                for name in (SIDE_A, SIDE_B):
+                    workers.pop(name).quit()
+            except WorkerError as error:
+                raise PlanError(str(error)) from None
+            finally:
+                for worker in workers.values():
+                    worker.kill()
     for file in files.values():
         file.mark_complete()
     return files

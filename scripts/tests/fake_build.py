@@ -11,7 +11,8 @@ if Path("BROKEN").exists():
     sys.exit(1)
 binary = Path(".build/release/bench")
 binary.parent.mkdir(parents=True, exist_ok=True)
-# A launcher rather than a copy, so that the fake finds the fixtures beside it.
+# A launcher rather than a copy, so that the fake finds the fixtures beside it; it tells the fake the path
+# it was started by (FAKE_BENCH_PROGRAM), which a copy of it changes.
 fake = Path(__file__).resolve().parent / "fake_bench.py"
-binary.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{fake}" "$@"\n')
+binary.write_text(f'#!/bin/sh\nFAKE_BENCH_PROGRAM="$0" exec "{sys.executable}" "{fake}" "$@"\n')
 binary.chmod(0o755)

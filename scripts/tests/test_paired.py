@@ -19,6 +19,7 @@ from analyze_lib.judge import paired as judge
 from bench_commits import paired_plan
 from bench_commits.paired import Plans, _Ratios
 from bench_commits.plan import SIDE_A, SIDE_B, PlanError
+from bench_commits.round_binaries import round_copies, round_copy_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
 from fake_bench import worker_cases
@@ -138,6 +139,31 @@ def test_each_round_starts_one_fresh_worker_per_build(repo):
     for sequence in by_worker.values():
         assert sequence[-1] == "quit"
         assert sequence.count("setup") == sequence.count("teardown") == 4
+
+
+def test_each_worker_runs_from_a_copy_of_its_build_made_for_its_round_and_removed_after_it(repo):
+    # HEAD against itself: one build, yet every worker its own file, as with two builds.
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
+               "--seed", "11", *FOUR_CASES) in (0, 4)
+    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
+    programs = [Path(call["program"]) for call in workers]
+    assert len(workers) == 6 and len(set(programs)) == 6, "a file of its own for each worker"
+    built = {program.parent / "bench" for program in programs}
+    assert len(built) == 1 and next(iter(built)).name == "bench", "each copy lies beside the build"
+    assert {program.name for program in programs} == {
+        round_copy_path(Path("bench"), side, round_number).name for side in (SIDE_A, SIDE_B) for round_number in (1, 2, 3)}
+    assert len({len(str(program)) for program in programs}) == 1, "paths of one length"
+    assert not any(program.exists() for program in programs), "removed when the round ends"
+
+
+def test_round_copies_are_removed_when_the_round_fails(tmp_path):
+    binary = tmp_path / "bench"
+    binary.write_text("#!/bin/sh\n")
+    with pytest.raises(RuntimeError):
+        with round_copies({SIDE_A: binary, SIDE_B: binary}, 7) as copies:
+            assert copies[SIDE_A] != copies[SIDE_B] and all(copy.read_text() == "#!/bin/sh\n" for copy in copies.values())
+            raise RuntimeError("a worker died")
+    assert [path.name for path in tmp_path.iterdir()] == ["bench"]
 
 
 def test_rounds_visit_the_cases_in_the_seeded_order(repo):
