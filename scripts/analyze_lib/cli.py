@@ -231,7 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
     _add_rule_options(history)
-    history.add_argument("--out", metavar="DIR", help="output directory (default Results/history/)")
+    history.add_argument("--out", metavar="DIR",
+                         help="output directory (default: history/ beside the first CSV)")
     return parser
 
 
@@ -372,12 +373,12 @@ def _report(args) -> int:
 
 
 def _history(args) -> int:
-    from .present.history import DEFAULT_HISTORY_DIR, collect_inputs, write_history
+    from .present.history import collect_inputs, default_history_dir, write_history
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)
     runs = _load_usable(paths)
-    out = Path(args.out) if args.out else Path(DEFAULT_HISTORY_DIR)
+    out = Path(args.out) if args.out else default_history_dir(paths)
     written = write_history(runs, out, args.threshold, args.alpha, pattern)
     print(f"wrote {written}")
     return EXIT_OK

@@ -41,6 +41,16 @@ def test_history_command_writes_markdown_and_charts(tmp_path, capsys):
     assert "![once/hit](history-once-hit.png)" in markdown
 
 
+def test_history_lands_beside_its_runs_wherever_it_is_run_from(tmp_path, monkeypatch, capsys):
+    runs = _write_runs(tmp_path / "runs")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["history", str(runs)]) == 0
+    assert (runs / "history" / "history.md").is_file()
+    assert list(elsewhere.iterdir()) == [], "nothing written where it was run from"
+
+
 def test_history_filter_and_errors(tmp_path, capsys):
     runs = _write_runs(tmp_path / "runs")
     out = tmp_path / "history"

@@ -23,7 +23,7 @@ from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p
 from ..judge.stats import quartiles
 from ..judge.summary import case_median
 
-DEFAULT_HISTORY_DIR = "Results/history"
+HISTORY_DIR_NAME = "history"
 HISTORY_MD = "history.md"
 CSV_GLOB = "*.csv"
 
@@ -60,6 +60,12 @@ def collect_inputs(inputs: list[str]) -> list[Path]:
             seen.add(path.resolve())
             unique.append(path)
     return unique
+
+
+def default_history_dir(inputs: list[Path]) -> Path:
+    """``<the first CSV's directory>/history/``: beside the runs, wherever it is run from (as a report lands
+    beside its CSV)."""
+    return inputs[0].parent / HISTORY_DIR_NAME
 
 
 def order_runs(runs: list[ResultsFile]) -> list[ResultsFile]:
