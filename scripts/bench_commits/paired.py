@@ -21,6 +21,8 @@ import signal
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -208,55 +210,65 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
             say(f"round {round_number}: the time budget is spent; {still} case(s) still coarser than "
                 f"{judge.TARGET_RESOLUTION:g}x")
             break
-        workers: dict[str, Worker] = {}
-        with round_copies({name: side.binary for name, side in sides.items()}, round_number) as binaries:
-            try:
-                for name in paired_plan.start_order(round_number):
-                    side = sides[name]
-                    argv = [str(binaries[name]), *paired_plan.worker_arguments(
-                        [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
-                    workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
-                                           logs / f"worker-round{round_number}-{name}.log")
-                if cases is None:
-                    settings = _placement_both_can(settings, workers, say)
-                    cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
-                    for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
-                        if missing:
-                            say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
-                                + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
-                    if not cases:
-                        raise PlanError("the two builds have no case in common to compare")
-                visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
-                                        else (cases, len(cases)))
-                if not visiting:
-                    say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
+        with _round_workers(sides, bench_options, quick, settings, seed, logs, round_number) as workers:
+            if cases is None:
+                settings = _placement_both_can(settings, workers, say)
+                cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
+                for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
+                    if missing:
+                        say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
+                            + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
+                if not cases:
+                    raise PlanError("the two builds have no case in common to compare")
+            visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
+                                    else (cases, len(cases)))
+            if not visiting:
+                say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
+                break
+            order = paired_plan.case_order(visiting, seed, round_number)
+            which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
+                     f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
+                     else f"{round_number}/{settings.rounds}: {len(order)} cases")
+            say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
+                f"elapsed {elapsed_text(time.monotonic() - started)}")
+            for index, case in enumerate(order):
+                if extra and not _budget_allows(started, settings, visit_seconds):
                     break
-                order = paired_plan.case_order(visiting, seed, round_number)
-                which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
-                         f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
-                         else f"{round_number}/{settings.rounds}: {len(order)} cases")
-                say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
-                    f"elapsed {elapsed_text(time.monotonic() - started)}")
-                for index, case in enumerate(order):
-                    if extra and not _budget_allows(started, settings, visit_seconds):
-                        break
-                    began = time.monotonic()
-                    _visit(case, round_number, workers, files, ratios, plans, settings, seed)
-                    visit_seconds.append(time.monotonic() - began)
-                    seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
-                    if (index + 1) % PROGRESS_EVERY == 0:
-                        say(f"round {round_number}: {index + 1} of {len(order)} cases, "
-                            f"elapsed {elapsed_text(time.monotonic() - started)}")
-                for name in (SIDE_A, SIDE_B):
-                    workers.pop(name).quit()
-            except WorkerError as error:
-                raise PlanError(str(error)) from None
-            finally:
-                for worker in workers.values():
-                    worker.kill()
+                began = time.monotonic()
+                _visit(case, round_number, workers, files, ratios, plans, settings, seed)
+                visit_seconds.append(time.monotonic() - began)
+                seconds_by_case.setdefault(case_key(case), []).append(visit_seconds[-1])
+                if (index + 1) % PROGRESS_EVERY == 0:
+                    say(f"round {round_number}: {index + 1} of {len(order)} cases, "
+                        f"elapsed {elapsed_text(time.monotonic() - started)}")
     for file in files.values():
         file.mark_complete()
     return files
+
+
+@contextmanager
+def _round_workers(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings,
+                   seed: int, logs: Path, round_number: int) -> Iterator[dict[str, Worker]]:
+    """This round's two workers, started in the round's order, each from a copy of its build made for the
+    round (round_binaries). Leaving normally, both are asked to quit; leaving by an error or an interruption,
+    both are killed. A worker's failure comes out as a PlanError naming its side."""
+    with round_copies({name: side.binary for name, side in sides.items()}, round_number) as binaries:
+        workers: dict[str, Worker] = {}
+        try:
+            for name in paired_plan.start_order(round_number):
+                side = sides[name]
+                argv = [str(binaries[name]), *paired_plan.worker_arguments(
+                    [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
+                workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
+                                       logs / f"worker-round{round_number}-{name}.log")
+            yield workers
+            for name in (SIDE_A, SIDE_B):
+                workers.pop(name).quit()
+        except WorkerError as error:
+            raise PlanError(str(error)) from None
+        finally:
+            for worker in workers.values():
+                worker.kill()
 
 
 def _placement_both_can(settings: paired_plan.PairedSettings, workers: dict[str, Worker],
