@@ -1,7 +1,7 @@
 """The comparison of two runs: per case, ratio of medians, CI, p-value and outcome.
 
 ``compare()`` is the pure core (samples in, rows out) that the gate, history and
-scripts/simulate_gate.py all use: ``evidence()`` measures each case, ``decide_outcomes()`` decides
+tools/research/simulate_gate.py all use: ``evidence()`` measures each case, ``decide_outcomes()`` decides
 them together and ``classify()``, the one rule, gives each row its outcome.
 ``build_comparison()`` adds what a report of two files needs: filtering, one-sided cases,
 per-suite geometric means and warnings.

@@ -68,7 +68,7 @@ from scipy.stats import trim_mean
 from .stats import BOOTSTRAP_SEED, holm
 
 # The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
-# real round values of 504 cases (bench_commits.empirical_null), five or six rounds made false calls on the
+# real round values of 504 cases (tools/research/empirical_null.py), five or six rounds made false calls on the
 # 2-thread handoffs, whose rounds sit on levels 11x apart; ten made none there. The rate per comparison stayed
 # near the rule's alpha either way (docs/findings/2026-11-24-placement-states.md).
 MIN_CALL_ROUNDS = 10

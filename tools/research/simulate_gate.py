@@ -5,7 +5,7 @@ Draws base and head samples from log-normal noise (default CV 5%), with head slo
 down by a known factor, runs the real ``analyze_lib.judge.compare.compare`` on them and counts
 how often each verdict comes out. Not a unit test: run it by hand and report the table.
 
-    .venv/bin/python scripts/simulate_gate.py --trials 2000 --seed 1
+    .venv/bin/python tools/research/simulate_gate.py --trials 2000 --seed 1
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The product's modules (analyze_lib) live in scripts/; this tool stands beside it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from analyze_lib.judge.compare import (  # noqa: E402  (needs the path above)
     DEFAULT_ALPHA,

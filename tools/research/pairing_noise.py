@@ -1,7 +1,7 @@
 """How much pairing cancels the host's noise, per sample length and pairs a visit: an A/A measurement
 for choosing ``--sample-time`` and ``--visit-pairs`` of a paired run.
 
-    PYTHONPATH=scripts .venv/bin/python -m bench_commits.pairing_noise .build/release/bench \\
+    .venv/bin/python tools/research/pairing_noise.py .build/release/bench \\
         --filter '^harness/spin/' --threads 1 --lengths 1,2,4,8 --pairs 24 --rounds 3 [--visit-pairs 1,3] \\
         [--placement pinned | --cpus 0,0]
 
@@ -26,12 +26,16 @@ import math
 import os
 import random
 import statistics
+import sys
 import tempfile
 from pathlib import Path
 
-from . import paired_plan
-from .paired_plan import WARMUP_SAMPLES
-from .worker import Worker
+# The product's modules (bench_commits) live in scripts/; this tool stands beside it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+from bench_commits import paired_plan  # noqa: E402 (needs the path above)
+from bench_commits.paired_plan import WARMUP_SAMPLES  # noqa: E402
+from bench_commits.worker import Worker  # noqa: E402
 
 RANDOM_PAIRINGS = 50
 
@@ -100,7 +104,7 @@ def measure(binary: str, options: list[str], lengths_ms: list[float], pairs: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench_commits.pairing_noise", description=__doc__,
+    parser = argparse.ArgumentParser(prog="tools/research/pairing_noise.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary", help="a release build of bench")
     parser.add_argument("--filter", required=True, help="bench --filter: keep it to a few cases")

@@ -1,10 +1,10 @@
-"""The empirical null (bench_commits.empirical_null): round values pooled from paired files, and unchanged
+"""The empirical null (tools/research/empirical_null.py): round values pooled from paired files, and unchanged
 comparisons drawn from them, judged by the paired rule with and without its minimum of rounds."""
 
 import numpy as np
 
 from analyze_lib.judge import paired as judge
-from bench_commits import empirical_null
+import empirical_null
 
 from csvgen import case, write_paired
 

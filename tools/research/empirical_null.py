@@ -1,7 +1,7 @@
 """How often the paired rule makes a false call on this runner's real noise, by the number of rounds: an
 empirical null drawn from finished paired comparisons.
 
-    PYTHONPATH=scripts .venv/bin/python -m bench_commits.empirical_null BASE.csv HEAD.csv [BASE HEAD ...] \\
+    .venv/bin/python tools/research/empirical_null.py BASE.csv HEAD.csv [BASE HEAD ...] \\
         --rounds 5,10 --comparisons 300 [--exclude '^harness/spin/'] [--seed 1]
 
 For every case of the given paired files (pairs of base and head files, e.g. several comparisons of one
@@ -21,15 +21,19 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-from analyze_lib.argtypes import significance_level
-from analyze_lib.files.loader import load_results
-from analyze_lib.judge import paired as judge
-from analyze_lib.judge.compare import paired_samples
+# The product's modules (analyze_lib) live in scripts/; this tool stands beside it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+from analyze_lib.argtypes import significance_level  # noqa: E402 (needs the path above)
+from analyze_lib.files.loader import load_results  # noqa: E402
+from analyze_lib.judge import paired as judge  # noqa: E402
+from analyze_lib.judge.compare import paired_samples  # noqa: E402
 
 
 def pooled_round_values(files: list[tuple[Path, Path]], exclude: str | None = None) -> dict[str, np.ndarray]:
@@ -72,7 +76,7 @@ def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Gener
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench_commits.empirical_null",
+    parser = argparse.ArgumentParser(prog="tools/research/empirical_null.py",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path, help="BASE HEAD [BASE HEAD ...]: paired comparisons' files")
     parser.add_argument("--rounds", default="5,10", help="round counts to simulate, comma-separated (default 5,10)")
