@@ -89,7 +89,7 @@ extension Bench {
             }
             let verdict = SelfCheckVerdict(results)
             print(verdict.line)
-            if !verdict.passed { throw ExitCode(ExitStatus.selfCheckFailed) }
+            if !verdict.passed { throw ExitCode(ExitStatus.checkFailed) }
         }
 
         /// An uncontended pthread mutex lock/unlock pair, through the harness and in a hand-written loop.
