@@ -157,7 +157,8 @@ def team_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
     """Where a case's team threads run under "pinned", thread i on the i-th CPU of the list (modulo its length),
     the same in both workers: all of ``cpus``, rotated by the round so that no thread of a team keeps one vCPU in
     every round. None (the scheduler places them) under the other placements, for a one-thread case (which
-    ``case_cpus`` confines) and without CPUs."""
+    ``case_cpus`` confines) and without CPUs. The worker's ThreadTeam (Sources/BenchCore/ThreadTeam.swift)
+    pins its threads to this list; ``Worker.confine`` confines a whole worker to ``case_cpus``."""
     if placement != "pinned" or threads < 2 or not cpus:
         return None
     return _in_turn(cpus, round_number)
