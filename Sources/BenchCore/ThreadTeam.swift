@@ -14,6 +14,9 @@ import Foundation
 /// (docs/findings/2026-11-24-placement-states.md). Threads the team's threads start (the dispatch pool's, when a
 /// job is the first to need one) inherit their CPU.
 ///
+/// `bench-commits` chooses the list (scripts/bench_commits/paired_plan.py `team_cpus`) and confines a one-thread
+/// case's whole worker process from outside (scripts/bench_commits/worker.py `confine`); this team applies the list.
+///
 /// Not thread-safe: one coordinator thread calls `start`, `join` and `shutdown`, in that order per job.
 public final class ThreadTeam: @unchecked Sendable {
     /// The number of worker threads.

@@ -182,6 +182,8 @@ public final class ResultsWriter: @unchecked Sendable {
     /// in the same directory, then renamed over it, so that a reader (or a kill) sees the old file or the whole
     /// new one, never a mix. A file with no rows is left as it is. For a writer that is not this process's (the
     /// file of a run whose rounds were other processes); `completeRun()` for this writer's own file.
+    /// bench-commits' paired runs finish their own file with the same rewrite in Python
+    /// (scripts/bench_commits/paired.py `mark_complete`): no `bench` process owns that file.
     @discardableResult
     public static func markRunComplete(path: String,
                                        when condition: (_ header: [String], _ rows: [[String]]) -> Bool

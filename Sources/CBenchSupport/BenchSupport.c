@@ -13,14 +13,6 @@ int bench_callgrind_compiled_in(void) {
     return BENCH_HAS_CALLGRIND;
 }
 
-int bench_running_on_valgrind(void) {
-#if BENCH_HAS_CALLGRIND
-    return RUNNING_ON_VALGRIND ? 1 : 0;
-#else
-    return 0;
-#endif
-}
-
 void bench_callgrind_begin(void) {
 #if BENCH_HAS_CALLGRIND
     CALLGRIND_START_INSTRUMENTATION;

@@ -65,7 +65,7 @@ import Testing
 
     /// A failed verdict exits 1, distinct from bad input (64) and the run's other statuses.
     @Test func aFailedCheckHasAStatusOfItsOwn() {
-        #expect(ExitStatus.selfCheckFailed == 1)
+        #expect(ExitStatus.checkFailed == 1)
         #expect(Set(ExitStatus.all.map(\.status)).count == ExitStatus.all.count)
     }
 }

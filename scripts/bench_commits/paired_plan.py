@@ -18,51 +18,31 @@ from analyze_lib.judge import paired as judge
 
 from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 
-# Rounds: fresh pairs of workers, one after the other. The rounds, not the pairs, are the paired
-# rule's independent units (a worker's threads keep their CPUs for seconds: judge/paired.py), read on
-# Student's t with the degrees of freedom of the rounds its trimmed mean keeps, whose tail at a lone
-# change's bar among ~500 cases falls steeply with the rounds (23 standard errors at 5 rounds, 10.1 at
-# 10, 5.8 at 24), and a case calls a change only from judge.MIN_CALL_ROUNDS rounds. So every case gets
-# that many, quick or not, and further rounds, up to the maximum, visit the cases ``cases_to_visit``
-# picks while the time budget lasts. A one-thread case whose rounds spread 0.1 (the spin loop's, in
-# default A/A runs) needs about 200 rounds to resolve 1.03x among ~500 (docs/findings/2026-11-24-planted-series.md).
+# Why each default below is what it is, with the findings that chose it: docs/bench-commits.md, "The
+# paired comparison" and "Placement". The comments here state only what each setting does.
+
+# Rounds: fresh pairs of workers, one after the other; the rounds, not the pairs, are the paired rule's
+# independent units. Every case gets judge.MIN_CALL_ROUNDS, the fewest a paired case calls a change from,
+# quick or not; further rounds, up to the maximum, visit the cases ``cases_to_visit`` picks while the time
+# budget lasts.
 DEFAULT_ROUNDS = judge.MIN_CALL_ROUNDS
 QUICK_ROUNDS = judge.MIN_CALL_ROUNDS
 DEFAULT_MAX_ROUNDS = 240
 QUICK_MAX_ROUNDS = 16
-# Pairs a case gets in each round that visits it; a round's value is their median. More rounds beat
-# more pairs a round: in default A/A runs, one pair a visit (21 rounds in the budget) resolved a median
-# 1.41x over all cases and 1.32x at one thread, three pairs a visit (10 rounds) 2.01x and 1.67x
-# (docs/findings/2026-11-23-sequential-rounds.md). A round of one pair a case took about 57 s on the
-# full suite, of two pairs 86 s, when every setup calibrated; with one calibration per case (paired.Plans)
-# about 33 s (the first 45 s), and without a warm-up sample about 21 s, so that a quick run's 10 to 16
-# rounds take about 4 minutes.
+# Pairs a case gets in each round that visits it; a round's value is their median. One: a coarse case is
+# given more rounds, not more pairs in a round.
 DEFAULT_VISIT_PAIRS = 1
 QUICK_VISIT_PAIRS = 1
-# Sample length. What a length buys is the time a case takes to reach a standard error: shorter samples make a
-# visit cheaper but below 8 ms its own overhead is most of it. In eight alternated A/As of 100 cases at 2, 4, 8
-# and 16 ms, no length reached the rule's standard error in measurably less time than 8 ms (median over the
-# cases 0.96-1.11 of 8 ms's time; a length's own two runs differed by up to 25%)
-# (docs/findings/2026-11-25-evidence-at-78b7592.md).
+# Sample length: the shortest at which a visit's own overhead is not most of its cost.
 DEFAULT_SAMPLE_MS = 8.0
-# Warm-up samples before each kept one: none. A worker's threads are woken for every sample, and the
-# first window after a wake-up may run slow, but the other build's sample follows within milliseconds,
-# woken the same way, so whatever a wake-up costs falls on both sides of the pair. In four quick gate
-# checks alternated with and without one warm-up sample, the warm-up made the rounds no tighter
-# (the A/A's median spread of round ratios 0.211-0.212 without, 0.212-0.223 with), did not change
-# the planted factors read, and made a round 33-36 s instead of 21 (docs/findings/2026-11-24-no-warm-up.md).
+# Warm-up samples before each kept one: none. The other build's sample, milliseconds later on the same CPU, is
+# woken the same way, so whatever a wake-up costs falls on both sides of the pair.
 WARMUP_SAMPLES = 0
-# Where a case's threads run. "same-cpu": a one-thread case runs with both builds' workers confined to
-# one CPU, the same for both (which one alternates by round); cases of more threads run free. This VM's
-# two vCPUs run at different speeds for seconds at a time, and a thread stays on the CPU it last ran
-# on, so with free placement each worker of a pair sat on its own vCPU for a whole round and the pair's
-# ratio was the two vCPUs' speeds (docs/findings/2026-11-23-same-cpu-pairs.md). "pinned": one-thread cases
-# as "same-cpu"; a case of more threads has its team's thread i on one CPU alone, the same in both workers
-# (``team_cpus``), where free its threads landed in a state that held for the whole process: a 2-thread handoff
-# took about 4 us a round trip with both threads on one CPU and 45 us with one on each
-# (docs/findings/2026-11-24-placement-states.md). In four alternated quick A/As, pinned left the median case's
-# spread of round ratios at 0.147-0.148 against 0.206-0.208 free, and 2-thread cases' at a third to a half
-# (docs/findings/2026-11-25-pinned-teams.md). "free": the scheduler places every thread, as in `bench`.
+# Where a case's threads run. "same-cpu": a one-thread case runs with both builds' workers confined to one CPU,
+# the same for both (which one alternates by round; ``case_cpus``); cases of more threads run free. "pinned":
+# one-thread cases as "same-cpu"; a case of more threads has its team's thread i on one CPU alone, the same in
+# both workers (``team_cpus``). "free": the scheduler places every thread, as in `bench`. Pinned is the default
+# because a pair cancels the host's noise only when its two samples run where the other's did.
 PLACEMENTS = ("same-cpu", "pinned", "free")
 DEFAULT_PLACEMENT = "pinned"
 # The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
@@ -121,9 +101,9 @@ def case_order(cases: list, seed: int, round_number: int) -> list:
 
 def start_order(round_number: int) -> tuple[str, str]:
     """Which build's worker starts first in a round: A in odd rounds, B in even ones. The worker started
-    second often got the slower thread placement for a whole round (a 2-thread handoff ran about 14x
-    slower in it: docs/findings/2026-11-23-paired-comparison.md); alternating makes that a noise the
-    rounds average out and measure, not a bias against one build."""
+    second often got the slower thread placement for a whole round (docs/bench-commits.md, "The paired
+    comparison"); alternating makes that a noise the rounds average out and measure, not a bias against
+    one build."""
     return (SIDE_A, SIDE_B) if round_number % 2 == 1 else (SIDE_B, SIDE_A)
 
 
@@ -157,7 +137,8 @@ def team_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
     """Where a case's team threads run under "pinned", thread i on the i-th CPU of the list (modulo its length),
     the same in both workers: all of ``cpus``, rotated by the round so that no thread of a team keeps one vCPU in
     every round. None (the scheduler places them) under the other placements, for a one-thread case (which
-    ``case_cpus`` confines) and without CPUs."""
+    ``case_cpus`` confines) and without CPUs. The worker's ThreadTeam (Sources/BenchCore/ThreadTeam.swift)
+    pins its threads to this list; ``Worker.confine`` confines a whole worker to ``case_cpus``."""
     if placement != "pinned" or threads < 2 or not cpus:
         return None
     return _in_turn(cpus, round_number)

@@ -193,9 +193,8 @@ class GateCheckSpec:
 
     Both sides of a planted comparison get ``--spin-scale``, A at 1, written to one width, so that the two
     processes differ in the factor's value and nothing else: not in the length of their arguments, nor in
-    what parsing them allocates. (With the option on B alone, a one-thread ``once/hit/set-tracker`` case ran
-    2.7% faster in B over 49 rounds, and was called faster, in a ×1.10 comparison: docs/findings/
-    2026-11-24-planted-series.md. That the arguments were the cause is not proven.)"""
+    what parsing them allocates. (With the option on B alone, an unplanted case was once called faster in B;
+    that the arguments were the cause is not proven.)"""
 
     name: str
     spin_scale: float = 1.0
@@ -223,9 +222,8 @@ GATE_CHECKS = (
     GateCheckSpec("spin ×1.25", 1.25, must_resolve=True),
     GateCheckSpec("spin ×1.10", 1.10),
 )
-# A quick paired run has few rounds (5 until the paired rule's minimum of 10: in five quick A/A runs of 5 rounds
-# on a 2-core VM no harness/spin row could see less than 1.30×, docs/findings/2026-11-23-gate-evidence.md). So
-# the change it must resolve is ×3, and ×1.25 is reported.
+# A quick paired run has few rounds, so the change it must resolve is ×3, and ×1.25 is reported
+# (docs/bench-commits.md, "The gate's check").
 QUICK_PAIRED_GATE_CHECKS = (
     GateCheckSpec("A/A"),
     GateCheckSpec("spin ×3", 3.0, must_resolve=True),

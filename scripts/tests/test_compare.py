@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare, judge
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import CaseKey
 from analyze_lib.judge.stats import smallest_p
@@ -70,13 +70,6 @@ def test_compare_is_deterministic(tmp_path):
     first = compare(load_results(base_path).cases, load_results(head_path).cases)
     second = compare(load_results(base_path).cases, load_results(head_path).cases)
     assert first == second
-
-
-def test_judge_needs_significance_and_size():
-    assert judge(2.0, 0.02, 10, 0.01) == UNCHANGED  # large but not significant
-    assert judge(1.05, 1e-6, 10, 0.01) == UNCHANGED  # significant but small
-    assert judge(1.1, 1e-6, 10, 0.01) == SLOWER  # exactly the threshold counts
-    assert judge(1 / 1.1, 1e-6, 10, 0.01) == FASTER
 
 
 def test_smallest_p_with_five_samples_reaches_alpha():

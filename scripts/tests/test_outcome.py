@@ -29,6 +29,8 @@ def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, be
     (_evidence(ratio=1.5), True, True, SLOWER),
     (_evidence(ratio=1 / 1.5), True, True, FASTER),
     (_evidence(ratio=1.05), True, True, UNCHANGED),            # significant but below the threshold
+    (_evidence(ratio=1.1), True, True, SLOWER),                # exactly the threshold counts
+    (_evidence(ratio=1 / 1.1), True, True, FASTER),            # the factor is symmetric
     (_evidence(ratio=1.5), True, False, UNCHANGED),            # large but not significant
     (_evidence(ratio=1.5), False, True, UNDETECTABLE),         # the counts could never reach the level
     (_evidence(ratio=1.0, floor=1.2), True, False, UNSTABLE),  # not called, floor at least the threshold

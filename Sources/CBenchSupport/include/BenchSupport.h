@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-/// Compiler barriers in the spirit of google/benchmark's DoNotOptimize and ClobberMemory.
+/// Compiler barriers in the spirit of google/benchmark's DoNotOptimize.
 /// Swift has no inline assembly; these header-only functions are inlined into Swift callers,
 /// so they cost no instruction at run time, yet the optimizer must assume the value is used
 /// (and, for the pointer form, that memory behind it is read and written).
@@ -16,11 +16,6 @@ static inline __attribute__((always_inline)) void bench_keep_u64(uint64_t value)
 /// Marks the memory at `pointer` as read and possibly written.
 static inline __attribute__((always_inline)) void bench_keep_pointer(const void *pointer) {
     __asm__ volatile("" : : "r"(pointer) : "memory");
-}
-
-/// Forces all pending writes to memory to be considered visible to unknown code.
-static inline __attribute__((always_inline)) void bench_clobber_memory(void) {
-    __asm__ volatile("" : : : "memory");
 }
 
 /// One worker's published operation count, alone on its own 128 bytes (two cache lines, for the adjacent-line
@@ -74,8 +69,6 @@ static inline __attribute__((always_inline)) uint64_t bench_spin(uint32_t steps,
 
 /// 1 when this binary was compiled with valgrind's callgrind.h, else 0.
 int bench_callgrind_compiled_in(void);
-/// 1 when the process runs under valgrind, else 0.
-int bench_running_on_valgrind(void);
 /// Switches instrumentation on, zeroes the counts and starts collecting on the calling thread.
 void bench_callgrind_begin(void);
 /// Stops collecting on the calling thread, dumps the counts under `name`, and switches instrumentation off.

@@ -87,8 +87,8 @@ struct Bench: ParsableCommand {
             + "docs/comparison-rule.md.", valueName: "n"))
     var rounds: Int?
 
-    /// Rounds when `--rounds` is not given: enough for `scripts/analyze gate` to call a change in one case
-    /// alone among all of them (2/C(20, 10) = 1.1e-5 <= 0.01/508), few enough to keep the run under 5 minutes.
+    /// Rounds when `--rounds` is not given: the fewest that let `scripts/analyze gate` call a change in one case
+    /// alone among the whole suite (docs/comparison-rule.md, "A lone change needs 10 rounds a side").
     static let defaultRounds = 10
     static let quickRounds = 2
 

@@ -7,7 +7,7 @@ import Foundation
 /// one line on stderr and a non-zero exit, never a trap or a usage dump.
 enum BenchMain {
     /// Swift seeds its hash function per process, so the collisions a `Set` or `Dictionary` meets, and with them
-    /// the cost of a lookup, change from one run to the next (a set-tracker hit varied 50–85 ns across runs).
+    /// the cost of a lookup, change from one run to the next (docs/measuring.md, "Deterministic hashing").
     /// `bench` runs with deterministic hashing so that two runs of one commit measure the same tables; setting
     /// `SWIFT_DETERMINISTIC_HASHING` (to anything, `0` included) beforehand leaves the choice to the caller.
     static let deterministicHashing = "SWIFT_DETERMINISTIC_HASHING"

@@ -5,14 +5,12 @@ import Foundation
 enum ExitStatus {
     /// The run completed; for `self-check`, every check passed.
     static let success: Int32 = 0
-    /// `self-check`: at least one check measured the harness outside its tolerance. `bench stress`: a variant
-    /// showed a forbidden outcome, or a negative control was never caught.
-    static let selfCheckFailed: Int32 = 1
+    /// A check failed. `self-check`: at least one check measured the harness outside its tolerance.
+    /// `bench stress`: a variant showed a forbidden outcome, or a negative control was never caught.
+    static let checkFailed: Int32 = 1
     /// `bench stress` only: a check made no progress for `--watchdog` seconds (a suspected deadlock); the message
     /// names it, and the file holds the outcomes observed until then.
     static let suspectedDeadlock: Int32 = 3
-    /// `bench stress`: a forbidden outcome or an uncaught negative control; the value of `selfCheckFailed`.
-    static let stressFailed: Int32 = selfCheckFailed
     /// Bad input: an invalid option or value, a filter that selects no case (EX_USAGE, as ArgumentParser).
     static let badInput: Int32 = 64
     /// `bench count` only: a tool it needs (valgrind, jemalloc, objcopy) is not installed; the message says how to
@@ -34,7 +32,7 @@ enum ExitStatus {
     /// The statuses and their meanings, in order: one source for `--help` (and a check that the README agrees).
     static let all: [(status: Int32, meaning: String)] = [
         (success, "success (self-check: every check passed)"),
-        (selfCheckFailed, "self-check: harness out of tolerance; stress: forbidden outcome"),
+        (checkFailed, "self-check: harness out of tolerance; stress: forbidden outcome"),
         (suspectedDeadlock, "bench stress: a check made no progress (suspected deadlock)"),
         (badInput, "bad input: an invalid option or value, or no case selected"),
         (toolMissing, "bench count: valgrind, jemalloc or objcopy is not installed"),

@@ -313,19 +313,11 @@ def _samples(value: Samples) -> np.ndarray:
     return value.ns_per_op if isinstance(value, Case) else np.asarray(value, dtype=float)
 
 
-def judge(ratio: float, p_value: float, threshold: float, alpha: float) -> str:
-    """SLOWER/FASTER when p < alpha and the change factor is at least 1 + threshold/100.
-
-    The factor is symmetric: 1.10× slower (ratio 1.1) and 1.10× faster (ratio 1/1.1)
-    are equally large changes. A ratio of ``inf`` (starved in head) is slower, 0 (starved
-    in base) faster and NaN (starved in both) unchanged, each when significant.
-    """
-    return judge_change(ratio, threshold) if p_value < alpha else UNCHANGED
-
-
 def judge_change(ratio: float, threshold: float) -> str:
     """SLOWER/FASTER when the change factor is at least 1 + threshold/100, for a case already found
-    significant (a starved side counts: ``inf`` slower, 0 faster)."""
+    significant (``classify`` asks significance first). The factor is symmetric: 1.10× slower
+    (ratio 1.1) and 1.10× faster (ratio 1/1.1) are equally large changes. A starved side counts:
+    ``inf`` slower, 0 faster, NaN (starved in both) unchanged."""
     if math.isnan(ratio):
         return UNCHANGED
     minimum_factor = 1 + threshold / 100

@@ -2,15 +2,15 @@
 
 In a paired run (``scripts/bench-commits``) each round starts one worker process per build, and
 every pair of samples of a case, base and head, is taken milliseconds apart, in alternating order.
-Both samples of a pair see the same state of the host, so the host's 2x swings cancel in the pair's
+Both samples of a pair see the same state of the host, so the host's swings cancel in the pair's
 log ratio ``d = log(head / base)``. What is left is the noise within a pair and, between rounds, a
 per-process offset: which vCPU each worker's threads ran on (a VM's vCPUs run at different speeds;
 bench-commits measures one-thread cases with both workers on one CPU for this reason) and, for cases
 of more threads, where their threads landed (bench-commits pins each to a CPU of its own by default)
-and offsets whose source is not known (docs/findings/2026-11-23-same-cpu-pairs.md,
-docs/findings/2026-11-25-pinned-teams.md).
+and offsets whose source is not known (docs/bench-commits.md, "Placement").
 
-The rule, stated once (docs/comparison-rule.md links here):
+The rule (docs/comparison-rule.md, "Paired files", states it for readers, with the figures and
+findings behind each choice):
 
 - A starved sample (no operation completed, ns/op ``inf``) counts at its elapsed time, the least its
   ns/op can be: a head that starves where its base did not is slower by at least that much, and the
@@ -20,31 +20,27 @@ The rule, stated once (docs/comparison-rule.md links here):
   round's median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
   pair from moving a round, and the trimming keeps a few disturbed rounds from moving the case. With
   each thread of a team on its own CPU, most of a case's rounds agree within a few percent and a few
-  land 40-120% off (a worker that spent its whole round in another state); the mean counted those in
-  full and its standard deviation was about twice the spread of the typical round
-  (docs/findings/2026-11-25-trimmed-rounds.md).
+  land far off (a worker that spent its whole round in another state), which the mean would count in
+  full.
 - Its standard error comes from a two-level bootstrap: rounds resampled, then pairs within each
   resampled round; scaled by sqrt(R / (R - 1)) for the bias of a bootstrap over R rounds. With one
   round the between-process level is not measured, and ``one_round`` says so.
 - The rounds, not the pairs, are the independent units: a worker's threads keep the CPUs the
-  scheduler gave them for seconds, and a 2-thread handoff ran 14x slower in one of two A/A
-  workers for a whole round (docs/findings/2026-11-23-paired-comparison.md). So ``t = estimate /
-  se`` is read on Student's t, not on the normal, with the degrees of freedom of the rounds the
-  trimmed mean keeps, less one (Yuen's test: ``degrees_of_freedom``): few rounds give a coarse
-  resolution rather than a false call.
+  scheduler gave them for seconds, so where a team's threads land can hold for a whole round. So
+  ``t = estimate / se`` is read on Student's t, not on the normal, with the degrees of freedom of
+  the rounds the trimmed mean keeps, less one (Yuen's test: ``degrees_of_freedom``): few rounds give
+  a coarse resolution rather than a false call.
 - A case calls a change only from ``MIN_CALL_ROUNDS`` rounds. Where a worker's threads land is a
-  state of the whole process (a 2-thread handoff: about 4 us a round trip with both threads on one
-  CPU, 45 us on two), so a case's round values can sit on a few discrete levels; five or six
+  state of the whole process, so a case's round values can sit on a few discrete levels; five or six
   rounds that happen to share one level look like a tight, large change, which Student's t calls.
-  Below ``MIN_CALL_ROUNDS`` a case's p-value is 1 and its resolution unbounded
-  (docs/findings/2026-11-24-placement-states.md).
+  Below ``MIN_CALL_ROUNDS`` a case's p-value is 1 and its resolution unbounded.
 - All cases of a comparison are decided together with Holm's step-down procedure at ``alpha`` on the
   two-sided p-values (``called_together``), and a called change must also reach ``min_effect``:
   ``compare.decide_outcomes`` and ``compare.classify`` apply that. Holm bounds the chance that any
   unchanged case is called by ``alpha`` however many cases did change. Benjamini-Hochberg, which files
-  that were not paired keep, bounds only the expected share of false calls among the calls: with four
-  real changes among 507 cases it lets the fourth-smallest p pass at four times the lone bar, and an
-  unchanged case passed that way in a planted comparison (docs/findings/2026-11-25-family-wise.md).
+  that were not paired keep, bounds only the expected share of false calls among the calls: with k
+  real changes it lets the k-th smallest p pass at k times the lone bar, and an unchanged case can
+  pass that way beside them.
   Both call a lone change at ``alpha / m``, so a case's resolution is the same under either.
 - A case's **resolution** is the smallest change it could call alone among ``m`` cases: the
   larger of ``min_effect`` and ``exp(t(alpha / 2m, df) * se)``. A change beyond it is called
@@ -67,16 +63,12 @@ from scipy.stats import trim_mean
 
 from .stats import BOOTSTRAP_SEED, holm
 
-# The fewest rounds a case calls a change from (see the rule above). In an empirical null drawn from the
-# real round values of 504 cases (tools/research/empirical_null.py), five or six rounds made false calls on the
-# 2-thread handoffs, whose rounds sit on levels 11x apart; ten made none there. The rate per comparison stayed
-# near the rule's alpha either way (docs/findings/2026-11-24-placement-states.md).
+# The fewest rounds a case calls a change from (see the rule above; why ten: docs/comparison-rule.md,
+# "Paired files").
 MIN_CALL_ROUNDS = 10
-# The share of a case's rounds the estimate cuts from each end (``estimate``), rounded down. Recomputed on
-# recorded default comparisons, 15% brought nearly as many cases to 1.10x as 20% and many more than the
-# plain mean; the cut rounds cost degrees of freedom, which a quick run's 10-16 rounds feel most (at 10
-# rounds the lone bar among 500 cases is 8.1 standard errors untrimmed, 10.1 at 15%, 15.5 at 20%)
-# (docs/findings/2026-11-25-trimmed-rounds.md).
+# The share of a case's rounds the estimate cuts from each end (``estimate``), rounded down: enough to keep
+# a few disturbed rounds from moving a case, few enough to leave a quick run's rounds their degrees of
+# freedom (docs/comparison-rule.md, "Paired files").
 ROUND_TRIM = 0.15
 # Resamples for a standard error (not for a tail quantile, which a z value gives): 400 put the
 # SE's own sampling error near 3.5%.
@@ -85,19 +77,15 @@ PAIRED_RESAMPLES = 400
 # can sit well below the 5% of unpaired runs; below 2%, code placement alone moves a case.
 PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
-# Sequential sampling stops giving a case pairs once it could call a change this small alone. A case
-# that resolves 1.05x calls a 5% change only about half the time (the change sits at the bar); at 1.03x
-# the change is 1.6 bars, about 7 standard errors against 4.3, and is called nearly always
-# (docs/findings/2026-11-24-planted-series.md).
+# Sequential sampling stops giving a case pairs once it could call a change this small alone: finer than
+# 1.05x, so that a 5% change sits well beyond a case's bar rather than at it (docs/bench-commits.md, "The
+# paired comparison", step 5).
 TARGET_RESOLUTION = 1.03
 # The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
 # to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
-# as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. Without the 2x goal, the cases whose 1.10x
-# was out of reach kept their first rounds only and a median resolution of 7-12x at 2-8 threads
-# (docs/findings/2026-11-23-cheapest-first.md). A further round takes the cases of the coarsest goal first
-# (bench_commits.paired_plan.cases_to_visit): taking the cheapest goals whatever their resolution gave
-# 38% of a default A/A's sample time to the cases that ended at 1.05x or finer, most of it past 1.10x,
-# and left about 30 more cases coarser than 1.10x (docs/findings/2026-11-25-goal-first.md).
+# as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. A further round takes the cases of the coarsest
+# goal first (bench_commits.paired_plan.cases_to_visit); why: docs/bench-commits.md, "The paired
+# comparison", step 5.
 RESOLUTION_GOALS = (2.0, 1.10, 1.05, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000

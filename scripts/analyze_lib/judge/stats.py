@@ -350,7 +350,7 @@ def noise_floor(groups: list[np.ndarray], seed: int = BOOTSTRAP_SEED) -> float:
     return percentile(np.array(factors), NOISE_FLOOR_PERCENTILE)
 
 
-# --- Bimodal cases: samples in two levels (e.g. wait/fan-out at ~500 or ~1,600 ns/task) ---
+# --- Bimodal cases: samples in two levels, as wait/fan-out's (docs/comparison-rule.md says how they are judged) ---
 
 BIMODAL_MIN_SAMPLES = 10
 BIMODAL_MIN_SHARE = 0.20

@@ -5,6 +5,10 @@ compare, export, history), so they agree however many samples a round holds. A r
 one fresh process; a file without rounds is one round, whose median is the samples' median.
 ``factor`` is the matching ratio of two cases, with a CI that carries the between-round
 variance when both cases have rounds.
+
+``bench --rounds`` prints the same level in its end-of-run table from Swift
+(Sources/DispatchBench/CLI/Run/RunSummary.swift): it runs without these scripts, and the CSV
+holds the samples, not the summary.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ import Foundation
 /// The end-of-run table of a run of rounds, read back from its CSV so that it shows every round's evidence: per
 /// case (and role), in the suites' order, the median of its round medians (the figure the analysis uses), the
 /// round medians' range, their spread, and how many rounds it has.
+///
+/// The analysis computes the same level in Python (scripts/analyze_lib/judge/summary.py `case_median`) from the
+/// same rows: `bench` prints this table without the scripts, and the CSV holds samples, not this summary.
 enum RunSummary {
     /// One case's round medians, in round order, under its name as the table shows it.
     struct Case {

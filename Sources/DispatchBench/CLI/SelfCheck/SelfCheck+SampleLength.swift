@@ -31,8 +31,8 @@ extension Bench.SelfCheck {
     }
 
     /// After how many pairs of turns (one long, one short) a case's comparison is looked at; it stops at the
-    /// first look that decides it, and the last look is final. Steady cases are decided at the first look
-    /// (0.6 s); a contended lock whose turns move by tens of percent may take every pair (about 10 s).
+    /// first look that decides it, and the last look is final. Steady cases are decided at the first look; a
+    /// contended lock whose turns move by tens of percent may take every pair.
     static let pairsAtEachLook = [4, 8, 16, 32, 64]
 
     /// Every sample-length case at the long and short sample times in turn (long, short, long, short, …), on

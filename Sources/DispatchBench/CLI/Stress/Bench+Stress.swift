@@ -130,7 +130,7 @@ extension Bench {
             // The verdict is the last line, on stdout after everything else, and the exit status says the same.
             print(StressReport.verdict(results, path: writer.path))
             fflush(nil)
-            if !StressReport.failures(results).isEmpty { throw BenchError("", exitCode: ExitStatus.stressFailed) }
+            if !StressReport.failures(results).isEmpty { throw BenchError("", exitCode: ExitStatus.checkFailed) }
         }
 
         /// What a check name says about the check, without the variant it runs on: `once/race` for
