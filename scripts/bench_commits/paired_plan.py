@@ -18,8 +18,8 @@ from analyze_lib.judge import paired as judge
 
 from .plan import SIDE_A, SIDE_B, PlanError, _option_name
 
-# Why each default below is what it is, with the findings that chose it: docs/bench-commits.md, "The
-# paired comparison" and "Placement". The comments here state only what each setting does.
+# Why each default below is what it is, with the findings that chose it: docs/paired-design.md. The comments
+# here state only what each setting does.
 
 # Rounds: fresh pairs of workers, one after the other; the rounds, not the pairs, are the paired rule's
 # independent units. Every case gets judge.MIN_CALL_ROUNDS, the fewest a paired case calls a change from,
@@ -101,8 +101,8 @@ def case_order(cases: list, seed: int, round_number: int) -> list:
 
 def start_order(round_number: int) -> tuple[str, str]:
     """Which build's worker starts first in a round: A in odd rounds, B in even ones. The worker started
-    second often got the slower thread placement for a whole round (docs/bench-commits.md, "The paired
-    comparison"); alternating makes that a noise the rounds average out and measure, not a bias against
+    second often got the slower thread placement for a whole round (docs/paired-design.md#rounds);
+    alternating makes that a noise the rounds average out and measure, not a bias against
     one build."""
     return (SIDE_A, SIDE_B) if round_number % 2 == 1 else (SIDE_B, SIDE_A)
 

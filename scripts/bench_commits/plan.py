@@ -223,7 +223,7 @@ GATE_CHECKS = (
     GateCheckSpec("spin ×1.10", 1.10),
 )
 # A quick paired run has few rounds, so the change it must resolve is ×3, and ×1.25 is reported
-# (docs/bench-commits.md, "The gate's check").
+# (docs/bench-commits.md#the-gates-check---check-gate).
 QUICK_PAIRED_GATE_CHECKS = (
     GateCheckSpec("A/A"),
     GateCheckSpec("spin ×3", 3.0, must_resolve=True),

@@ -7,7 +7,7 @@ log ratio ``d = log(head / base)``. What is left is the noise within a pair and,
 per-process offset: which vCPU each worker's threads ran on (a VM's vCPUs run at different speeds;
 bench-commits measures one-thread cases with both workers on one CPU for this reason) and, for cases
 of more threads, where their threads landed (bench-commits pins each to a CPU of its own by default)
-and offsets whose source is not known (docs/bench-commits.md, "Placement").
+and offsets whose source is not known (docs/paired-design.md#placement).
 
 The rule (docs/comparison-rule.md, "Paired files", states it for readers, with the figures and
 findings behind each choice):
@@ -78,14 +78,13 @@ PAIRED_RESAMPLES = 400
 PAIRED_MIN_EFFECT_PERCENT = 2.0
 DEFAULT_PAIRED_ALPHA = 0.01
 # Sequential sampling stops giving a case pairs once it could call a change this small alone: finer than
-# 1.05x, so that a 5% change sits well beyond a case's bar rather than at it (docs/bench-commits.md, "The
-# paired comparison", step 5).
+# 1.05x, so that a 5% change sits well beyond a case's bar rather than at it
+# (docs/paired-design.md#sequential-sampling-coarsest-goal-first).
 TARGET_RESOLUTION = 1.03
 # The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
 # to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
 # as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. A further round takes the cases of the coarsest
-# goal first (bench_commits.paired_plan.cases_to_visit); why: docs/bench-commits.md, "The paired
-# comparison", step 5.
+# goal first (bench_commits.paired_plan.cases_to_visit); why: docs/paired-design.md#sequential-sampling-coarsest-goal-first.
 RESOLUTION_GOALS = (2.0, 1.10, 1.05, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000
