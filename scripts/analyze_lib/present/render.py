@@ -18,7 +18,7 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
                              RESOLUTION_BANDS, noise_floor_text, ResolutionGroup,
                              resolution_by_group, resolution_summary)
-from ..judge.gate import GateDecision
+from ..judge.gate import STEADY_HINT, GateDecision, threshold_would_help
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -243,9 +243,11 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if comparison.unstable:
         floors = [row.noise_floor for row in comparison.unstable if math.isfinite(row.noise_floor)]
         widest = f" (up to {max(floors):.2f}× here)" if floors else ""
+        then = ("raise --threshold above their noise floor or leave them out with --filter"
+                if threshold_would_help(row.noise_floor for row in comparison.unstable) else STEADY_HINT)
         return ("rerun both sides on a quiet machine (nothing else running): an unstable case's own rounds "
                 f"differ by as much as the {comparison.threshold:g}% change the gate resolves{widest}; if they "
-                "stay unstable, raise --threshold above their noise floor or leave them out with --filter")
+                f"stay unstable, {then}")
     if comparison.bimodal:
         return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
                 "(listed below) by eye")
