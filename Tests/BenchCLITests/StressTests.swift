@@ -168,7 +168,7 @@ import Testing
 
         // The last line says PASS only when nothing failed, and names what did.
         #expect(StressReport.verdict([clean, caught], path: "x.csv") == "PASS: 0 forbidden outcomes in 1 check; "
-                + "1 of 1 negative control caught (each at its own thread count); wrote x.csv; "
+                + "1 of 1 negative control caught (each at the thread count that can catch it, not --threads); wrote x.csv; "
                 + "next: scripts/analyze report x.csv")
         let failed = StressReport.verdict([broken, uncaught], path: "x.csv")
         #expect(failed.hasPrefix("FAIL: 1 forbidden outcome in 1 check; 0 of 1 negative control caught"))
