@@ -69,6 +69,14 @@ import Testing
         #expect(Bench.Stress.checkIdentity("isolation/mutex/lost-writes") != Bench.Stress.checkIdentity("isolation/mutex/torn-reads"))
     }
 
+    /// Issue 44: `bench help stress` names the grades as the CSV's grade column spells them.
+    @Test func theHelpNamesTheGradesAsTheCSVDoes() {
+        let abstract = Bench.Stress.configuration.abstract
+        for grade in OutcomeGrade.allCases { #expect(abstract.contains(grade.rawValue)) }
+        #expect(abstract.contains("acceptable-interesting"))
+        #expect(!abstract.contains(" interesting "))
+    }
+
     /// Issue 20 (3): a stress run stopped by SIGINT writes the outcomes so far, marked as a run that did not
     /// complete (run_complete false), so that a report cannot read them as a whole run.
     @Test func anInterruptedRunMarksItsFileIncomplete() async throws {
