@@ -43,4 +43,27 @@ import Testing
         let calm = SummaryTable.render([quiet], logicalCPUs: 2)
         #expect(!calm.contains("outlier samples"))
     }
+
+    /// Issue 44: the footnote defines `starved` only when a cell shows it, as a value, not as a column.
+    @Test func theStarvedFootnoteAppearsOnlyWhereACellReadsStarved() {
+        let calm = SummaryTable.render([result("quiet", [10, 10, 11])], logicalCPUs: 2)
+        #expect(!calm.contains("starved"))
+        let starvedSample = Sample(operations: 0, elapsedNanoseconds: 50, threadOperations: [0])
+        let starved = CaseResult(benchmarkCase: BenchmarkCase(suite: "s", benchmark: "b", variant: "w", threads: 1),
+                                 samples: [Sample(operations: 1, elapsedNanoseconds: 10, threadOperations: [1]),
+                                           starvedSample])
+        let lines = SummaryTable.render([starved], logicalCPUs: 2).split(separator: "\n")
+        #expect(lines.first { $0.hasPrefix("s/b/w") }?.contains("10.0–starved") == true)
+        #expect(lines.contains("starved, in place of a number: no operation completed in that sample."))
+        #expect(!lines[0].contains("starved"), "no column is named starved")
+    }
+
+    /// Issue 44: a progress line never says `~0s left`.
+    @Test func aRemainingTimeUnderHalfASecondReadsLessThanOneSecond() {
+        #expect(Progress.duration(0) == "<1s")
+        #expect(Progress.duration(0.4) == "<1s")
+        #expect(Progress.duration(0.6) == "1s")
+        #expect(Progress.duration(40) == "40s")
+        #expect(Progress.duration(125) == "2m05s")
+    }
 }

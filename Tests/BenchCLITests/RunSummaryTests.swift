@@ -44,6 +44,10 @@ import Testing
         #expect(fields(lines[1]) == ["harness/empty/loop threads:1", "2.00", "1.00–starved", "–", "3"])
         #expect(fields(lines[2]) == ["once/hit/lock threads:8 tokens:10 *", "30.0", "21.0–40.0", "±31.7%", "3"])
         #expect(lines.contains { $0.hasPrefix("* more threads than the 2 logical CPUs") })
+        #expect(lines.contains { $0.hasPrefix("starved, in place of a number:") })
+        let unstarved = Self.csv.replacingOccurrences(of: "inf", with: "1.5")
+        let calm = try RunSummary.render(csv: unstarved, order: Self.order, logicalCPUs: 2)
+        #expect(!calm.contains("starved"))
     }
 
     @Test func aRoleIsShownAfterTheParameters() throws {

@@ -69,6 +69,14 @@ import Testing
         #expect(Bench.Stress.checkIdentity("isolation/mutex/lost-writes") != Bench.Stress.checkIdentity("isolation/mutex/torn-reads"))
     }
 
+    /// Issue 44: `bench help stress` names the grades as the CSV's grade column spells them.
+    @Test func theHelpNamesTheGradesAsTheCSVDoes() {
+        let abstract = Bench.Stress.configuration.abstract
+        for grade in OutcomeGrade.allCases { #expect(abstract.contains(grade.rawValue)) }
+        #expect(abstract.contains("acceptable-interesting"))
+        #expect(!abstract.contains(" interesting "))
+    }
+
     /// Issue 20 (3): a stress run stopped by SIGINT writes the outcomes so far, marked as a run that did not
     /// complete (run_complete false), so that a report cannot read them as a whole run.
     @Test func anInterruptedRunMarksItsFileIncomplete() async throws {
@@ -168,7 +176,7 @@ import Testing
 
         // The last line says PASS only when nothing failed, and names what did.
         #expect(StressReport.verdict([clean, caught], path: "x.csv") == "PASS: 0 forbidden outcomes in 1 check; "
-                + "1 of 1 negative control caught (each at its own thread count); wrote x.csv; "
+                + "1 of 1 negative control caught (each at the thread count that can catch it, not --threads); wrote x.csv; "
                 + "next: scripts/analyze report x.csv")
         let failed = StressReport.verdict([broken, uncaught], path: "x.csv")
         #expect(failed.hasPrefix("FAIL: 1 forbidden outcome in 1 check; 0 of 1 negative control caught"))

@@ -1,9 +1,6 @@
 """The command line: a thin argparse front over report, compare, gate, export and history.
 
-``main(argv)`` returns the exit code (EXIT_CODES_HELP): 0 success (gate: passed), 1
-gate found a slower case (timings) or a worse one (counts), 2 bad input or usage (one line
-on stderr naming the file), 4 gate inconclusive, 5 gate incomplete (base cases missing
-from head). compare and gate take timing files or counts files (bench count); report any
+``main(argv)`` returns the exit code (their meanings: exit_codes.ANALYZE_EXIT_CODES). compare and gate take timing files or counts files (bench count); report any
 mix of a timing, a counts and a stress file (bench stress); headers tell them apart.
 """
 
@@ -24,8 +21,8 @@ from .judge.counts_compare import (
     DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
     build_counts_comparison,
 )
-from .exit_codes import (EXIT_BAD_INPUT, EXIT_ENVIRONMENT, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_OK,
-                         EXIT_REGRESSION)
+from .exit_codes import (ANALYZE_EXIT_CODES, ANALYZE_PRECEDENCE_NOTE, EXIT_BAD_INPUT, EXIT_INCOMPLETE,
+                         EXIT_INCONCLUSIVE, EXIT_OK, EXIT_REGRESSION, exit_codes_help)
 from .present.counts_render import COUNTS_RENDERERS
 from .files.errors import AnalyzeError
 from .judge.gate import decide_counts_gate, decide_gate
@@ -37,26 +34,7 @@ from .files.schema import COUNTS, STRESS, TIMING
 
 PROG = "analyze"
 
-EXIT_CODES_HELP = f"""\
-exit codes:
-  {EXIT_OK}  success; for gate: passed (every base case compared or --allow-missing,
-     at least one case decidable, none slower or worse, nothing not judged against it)
-  {EXIT_REGRESSION}  gate: at least one case is slower (timings) or worse: more instructions
-     or allocations per op (counts), or a whole suite is slower; listed first
-  {EXIT_BAD_INPUT}  bad input or usage: missing/unreadable/malformed CSV, unknown schema_version
-     (or stress_schema_version), duplicate sample, case or outcome, no case in common,
-     a timing file against a counts file, a stress file to compare, gate or export,
-     bad option (one line on stderr names the file and line)
-  {EXIT_ENVIRONMENT}  scripts/analyze could not set up its Python environment (.venv)
-  {EXIT_INCONCLUSIVE}  gate: inconclusive, no case can be decided: too few samples for p < alpha
-     (or too few rounds), or every case is unstable or bimodal (not gated); or a pass
-     is not supported: a case not judged moved, most were not judged, or in separate
-     runs the canary harness/empty moved (docs/comparison-rule.md#when-the-gate-may-pass)
-  {EXIT_INCOMPLETE}  gate: incomplete, base cases are missing from head (interrupted or
-     filtered run; --allow-missing if on purpose), or head's run did not complete
-     (run_complete false, or fewer rounds than run_rounds; nothing overrides it)
-When several gate outcomes apply, the first of 1, 5, 4 wins.
-"""
+EXIT_CODES_HELP = exit_codes_help(ANALYZE_EXIT_CODES, ANALYZE_PRECEDENCE_NOTE)
 
 GATE_DESCRIPTION = (
     " The gate passes only when it could have failed: base cases missing from head fail it "

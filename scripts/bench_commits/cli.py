@@ -15,6 +15,7 @@ from pathlib import Path
 
 from analyze_lib.argtypes import checked_number, significance_level
 from analyze_lib.judge.compare import DEFAULT_ALPHA
+from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
@@ -71,19 +72,7 @@ Time: about two bench runs of as many rounds (every case, twice), plus a release
 bench count unless --no-count. Measured times are in docs/findings/.
 """
 
-EPILOG = """\
-exit codes:
-  0    no regression (timing and counts gates passed); gate check: all three as expected
-  1    regression: a case or a suite slower, or worse in counts; gate check: a comparison not as expected
-  2    bad input: bad revision or option, dirty working tree at HEAD, a build or bench failure,
-       unreadable results (one line on stderr)
-  3    scripts/bench-commits could not set up its Python environment (.venv)
-  4    gate inconclusive: no case could be decided (e.g. --abba --pairs 4), or what it could not
-       judge stands against a pass (docs/comparison-rule.md#when-the-gate-may-pass)
-  5    gate incomplete: base cases missing from head
-  130  interrupted (Ctrl-C; 143 for SIGTERM): the CSVs written so far are kept
-When the timing and counts gates differ, the first of 1, 5, 4 wins, as in `scripts/analyze gate`.
-"""
+EPILOG = exit_codes_help(BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE)
 
 
 _pairs = checked_number(int, "at least 1", lambda value: value >= 1)
@@ -398,7 +387,7 @@ def _build_cache(builder: Builder, package: Path) -> BuildCache | None:
 
 
 def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Path | None = None) -> int:
-    """Run the command line; return the exit code (EPILOG). ``builder`` replaces the swift build (tests);
+    """Run the command line; return the exit code (exit_codes.BENCH_COMMITS_EXIT_CODES). ``builder`` replaces the swift build (tests);
     by default it comes from the environment (BENCH_COMMITS_BUILD, BENCH_COMMITS_BINARY) or is swift's."""
     own, bench_options = split_bench_options(sys.argv[1:] if argv is None else list(argv))
     try:

@@ -6,6 +6,9 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
+from analyze_lib import cli as analyze_cli
 from analyze_lib import exit_codes
 from bench_commits import cli as bench_commits_cli
 from bench_commits import plan
@@ -42,8 +45,46 @@ def test_bench_commits_uses_the_same_codes():
     assert (plan.EXIT_PASSED, plan.EXIT_REGRESSION, plan.EXIT_BAD_INPUT, plan.EXIT_INCONCLUSIVE,
             plan.EXIT_INCOMPLETE, plan.EXIT_INTERRUPTED) == (0, 1, 2, 4, 5, 130)
     assert plan.GATE_PRECEDENCE is exit_codes.GATE_PRECEDENCE
-    # Its --help lists each code with the number exit_codes gives it.
-    listed = {int(code) for code in re.findall(r"^  (\d+) ", bench_commits_cli.EPILOG, re.M)}
-    assert listed == {exit_codes.EXIT_OK, exit_codes.EXIT_REGRESSION, exit_codes.EXIT_BAD_INPUT,
-                      exit_codes.EXIT_ENVIRONMENT, exit_codes.EXIT_INCONCLUSIVE, exit_codes.EXIT_INCOMPLETE,
-                      exit_codes.EXIT_INTERRUPTED}
+
+
+README = SCRIPTS.parent / "README.md"
+
+
+def readme_table(heading: str) -> tuple[list[tuple[int, str]], str]:
+    """The rows (code, meaning) of the README's table under ``heading``, and the paragraph after it."""
+    section = README.read_text().split(f"\n{heading}\n\n", 1)[1]
+    table, after = section.split("\n\n", 2)[:2]
+    rows = [line.removeprefix("| ").removesuffix(" |").split(" | ", 1) for line in table.splitlines()[2:]]
+    return [(int(code), meaning) for code, meaning in rows], after
+
+
+@pytest.mark.parametrize("heading, codes, note", [
+    ("### `scripts/analyze`", exit_codes.ANALYZE_EXIT_CODES, exit_codes.ANALYZE_PRECEDENCE_NOTE),
+    ("### `scripts/bench-commits`", exit_codes.BENCH_COMMITS_EXIT_CODES, exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE),
+])
+def test_the_readme_tables_say_what_exit_codes_says(heading, codes, note):
+    assert readme_table(heading) == (list(codes), note)
+
+
+def test_each_help_prints_every_meaning():
+    for epilog, codes, note in ((analyze_cli.EXIT_CODES_HELP, exit_codes.ANALYZE_EXIT_CODES,
+                                 exit_codes.ANALYZE_PRECEDENCE_NOTE),
+                                (bench_commits_cli.EPILOG, exit_codes.BENCH_COMMITS_EXIT_CODES,
+                                 exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE)):
+        listed = [int(code) for code in re.findall(r"^  (\d+) ", epilog, re.M)]
+        assert listed == [code for code, _ in codes]
+        flat = " ".join(epilog.split())
+        for _, meaning in codes:
+            assert " ".join(exit_codes.plain(meaning).split()) in flat
+        assert exit_codes.plain(note) in flat
+    # Every code either tool can return has a meaning.
+    assert {code for code, _ in exit_codes.ANALYZE_EXIT_CODES} == {
+        exit_codes.EXIT_OK, exit_codes.EXIT_REGRESSION, exit_codes.EXIT_BAD_INPUT, exit_codes.EXIT_ENVIRONMENT,
+        exit_codes.EXIT_INCONCLUSIVE, exit_codes.EXIT_INCOMPLETE}
+    assert {code for code, _ in exit_codes.BENCH_COMMITS_EXIT_CODES} == {
+        code for code, _ in exit_codes.ANALYZE_EXIT_CODES} | {exit_codes.EXIT_INTERRUPTED}
+
+
+def test_plain_drops_markdown():
+    assert exit_codes.plain("see `--allow-missing` and [the rule](docs/x.md#y).") == \
+        "see --allow-missing and docs/x.md#y."

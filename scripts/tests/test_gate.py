@@ -8,7 +8,7 @@ import pytest
 
 from analyze_lib.cli import main
 from analyze_lib.judge.compare import UNCHANGED, compare_samples
-from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.exit_codes import ANALYZE_EXIT_CODES, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, plain
 from analyze_lib.files.model import CaseKey
 from csvgen import case, write_results
 
@@ -150,7 +150,35 @@ def test_help_documents_the_exit_codes_and_flag(capsys):
         main(["gate", "--help"])
     out = capsys.readouterr().out
     assert "--allow-missing" in out
-    for line in ("0  success; for gate: passed", "1  gate: at least one case is slower",
-                 "2  bad input or usage", "3  scripts/analyze could not set up",
-                 "4  gate: inconclusive", "5  gate: incomplete"):
-        assert line in out
+    for code, meaning in ANALYZE_EXIT_CODES:
+        assert f"  {code:<5}{plain(meaning)[:40]}" in out
+
+
+# 3. Every outcome's headline begins with the word of its exit code, in every format that prints one.
+
+HEADLINE_WORDS = {EXIT_PASSED: "passed", EXIT_REGRESSION: "FAILED", EXIT_INCONCLUSIVE: "INCONCLUSIVE",
+                  EXIT_INCOMPLETE: "INCOMPLETE"}
+
+
+@pytest.mark.parametrize("base, head, code", [
+    ({case(): MEDIAN_NS}, {case(): MEDIAN_NS}, EXIT_PASSED),
+    ({case(): MEDIAN_NS}, {case(): 2 * MEDIAN_NS}, EXIT_REGRESSION),
+    ({case(): FOUR_BASE}, {case(): FOUR_HEAD_SLOWER}, EXIT_INCONCLUSIVE),  # nothing decidable
+    ({case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_BASE},    # a case not judged moved
+     {case(variant="full"): MEDIAN_NS, case(variant="few"): FOUR_HEAD_SLOWER}, EXIT_INCONCLUSIVE),
+    ({case(variant="a"): MEDIAN_NS, case(variant="b"): MEDIAN_NS}, {case(variant="a"): MEDIAN_NS}, EXIT_INCOMPLETE),
+], ids=["passed", "regression", "inconclusive-undecidable", "inconclusive-unseen-moved", "incomplete"])
+def test_the_headline_word_is_the_exit_codes(tmp_path, capsys, base, head, code):
+    assert _gate(tmp_path, base, head) == code
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"Gate: {HEADLINE_WORDS[code]}, ")
+    assert _gate(tmp_path, base, head, fmt="md") == code
+    assert f"**Gate: {HEADLINE_WORDS[code]}, " in capsys.readouterr().out
+    assert _gate(tmp_path, base, head, fmt="json") == code
+    assert json.loads(capsys.readouterr().out)["gate"]["exit_code"] == code
+
+
+def test_bench_commits_verdict_words_are_the_gates():
+    # bench-commits ends with **Verdict: WORD** (exit N): the same word as the gate's headline, for every outcome.
+    from bench_commits import plan
+    assert set(plan.VERDICT_WORDS) == set(HEADLINE_WORDS)
+    assert {code: word.upper() for code, word in HEADLINE_WORDS.items()} == plan.VERDICT_WORDS

@@ -245,3 +245,22 @@ def test_a_case_starved_on_both_sides_does_not_block_a_pass(tmp_path):
     # Control: the same row with medians that measure something blocks the pass.
     comparison.rows[0] = replace(starved, base_median=10.0, head_median=138.5)
     assert decide_gate(comparison).status == "inconclusive"
+
+
+def test_a_paired_table_says_which_column_is_a_median_and_which_the_paired_ratio(tmp_path):
+    from analyze_lib.present.render import PAIRED_COLUMNS_NOTE, render_markdown, render_text
+
+    comparison = compared(tmp_path, {case(variant="v0", threads=1): 1.5})
+    markdown, text = render_markdown(comparison), render_text(comparison)
+    assert "| Case | Base median ns/op | Head median ns/op | Paired ratio | 99% CI | p | Verdict |" in markdown
+    assert PAIRED_COLUMNS_NOTE in markdown
+    assert [line.split() for line in text.splitlines() if line.startswith("Case ")][0] == ["Case", "Base", "median", "ns/op", "Head", "median", "ns/op",
+                                            "Paired", "ratio", "99%", "CI", "p", "Verdict"]
+    assert " ".join(PAIRED_COLUMNS_NOTE.split()) in " ".join(text.split())
+    # A comparison of unpaired rounds keeps the plain names and no note: its ratio is head median / base median.
+    base, head = tmp_path / "rounds-base.csv", tmp_path / "rounds-head.csv"
+    write_paired(base, head, CASES, record_pairs=False)
+    unpaired = build_comparison(load_results(base), load_results(head))
+    assert "| Case | Base ns/op | Head ns/op | Ratio | 99% CI | p | Verdict |" in render_markdown(unpaired)
+    assert "Paired ratio" not in render_text(unpaired)
+    assert "each side's median" not in render_markdown(unpaired)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from analyze_lib.cli import main
 from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
 from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
-from analyze_lib.judge.gate import decide_gate
+from analyze_lib.judge.gate import MODEST_NOISE_FLOOR, STEADY_HINT, decide_gate, threshold_would_help
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
@@ -159,6 +160,36 @@ def test_case_whose_rounds_sit_at_two_levels_is_unstable_and_named(tmp_path, cap
     document = json.loads(capsys.readouterr().out)
     assert document["gate"]["unstable"] == 1 and document["gate"]["status"] == "inconclusive"
     assert document["cases"][0]["unstable"] is True
+
+
+
+@pytest.mark.parametrize("levels, raise_threshold", [
+    ([0.9, 1.0, 1.1, 1.2, 1.3, 1.4], True),       # a noise floor of about 1.4x: a coarser gate is still a gate
+    ([0.5, 1.0, 2.0, 4.0, 8.0, 16.0], False),     # a floor far above 2x: a threshold above it gates nothing
+], ids=["modest-floor", "absurd-floor"])
+def test_an_unstable_gate_advises_raising_the_threshold_only_when_the_floor_is_modest(
+        tmp_path, capsys, levels, raise_threshold):
+    base = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels, cv=0.03, seed=3)}
+    head = {case(variant="lock"): rounds(1.7, ROUNDS, levels=levels[::-1], cv=0.03, seed=4)}
+    b, h = _files(tmp_path, base, head)
+    [unstable] = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD).unstable
+    assert (unstable.noise_floor <= MODEST_NOISE_FLOOR) == raise_threshold
+    assert main(["gate", str(b), str(h), "--threshold", "10", "--format", "text"]) == EXIT_INCONCLUSIVE
+    text = " ".join(capsys.readouterr().out.split())
+    headline = text[text.rindex("Gate: INCONCLUSIVE"):]
+    if raise_threshold:
+        assert headline.endswith("(run more rounds or raise --threshold)")
+        assert "if they stay unstable, raise --threshold above their noise floor" in text
+    else:
+        assert headline.endswith(f"({STEADY_HINT})")
+        assert f"if they stay unstable, {STEADY_HINT}" in text
+        assert "raise --threshold" not in text
+
+
+def test_threshold_would_help_only_below_the_modest_floor():
+    assert threshold_would_help([1.3, MODEST_NOISE_FLOOR])
+    assert not threshold_would_help([1.3, 12.2])
+    assert not threshold_would_help([float("nan")]) and not threshold_would_help([])
 
 
 FAN_OUT_LOW, FAN_OUT_HIGH = 500.0, 1600.0

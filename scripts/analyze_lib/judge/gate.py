@@ -40,6 +40,20 @@ MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purp
 # What would decide a comparison the gate could not pass, in one line.
 DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commits), gate the counts, "
                "or --filter to the cases that matter")
+# Raising --threshold above the unstable cases' noise floors is advice only while their floors are at
+# most this factor: a gate that resolves only changes coarser than 2x resolves nothing worth gating.
+MODEST_NOISE_FLOOR = 2.0
+# What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
+STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
+
+
+def threshold_would_help(noise_floors) -> bool:
+    """Whether raising --threshold above these noise floors (factors, e.g. 1.3 for 30%) leaves a gate
+    worth having: every floor finite and at most MODEST_NOISE_FLOOR."""
+    floors = list(noise_floors)
+    return bool(floors) and all(math.isfinite(floor) and floor <= MODEST_NOISE_FLOOR for floor in floors)
+
+
 # An incomplete head (its run did not complete) fails the gate as missing cases do; no option
 # passes it, since what the run would have measured is unknown.
 INCOMPLETE_HEAD_HINT = "rerun it to the end"
@@ -202,7 +216,8 @@ class GateDecision(_GateOutcome):
             return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
                     f"{self._unstable_text()}"
                     + (f"; {self._undetectable_text()}" if self.undetectable else "")
-                    + " (run more rounds or raise --threshold)")
+                    + (" (run more rounds or raise --threshold)"
+                       if threshold_would_help(floor for _, floor in self.unstable) else f" ({STEADY_HINT})"))
         if self.status == INCONCLUSIVE and self.undetectable_by_rounds:
             return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
                     f"{self._undetectable_text()} (run more rounds)")

@@ -18,7 +18,7 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
                              RESOLUTION_BANDS, noise_floor_text, ResolutionGroup,
                              resolution_by_group, resolution_summary)
-from ..judge.gate import GateDecision
+from ..judge.gate import STEADY_HINT, GateDecision, threshold_would_help
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -172,9 +172,24 @@ def ci_level(comparison: Comparison) -> str:
     return f"{(1 - comparison.alpha) * 100:g}%"
 
 
+# A paired comparison's Ratio is not Head ns/op over Base ns/op, so its headers say what each is
+# and PAIRED_COLUMNS_NOTE, under the table, says why they can disagree.
+PAIRED_HEADERS = {"Base ns/op": "Base median ns/op", "Head ns/op": "Head median ns/op", "Ratio": "Paired ratio"}
+PAIRED_COLUMNS_NOTE = ("Median ns/op: each side's median of its round medians. Paired ratio: what the gate judges, "
+                       "from samples taken side by side (each round's median pair ratio, trimmed mean over "
+                       "rounds); it need not equal head median / base median.")
+
+
 def compare_headers(comparison: Comparison) -> list[str]:
-    """The comparison table's headers; the CI column says its confidence."""
-    return [f"{ci_level(comparison)} CI" if h == "CI" else h for h in COMPARE_HEADERS]
+    """The comparison table's headers; the CI column says its confidence, and in a paired comparison
+    the ns/op and ratio columns say which is a median and which the paired estimate."""
+    renamed = PAIRED_HEADERS if comparison.paired else {}
+    return [f"{ci_level(comparison)} CI" if h == "CI" else renamed.get(h, h) for h in COMPARE_HEADERS]
+
+
+def compare_table_notes(comparison: Comparison) -> list[str]:
+    """The lines under the comparison table: what its columns are, when their names alone cannot say."""
+    return [PAIRED_COLUMNS_NOTE] if comparison.paired else []
 
 
 def _ratio_cell(row: CompareRow) -> str:
@@ -228,9 +243,11 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if comparison.unstable:
         floors = [row.noise_floor for row in comparison.unstable if math.isfinite(row.noise_floor)]
         widest = f" (up to {max(floors):.2f}× here)" if floors else ""
+        then = ("raise --threshold above their noise floor or leave them out with --filter"
+                if threshold_would_help(row.noise_floor for row in comparison.unstable) else STEADY_HINT)
         return ("rerun both sides on a quiet machine (nothing else running): an unstable case's own rounds "
                 f"differ by as much as the {comparison.threshold:g}% change the gate resolves{widest}; if they "
-                "stay unstable, raise --threshold above their noise floor or leave them out with --filter")
+                f"stay unstable, {then}")
     if comparison.bimodal:
         return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
                 "(listed below) by eye")
@@ -359,6 +376,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
         lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
                                 [_compare_cells(r, True) for r in unchanged])
         lines += ["", "</details>", ""]
+    lines += [line for note in compare_table_notes(comparison) for line in (note, "")]
     lines += ["Geometric-mean ratio (head/base) per suite:", ""]
     lines += markdown_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"], "lrrl",
                             _geomean_rows(comparison))
@@ -389,6 +407,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
              f"head: {run_line(comparison.head)}", ""]
     lines += text_table(compare_headers(comparison), COMPARE_ALIGNS,
                         [_compare_cells(r, False) for r in comparison.rows])
+    lines += [wrapped for note in compare_table_notes(comparison) for wrapped in textwrap.wrap(note, TEXT_WIDTH)]
     lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:"]
     lines += ["  " + line for line in text_table(["Suite", "Cases", "Geomean ratio", f"{ci_level(comparison)} CI"],

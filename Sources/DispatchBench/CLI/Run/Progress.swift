@@ -29,9 +29,10 @@ struct Progress {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// `2m05s`, `40s`.
+    /// `2m05s`, `40s`, and `<1s` for what rounds to no whole second (never `0s`, which reads as "done").
     static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
+        if whole < 1 { return "<1s" }
         return whole >= 60 ? "\(whole / 60)m\(String(format: "%02d", whole % 60))s" : "\(whole)s"
     }
 }

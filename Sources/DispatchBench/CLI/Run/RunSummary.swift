@@ -33,8 +33,10 @@ enum RunSummary {
         }
         var lines = TextTable.lines(header: header, rows: rows)
         lines.append("median ns/op: the median of the case's round medians (each round a fresh process). spread: "
-                     + "half the range of the round medians, relative to that median. starved: no operation "
-                     + "completed in most samples.")
+                     + "half the range of the round medians, relative to that median.")
+        if SummaryTable.showsStarved(rows) {
+            lines.append("starved, in place of a number: no operation completed in at least half the samples of that round.")
+        }
         if cases.contains(where: { $0.threads > logicalCPUs }) {
             lines.append(SummaryTable.oversubscribedNote(logicalCPUs: logicalCPUs))
         }

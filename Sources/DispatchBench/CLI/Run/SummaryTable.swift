@@ -32,14 +32,23 @@ enum SummaryTable {
         }
         var lines = TextTable.lines(header: header, rows: rows)
         lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
-                     + "operations × threads / all operations (1.00 = every thread did the same). starved: no "
-                     + "operation completed in a sample.")
+                     + "operations × threads / all operations (1.00 = every thread did the same).")
+        if showsStarved(rows) { lines.append("starved, in place of a number: no operation completed in that sample.") }
         if anyOversubscribed { lines.append(oversubscribedNote(logicalCPUs: logicalCPUs)) }
         if let note = NoiseCheck.outlierNote(casesWithOutliers: resultsWithOutliers, cases: rows.count) {
             lines.append(note)
         }
         return lines.joined(separator: "\n")
     }
+
+    /// Whether any cell of `rows` reads `starved` (`format` of a sample that completed nothing), so that a summary
+    /// defines the word only where it shows it.
+    static func showsStarved(_ rows: [[String]]) -> Bool {
+        rows.contains { row in row.contains { $0.contains(starved) } }
+    }
+
+    /// The word `format` shows for a sample that completed no operation (infinite ns/op).
+    static let starved = "starved"
 
     /// A case's name as a summary shows it: marked `*` when it has more threads than the machine's logical CPUs.
     static func shownName(_ name: String, threads: Int, logicalCPUs: Int) -> String {
@@ -53,7 +62,7 @@ enum SummaryTable {
 
     /// Three significant digits, at least two decimals below 10; `starved` for a sample that completed nothing.
     static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "starved" }
+        guard value.isFinite else { return starved }
         switch value {
         case ..<10: return String(format: "%.2f", value)
         case ..<100: return String(format: "%.1f", value)

@@ -11,7 +11,9 @@ extension Bench {
     struct Stress: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stress",
-            abstract: "Run the stress checks as a soak: outcomes graded acceptable, interesting or forbidden.",
+            abstract: "Run the stress checks as a soak: outcomes graded "
+                + "\(OutcomeGrade.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or "
+                + "\(OutcomeGrade.allCases.last!.rawValue).",
             usage: "bench stress [--filter <regex>] [--threads <list>] [--duration <seconds>] [--watchdog <seconds>] "
                 + "[--no-controls] [--output <path>] [--overwrite] [--list-checks]",
             discussion: """

@@ -37,6 +37,9 @@ enum StressReport {
         }
     }
 
+    /// Why a control's line shows another thread count than --threads asked for (docs/stress.md).
+    static let controlThreadsNote = "each at the thread count that can catch it, not --threads"
+
     /// The run's last line: PASS or FAIL (as the exit status says), the checks and their forbidden outcomes, the
     /// controls caught (at their own thread counts), what failed, the file, and what to run next.
     static func verdict(_ results: [StressResult], path: String) -> String {
@@ -47,7 +50,7 @@ enum StressReport {
         let caught = controls.filter { $0.secondsToFirstForbidden != nil }.count
         return (failed.isEmpty ? "PASS" : "FAIL")
             + ": \(plural(forbidden, "forbidden outcome")) in \(plural(Set(checks.map(\.slot.check.name)).count, "check"))"
-            + "; \(caught) of \(plural(controls.count, "negative control")) caught (each at its own thread count)"
+            + "; \(caught) of \(plural(controls.count, "negative control")) caught (\(controlThreadsNote))"
             + (failed.isEmpty ? "" : "; " + failed.joined(separator: "; "))
             + "; wrote \(path); next: scripts/analyze report \(path)"
     }
