@@ -98,12 +98,12 @@ import Testing
         #expect(ExitStatus.all.map(\.status) == [0, 1, 3, 64, 69, 70, 73, 74, 130, 143])
     }
 
-    /// The README's table of exit statuses lists the statuses `bench` has, in order, no more, no fewer.
-    @Test func theReadmeTableListsEveryStatus() throws {
-        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md").path,
-                                encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Exit statuses of `bench`\n").dropFirst().first)
+    /// docs/exit-codes.md's table of exit statuses lists the statuses `bench` has, in order, no more, no fewer.
+    @Test func theExitCodesPageListsEveryStatus() throws {
+        let page = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/exit-codes.md").path,
+                              encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "## Exit statuses of `bench`\n").dropFirst().first)
         let table = section.components(separatedBy: "\n\n").first ?? ""
         let statuses = table.split(separator: "\n").compactMap { line -> Int32? in
             guard line.hasPrefix("| ") else { return nil }

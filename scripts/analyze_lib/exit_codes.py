@@ -3,7 +3,7 @@
 CI acts on these numbers, so they never change meaning. The gate's own outcomes skip 2
 (bad input or usage, argparse's too) and 3 (scripts/analyze or scripts/bench-commits could
 not set up the Python environment: scripts/venv.sh exits 3 itself). Their meanings are here
-too, one table per tool, which the --help texts print and the README's tables must equal.
+too, one table per tool, which the --help texts print and docs/exit-codes.md's tables must equal.
 Imports only the standard library, so every stage and bench_commits may take it.
 """
 
@@ -23,10 +23,11 @@ EXIT_INTERRUPTED = 130
 # When several gates (timing, counts) or outcomes apply, the first of these wins.
 GATE_PRECEDENCE = (EXIT_REGRESSION, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED)
 
-# What each code means, stated once per tool: the README's tables under "## Exit codes" must
-# agree word for word (scripts/tests/test_exit_codes.py), and each tool's --help prints them as
-# plain text (exit_codes_help). Written in the README's Markdown: `code` and [text](link).
-_RULE = "[the rule](docs/comparison-rule.md#when-the-gate-may-pass)"
+# What each code means, stated once per tool: docs/exit-codes.md's tables must agree word for word
+# (scripts/tests/test_exit_codes.py), and each tool's --help prints them as plain text
+# (exit_codes_help). Written in that page's Markdown: `code` and [text](link), a link relative to docs/.
+DOCS_DIRECTORY = "docs/"
+_RULE = "[the rule](comparison-rule.md#when-the-gate-may-pass)"
 _PRECEDENCE = ", ".join(str(code) for code in GATE_PRECEDENCE if code != EXIT_PASSED)
 
 ANALYZE_EXIT_CODES: tuple[tuple[int, str], ...] = (
@@ -72,8 +73,9 @@ BENCH_COMMITS_PRECEDENCE_NOTE = (f"When the timing and counts gates differ, the 
 
 
 def plain(markdown: str) -> str:
-    """``markdown``'s text for a terminal: `code` loses its backticks, [text](link) becomes the link."""
-    return re.sub(r"\[[^\]]*\]\(([^)]*)\)", r"\1", markdown).replace("`", "")
+    """``markdown``'s text for a terminal: `code` loses its backticks, [text](link) becomes the link's path from
+    the repository's root (docs/ and the link)."""
+    return re.sub(r"\[[^\]]*\]\(([^)]*)\)", DOCS_DIRECTORY + r"\1", markdown).replace("`", "")
 
 
 def exit_codes_help(codes: tuple[tuple[int, str], ...], note: str, width: int = 100) -> str:

@@ -47,23 +47,23 @@ def test_bench_commits_uses_the_same_codes():
     assert plan.GATE_PRECEDENCE is exit_codes.GATE_PRECEDENCE
 
 
-README = SCRIPTS.parent / "README.md"
+EXIT_CODES_PAGE = SCRIPTS.parent / "docs" / "exit-codes.md"
 
 
-def readme_table(heading: str) -> tuple[list[tuple[int, str]], str]:
-    """The rows (code, meaning) of the README's table under ``heading``, and the paragraph after it."""
-    section = README.read_text().split(f"\n{heading}\n\n", 1)[1]
+def page_table(heading: str) -> tuple[list[tuple[int, str]], str]:
+    """The rows (code, meaning) of docs/exit-codes.md's table under ``heading``, and the paragraph after it."""
+    section = EXIT_CODES_PAGE.read_text().split(f"\n{heading}\n\n", 1)[1]
     table, after = section.split("\n\n", 2)[:2]
     rows = [line.removeprefix("| ").removesuffix(" |").split(" | ", 1) for line in table.splitlines()[2:]]
-    return [(int(code), meaning) for code, meaning in rows], after
+    return [(int(code), meaning) for code, meaning in rows], after.strip()
 
 
 @pytest.mark.parametrize("heading, codes, note", [
-    ("### `scripts/analyze`", exit_codes.ANALYZE_EXIT_CODES, exit_codes.ANALYZE_PRECEDENCE_NOTE),
-    ("### `scripts/bench-commits`", exit_codes.BENCH_COMMITS_EXIT_CODES, exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE),
+    ("## `scripts/analyze`", exit_codes.ANALYZE_EXIT_CODES, exit_codes.ANALYZE_PRECEDENCE_NOTE),
+    ("## `scripts/bench-commits`", exit_codes.BENCH_COMMITS_EXIT_CODES, exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE),
 ])
-def test_the_readme_tables_say_what_exit_codes_says(heading, codes, note):
-    assert readme_table(heading) == (list(codes), note)
+def test_the_page_of_exit_codes_says_what_exit_codes_says(heading, codes, note):
+    assert page_table(heading) == (list(codes), note)
 
 
 def test_each_help_prints_every_meaning():
@@ -86,5 +86,6 @@ def test_each_help_prints_every_meaning():
 
 
 def test_plain_drops_markdown():
-    assert exit_codes.plain("see `--allow-missing` and [the rule](docs/x.md#y).") == \
+    # The page's links are relative to docs/; a terminal gets the path from the repository's root.
+    assert exit_codes.plain("see `--allow-missing` and [the rule](x.md#y).") == \
         "see --allow-missing and docs/x.md#y."

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `bench`'s exit statuses, distinct so that CI can act on each: the values follow sysexits.h where one fits,
-/// and 128 + the signal for a run a signal stopped, as shells report it. `--help` and the README list them (BadInputTests checks the README's table).
+/// and 128 + the signal for a run a signal stopped, as shells report it. `--help` and docs/exit-codes.md list them
+/// (BadInputTests checks that page's table).
 enum ExitStatus {
     /// The run completed; for `self-check`, every check passed.
     static let success: Int32 = 0
@@ -29,7 +30,7 @@ enum ExitStatus {
     /// Stopped by SIGTERM (CI cancelling a job): the file holds the completed cases.
     static let terminated: Int32 = 128 + 15
 
-    /// The statuses and their meanings, in order: one source for `--help` (and a check that the README agrees).
+    /// The statuses and their meanings, in order: one source for `--help` (and a check that docs/exit-codes.md agrees).
     static let all: [(status: Int32, meaning: String)] = [
         (success, "success (self-check: every check passed)"),
         (checkFailed, "self-check: harness out of tolerance; stress: forbidden outcome"),
