@@ -50,8 +50,8 @@ ROUNDS_DESCRIPTION = (
     "Mann-Whitney U test on the round medians is significant after Benjamini-Hochberg over all such "
     "cases at false discovery rate alpha and the change is at least the threshold (the ratio's "
     "hierarchical bootstrap CI is shown). Among m cases a change in one case alone is called only at "
-    "p <= alpha/m: a case whose rounds cannot give so small a p (at 0.01 and ~500 cases, fewer than 10 "
-    "rounds a side) is undetectable, and a note names the rounds needed. A case whose rounds' "
+    "p <= alpha/m: a case whose rounds cannot give so small a p (at 0.01 and the full suite, fewer "
+    "than 10 rounds a side) is undetectable, and a note names the rounds needed. A case whose rounds' "
     "noise floor reaches the threshold is unstable, one whose samples fall in two levels bimodal: "
     "both are listed and not gated. With one round a side the output notes that one process's "
     "samples cannot show between-process variance.")

@@ -48,7 +48,7 @@ of the machine moves both, and the gate decides on the ratios of the pairs.
 
 --abba instead runs whole rounds, one fresh process each: pair i runs base then head when i is odd,
 head then base when even (A B B A A B ...). The gate then decides on the spread between rounds, and
-among the ~500 cases it decides together, a change in one case alone needs 10 rounds a side (the
+among the full suite's cases it decides together, a change in one case alone needs 10 rounds a side (the
 default --pairs). It resolves less than the paired mode on a shared machine (docs/findings/) and is
 kept for comparing with runs of it made before. One seed shuffles the case order of every round
 (printed; --seed to reproduce). The rule, stated once: docs/comparison-rule.md; this tool and CI:
@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compare whole rounds in ABBA order instead of paired runs (the former default)")
     parser.add_argument("--pairs", type=_pairs, metavar="N",
                         help=f"with --abba: ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
-                             "the gate call a change in one case alone among the full suite's ~500; with fewer "
+                             "the gate call a change in one case alone among the full suite's cases; with fewer "
                              "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
                              f"{plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")

@@ -79,9 +79,9 @@ struct Bench: ParsableCommand {
             + "appending to one CSV (default \(Bench.defaultRounds), quick \(Bench.quickRounds); 1 measures in "
             + "this process, in the listed order unless --seed is given). A case's level can differ from one "
             + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
-            + "much: scripts/analyze compare and gate judge the rounds, not the samples. Among the ~500 cases "
+            + "much: scripts/analyze compare and gate judge the rounds, not the samples. Among the full suite's cases "
             + "they decide together, a change in one case alone needs 10 rounds a side (its U test must reach "
-            + "0.01/500), hence the default. On a shared host a case's cost also wanders for seconds at a time, "
+            + "0.01 over their number), hence the default. On a shared host a case's cost also wanders for seconds at a time, "
             + "so the defaults take one sample per round: each case is measured at as many moments as there are "
             + "rounds. A quick run's 2 rounds show the noise but are too few to gate on. The rule: "
             + "docs/comparison-rule.md.", valueName: "n"))

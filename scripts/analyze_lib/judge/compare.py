@@ -79,7 +79,7 @@ LONE_CHANGE_NOTE = ("{count} of {cases} cases undetectable (too few rounds): amo
 ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
                     "one round a side, so the U test treats them as independent and may call "
                     "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ", and 10 "
-                    "to call a change in one case among ~500)")
+                    "to call a change in one case among the full suite's)")
 
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
@@ -593,7 +593,7 @@ RESOLUTION_BANDS = (1.05, 1.10)
 
 
 def resolution_summary(rows: list[CompareRow]) -> str:
-    """How small a change the paired cases could see, e.g. ``would see a 1.05× change in 412 of 508
+    """How small a change the paired cases could see, e.g. ``would see a 1.05× change in 412 of 500
     cases, 1.10× in 470, only a coarser one in 38``; empty when no case is paired."""
     resolutions = [row.resolution for row in rows if row.paired]
     if not resolutions:
