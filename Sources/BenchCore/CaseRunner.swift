@@ -18,8 +18,8 @@ public struct CaseRunner: Sendable {
     static let confirmationRuns = 3
     /// A timed window lasts at least this many turns of the scheduler through the team (`Session.rotation`), so
     /// that with more threads than cores every thread has had its share of the window more than once, whatever
-    /// `--sample-time` asks for. Two kept the read-only hit paths' fairness at 8 threads on 2 cores at 0.55 or
-    /// more in quick runs; four cost the quick run 20 s more.
+    /// `--sample-time` asks for. Two is enough for the read-only hit paths to be fair under oversubscription
+    /// without lengthening every window much.
     static let rotationsPerWindow: UInt64 = 2
     /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window.
     static let maximumRotationNanoseconds: UInt64 = 50_000_000

@@ -14,8 +14,8 @@ public struct MeasurementSettings: Sendable, Equatable {
         self.warmupSamples = warmupSamples
     }
 
-    /// 1 sample of at least 8 ms after 1 warm-up sample: one round of a default run (ten rounds in all; how long
-    /// that took, and with 10 ms samples, is in docs/findings/2026-11-22-rounds-and-sample-time.md).
+    /// 1 sample of at least 8 ms after 1 warm-up sample: one round of a default run (ten rounds in all; why:
+    /// docs/running.md, "What a run does").
     public static let standard = MeasurementSettings(sampleNanoseconds: 8_000_000, samples: 1, warmupSamples: 1)
     /// A smoke run's round: 1 sample of at least 2 ms after 1 warm-up sample (two rounds in all).
     public static let quick = MeasurementSettings(sampleNanoseconds: 2_000_000, samples: 1, warmupSamples: 1)

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// With `cpus`, thread *i* runs on CPU `cpus[i % cpus.count]` alone from before its first job: where a team's
 /// threads run is then the same in every process, not the scheduler's choice at the team's start
-/// (docs/findings/2026-11-24-placement-states.md). Threads the team's threads start (the dispatch pool's, when a
+/// (docs/paired-design.md#placement). Threads the team's threads start (the dispatch pool's, when a
 /// job is the first to need one) inherit their CPU.
 ///
 /// `bench-commits` chooses the list (scripts/bench_commits/paired_plan.py `team_cpus`) and confines a one-thread

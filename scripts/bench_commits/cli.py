@@ -49,7 +49,7 @@ of the machine moves both, and the gate decides on the ratios of the pairs.
 --abba instead runs whole rounds, one fresh process each: pair i runs base then head when i is odd,
 head then base when even (A B B A A B ...). The gate then decides on the spread between rounds, and
 among the full suite's cases it decides together, a change in one case alone needs 10 rounds a side (the
-default --pairs). It resolves less than the paired mode on a shared machine (docs/findings/) and is
+default --pairs). It resolves less than the paired mode on a shared machine (docs/paired-design.md) and is
 kept for comparing with runs of it made before. One seed shuffles the case order of every round
 (printed; --seed to reproduce). The rule, stated once: docs/comparison-rule.md; this tool and CI:
 docs/bench-commits.md.
@@ -69,7 +69,7 @@ time of each comparison: run it on your own runner to learn what the gate resolv
 series of planted comparisons, one seed each.
 
 Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
-bench count unless --no-count. Measured times are in docs/findings/.
+bench count unless --no-count (docs/bench-commits.md).
 """
 
 EPILOG = exit_codes_help(BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE)

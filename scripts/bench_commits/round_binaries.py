@@ -2,7 +2,7 @@
 
 A round's unit of evidence is its pair of worker processes, and the rule absorbs what varies from round to
 round. What one side keeps through every round instead looks like a change to it. Two builds of the same
-code have byte-identical loaded code (docs/findings/2026-11-25-evidence-at-78b7592.md), and ASLR already
+code have byte-identical loaded code (docs/paired-design.md#a-copy-of-each-build-for-every-round), and ASLR already
 gives every process its own stack, heap and mapping addresses; what a build still keeps is its file, and
 with it the pages that file occupies in memory, which every process of it shares. So each round runs each
 side from a copy of its binary made for that round: whatever a file's placement does to a case becomes

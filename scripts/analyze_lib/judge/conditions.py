@@ -22,10 +22,8 @@ from ..files.model import ResultsFile
 # (Swift NoiseCheck.loadWarning: at or above the logical CPUs).
 BUSY_LOAD_PER_CPU = 1.0
 # Fairness at T threads is judged only when the load average at the start left T CPUs free,
-# give or take this much of one (a quiet machine's load is rarely 0). On this project's
-# 2-CPU VM, a run that started at load 1.75 had its second thread at 2 threads never run
-# in a 2 ms sample: the process used one CPU's time, and the variant (lazy-static) read
-# as unfair.
+# give or take this much of one (a quiet machine's load is rarely 0): with fewer CPUs free, a
+# thread that never ran in a sample waited for a CPU, which is not the variant's unfairness.
 FAIRNESS_LOAD_SLACK = 0.5
 OVERSUBSCRIBED_REASON = "more threads than CPUs"
 
