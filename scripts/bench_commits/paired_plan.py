@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analyze_lib.judge import paired as judge
 
-from .plan import SIDE_A, SIDE_B, PlanError, _option_name
+from .plan import SIDE_A, SIDE_B, PlanError, option_name
 
 # Why each default below is what it is, with the findings that chose it: docs/paired-design.md. The comments
 # here state only what each setting does.
@@ -179,8 +179,8 @@ def cases_to_visit(wanted: dict, seconds_per_visit: dict, budget_left: float) ->
 def check_paired_bench_options(options: list[str]) -> list[str]:
     """The bench options of a paired run: refuses those it sets per request (PlanError)."""
     for argument in options:
-        if _option_name(argument) in PAIRED_RESERVED_OPTIONS:
-            raise PlanError(f"{_option_name(argument)} is set by bench-commits --paired (see --sample-time and "
+        if option_name(argument) in PAIRED_RESERVED_OPTIONS:
+            raise PlanError(f"{option_name(argument)} is set by bench-commits --paired (see --sample-time and "
                             "--visit-pairs); leave it out of the bench options")
     return options
 

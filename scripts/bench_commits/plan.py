@@ -49,7 +49,8 @@ def abba_order(pairs: int) -> list[tuple[int, str]]:
     return order
 
 
-def _option_name(argument: str) -> str:
+def option_name(argument: str) -> str:
+    """The option an argument names: ``--filter=x`` and ``--filter`` both name ``--filter``."""
     return argument.split("=", 1)[0]
 
 
@@ -63,7 +64,7 @@ def check_bench_options(options: list[str]) -> tuple[list[str], bool]:
         raise PlanError(f"bench options after '--' must be options, not a subcommand: {options[0]!r}")
     kept, quick = [], False
     for argument in options:
-        name = _option_name(argument)
+        name = option_name(argument)
         if name in RESERVED_BENCH_OPTIONS:
             raise PlanError(f"{name} is set by bench-commits for each round; leave it out of the bench options")
         if argument == "--quick":

@@ -9,8 +9,8 @@ extension Bench {
     /// (`scripts/bench-commits --paired`) that alternates two builds sample by sample. Not for direct use.
     ///
     /// The protocol (docs/worker-protocol.md): one JSON object per line each way. The worker first sends
-    /// `{"ok": "hello", "protocol": 1, "columns": [...]}`, the results CSV's header. Then, per request line,
-    /// exactly one reply line, in order:
+    /// `{"ok": "hello", "protocol": <WorkerState.protocolVersion>, "columns": [...]}`, the results CSV's header.
+    /// Then, per request line, exactly one reply line, in order:
     /// - `{"request": "list"}` → `{"ok": "list", "cases": [{"suite", "benchmark", "variant", "threads",
     ///   "params"}, ...]}`: the cases bench's `--filter` and `--threads` (given before `worker`) select, each
     ///   field the text of its CSV column.
