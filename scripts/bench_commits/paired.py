@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
-from analyze_lib.judge import paired as judge
+from analyze_lib.judge import paired as paired_rule
 
 from . import paired_plan
 from .round_binaries import round_copies
@@ -110,11 +110,11 @@ class _Ratios:
             rounds = roles.setdefault(a["params"], [])
             while len(rounds) <= round_index:
                 rounds.append([])
-            rounds[round_index].append(judge.pair_log_ratio(_pair_sample(a), _pair_sample(b)))
+            rounds[round_index].append(paired_rule.pair_log_ratio(_pair_sample(a), _pair_sample(b)))
         self._wanted.pop(key, None)
 
-    def refinement(self, key: tuple, cases: int, max_rounds: int) -> judge.Refinement:
-        """The case's next goal and the rounds it wants (judge.refinement), over its roles: the coarsest
+    def refinement(self, key: tuple, cases: int, max_rounds: int) -> paired_rule.Refinement:
+        """The case's next goal and the rounds it wants (paired_rule.refinement), over its roles: the coarsest
         goal of the roles that can reach theirs, and the most rounds any of them wants; rounds 0 when every
         role has reached the finest, None when none that has not can reach its goal within
         ``max_rounds``. Kept until the case gets new ratios, since each answer resamples the case's
@@ -125,17 +125,17 @@ class _Ratios:
             self._wanted[key] = cached
         return cached[1]
 
-    def _project(self, key: tuple, cases: int, max_rounds: int) -> judge.Refinement:
+    def _project(self, key: tuple, cases: int, max_rounds: int) -> paired_rule.Refinement:
         roles = self.by_case.get(key, {})
         if not roles:
-            return judge.refinement([], cases=cases, max_rounds=max_rounds)
-        wanted = [judge.refinement(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
+            return paired_rule.refinement([], cases=cases, max_rounds=max_rounds)
+        wanted = [paired_rule.refinement(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
         reachable = [role for role in wanted if role.rounds]
         if reachable:
-            return judge.Refinement(max(role.goal for role in reachable), max(role.rounds for role in reachable))
+            return paired_rule.Refinement(max(role.goal for role in reachable), max(role.rounds for role in reachable))
         if all(role.rounds == 0 for role in wanted):
-            return judge.Refinement(None, 0)
-        return judge.Refinement(max(role.goal for role in wanted if role.goal is not None), None)
+            return paired_rule.Refinement(None, 0)
+        return paired_rule.Refinement(max(role.goal for role in wanted if role.goal is not None), None)
 
 
 class Plans:
@@ -165,8 +165,8 @@ class Plans:
             self._plans.setdefault(case_key(case), reply["plan"])
 
 
-def _pair_sample(record: dict) -> judge.PairSample:
-    return judge.PairSample(float(record[METRIC]), float(record["elapsed_ns"]))
+def _pair_sample(record: dict) -> paired_rule.PairSample:
+    return paired_rule.PairSample(float(record[METRIC]), float(record["elapsed_ns"]))
 
 
 def common_cases(listed_a: list[dict], listed_b: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
@@ -193,9 +193,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     time budget lasts. Return the two files (marked complete). An interruption
     (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
     whole cases, not marked complete."""
-    if settings.max_rounds < judge.MIN_CALL_ROUNDS:
+    if settings.max_rounds < paired_rule.MIN_CALL_ROUNDS:
         say(f"warning: at most {settings.max_rounds} round(s): a paired case calls a change only from "
-            f"{judge.MIN_CALL_ROUNDS}, so this comparison can call none")
+            f"{paired_rule.MIN_CALL_ROUNDS}, so this comparison can call none")
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()
@@ -208,7 +208,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
         if extra and not _budget_allows(started, settings, visit_seconds):
             still = _still_coarse(cases, ratios, settings.max_rounds)
             say(f"round {round_number}: the time budget is spent; {still} case(s) still coarser than "
-                f"{judge.TARGET_RESOLUTION:g}x")
+                f"{paired_rule.TARGET_RESOLUTION:g}x")
             break
         with _round_workers(sides, bench_options, quick, settings, seed, logs, round_number) as workers:
             if cases is None:
@@ -223,11 +223,11 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
             visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
                                     else (cases, len(cases)))
             if not visiting:
-                say(f"round {round_number}: every case resolves {judge.TARGET_RESOLUTION:g}x or finer")
+                say(f"round {round_number}: every case resolves {paired_rule.TARGET_RESOLUTION:g}x or finer")
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
             which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
-                     f"than {judge.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
+                     f"than {paired_rule.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
                      else f"{round_number}/{settings.rounds}: {len(order)} cases")
             say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
                 f"elapsed {elapsed_text(time.monotonic() - started)}")

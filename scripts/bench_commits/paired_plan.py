@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyze_lib.judge import paired as judge
+from analyze_lib.judge import paired as paired_rule
 
 from .plan import SIDE_A, SIDE_B, PlanError, option_name
 
@@ -22,11 +22,11 @@ from .plan import SIDE_A, SIDE_B, PlanError, option_name
 # here state only what each setting does.
 
 # Rounds: fresh pairs of workers, one after the other; the rounds, not the pairs, are the paired rule's
-# independent units. Every case gets judge.MIN_CALL_ROUNDS, the fewest a paired case calls a change from,
+# independent units. Every case gets paired_rule.MIN_CALL_ROUNDS, the fewest a paired case calls a change from,
 # quick or not; further rounds, up to the maximum, visit the cases ``cases_to_visit`` picks while the time
 # budget lasts.
-DEFAULT_ROUNDS = judge.MIN_CALL_ROUNDS
-QUICK_ROUNDS = judge.MIN_CALL_ROUNDS
+DEFAULT_ROUNDS = paired_rule.MIN_CALL_ROUNDS
+QUICK_ROUNDS = paired_rule.MIN_CALL_ROUNDS
 DEFAULT_MAX_ROUNDS = 240
 QUICK_MAX_ROUNDS = 16
 # Pairs a case gets in each round that visits it; a round's value is their median. One: a coarse case is
@@ -153,7 +153,7 @@ def budget_allows_visit(elapsed: float, budget: float, seconds_per_visit: float)
 
 def cases_to_visit(wanted: dict, seconds_per_visit: dict, budget_left: float) -> list:
     """The cases a further round visits, in ``wanted``'s order. ``wanted`` maps each case to its
-    ``judge.Refinement``: the resolution it works toward next and the rounds it still needs to reach it
+    ``paired_rule.Refinement``: the resolution it works toward next and the rounds it still needs to reach it
     (0 when it has reached the finest, None when it cannot within the rounds allowed);
     ``seconds_per_visit`` maps it to what one of its visits costs.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge import paired as judge
+from analyze_lib.judge import paired as paired_rule
 from bench_commits import paired_plan
 from bench_commits.paired import Plans, _Ratios
 from bench_commits.plan import SIDE_A, SIDE_B, PlanError
@@ -274,9 +274,9 @@ def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeyp
 
     def refinement(log_ratios_by_round, **_):
         asked.append([len(r) for r in log_ratios_by_round])
-        return judge.Refinement(1.10, max(4 - len(log_ratios_by_round), 0))
+        return paired_rule.Refinement(1.10, max(4 - len(log_ratios_by_round), 0))
 
-    monkeypatch.setattr(judge, "refinement", refinement)
+    monkeypatch.setattr(paired_rule, "refinement", refinement)
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "9", "--visit-pairs", "2",
                "--no-count", "--seed", "5", "--", "--filter", "^harness/spin", "--threads", "1") in (0, 4)
     assert [(round_number, len(samples) // 2) for round_number, _, samples in visits(requests(repo))] == \
@@ -286,8 +286,8 @@ def test_further_rounds_visit_only_the_cases_the_rule_finds_coarse(repo, monkeyp
 
 def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
     asked = []
-    monkeypatch.setattr(judge, "refinement",
-                        lambda rounds, **_: asked.append(len(rounds)) or judge.Refinement(1.10, len(rounds)))
+    monkeypatch.setattr(paired_rule, "refinement",
+                        lambda rounds, **_: asked.append(len(rounds)) or paired_rule.Refinement(1.10, len(rounds)))
     ratios = _Ratios()
     record = {"params": "", "ns_per_op": "10", "elapsed_ns": "8000000"}
     ratios.add(("spin",), 0, [record], [record])
@@ -298,8 +298,8 @@ def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
 
 
 def test_a_case_of_several_roles_works_toward_the_coarsest_goal_any_role_can_reach(monkeypatch):
-    by_role = {1: judge.Refinement(1.05, 3), 2: judge.Refinement(1.10, 8), 3: judge.Refinement(2.0, None)}
-    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: by_role[len(rounds[0])])
+    by_role = {1: paired_rule.Refinement(1.05, 3), 2: paired_rule.Refinement(1.10, 8), 3: paired_rule.Refinement(2.0, None)}
+    monkeypatch.setattr(paired_rule, "refinement", lambda rounds, **_: by_role[len(rounds[0])])
 
     def case_refinement():
         ratios = _Ratios()
@@ -307,16 +307,16 @@ def test_a_case_of_several_roles_works_toward_the_coarsest_goal_any_role_can_rea
         return ratios.refinement(("roles",), 500, 40)
 
     assert case_refinement() == (1.10, 8), "the role that cannot reach 2x is not waited for"
-    by_role[2] = judge.Refinement(None, 0)
+    by_role[2] = paired_rule.Refinement(None, 0)
     assert case_refinement() == (1.05, 3)
-    by_role[1] = judge.Refinement(None, 0)
+    by_role[1] = paired_rule.Refinement(None, 0)
     assert case_refinement() == (2.0, None), "no role can reach its goal"
-    by_role[3] = judge.Refinement(None, 0)
+    by_role[3] = paired_rule.Refinement(None, 0)
     assert case_refinement() == (None, 0)
 
 
 def test_further_rounds_stop_at_the_maximum_and_at_the_budget(repo, monkeypatch):
-    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: judge.Refinement(1.10, 1))
+    monkeypatch.setattr(paired_rule, "refinement", lambda rounds, **_: paired_rule.Refinement(1.10, 1))
     spin = ("--no-count", "--", "--filter", "^harness/spin", "--threads", "1")
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "1", "--max-rounds", "3", *spin) in (0, 4)
     assert [round_number for round_number, _, _ in visits(requests(repo))] == [1, 2, 3]
@@ -332,7 +332,7 @@ def test_further_rounds_visit_the_cases_the_plan_picks_with_their_costs(repo, mo
         picked.append((dict(wanted), dict(seconds_per_visit), budget_left))
         return [next(iter(wanted))]
 
-    monkeypatch.setattr(judge, "refinement", lambda rounds, **_: judge.Refinement(1.10, 1))
+    monkeypatch.setattr(paired_rule, "refinement", lambda rounds, **_: paired_rule.Refinement(1.10, 1))
     monkeypatch.setattr(paired_plan, "cases_to_visit", cases_to_visit)
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "3", "--no-count",
                *FOUR_CASES) in (0, 4)
@@ -345,7 +345,7 @@ def test_further_rounds_visit_the_cases_the_plan_picks_with_their_costs(repo, mo
 
 
 def goals(**cases):
-    return {case: judge.Refinement(*wanted) for case, wanted in cases.items()}
+    return {case: paired_rule.Refinement(*wanted) for case, wanted in cases.items()}
 
 
 def test_the_cheapest_goals_are_visited_first_within_the_budget():

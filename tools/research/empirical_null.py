@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from analyze_lib.argtypes import significance_level  # noqa: E402 (needs the path above)
 from analyze_lib.files.loader import load_results  # noqa: E402
-from analyze_lib.judge import paired as judge  # noqa: E402
+from analyze_lib.judge import paired as paired_rule  # noqa: E402
 from analyze_lib.judge.compare import paired_samples  # noqa: E402
 
 
@@ -50,14 +50,14 @@ def pooled_round_values(files: list[tuple[Path, Path]], exclude: str | None = No
             base_pairs, head_pairs = paired_samples(base[key]), paired_samples(head[key])
             if base_pairs is None or head_pairs is None:
                 raise SystemExit(f"{base_path} and {head_path} are not the files of a paired comparison")
-            rounds = judge.pair_log_ratios(base_pairs, head_pairs)
+            rounds = paired_rule.pair_log_ratios(base_pairs, head_pairs)
             pooled.setdefault(label, []).extend(float(np.median(d)) for d in rounds)
             seen[label] += 1
     return {label: np.array(values) for label, values in pooled.items() if seen[label] == len(files)}
 
 
 def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Generator, seed: int,
-                alpha: float = judge.DEFAULT_PAIRED_ALPHA, t_alone: bool = False) -> list[str]:
+                alpha: float = paired_rule.DEFAULT_PAIRED_ALPHA, t_alone: bool = False) -> list[str]:
     """The cases the paired rule calls in one simulated unchanged comparison of ``rounds`` rounds a case
     (cases with fewer pooled rounds than that are left out of it); with ``t_alone``, the rule without its
     minimum of rounds."""
@@ -66,12 +66,12 @@ def false_calls(values: dict[str, np.ndarray], rounds: int, rng: np.random.Gener
     for index, label in enumerate(labels):
         drawn = rng.choice(values[label], rounds, replace=False) * rng.choice([-1.0, 1.0], rounds)
         rounds_of_case = [np.array([value]) for value in drawn]
-        found = judge.paired_evidence(rounds_of_case, cases=len(labels), alpha=alpha, seed=seed + index)
+        found = paired_rule.paired_evidence(rounds_of_case, cases=len(labels), alpha=alpha, seed=seed + index)
         ratios.append(found.ratio)
-        # Without the minimum of rounds (judge.MIN_CALL_ROUNDS): the rule as it was before it.
-        p_values.append(judge.t_test_p(math.log(found.ratio), found.se, found.rounds) if t_alone else found.p)
-    floor = math.log1p(judge.PAIRED_MIN_EFFECT_PERCENT / 100)
-    return [label for label, ratio, called in zip(labels, ratios, judge.called_together(p_values, alpha))
+        # Without the minimum of rounds (paired_rule.MIN_CALL_ROUNDS): the rule as it was before it.
+        p_values.append(paired_rule.t_test_p(math.log(found.ratio), found.se, found.rounds) if t_alone else found.p)
+    floor = math.log1p(paired_rule.PAIRED_MIN_EFFECT_PERCENT / 100)
+    return [label for label, ratio, called in zip(labels, ratios, paired_rule.called_together(p_values, alpha))
             if called and abs(math.log(ratio)) >= floor]
 
 
@@ -83,11 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--comparisons", type=int, default=300, help="simulated comparisons per round count")
     parser.add_argument("--exclude", help="a regular expression: leave out the cases whose label it matches")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--alpha", type=significance_level, default=judge.DEFAULT_PAIRED_ALPHA,
-                        help=f"the rule's significance level (default {judge.DEFAULT_PAIRED_ALPHA:g})")
+    parser.add_argument("--alpha", type=significance_level, default=paired_rule.DEFAULT_PAIRED_ALPHA,
+                        help=f"the rule's significance level (default {paired_rule.DEFAULT_PAIRED_ALPHA:g})")
     parser.add_argument("--t-alone", action="store_true",
                         help=f"judge by Student's t alone, without the rule's minimum of "
-                             f"{judge.MIN_CALL_ROUNDS} rounds")
+                             f"{paired_rule.MIN_CALL_ROUNDS} rounds")
     args = parser.parse_args(argv)
     if len(args.files) % 2:
         parser.error("give the files in pairs: BASE HEAD [BASE HEAD ...]")

@@ -3,7 +3,7 @@ comparisons drawn from them, judged by the paired rule with and without its mini
 
 import numpy as np
 
-from analyze_lib.judge import paired as judge
+from analyze_lib.judge import paired as paired_rule
 import empirical_null
 
 from csvgen import case, write_paired
@@ -37,7 +37,7 @@ def test_t_alone_calls_five_rounds_on_one_level_and_the_rule_does_not():
     by_t = [empirical_null.false_calls(values, 5, rng_t, seed=n, t_alone=True) for n in range(150)]
     by_rule = [empirical_null.false_calls(values, 5, rng_rule, seed=n) for n in range(150)]
     assert any(calls == ["handoff"] for calls in by_t), "five rounds on one level: t calls them"
-    assert not any(by_rule), f"the rule calls nothing from fewer than {judge.MIN_CALL_ROUNDS} rounds"
+    assert not any(by_rule), f"the rule calls nothing from fewer than {paired_rule.MIN_CALL_ROUNDS} rounds"
 
 
 def test_the_command_prints_a_count_per_round_count(tmp_path, capsys):
