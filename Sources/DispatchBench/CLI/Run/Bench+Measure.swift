@@ -18,21 +18,7 @@ extension Bench {
         let runSettings = try runSettings()
         // Signals are caught before the file exists, so that none can end the process and leave the file behind.
         let openWriter = Mutex<ResultsWriter?>(nil)
-        let interruption = Interruption(
-            onFirst: { signal in
-                warn("\(Interruption.name(signal)): stopping after the current sample "
-                     + "(\(Interruption.again(signal)) to stop at once)")
-            },
-            onSecond: { signal in
-                guard let writer = openWriter.withLock({ $0 }) else { Platform.exit(Interruption.exitStatus(signal)) }
-                writer.endAtOnce { kept, removed in
-                    let name = Interruption.name(signal)
-                    warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
-                         : "stopped by \(name): \(writer.path) holds the completed \(plural(kept, "case"))")
-                    Platform.exit(Interruption.exitStatus(signal))
-                }
-            }
-        )
+        let interruption = Self.interruption(endingAtOnce: { openWriter.withLock { $0 } })
         let writer = try output.flatMap { output in
             try round.map { _ in
                 try ResultsWriter.appending(to: output, header: ResultsSchema.header, environment: environment,
@@ -40,24 +26,7 @@ extension Bench {
             }
         } ?? resultsWriter(environment, runSettings)
         openWriter.withLock { $0 = writer }
-        let path = writer.path
-        if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
-        if RunEnvironment.buildIsDebug {
-            warn("""
-            WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
-            WARNING: run `swift run -c release bench` instead.
-            """)
-        }
-
-        let firstRound = (round ?? 1) == 1
-        if firstRound, let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
-                                                logicalCPUs: environment.logicalCPUs) {
-            warn(warning)
-        }
-        if firstRound, let problem = environment.gitProblem {
-            warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
-                 + "dirty=unknown")
-        }
+        warnBeforeMeasuring(environment)
 
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
@@ -65,16 +34,16 @@ extension Bench {
                                 roundsAfter: round.map { runSettings.rounds - $0 } ?? 0)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
         warn("bench: \(roundText)\(plural(cases.count, "case")), \(plural(settings.samples, "sample")) of "
-             + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(path)")
+             + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(writer.path)")
         var results: [CaseResult] = []
         /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
         func stopped(by signal: Int32) throws -> Never {
             let name = Interruption.name(signal)
             if writer.removeIfEmpty() {
-                warn("interrupted by \(name) before any case completed: removed \(path), which held no rows")
+                warn("interrupted by \(name) before any case completed: removed \(writer.path), which held no rows")
             } else {
-                warn("interrupted by \(name): \(path) is a valid CSV of the \(writer.casesWritten) completed cases "
-                     + "(of \(cases.count)); the case in progress was dropped")
+                warn("interrupted by \(name): \(writer.path) is a valid CSV of the \(writer.casesWritten) completed "
+                     + "cases (of \(cases.count)); the case in progress was dropped")
                 print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
             }
             throw ExitCode(Interruption.exitStatus(signal))
@@ -89,43 +58,100 @@ extension Bench {
             } catch is MeasurementInterrupted {
                 try stopped(by: interruption.stoppingSignal ?? SIGINT)
             }
-            do {
-                try writer.append(caseResults)
-            } catch let error as ResultsWriterError {
-                // A full disk: the file ends at the last whole row; say what it keeps and summarize that.
-                let kept = writer.casesWritten
-                if writer.removeIfEmpty() {
-                    throw BenchError("\(error); no case was kept, so the file was removed",
-                                     exitCode: ExitStatus.writeFailed)
-                }
-                print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-                throw BenchError("\(error); it keeps the \(kept) completed cases (of \(cases.count)), summarized above",
-                                 exitCode: ExitStatus.writeFailed)
-            }
+            try Self.append(caseResults, to: writer, after: results, of: cases.count,
+                            logicalCPUs: environment.logicalCPUs)
             results += caseResults
         }
-        if let round {
-            if round == runSettings.rounds {
-                // The last round completes the run, when the file holds every round (whoever started them:
-                // `bench --rounds` or scripts/bench-commits, each of which stops at a failed round).
-                var missing: [Int] = []
-                try writer.completeRun { header, rows in
-                    missing = Self.missingRounds(in: rows, header: header, rounds: runSettings.rounds)
-                    return missing.isEmpty
-                }
-                if !missing.isEmpty {
-                    warn("warning: \(path) has no rows of round(s) \(missing.map(String.init).joined(separator: ", ")): "
-                         + "the run is incomplete and its file says so (\(ResultsSchema.runCompleteColumn)="
-                         + "\(ResultsSchema.runIncomplete))")
+        try finish(writer, results, runSettings, logicalCPUs: environment.logicalCPUs)
+    }
+
+    /// Catches SIGINT and SIGTERM: the first asks the run to stop after the current sample; the second ends it at
+    /// once, keeping the completed cases of the file `endingAtOnce` returns by then (or exiting when there is none).
+    private static func interruption(endingAtOnce currentWriter: @escaping @Sendable () -> ResultsWriter?)
+        -> Interruption {
+        Interruption(
+            onFirst: { signal in
+                warn("\(Interruption.name(signal)): stopping after the current sample "
+                     + "(\(Interruption.again(signal)) to stop at once)")
+            },
+            onSecond: { signal in
+                guard let writer = currentWriter() else { Platform.exit(Interruption.exitStatus(signal)) }
+                writer.endAtOnce { kept, removed in
+                    let name = Interruption.name(signal)
+                    warn(removed ? "stopped by \(name) before any case completed: removed \(writer.path)"
+                         : "stopped by \(name): \(writer.path) holds the completed \(plural(kept, "case"))")
+                    Platform.exit(Interruption.exitStatus(signal))
                 }
             }
-            warn("round \(round) of \(runSettings.rounds): appended \(plural(writer.rowsWritten, "row")) "
-                 + "(\(plural(writer.casesWritten, "case"))) to \(path)")
-        } else {
-            try writer.completeRun()
-            print(SummaryTable.render(results, logicalCPUs: environment.logicalCPUs))
-            printWhatWasWritten(path, "\(plural(writer.rowsWritten, "row")), \(plural(writer.casesWritten, "case"))")
+        )
+    }
+
+    /// What a user should know before the figures: a debug build, a feature this platform lacks, and, in the
+    /// first round, a busy machine or a git that cannot be read.
+    private func warnBeforeMeasuring(_ environment: RunEnvironment) {
+        if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
+        if RunEnvironment.buildIsDebug {
+            warn("""
+            WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
+            WARNING: run `swift run -c release bench` instead.
+            """)
         }
+        guard (round ?? 1) == 1 else { return }
+        if let warning = NoiseCheck.loadWarning(loadAverage: environment.loadAverage1m,
+                                                logicalCPUs: environment.logicalCPUs) {
+            warn(warning)
+        }
+        if let problem = environment.gitProblem {
+            warn("warning: cannot read git here (\(problem)): the results record commit=\(environment.commit), "
+                 + "dirty=unknown")
+        }
+    }
+
+    /// Appends a completed case's rows. A write that fails midway (a full disk) ends the run: the file keeps the
+    /// cases completed before, which are summarized (`earlier`), or is removed when it has none.
+    private static func append(_ caseResults: [CaseResult], to writer: ResultsWriter, after earlier: [CaseResult],
+                               of total: Int, logicalCPUs: Int) throws {
+        do {
+            try writer.append(caseResults)
+        } catch let error as ResultsWriterError {
+            let kept = writer.casesWritten
+            if writer.removeIfEmpty() {
+                throw BenchError("\(error); no case was kept, so the file was removed",
+                                 exitCode: ExitStatus.writeFailed)
+            }
+            print(SummaryTable.render(earlier, logicalCPUs: logicalCPUs))
+            throw BenchError("\(error); it keeps the \(kept) completed cases (of \(total)), summarized above",
+                             exitCode: ExitStatus.writeFailed)
+        }
+    }
+
+    /// Ends a run whose cases all completed. A whole run marks its file complete and prints the summary; a round
+    /// says what it appended, and the last round marks the file complete only when it holds every round (whoever
+    /// started them: `bench --rounds` or scripts/bench-commits, each of which stops at a failed round).
+    private func finish(_ writer: ResultsWriter, _ results: [CaseResult], _ runSettings: RunSettings,
+                        logicalCPUs: Int) throws {
+        guard let round else {
+            try writer.completeRun()
+            print(SummaryTable.render(results, logicalCPUs: logicalCPUs))
+            printWhatWasWritten(writer.path,
+                                "\(plural(writer.rowsWritten, "row")), \(plural(writer.casesWritten, "case"))")
+            return
+        }
+        if round == runSettings.rounds {
+            var missing: [Int] = []
+            try writer.completeRun { header, rows in
+                missing = Self.missingRounds(in: rows, header: header, rounds: runSettings.rounds)
+                return missing.isEmpty
+            }
+            if !missing.isEmpty {
+                let rounds = missing.map(String.init).joined(separator: ", ")
+                warn("warning: \(writer.path) has no rows of round(s) \(rounds): "
+                     + "the run is incomplete and its file says so (\(ResultsSchema.runCompleteColumn)="
+                     + "\(ResultsSchema.runIncomplete))")
+            }
+        }
+        warn("round \(round) of \(runSettings.rounds): appended \(plural(writer.rowsWritten, "row")) "
+             + "(\(plural(writer.casesWritten, "case"))) to \(writer.path)")
     }
 
     /// The rounds of 1...`rounds` that have no row in `rows`: the run is complete only when there are none.
