@@ -15,7 +15,7 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     the one rule), ``paired`` (the rule for two builds alternated sample by sample: log
     ratios of pairs, each case's resolution), ``comparable`` (whether two runs can be compared, and their common
     cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
-    comparison's status and exit code), ``pass_evidence`` (what beyond its cases' outcomes stands
+    comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes stands
     against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
     the few facts a file does not carry), ``conditions`` (how a run was made, whether the
@@ -23,7 +23,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     runner-up, avoid and disqualified per situation).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
-    counts), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
+    counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
+    outcome in words, and what a paired comparison could see), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``conditions_text`` (a
     run's conditions in words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,

@@ -20,6 +20,7 @@ from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
 from analyze_lib.judge.gate import decide_counts_gate, decide_gate
 from analyze_lib.files.loader import load_counts, load_results
+from analyze_lib.present.gate_text import headline as gate_headline
 from analyze_lib.present.render import render_markdown
 
 from . import plan
@@ -194,7 +195,7 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
 def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str]:
     """The gate's Markdown for two timing files, its exit code and its headline."""
     comparison, decision = timing_gate(base, head, alpha)
-    return render_markdown(comparison, gate=decision), decision.exit_code, decision.headline
+    return render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision)
 
 
 def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
@@ -203,7 +204,7 @@ def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
     _warn_all(base_file.warnings + head_file.warnings)
     comparison = build_counts_comparison(base_file, head_file)
     decision = decide_counts_gate(comparison)
-    return render_counts_markdown(comparison, gate=decision), decision.exit_code, decision.headline
+    return render_counts_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision)
 
 
 def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> plan.Observed:

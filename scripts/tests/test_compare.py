@@ -13,6 +13,7 @@ from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import CaseKey
 from analyze_lib.judge.stats import smallest_p
+from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, write_results
 
 BASE_SEED = 1
@@ -43,7 +44,7 @@ def test_verdicts_on_known_distributions(tmp_path):
     assert {row.key.variant: row.verdict for row in rows} == {
         name: verdict for name, (_, verdict, _) in SCENARIOS.items()}
     for row in rows:
-        assert re.fullmatch(SCENARIOS[row.key.variant][2], row.verdict_text), row.verdict_text
+        assert re.fullmatch(SCENARIOS[row.key.variant][2], outcome_text(row)), outcome_text(row)
 
 
 def test_twice_slower_ratio_and_ci(tmp_path):

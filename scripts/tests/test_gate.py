@@ -10,6 +10,7 @@ from analyze_lib.cli import main
 from analyze_lib.judge.compare import UNCHANGED, compare_samples
 from analyze_lib.exit_codes import ANALYZE_EXIT_CODES, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, plain
 from analyze_lib.files.model import CaseKey
+from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, write_results
 
 MEDIAN_NS = 100.0
@@ -142,7 +143,7 @@ def test_an_undetectable_case_is_never_called_slower():
     # With ties scipy's asymptotic p (0.047) undercuts the exact minimum 2/C(6,3) = 0.1.
     row = compare_samples(CaseKey("once", "hit", "lock", 1), [10.0] * 3, [20.0] * 3, alpha=0.05)
     assert not row.alpha_reachable
-    assert row.verdict == UNCHANGED and row.verdict_text == "undetectable (too few samples)"
+    assert row.verdict == UNCHANGED and outcome_text(row) == "undetectable (too few samples)"
 
 
 def test_help_documents_the_exit_codes_and_flag(capsys):

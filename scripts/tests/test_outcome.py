@@ -11,6 +11,7 @@ from analyze_lib.files.model import CaseKey
 from analyze_lib.judge.compare import (BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, CaseEvidence,
                                        classify, compare, compare_samples, decide_outcomes)
 from analyze_lib.judge.stats import Modes, smallest_p
+from analyze_lib.present.outcome_text import outcome_text
 
 KEY = CaseKey("once", "hit", "lock", 1)
 TWO_LEVELS = Modes(100.0, 0.6, 300.0, 0.4)
@@ -48,7 +49,7 @@ def test_the_row_reads_its_outcome_and_never_redecides():
     [row] = decide_outcomes([_evidence(ratio=1.5, modes=TWO_LEVELS, by_rounds=True)], threshold=10.0, alpha=0.01)
     # A bimodal case whose round test is significant is bimodal, not slower: the gate counts it once.
     assert (row.outcome, row.verdict, row.unstable, row.alpha_reachable) == (BIMODAL, UNCHANGED, False, True)
-    assert row.verdict_text.startswith("bimodal (not gated)")
+    assert outcome_text(row).startswith("bimodal (not gated)")
     [row] = decide_outcomes([_evidence(ratio=1.0, floor=1.3, by_rounds=True, p=0.5)], threshold=10.0, alpha=0.01)
     assert (row.outcome, row.verdict, row.unstable) == (UNSTABLE, UNCHANGED, True)
 
@@ -107,5 +108,5 @@ def test_a_starved_median_is_judged_as_starved_never_as_a_level():
     # Base in two levels, head starved in every sample: slower (starved in head), not bimodal.
     two_levels = np.array([100.0] * 8 + [300.0] * 7)
     row = compare_samples(KEY, two_levels, np.full(15, np.inf))
-    assert (row.base_modes, row.outcome, row.verdict_text) == (None, SLOWER, "slower (starved in head)")
+    assert (row.base_modes, row.outcome, outcome_text(row)) == (None, SLOWER, "slower (starved in head)")
     assert compare_samples(KEY, two_levels, two_levels * 1.01).outcome == BIMODAL  # the control: not starved

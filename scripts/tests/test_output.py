@@ -12,7 +12,8 @@ import pytest
 from analyze_lib.cli import main
 from analyze_lib.files.loader import load_results
 from analyze_lib.fmt import fmt_ci, fmt_head_base_ratio, fmt_ratio
-from analyze_lib.judge.compare import bimodal_text, build_comparison, noise_floor_text
+from analyze_lib.judge.compare import build_comparison
+from analyze_lib.present.outcome_text import bimodal_text, noise_floor_text
 from analyze_lib.judge.stats import Modes, geomean_interval
 from analyze_lib.present.render import TEXT_WIDTH, checked_lines
 from csvgen import case, rounds, write_results

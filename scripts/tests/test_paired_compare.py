@@ -9,7 +9,9 @@ import pytest
 
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, build_comparison
+from analyze_lib.present.gate_text import headline
 from analyze_lib.judge.gate import decide_gate
+from analyze_lib.present.outcome_text import outcome_text
 
 from csvgen import case, write_paired
 
@@ -59,12 +61,12 @@ def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tm
     planted = case(variant="v3", threads=2)
     short = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS - 1)
     assert {row.outcome for row in short.rows} == {UNDETECTABLE}
-    assert short.rows[0].verdict_text == "undetectable (too few rounds)"
+    assert outcome_text(short.rows[0]) == "undetectable (too few rounds)"
     assert f"have {MIN_CALL_ROUNDS - 1} round(s): a paired case calls a change only from {MIN_CALL_ROUNDS}" in \
         " ".join(short.warnings)
     assert "undetectable (too few rounds)" in counts_sentence(short)
     decision = decide_gate(short)
-    assert not decision.passed and "INCONCLUSIVE" in decision.headline and "too few rounds" in decision.headline
+    assert not decision.passed and "INCONCLUSIVE" in headline(decision) and "too few rounds" in headline(decision)
     from analyze_lib.present.render import checked_lines
     assert f"To do: give the undetectable cases the {MIN_CALL_ROUNDS} rounds" in "\n".join(checked_lines(short, decision))
     enough = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS)
@@ -86,7 +88,7 @@ def test_a_planted_speedup_is_called_faster(tmp_path):
 
 def test_each_unchanged_case_says_the_change_it_would_see(tmp_path):
     row = compared(tmp_path).rows[0]
-    assert row.verdict_text == f"no change (would see {row.resolution:.2f}×)"
+    assert outcome_text(row) == f"no change (would see {row.resolution:.2f}×)"
     assert row.resolution >= 1.02
 
 
@@ -96,8 +98,8 @@ def test_the_headline_and_the_text_say_what_each_case_could_see(tmp_path):
 
     comparison = compared(tmp_path)
     gate = decide_gate(comparison)
-    assert gate.headline.startswith("Gate: passed, no case slower; it would see a 1.05× change in ")
-    assert f"of {len(CASES)} paired cases" in gate.headline
+    assert headline(gate).startswith("Gate: passed, no case slower; it would see a 1.05× change in ")
+    assert f"of {len(CASES)} paired cases" in headline(gate)
     text = render_text(comparison, gate=gate)
     assert "Resolution: the comparison would see" in text and "Paired: each case is judged" in text
     rows = json.loads(render_json(comparison, gate=gate))["cases"]
@@ -166,7 +168,7 @@ def test_a_head_that_starves_where_its_base_did_not_is_called_slower(tmp_path):
     comparison = compared(tmp_path, starving={planted: (0.0, 0.6)})
     called = [row for row in comparison.rows if row.outcome != UNCHANGED]
     assert [(row.key.variant, row.key.threads, row.outcome) for row in called] == [("v3", 2, SLOWER)]
-    assert called[0].paired and called[0].verdict_text == "slower (starved in head)"
+    assert called[0].paired and outcome_text(called[0]) == "slower (starved in head)"
 
 
 def test_a_case_that_starves_now_and_then_on_both_sides_is_not_called(tmp_path):
@@ -184,10 +186,10 @@ def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_hug
     from analyze_lib.judge.paired import MAX_LOG_RESOLUTION
 
     row = compared(tmp_path).rows[0]
-    assert replace(row, base_median=math.inf, head_median=math.inf).verdict_text == "no change (starved in both)"
+    assert outcome_text(replace(row, base_median=math.inf, head_median=math.inf)) == "no change (starved in both)"
     capped = replace(row, resolution=math.exp(MAX_LOG_RESOLUTION))
-    assert capped.verdict_text == "no change (could see none: too few pairs with a ratio)"
-    assert row.verdict_text.startswith("no change (would see ")
+    assert outcome_text(capped) == "no change (could see none: too few pairs with a ratio)"
+    assert outcome_text(row).startswith("no change (would see ")
 
 
 def test_a_paired_comparison_whose_undetectable_cases_starved_says_to_lengthen_their_samples(tmp_path):

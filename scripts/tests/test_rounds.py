@@ -14,11 +14,13 @@ import pytest
 from analyze_lib.cli import main
 from analyze_lib.judge.compare import SLOWER, UNCHANGED, build_comparison, compare_samples
 from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
-from analyze_lib.judge.gate import MODEST_NOISE_FLOOR, STEADY_HINT, decide_gate, threshold_would_help
+from analyze_lib.judge.gate import MODEST_NOISE_FLOOR, decide_gate, threshold_would_help
+from analyze_lib.present.gate_text import STEADY_HINT
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
                                 split_by_round)
+from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, rounds, write_results
 
 ROUNDS = 6
@@ -95,7 +97,7 @@ def test_too_few_rounds_are_undetectable(tmp_path, capsys):
     b, h = _files(tmp_path, base, head)
     [row] = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD).rows
     assert row.by_rounds and not row.alpha_reachable and row.verdict == UNCHANGED
-    assert row.verdict_text == "undetectable (too few rounds)"
+    assert outcome_text(row) == "undetectable (too few rounds)"
     main(["compare", str(b), str(h), "--threshold", "10"])
     assert ("warning: 1 case(s) have 2 base and 2 head rounds: the U test on round medians can reach "
             "p = 0.333 at best, not alpha 0.01") in capsys.readouterr().out
@@ -220,8 +222,8 @@ def test_bimodal_case_is_labelled_with_its_levels_not_averaged(tmp_path, capsys)
     comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
     [bimodal] = comparison.bimodal
     assert bimodal.outcome == "bimodal" and bimodal.verdict == UNCHANGED
-    assert bimodal.verdict_text.startswith("bimodal (not gated): base ")
-    assert "levels head/base" in bimodal.verdict_text
+    assert outcome_text(bimodal).startswith("bimodal (not gated): base ")
+    assert "levels head/base" in outcome_text(bimodal)
     assert comparison.counts["bimodal"] == 1
     assert main(["compare", str(b), str(h), "--threshold", "10"]) == 0
     assert "Bimodal, not gated (1, marked in the table): wait 1" in capsys.readouterr().out.splitlines()

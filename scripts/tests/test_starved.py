@@ -16,6 +16,7 @@ from analyze_lib.fmt import json_number
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
 from analyze_lib.files.loader import load_results
 from analyze_lib.present.tables import which_one_tables
+from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, write_results
 
 INF = math.inf
@@ -95,7 +96,7 @@ def test_compare_verdicts(pair):
         "mostly-starved-head": (UNCHANGED, "no change (starved in head, not significant)", "head"),
         "one-starved": (UNCHANGED, "no change", None),
     }
-    assert {v: (r.verdict, r.verdict_text, r.starved) for v, r in rows.items()} == expected
+    assert {v: (r.verdict, outcome_text(r), r.starved) for v, r in rows.items()} == expected
     assert rows["one-starved"].head_starved == 1 and rows["starved-in-head"].head_starved == 5
 
 

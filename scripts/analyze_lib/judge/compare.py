@@ -59,8 +59,6 @@ UNSTABLE = "unstable"
 BIMODAL = "bimodal"
 OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, UNDETECTABLE)
 ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
-UNDETECTABLE_TEXT = "undetectable (too few samples)"
-UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
 # ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
@@ -180,33 +178,6 @@ class CompareRow(CaseEvidence):
         """True when the case's noise floor reaches the threshold and it was not called (not gated)."""
         return self.outcome == UNSTABLE
 
-    @property
-    def verdict_text(self) -> str:
-        """The verdict in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with
-        a starved median ``slower (starved in head)`` and the like, or
-        ``undetectable (too few samples)``."""
-        if self.outcome == BIMODAL:
-            return bimodal_text(self.base_modes, self.head_modes, self.base_median, self.head_median)
-        if self.bimodal:  # called by its levels (level_change): both sides have two
-            low, high = level_ratios(self.base_modes, self.head_modes)
-            return f"{self.verdict} by both levels: low {low:.2f}×, high {high:.2f}× (head/base)"
-        if self.outcome == UNSTABLE:
-            return f"unstable (not gated): {noise_floor_text(self.noise_floor)}"
-        if self.outcome == UNDETECTABLE:
-            return UNDETECTABLE_ROUNDS_TEXT if self.short_of_rounds else UNDETECTABLE_TEXT
-        if self.paired and self.outcome == UNCHANGED and self.starved is None:
-            if math.log(self.resolution) >= paired_rule.MAX_LOG_RESOLUTION - 1e-9:
-                return "no change (could see none: too few pairs with a ratio)"
-            return f"no change (would see {self.resolution:.2f}×)"
-        return verdict_text(self.ratio, self.verdict, self.starved)
-
-
-def noise_floor_text(floor: float) -> str:
-    """``noise floor 1.23×``, or in words when a starved round leaves it unbounded."""
-    if math.isinf(floor):
-        return "noise floor unbounded (a round starved: no operation completed in half its samples)"
-    return f"noise floor {floor:.2f}×"
-
 
 def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
     """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
@@ -267,46 +238,6 @@ def starved_side(base_median: float, head_median: float) -> str | None:
     if math.isinf(base_median):
         return STARVED_BASE
     return None
-
-
-def verdict_text(ratio: float, verdict: str, starved: str | None = None) -> str:
-    """``1.32× slower`` / ``1.10× faster`` / ``no change`` for a head/base ratio.
-
-    A starved median has no factor: ``slower (starved in head)``, ``faster (starved in
-    base)``, ``no change (starved in both)``, or ``no change (starved in head, not
-    significant)`` when the U test does not separate the sides.
-    """
-    if starved == STARVED_BOTH:
-        return "no change (starved in both)"
-    if starved is not None:
-        if verdict == UNCHANGED:
-            return f"no change (starved in {starved}, not significant)"
-        return f"{verdict} (starved in {starved})"
-    if verdict == SLOWER:
-        return f"{ratio:.2f}× slower"
-    if verdict == FASTER:
-        return f"{1 / ratio:.2f}× faster"
-    return "no change"
-
-
-def _level_text(modes: Modes | None, single: float) -> str:
-    if modes is None and math.isinf(single):
-        return "starved (no operation completed in half its samples)"
-    if modes is None:
-        return f"one level {single:.3g}"
-    return (f"{modes.low_median:.3g} ({modes.low_share:.0%}) / "
-            f"{modes.high_median:.3g} ({modes.high_share:.0%})")
-
-
-def bimodal_text(base: Modes | None, head: Modes | None, base_median: float = math.nan,
-                 head_median: float = math.nan) -> str:
-    """``bimodal (not gated): base 500 (60%) / 1.6e+03 (40%); head ...`` and, when both
-    sides are bimodal, the level-by-level ratios (head/base of each level's median)."""
-    text = f"bimodal (not gated): base {_level_text(base, base_median)}; head {_level_text(head, head_median)}"
-    if base is not None and head is not None:
-        low, high = level_ratios(base, head)
-        text += f"; levels head/base {low:.2f} and {high:.2f}"
-    return text
 
 
 def _samples(value: Samples) -> np.ndarray:
@@ -588,21 +519,18 @@ class Comparison:
         return [row for row in self.rows if row.starved is not None]
 
 
-# The resolutions a paired comparison's headline counts cases at (resolution_summary).
+# The resolutions a paired comparison's headline counts cases at (present.outcome_text.resolution_summary).
 RESOLUTION_BANDS = (1.05, 1.10)
 
 
-def resolution_summary(rows: list[CompareRow]) -> str:
-    """How small a change the paired cases could see, e.g. ``would see a 1.05× change in 412 of 500
-    cases, 1.10× in 470, only a coarser one in 38``; empty when no case is paired."""
-    resolutions = [row.resolution for row in rows if row.paired]
-    if not resolutions:
-        return ""
-    within = [sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS]
-    coarser = len(resolutions) - within[-1]
-    text = f"would see a {RESOLUTION_BANDS[0]:.2f}× change in {within[0]} of {len(resolutions)} paired cases"
-    text += "".join(f", {band:.2f}× in {count}" for band, count in zip(RESOLUTION_BANDS[1:], within[1:]))
-    return text + (f", only a coarser one in {coarser}" if coarser else "")
+def paired_resolutions(rows: list[CompareRow]) -> tuple[float, ...]:
+    """The resolution of every paired case among ``rows`` (empty when none is paired)."""
+    return tuple(row.resolution for row in rows if row.paired)
+
+
+def within_bands(resolutions) -> tuple[int, ...]:
+    """How many of ``resolutions`` reach each of RESOLUTION_BANDS, in the bands' order."""
+    return tuple(sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS)
 
 
 @dataclass(frozen=True)
@@ -629,8 +557,8 @@ def resolution_by_group(rows: list[CompareRow]) -> list[ResolutionGroup]:
     everything = [r for resolutions in groups.values() for r in resolutions]
 
     def group(suite: str, threads: int, resolutions: list[float]) -> ResolutionGroup:
-        within = tuple(sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS)
-        return ResolutionGroup(suite, threads, len(resolutions), float(np.median(resolutions)), within)
+        return ResolutionGroup(suite, threads, len(resolutions), float(np.median(resolutions)),
+                               within_bands(resolutions))
 
     return ([group(suite, threads, resolutions) for (suite, threads), resolutions in sorted(groups.items())]
             + [group("all", 0, everything)])

@@ -1,11 +1,11 @@
-"""The gate's decision: from a Comparison to a status, an exit code and its words.
+"""The gate's decision: from a Comparison to a status and an exit code, with the facts behind it.
 
 A gate passes only when it could have failed: every base case was measured in head
 (or the user said a filtered head is fine), at least one case could be decided, no
 decided case and no suite is slower, and nothing it could not judge stands against a pass
 (pass_evidence: cases not judged that moved, most cases not judged, the machine's canary
 moved in separate runs). The rule, stated once: docs/comparison-rule.md#when-the-gate-may-pass.
-``decide_gate()`` is pure; the renderers print its sentences.
+``decide_gate()`` is pure; present.gate_text says it in words.
 ``decide_counts_gate()`` is the same for counts files, whose cases are always decided and
 fail the gate when worse (more instructions or allocations per op).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import Comparison, resolution_summary
+from .compare import Comparison, paired_resolutions
 from .counts_compare import CountsComparison
 from .pass_evidence import PassEvidence, pass_evidence
 from ..exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
@@ -36,16 +36,9 @@ EXIT_CODES = {
     INCOMPLETE: EXIT_INCOMPLETE,
 }
 
-MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
-# What would decide a comparison the gate could not pass, in one line.
-DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commits), gate the counts, "
-               "or --filter to the cases that matter")
 # Raising --threshold above the unstable cases' noise floors is advice only while their floors are at
 # most this factor: a gate that resolves only changes coarser than 2x resolves nothing worth gating.
 MODEST_NOISE_FLOOR = 2.0
-# What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
-STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
-
 
 def threshold_would_help(noise_floors) -> bool:
     """Whether raising --threshold above these noise floors (factors, e.g. 1.3 for 30%) leaves a gate
@@ -53,14 +46,6 @@ def threshold_would_help(noise_floors) -> bool:
     floors = list(noise_floors)
     return bool(floors) and all(math.isfinite(floor) and floor <= MODEST_NOISE_FLOOR for floor in floors)
 
-
-# An incomplete head (its run did not complete) fails the gate as missing cases do; no option
-# passes it, since what the run would have measured is unknown.
-INCOMPLETE_HEAD_HINT = "rerun it to the end"
-
-
-def _cases(count: int) -> str:
-    return f"{count} case{'s' if count != 1 else ''}"
 
 
 def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, head_incomplete: str | None,
@@ -81,8 +66,7 @@ def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, hea
 
 
 class _GateOutcome:
-    """What every gate decision shares: its exit code and its words for missing cases. Needs the fields
-    ``status``, ``missing``, ``base_total`` and ``allow_missing``."""
+    """What every gate decision shares: its exit code and the head of its JSON. Needs the field ``status``."""
 
     @property
     def exit_code(self) -> int:
@@ -94,27 +78,9 @@ class _GateOutcome:
         """True only for PASSED."""
         return self.status == PASSED
 
-    def _missing_text(self) -> str:
-        return f"{len(self.missing)} of {self.base_total} base cases are missing from head"
-
     def _json_head(self) -> dict:
         """The first keys of every gate object in --format json, in their order."""
         return {"status": self.status, "passed": self.passed, "exit_code": self.exit_code}
-
-    def _incomplete_head_headline(self) -> str:
-        return f"Gate: INCOMPLETE, head is incomplete: {self.head_incomplete} ({INCOMPLETE_HEAD_HINT})"
-
-    def _missing_notes(self) -> list[str]:
-        """The notes on missing cases and an incomplete head when the headline does not already say
-        them (needs ``allow_missing`` and ``head_incomplete``)."""
-        notes = []
-        if self.head_incomplete and self.status != INCOMPLETE:
-            notes.append(f"Also: head is incomplete: {self.head_incomplete}")
-        if self.missing and self.allow_missing:
-            notes.append(f"{self._missing_text()}: not gated (--allow-missing)")
-        elif self.missing and (self.status != INCOMPLETE or self.head_incomplete):
-            notes.append(f"Also: {self._missing_text()} ({MISSING_HINT})")
-        return notes
 
 
 @dataclass(frozen=True)
@@ -142,119 +108,17 @@ class GateDecision(_GateOutcome):
     undetectable_by_rounds: bool = False
     # Cases whose samples fall in two levels on either side (not gated).
     bimodal: tuple[CaseKey, ...] = ()
-    # A paired comparison's resolutions in words (compare.resolution_summary), else empty.
-    resolution: str = ""
+    # The resolution of each paired case (compare.paired_resolutions); empty when none is paired.
+    paired_resolutions: tuple[float, ...] = ()
     # Why head is known to be incomplete (loader.incompleteness), or None.
     head_incomplete: str | None = None
     # What stands against a pass beyond the cases' outcomes (pass_evidence).
     evidence: PassEvidence = PassEvidence()
 
-    def _undetectable_text(self) -> str:
-        if self.undetectable_by_rounds:
-            return f"{len(self.undetectable)} of {self.compared} cases undetectable (too few rounds)"
-        return (f"{len(self.undetectable)} of {self.compared} cases undetectable (too few samples: "
-                f"p can never be below alpha {self.alpha:g})")
-
-    def _unstable_text(self) -> str:
-        return (f"{len(self.unstable)} of {self.compared} cases unstable, not gated: their rounds' "
-                f"noise floor is at least the {1 + self.threshold / 100:.2f}× change the gate resolves")
-
     @property
     def not_gated(self) -> int:
         """How many compared cases the gate could not judge (undetectable or unstable)."""
         return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
-
-    def _bimodal_text(self) -> str:
-        return (f"{len(self.bimodal)} of {self.compared} cases bimodal, not gated: their samples "
-                "fall in two levels, and a median between them describes neither")
-
-    def _evidence_headline(self) -> str | None:
-        """The headline when pass_evidence decided the status, else None."""
-        evidence = self.evidence
-        if self.status == REGRESSION:
-            called = [f"{_cases(self.slower)} slower"] if self.slower else []
-            called += [f"suite {shift.describe()} slower" for shift in evidence.suites_slower]
-            return "Gate: FAILED, " + "; ".join(called)
-        if self.status != INCONCLUSIVE:
-            return None
-        if evidence.machine_moved:
-            key, ratio = max(evidence.machine_moved, key=lambda moved: abs(math.log(moved[1])))
-            would = f"; it would have called {_cases(self.slower)} slower" if self.slower else ""
-            return (f"Gate: INCONCLUSIVE, the machine moved between the runs: {key.label} (an empty loop no "
-                    f"pattern's change touches) went {ratio:.2f}×{would}; {DECIDE_HINT}")
-        if self.compared == self.not_gated:
-            return None
-        if evidence.unseen_slower:
-            key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
-            return (f"Gate: INCONCLUSIVE, no decided case slower, but {_cases(len(evidence.unseen_slower))} it "
-                    f"could not judge moved {1 + self.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
-                    f"{key.label}); {DECIDE_HINT}")
-        if evidence.mostly_unseen:
-            return (f"Gate: INCONCLUSIVE, {self.not_gated} of {self.compared} cases could not be judged, too many "
-                    f"for a pass to mean much; {DECIDE_HINT}")
-        return None
-
-    @property
-    def headline(self) -> str:
-        """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
-        by_evidence = self._evidence_headline()
-        if by_evidence:
-            return by_evidence
-        if self.resolution and self.status == PASSED and not self.not_gated:
-            return f"Gate: passed, no case slower; it {self.resolution}"
-        if self.status == INCOMPLETE and self.head_incomplete:
-            return self._incomplete_head_headline()
-        if self.status == INCOMPLETE:
-            return f"Gate: INCOMPLETE, {self._missing_text()} ({MISSING_HINT})"
-        if self.status == INCONCLUSIVE and self.bimodal:
-            return f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {self._bimodal_text()}"
-        if self.bimodal and self.status == PASSED:
-            decided = self.compared - self.not_gated
-            return (f"Gate: passed, no case slower among {decided} decidable "
-                    f"case{'s' if decided != 1 else ''}; {self.not_gated} of {self.compared} cases not gated")
-        if self.status == INCONCLUSIVE and self.unstable:
-            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
-                    f"{self._unstable_text()}"
-                    + (f"; {self._undetectable_text()}" if self.undetectable else "")
-                    + (" (run more rounds or raise --threshold)"
-                       if threshold_would_help(floor for _, floor in self.unstable) else f" ({STEADY_HINT})"))
-        if self.status == INCONCLUSIVE and self.undetectable_by_rounds:
-            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: "
-                    f"{self._undetectable_text()} (run more rounds)")
-        if self.status == INCONCLUSIVE:
-            if len(self.undetectable_sizes) == 1:
-                [(n_base, n_head)] = self.undetectable_sizes
-                why = f"with {n_base} base and {n_head} head samples"
-            else:
-                why = "with these sample counts"
-            return (f"Gate: INCONCLUSIVE, none of the {self.compared} cases can be decided: {why} "
-                    f"p can never be below alpha {self.alpha:g} (run more samples)")
-        if self.unstable:
-            decided = self.compared - self.not_gated
-            extra = f"; {self._undetectable_text()}" if self.undetectable else ""
-            return (f"Gate: passed, no case slower among {decided} decidable "
-                    f"case{'s' if decided != 1 else ''}; {self._unstable_text()}{extra}")
-        if self.undetectable:
-            decided = self.compared - len(self.undetectable)
-            why = "too few rounds" if self.undetectable_by_rounds else "too few samples"
-            return (f"Gate: passed, no case slower among {decided} decidable "
-                    f"case{'s' if decided != 1 else ''}; {len(self.undetectable)} of {self.compared} "
-                    f"cases undetectable ({why})")
-        return "Gate: passed, no case slower"
-
-    @property
-    def notes(self) -> list[str]:
-        """Further facts the headline does not say, one sentence each."""
-        notes = self._missing_notes()
-        if self.undetectable and self.status in (REGRESSION, INCOMPLETE):
-            notes.append(f"Also: {self._undetectable_text()}, not judged")
-        if self.unstable and (self.status in (REGRESSION, INCOMPLETE) or self.bimodal):
-            notes.append(f"Also: {self._unstable_text()}")
-        if self.bimodal:
-            notes.append(f"Also: {self._bimodal_text()}")
-        if self.undetectable and self.bimodal and self.status not in (REGRESSION, INCOMPLETE):
-            notes.append(f"Also: {self._undetectable_text()}, not judged")
-        return notes
 
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
@@ -312,15 +176,10 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         threshold=comparison.threshold,
         undetectable_by_rounds=bool(undetectable) and all(row.short_of_rounds for row in undetectable),
         bimodal=tuple(row.key for row in comparison.bimodal),
-        resolution=resolution_summary(comparison.rows),
+        paired_resolutions=paired_resolutions(comparison.rows),
         head_incomplete=head_incomplete,
         evidence=evidence,
     )
-
-
-# Counts: what a worse and a better case are, in the gate's words.
-WORSE_TEXT = "more instructions or allocations per op"
-BETTER_TEXT = "fewer instructions or allocations per op"
 
 
 @dataclass(frozen=True)
@@ -342,31 +201,6 @@ class CountsGateDecision(_GateOutcome):
     allow_missing: bool
     # As GateDecision.head_incomplete.
     head_incomplete: str | None = None
-
-    def _better_text(self) -> str:
-        return f"{_cases(self.better)} better ({BETTER_TEXT}: check why)"
-
-    @property
-    def headline(self) -> str:
-        """The verdict in one line, e.g. ``Gate: FAILED, 2 cases worse (more instructions
-        or allocations per op)``."""
-        if self.status == REGRESSION:
-            return f"Gate: FAILED, {_cases(self.worse)} worse ({WORSE_TEXT})"
-        if self.status == INCOMPLETE and self.head_incomplete:
-            return self._incomplete_head_headline()
-        if self.status == INCOMPLETE:
-            return f"Gate: INCOMPLETE, {self._missing_text()} ({MISSING_HINT})"
-        if self.better:
-            return f"Gate: passed, no case worse; {self._better_text()}"
-        return "Gate: passed, no case worse"
-
-    @property
-    def notes(self) -> list[str]:
-        """Further facts the headline does not say, one sentence each."""
-        notes = self._missing_notes()
-        if self.better and not self.passed:
-            notes.append(f"Also: {self._better_text()}")
-        return notes
 
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""

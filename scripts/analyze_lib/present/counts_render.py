@@ -17,6 +17,7 @@ from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instruc
 from ..judge.gate import CountsGateDecision
 from ..files.model import CaseCounts, CaseKey
 from .doc import markdown_table
+from .gate_text import headline, notes
 from .render import (JSON_FORMAT_VERSION, case_lists_markdown, case_lists_text, markdown_preamble, run_json, run_line,
                      text_table)
 from ..files.schema import COUNTS
@@ -87,8 +88,8 @@ def render_counts_text(comparison: CountsComparison, gate: CountsGateDecision | 
     lines += case_lists_text(_case_lists(comparison, gate))
     lines += [f"warning: {w}" for w in comparison.warnings]
     if gate is not None:
-        lines += gate.notes
-        lines.append(gate.headline)
+        lines += notes(gate)
+        lines.append(headline(gate))
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,7 @@ from ..files.output import atomic_directory
 from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p
 from ..judge.stats import quartiles
 from ..judge.summary import case_median
+from .outcome_text import outcome_text
 
 HISTORY_DIR_NAME = "history"
 HISTORY_MD = "history.md"
@@ -157,7 +158,7 @@ def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alph
             ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", f"{(1 - alpha) * 100:g}% CI", "p", "Verdict"),
             tuple((f"`{s.key.label}`", _run_label(s.before, runs[s.before]), _run_label(s.after, runs[s.after]),
                    fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_head_base_ratio(s.row.ratio),
-                   fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{s.row.verdict_text}**") for s in steps),
+                   fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{outcome_text(s.row)}**") for s in steps),
             "lllrrrlrl"))
     else:
         blocks.append(Paragraph("No case stepped up or down." if len(runs) > 1

@@ -16,9 +16,10 @@ from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
-                             RESOLUTION_BANDS, noise_floor_text, ResolutionGroup,
-                             resolution_by_group, resolution_summary)
-from ..judge.gate import STEADY_HINT, GateDecision, threshold_would_help
+                             RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
+from ..judge.gate import GateDecision, threshold_would_help
+from .gate_text import STEADY_HINT, headline, notes
+from .outcome_text import noise_floor_text, outcome_text, resolution_summary
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -111,7 +112,7 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
          [(row.key, f"{row.base_rounds} ({row.base_n}) / {row.head_rounds} ({row.head_n})")
           for row in comparison.undetectable]),
         ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
-        ("Bimodal, not gated", "Levels", [(row.key, row.verdict_text.split(": ", 1)[1]) for row in comparison.bimodal]),
+        ("Bimodal, not gated", "Levels", [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
     ]
     return [(title, column, rows) for title, column, rows in lists if rows]
 
@@ -204,7 +205,7 @@ def _ci_cell(row: CompareRow) -> str:
 
 def _compare_cells(row: CompareRow, code: bool) -> list[str]:
     label = f"`{row.key.label}`" if code else row.key.label
-    verdict = row.verdict_text
+    verdict = outcome_text(row)
     if code and row.verdict != UNCHANGED:
         verdict = f"**{verdict}**"
     return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), _ratio_cell(row),
@@ -278,7 +279,7 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
                  (len(comparison.base_only), missing)]
     parts = [f"{count} {why}" for count, why in unchecked if count]
     lines.append(f"Not checked: {'; '.join(parts)}." if parts else "Not checked: none.")
-    resolution = resolution_summary(rows)
+    resolution = resolution_summary(paired_resolutions(rows))
     if resolution:
         lines.append(f"Resolution: the comparison {resolution} (each row says its own).")
     lines.append(f"To do: {_one_thing_to_do(comparison, gate)}.")
@@ -337,8 +338,8 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checke
     notes, what was checked, the two runs, the `outcome` sentence and the warnings."""
     lines = [f"## {title}", ""]
     if gate is not None:
-        lines += [f"**{gate.headline}**", ""]
-        lines += [line for note in gate.notes for line in (f"> {note}", "")]
+        lines += [f"**{headline(gate)}**", ""]
+        lines += [line for note in notes(gate) for line in (f"> {note}", "")]
     if checked:
         lines += [f"- {line}" for line in checked] + [""]
     lines += [f"- Base: `{run_line(comparison.base)}`",
@@ -422,8 +423,8 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     lines += [wrapped for line in checked_lines(comparison, gate)
               for wrapped in textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
     if gate is not None:
-        lines += gate.notes
-        lines.append(gate.headline)
+        lines += notes(gate)
+        lines.append(headline(gate))
     return "\n".join(lines) + "\n"
 
 
@@ -446,7 +447,7 @@ def _row_json(row: CompareRow) -> dict:
         "ci_high": json_number(row.ci_high),
         "p_value": json_number(row.p_value),
         "verdict": row.verdict,
-        "verdict_text": row.verdict_text,
+        "verdict_text": outcome_text(row),
         "alpha_reachable": row.alpha_reachable,
         "base_starved_samples": row.base_starved,
         "head_starved_samples": row.head_starved,

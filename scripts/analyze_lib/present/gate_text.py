@@ -1,0 +1,181 @@
+"""The gate's words: the one-line headline and the further notes of a gate decision (judge.gate), timing or
+counts.
+
+The headline starts ``Gate: `` and the word of the decision's exit code (passed, FAILED, INCONCLUSIVE,
+INCOMPLETE); a gate that could not pass says in it what would decide the question. The notes are facts the
+headline does not say, one sentence each.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..judge.gate import (INCOMPLETE, INCONCLUSIVE, PASSED, REGRESSION, CountsGateDecision, GateDecision,
+                          threshold_would_help)
+from .outcome_text import resolution_summary
+
+MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
+# An incomplete head fails the gate as missing cases do; no option passes it.
+INCOMPLETE_HEAD_HINT = "rerun it to the end"
+# What would decide a comparison the gate could not pass, in one line.
+DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commits), gate the counts, "
+               "or --filter to the cases that matter")
+# What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
+STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
+# Counts: what a worse and a better case are.
+WORSE_TEXT = "more instructions or allocations per op"
+BETTER_TEXT = "fewer instructions or allocations per op"
+
+
+def headline(gate: GateDecision | CountsGateDecision) -> str:
+    """The verdict in one line, e.g. ``Gate: FAILED, 2 cases slower``."""
+    if isinstance(gate, CountsGateDecision):
+        return _counts_headline(gate)
+    return _timing_headline(gate)
+
+
+def notes(gate: GateDecision | CountsGateDecision) -> list[str]:
+    """Further facts the headline does not say, one sentence each."""
+    found = _missing_notes(gate)
+    if isinstance(gate, CountsGateDecision):
+        if gate.better and not gate.passed:
+            found.append(f"Also: {_better_text(gate)}")
+        return found
+    if gate.undetectable and gate.status in (REGRESSION, INCOMPLETE):
+        found.append(f"Also: {_undetectable_text(gate)}, not judged")
+    if gate.unstable and (gate.status in (REGRESSION, INCOMPLETE) or gate.bimodal):
+        found.append(f"Also: {_unstable_text(gate)}")
+    if gate.bimodal:
+        found.append(f"Also: {_bimodal_text(gate)}")
+    if gate.undetectable and gate.bimodal and gate.status not in (REGRESSION, INCOMPLETE):
+        found.append(f"Also: {_undetectable_text(gate)}, not judged")
+    return found
+
+
+def _cases(count: int) -> str:
+    return f"{count} case{'s' if count != 1 else ''}"
+
+
+def _missing_text(gate) -> str:
+    return f"{len(gate.missing)} of {gate.base_total} base cases are missing from head"
+
+
+def _incomplete_head_headline(gate) -> str:
+    return f"Gate: INCOMPLETE, head is incomplete: {gate.head_incomplete} ({INCOMPLETE_HEAD_HINT})"
+
+
+def _missing_notes(gate) -> list[str]:
+    """The notes on missing cases and an incomplete head when the headline does not already say them."""
+    found = []
+    if gate.head_incomplete and gate.status != INCOMPLETE:
+        found.append(f"Also: head is incomplete: {gate.head_incomplete}")
+    if gate.missing and gate.allow_missing:
+        found.append(f"{_missing_text(gate)}: not gated (--allow-missing)")
+    elif gate.missing and (gate.status != INCOMPLETE or gate.head_incomplete):
+        found.append(f"Also: {_missing_text(gate)} ({MISSING_HINT})")
+    return found
+
+
+def _undetectable_text(gate: GateDecision) -> str:
+    if gate.undetectable_by_rounds:
+        return f"{len(gate.undetectable)} of {gate.compared} cases undetectable (too few rounds)"
+    return (f"{len(gate.undetectable)} of {gate.compared} cases undetectable (too few samples: "
+            f"p can never be below alpha {gate.alpha:g})")
+
+
+def _unstable_text(gate: GateDecision) -> str:
+    return (f"{len(gate.unstable)} of {gate.compared} cases unstable, not gated: their rounds' "
+            f"noise floor is at least the {1 + gate.threshold / 100:.2f}× change the gate resolves")
+
+
+def _bimodal_text(gate: GateDecision) -> str:
+    return (f"{len(gate.bimodal)} of {gate.compared} cases bimodal, not gated: their samples "
+            "fall in two levels, and a median between them describes neither")
+
+
+def _passed_among_decided(decided: int, rest: str) -> str:
+    return f"Gate: passed, no case slower among {_cases(decided).replace('case', 'decidable case')}; {rest}"
+
+
+def _evidence_headline(gate: GateDecision) -> str | None:
+    """The headline when pass_evidence decided the status, else None."""
+    evidence = gate.evidence
+    if gate.status == REGRESSION:
+        called = [f"{_cases(gate.slower)} slower"] if gate.slower else []
+        called += [f"suite {shift.describe()} slower" for shift in evidence.suites_slower]
+        return "Gate: FAILED, " + "; ".join(called)
+    if gate.status != INCONCLUSIVE:
+        return None
+    if evidence.machine_moved:
+        key, ratio = max(evidence.machine_moved, key=lambda moved: abs(math.log(moved[1])))
+        would = f"; it would have called {_cases(gate.slower)} slower" if gate.slower else ""
+        return (f"Gate: INCONCLUSIVE, the machine moved between the runs: {key.label} (an empty loop no "
+                f"pattern's change touches) went {ratio:.2f}×{would}; {DECIDE_HINT}")
+    if gate.compared == gate.not_gated:
+        return None
+    if evidence.unseen_slower:
+        key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
+        return (f"Gate: INCONCLUSIVE, no decided case slower, but {_cases(len(evidence.unseen_slower))} it "
+                f"could not judge moved {1 + gate.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
+                f"{key.label}); {DECIDE_HINT}")
+    if evidence.mostly_unseen:
+        return (f"Gate: INCONCLUSIVE, {gate.not_gated} of {gate.compared} cases could not be judged, too many "
+                f"for a pass to mean much; {DECIDE_HINT}")
+    return None
+
+
+def _timing_headline(gate: GateDecision) -> str:
+    by_evidence = _evidence_headline(gate)
+    if by_evidence:
+        return by_evidence
+    if gate.paired_resolutions and gate.status == PASSED and not gate.not_gated:
+        return f"Gate: passed, no case slower; it {resolution_summary(gate.paired_resolutions)}"
+    if gate.status == INCOMPLETE and gate.head_incomplete:
+        return _incomplete_head_headline(gate)
+    if gate.status == INCOMPLETE:
+        return f"Gate: INCOMPLETE, {_missing_text(gate)} ({MISSING_HINT})"
+    if gate.status == INCONCLUSIVE and gate.bimodal:
+        return f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_bimodal_text(gate)}"
+    if gate.bimodal and gate.status == PASSED:
+        return _passed_among_decided(gate.compared - gate.not_gated,
+                                     f"{gate.not_gated} of {gate.compared} cases not gated")
+    if gate.status == INCONCLUSIVE and gate.unstable:
+        return (f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_unstable_text(gate)}"
+                + (f"; {_undetectable_text(gate)}" if gate.undetectable else "")
+                + (" (run more rounds or raise --threshold)"
+                   if threshold_would_help(floor for _, floor in gate.unstable) else f" ({STEADY_HINT})"))
+    if gate.status == INCONCLUSIVE and gate.undetectable_by_rounds:
+        return (f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: "
+                f"{_undetectable_text(gate)} (run more rounds)")
+    if gate.status == INCONCLUSIVE:
+        if len(gate.undetectable_sizes) == 1:
+            [(n_base, n_head)] = gate.undetectable_sizes
+            why = f"with {n_base} base and {n_head} head samples"
+        else:
+            why = "with these sample counts"
+        return (f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {why} "
+                f"p can never be below alpha {gate.alpha:g} (run more samples)")
+    if gate.unstable:
+        extra = f"; {_undetectable_text(gate)}" if gate.undetectable else ""
+        return _passed_among_decided(gate.compared - gate.not_gated, f"{_unstable_text(gate)}{extra}")
+    if gate.undetectable:
+        why = "too few rounds" if gate.undetectable_by_rounds else "too few samples"
+        return _passed_among_decided(gate.compared - len(gate.undetectable),
+                                     f"{len(gate.undetectable)} of {gate.compared} cases undetectable ({why})")
+    return "Gate: passed, no case slower"
+
+
+def _better_text(gate: CountsGateDecision) -> str:
+    return f"{_cases(gate.better)} better ({BETTER_TEXT}: check why)"
+
+
+def _counts_headline(gate: CountsGateDecision) -> str:
+    if gate.status == REGRESSION:
+        return f"Gate: FAILED, {_cases(gate.worse)} worse ({WORSE_TEXT})"
+    if gate.status == INCOMPLETE and gate.head_incomplete:
+        return _incomplete_head_headline(gate)
+    if gate.status == INCOMPLETE:
+        return f"Gate: INCOMPLETE, {_missing_text(gate)} ({MISSING_HINT})"
+    if gate.better:
+        return f"Gate: passed, no case worse; {_better_text(gate)}"
+    return "Gate: passed, no case worse"
