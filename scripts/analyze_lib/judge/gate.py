@@ -40,12 +40,12 @@ EXIT_CODES = {
 # most this factor: a gate that resolves only changes coarser than 2x resolves nothing worth gating.
 MODEST_NOISE_FLOOR = 2.0
 
+
 def threshold_would_help(noise_floors) -> bool:
     """Whether raising --threshold above these noise floors (factors, e.g. 1.3 for 30%) leaves a gate
     worth having: every floor finite and at most MODEST_NOISE_FLOOR."""
     floors = list(noise_floors)
     return bool(floors) and all(math.isfinite(floor) and floor <= MODEST_NOISE_FLOOR for floor in floors)
-
 
 
 def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, head_incomplete: str | None,
