@@ -387,8 +387,9 @@ def _build_cache(builder: Builder, package: Path) -> BuildCache | None:
 
 
 def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Path | None = None) -> int:
-    """Run the command line; return the exit code (exit_codes.BENCH_COMMITS_EXIT_CODES). ``builder`` replaces the swift build (tests);
-    by default it comes from the environment (BENCH_COMMITS_BUILD, BENCH_COMMITS_BINARY) or is swift's."""
+    """Run the command line; return the exit code (exit_codes.BENCH_COMMITS_EXIT_CODES). ``builder`` replaces
+    the swift build (tests); by default it comes from the environment (BENCH_COMMITS_BUILD,
+    BENCH_COMMITS_BINARY) or is swift's."""
     own, bench_options = split_bench_options(sys.argv[1:] if argv is None else list(argv))
     try:
         args = build_parser().parse_args(own)

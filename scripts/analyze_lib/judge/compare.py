@@ -187,11 +187,11 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     states that make other cases bimodal or unstable, and its resolution says how small a change
     it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
     false) is UNDETECTABLE. Otherwise: when either side falls in two levels (a median between them
-    describes neither), the change of its levels when both sides have two and both levels moved
-    beyond that factor the same way (``level_change``), else BIMODAL; else SLOWER or FASTER when the counts could reach the p-value needed, the
-    test is significant and the change factor is at least 1 + threshold/100; else UNSTABLE when
-    the case's noise floor reaches that factor; else UNCHANGED, or UNDETECTABLE when the counts
-    could never have given the p-value needed.
+    describes neither), the change of its levels when both sides have two and both levels moved beyond
+    that factor the same way (``level_change``), else BIMODAL; else SLOWER or FASTER when the counts
+    could reach the p-value needed, the test is significant and the change factor is at least 1 +
+    threshold/100; else UNSTABLE when the case's noise floor reaches that factor; else UNCHANGED, or
+    UNDETECTABLE when the counts could never have given the p-value needed.
     """
     if evidence.paired:
         if not reachable:
