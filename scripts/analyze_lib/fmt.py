@@ -83,6 +83,11 @@ def fmt_multiple(value: float) -> str:
     return fmt_ratio(value)
 
 
+def fmt_count(count: int, noun: str) -> str:
+    """A count and its noun, plural unless one: ``1 case``, ``2 cases``, ``1,204 cases``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def fmt_seconds(value: float) -> str:
     """Seconds as bench writes them, to the millisecond: ``0.329 s``."""
     return f"{value:.3f} s"

@@ -4,23 +4,21 @@ mark on every section whose figures were taken under load."""
 
 from __future__ import annotations
 
+from ..fmt import fmt_count
 from ..judge.conditions import RunConditions
 from ..judge.situations import threads_text
 
 NS_PER_MS = 1e6
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
 
 def _shape(c: RunConditions) -> str:
     if not c.recorded:
-        return (f"{_plural(c.rounds, 'round')} in the file; its settings (quick or not, samples, sample "
+        return (f"{fmt_count(c.rounds, 'round')} in the file; its settings (quick or not, samples, sample "
                 "length, filter) are not recorded: the file's schema predates them")
     kind = "**quick** (`bench --quick`)" if c.quick else "full (not `--quick`)"
-    return (f"{kind}: {_plural(c.rounds, 'round')} of {_plural(c.samples, 'sample')} per case, each at "
-            f"least {c.sample_ns / NS_PER_MS:g} ms, after {_plural(c.warmup, 'warm-up sample')}")
+    return (f"{kind}: {fmt_count(c.rounds, 'round')} of {fmt_count(c.samples, 'sample')} per case, each at "
+            f"least {c.sample_ns / NS_PER_MS:g} ms, after {fmt_count(c.warmup, 'warm-up sample')}")
 
 
 def _filter(c: RunConditions) -> str:
@@ -44,7 +42,7 @@ def conditions_items(c: RunConditions) -> tuple[str, ...]:
     """The run's shape and load, one line each, for the report's first screen."""
     return (f"**Run:** {_shape(c)}.",
             f"**Filter:** {_filter(c)}.",
-            f"**Threads:** {threads_text(c.threads)} on {_plural(c.logical_cpus, 'logical CPU')}.",
+            f"**Threads:** {threads_text(c.threads)} on {fmt_count(c.logical_cpus, 'logical CPU')}.",
             f"**Load average (1 minute):** {_load(c)}.")
 
 
@@ -65,6 +63,6 @@ def recommendation_note(c: RunConditions) -> str | None:
     if c.filter:
         what.append(f"only the variants that `{c.filter}` matched compete")
     if c.quick:
-        what.append(f"each from {_plural(c.rounds, 'round')} of {_plural(c.samples, 'sample')}")
+        what.append(f"each from {fmt_count(c.rounds, 'round')} of {fmt_count(c.samples, 'sample')}")
     return (f"**Drawn from a {' and '.join(kinds)} run:** {' and '.join(what)}. A full run may choose "
             "differently.")

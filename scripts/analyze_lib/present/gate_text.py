@@ -12,6 +12,7 @@ import math
 
 from ..judge.gate import (INCOMPLETE, INCONCLUSIVE, PASSED, REGRESSION, CountsGateDecision, GateDecision,
                           threshold_would_help)
+from ..fmt import fmt_count
 from .outcome_text import resolution_summary
 
 MISSING_HINT = "interrupted or filtered run? --allow-missing if filtered on purpose"
@@ -52,10 +53,6 @@ def notes(gate: GateDecision | CountsGateDecision) -> list[str]:
     return found
 
 
-def _cases(count: int) -> str:
-    return f"{count} case{'s' if count != 1 else ''}"
-
-
 def _missing_text(gate) -> str:
     return f"{len(gate.missing)} of {gate.base_total} base cases are missing from head"
 
@@ -94,28 +91,28 @@ def _bimodal_text(gate: GateDecision) -> str:
 
 
 def _passed_among_decided(decided: int, rest: str) -> str:
-    return f"Gate: passed, no case slower among {_cases(decided).replace('case', 'decidable case')}; {rest}"
+    return f"Gate: passed, no case slower among {fmt_count(decided, 'decidable case')}; {rest}"
 
 
 def _evidence_headline(gate: GateDecision) -> str | None:
     """The headline when pass_evidence decided the status, else None."""
     evidence = gate.evidence
     if gate.status == REGRESSION:
-        called = [f"{_cases(gate.slower)} slower"] if gate.slower else []
+        called = [f"{fmt_count(gate.slower, 'case')} slower"] if gate.slower else []
         called += [f"suite {shift.describe()} slower" for shift in evidence.suites_slower]
         return "Gate: FAILED, " + "; ".join(called)
     if gate.status != INCONCLUSIVE:
         return None
     if evidence.machine_moved:
         key, ratio = max(evidence.machine_moved, key=lambda moved: abs(math.log(moved[1])))
-        would = f"; it would have called {_cases(gate.slower)} slower" if gate.slower else ""
+        would = f"; it would have called {fmt_count(gate.slower, 'case')} slower" if gate.slower else ""
         return (f"Gate: INCONCLUSIVE, the machine moved between the runs: {key.label} (an empty loop no "
                 f"pattern's change touches) went {ratio:.2f}×{would}; {DECIDE_HINT}")
     if gate.compared == gate.not_gated:
         return None
     if evidence.unseen_slower:
         key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
-        return (f"Gate: INCONCLUSIVE, no decided case slower, but {_cases(len(evidence.unseen_slower))} it "
+        return (f"Gate: INCONCLUSIVE, no decided case slower, but {fmt_count(len(evidence.unseen_slower), 'case')} it "
                 f"could not judge moved {1 + gate.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
                 f"{key.label}); {DECIDE_HINT}")
     if evidence.mostly_unseen:
@@ -166,12 +163,12 @@ def _timing_headline(gate: GateDecision) -> str:
 
 
 def _better_text(gate: CountsGateDecision) -> str:
-    return f"{_cases(gate.better)} better ({BETTER_TEXT}: check why)"
+    return f"{fmt_count(gate.better, 'case')} better ({BETTER_TEXT}: check why)"
 
 
 def _counts_headline(gate: CountsGateDecision) -> str:
     if gate.status == REGRESSION:
-        return f"Gate: FAILED, {_cases(gate.worse)} worse ({WORSE_TEXT})"
+        return f"Gate: FAILED, {fmt_count(gate.worse, 'case')} worse ({WORSE_TEXT})"
     if gate.status == INCOMPLETE and gate.head_incomplete:
         return _incomplete_head_headline(gate)
     if gate.status == INCOMPLETE:

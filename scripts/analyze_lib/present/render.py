@@ -13,7 +13,7 @@ from collections import Counter
 
 from ..files.model import CaseKey, ResultsFile
 from ..files.schema import TIMING
-from ..fmt import fmt_ci, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
+from ..fmt import fmt_ci, fmt_count, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
                              RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
@@ -88,9 +88,6 @@ def counts_sentence(comparison: Comparison) -> str:
     return text
 
 
-def _plural(count: int, word: str = "case") -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
 
 def _by_suite_text(keys: list[CaseKey]) -> str:
     """``once 12, wait 3``: how many of ``keys`` each suite holds, in suite order."""
@@ -123,7 +120,7 @@ def case_lists_markdown(lists: list[tuple[str, str, list[tuple]]]) -> list[str]:
     lines = []
     for title, column, rows in lists:
         keys = [key for key, _ in rows]
-        lines += [f"<details><summary>{title}: {_plural(len(rows))} ({_by_suite_text(keys)})</summary>", ""]
+        lines += [f"<details><summary>{title}: {fmt_count(len(rows), 'case')} ({_by_suite_text(keys)})</summary>", ""]
         if column:
             lines += markdown_table(["Case", column], "ll", [[f"`{key.label}`", detail] for key, detail in rows])
         else:
@@ -239,7 +236,7 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
         level = lone_change_level(len(by_rounds) or len(rows), comparison.alpha)
         needed = rounds_to_reach(level)
         return (f"run both sides with at least {needed} rounds (bench --rounds {needed}), so that a change in "
-                f"one case alone among {_plural(len(by_rounds) or len(rows))} can reach p <= {level:.2g}; "
+                f"one case alone among {fmt_count(len(by_rounds) or len(rows), 'case')} can reach p <= {level:.2g}; "
                 "or compare fewer cases (--filter)")
     if comparison.unstable:
         floors = [row.noise_floor for row in comparison.unstable if math.isfinite(row.noise_floor)]
@@ -255,7 +252,7 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     coarse = [row.resolution for row in rows if row.paired and row.resolution > COARSE_RESOLUTION + 1e-9]
     if coarse:
         return (f"to see smaller changes, give the comparison more rounds: {len(coarse)} of "
-                f"{_plural(sum(1 for row in rows if row.paired), 'paired case')} could see only a change coarser "
+                f"{fmt_count(sum(1 for row in rows if row.paired), 'paired case')} could see only a change coarser "
                 f"than {COARSE_RESOLUTION:.2f}× (up to {max(coarse):.2f}×), so a pass says nothing finer there "
                 "(bench-commits without --quick, or more --rounds and --budget)")
     return "nothing: every compared case was decided"
@@ -270,7 +267,7 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
     rows = comparison.rows
     decided = sum(1 for row in rows if row.outcome in VERDICT_ORDER)
     counts = comparison.counts
-    lines = [f"Checked: {decided} of {_plural(len(rows), 'compared case')} decided "
+    lines = [f"Checked: {decided} of {fmt_count(len(rows), 'compared case')} decided "
              f"({counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged)."]
     missing = "missing from head" if gate is not None else "only in base"
     unchecked = [(len(comparison.undetectable), "undetectable (too few rounds or samples to reach the p needed)"),

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts
 from .charts import draw_figure
 from ..judge.decisions import Decision, decide
@@ -168,9 +169,6 @@ def _counts_section(counts: CountsFile, counted: dict[CaseKey, CaseCounts], char
     return blocks
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
 
 def _and_list(items) -> str:
     items = [str(i) for i in items]
@@ -183,22 +181,22 @@ def stress_verdict_text(verdict: StressVerdict) -> str:
     checks = len(verdict.checks)
     if verdict.failures:
         failed = verdict.failed_checks
-        variants = (f"**FAILED: forbidden outcomes in {len(failed)} of {_plural(checks, 'check')}** "
+        variants = (f"**FAILED: forbidden outcomes in {len(failed)} of {fmt_count(checks, 'check')}** "
                     f"({', '.join(f'`{c}`' for c in failed)}).")
     elif checks:
-        variants = (f"**0 forbidden outcomes in {_plural(checks, 'check')}** ({_plural(verdict.iterations, 'iteration')} "
+        variants = (f"**0 forbidden outcomes in {fmt_count(checks, 'check')}** ({fmt_count(verdict.iterations, 'iteration')} "
                     f"at {_and_list(verdict.threads)} threads).")
     else:
         variants = "No variant check in this file."
     controls = len(verdict.controls)
     if verdict.uncaught:
         missed = verdict.uncaught
-        teeth = (f"**{len(missed)} of {_plural(controls, 'negative control')} never caught: "
+        teeth = (f"**{len(missed)} of {fmt_count(controls, 'negative control')} never caught: "
                  f"{'its check' if len(missed) == 1 else 'their checks'} lost {'its' if len(missed) == 1 else 'their'} "
                  f"teeth** ({', '.join(f'`{r.check}` threads:{r.threads}' for r in missed)}).")
     elif controls:
         slowest = verdict.slowest_catch
-        teeth = (f"All {_plural(controls, 'negative control')} caught, the slowest after "
+        teeth = (f"All {fmt_count(controls, 'negative control')} caught, the slowest after "
                  f"{slowest.seconds_to_first_forbidden:.3f} s (`{slowest.check}`).")
     else:
         teeth = ("No negative controls (`bench stress --no-controls`, or filtered out): nothing here shows "
@@ -233,7 +231,7 @@ def _stress_section(stress: StressFile, verdict: StressVerdict) -> list:
             names = dict.fromkeys(r.check for r in members)
             failed = [c for c in verdict.failed_checks if c in names]
             state = f"{len(failed)} with forbidden outcomes" if failed else "no forbidden outcome"
-            blocks.append(Details(f"{family}: {_plural(len(names), 'check')}, {state}",
+            blocks.append(Details(f"{family}: {fmt_count(len(names), 'check')}, {state}",
                                   (stress_outcomes_table(members),)))
     return blocks
 
