@@ -14,9 +14,6 @@ import Foundation
 /// (docs/paired-design.md#placement). Threads the team's threads start (the dispatch pool's, when a
 /// job is the first to need one) inherit their CPU.
 ///
-/// Each thread runs its jobs at a `StackOffset` of its own, drawn when the team starts, so that where the measured
-/// frames fall within a page changes from team to team rather than being set by the build (`offsets` says where).
-///
 /// `bench-commits` chooses the list (scripts/bench_commits/paired_plan.py `team_cpus`) and confines a one-thread
 /// case's whole worker process from outside (scripts/bench_commits/worker.py `confine`); this team applies the list.
 ///
@@ -26,8 +23,6 @@ public final class ThreadTeam: @unchecked Sendable {
     public let count: Int
     /// Why a thread could not be confined to its CPU of `cpus` (the first that could not), or nil.
     public private(set) var pinFailure: String?
-    /// The stack offset each thread runs its jobs at, by thread index.
-    public let offsets: [StackOffset]
 
     private let startBarrier: ThreadBarrier
     private let endBarrier: ThreadBarrier
@@ -50,18 +45,16 @@ public final class ThreadTeam: @unchecked Sendable {
         endBarrier = ThreadBarrier(parties: count + 1)
         pinErrors = .allocate(capacity: count)
         pinErrors.initialize(repeating: nil)
-        offsets = (0..<count).map { _ in StackOffset.random() }
         // Each thread tries its CPU first and says so; init returns when all have.
         let begun = DispatchGroup()
         for index in 0..<count {
             exited.enter()
             begun.enter()
             let cpu = cpus.map { $0[index % $0.count] }
-            let offset = offsets[index]
             let thread = Thread { [self] in
                 if let cpu { pinErrors[index] = Platform.pinCurrentThread(toCPU: cpu) }
                 begun.leave()
-                offset.run { workerLoop(index: index) }
+                workerLoop(index: index)
             }
             thread.name = "\(name)-\(index)"
             thread.stackSize = 1 << 20

@@ -1,7 +1,6 @@
 #ifndef BENCH_SUPPORT_H
 #define BENCH_SUPPORT_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /// Compiler barriers in the spirit of google/benchmark's DoNotOptimize.
@@ -64,11 +63,6 @@ static inline __attribute__((always_inline)) uint64_t bench_spin(uint32_t steps,
     }
     return value;
 }
-
-/// Calls `body(context)` with the stack `bytes` deeper than it would have been: the frames of `body` and
-/// everything it calls lie `bytes` lower, which moves where they fall within a 4 KiB page. `bytes` is rounded up
-/// to the stack's 16-byte alignment. Not inline, so that the gap it reserves lasts until `body` returns.
-void bench_call_with_stack_offset(size_t bytes, void (*body)(void *context), void *context);
 
 /// Callgrind client requests (valgrind/callgrind.h), for `bench count`. Outside valgrind each is a few
 /// instructions that do nothing; compiled without the header, they do nothing at all.
