@@ -1,7 +1,8 @@
 """Builds kept between runs of bench-commits, so that comparing a commit again does not build it again.
 
 A build is keyed by what makes it: the commit, the toolchain (``swift --version``), the build command, the
-binary's path and the package's directory in the repository. What is kept is the binary alone, in
+binary's path and the package's directory in the repository. What is kept is the binary and its link kit
+(link_kit: the objects and the command that link it again), in
 ``${XDG_CACHE_HOME:-~/.cache}/dispatchbench/builds/<key>/`` (BENCH_COMMITS_CACHE chooses another place), never in
 a package's ``.build``; the most recently used KEEP_BUILDS are kept. A dependency that resolves to a newer version
 for the same commit is not part of the key: ``--rebuild`` builds afresh.
@@ -16,8 +17,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import link_kit
+from .link_kit import LinkKit
+
 CACHE_ENV = "BENCH_COMMITS_CACHE"
 KEEP_BUILDS = 12
+# Part of every key: what an entry holds. Entries kept before builds kept their link kit are not reused.
+ENTRY_FORMAT = "binary and link kit"
+LINK_DIRECTORY = "link"
 
 
 def cache_directory() -> Path:
@@ -47,7 +54,7 @@ class BuildCache:
     recipe: tuple[str, ...]
 
     def _entry(self, commit: str) -> Path:
-        key = hashlib.sha256("\n".join((commit, self.toolchain, *self.recipe)).encode()).hexdigest()[:24]
+        key = hashlib.sha256("\n".join((commit, self.toolchain, *self.recipe, ENTRY_FORMAT)).encode()).hexdigest()[:24]
         return self.directory / key
 
     def restore(self, commit: str, binary: Path) -> bool:
@@ -60,12 +67,19 @@ class BuildCache:
         os.utime(kept.parent)  # recently used
         return True
 
-    def store(self, commit: str, binary: Path) -> None:
-        """Keep ``binary`` as the build of ``commit`` (written whole or not at all), then forget the least
-        recently used builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
+    def kit(self, commit: str) -> LinkKit | None:
+        """The link kit kept with the build of ``commit``, or None (a build without one)."""
+        return link_kit.load(self._entry(commit) / LINK_DIRECTORY)
+
+    def store(self, commit: str, binary: Path, kit: LinkKit | None = None) -> None:
+        """Keep ``binary`` and its ``kit`` as the build of ``commit`` (each written whole or not at all; the
+        binary last, as it is what says there is a build), then forget the least recently used builds beyond
+        KEEP_BUILDS. A cache that cannot be written is skipped silently."""
         entry = self._entry(commit)
         try:
             entry.mkdir(parents=True, exist_ok=True)
+            if kit is not None:
+                kit.copy_to(entry / LINK_DIRECTORY)
             partial = entry / f".{binary.name}.{os.getpid()}"
             shutil.copy2(binary, partial)
             os.replace(partial, entry / binary.name)

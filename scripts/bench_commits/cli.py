@@ -263,13 +263,13 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         for side, commit in (("base", base), ("head", head)):
             if commit not in binaries:
                 directory = workspace.worktree(commit)
-                binaries[commit] = (build(side, commit, directory, builder, workspace.logs, cache, args.rebuild),
-                                    directory)
+                binary, kit = build(side, commit, directory, builder, workspace.logs, cache, args.rebuild)
+                binaries[commit] = (binary, directory, kit)
         sides = {
-            plan.SIDE_A: Side(plan.SIDE_A, f"base {plan.short(base)}", *binaries[base],
-                              workspace.root / "environment-a.json", paths.timing_a),
-            plan.SIDE_B: Side(plan.SIDE_B, f"head {plan.short(head)}", *binaries[head],
-                              workspace.root / "environment-b.json", paths.timing_b),
+            name: Side(name, f"{role} {plan.short(commit)}", binaries[commit][0], binaries[commit][1],
+                       workspace.root / f"environment-{name.lower()}.json", timing, link=binaries[commit][2])
+            for name, role, commit, timing in ((plan.SIDE_A, "base", base, paths.timing_a),
+                                               (plan.SIDE_B, "head", head, paths.timing_b))
         }
         say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
             f"{paths.timing_a} vs {paths.timing_b}")
@@ -349,7 +349,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
     rows = []
     try:
         worktree = workspace.worktree(commit)
-        binary = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
+        binary, kit = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
         checks = (plan.planted_check(args.plant),) if args.plant else plan.gate_checks(quick, args.paired)
         what = _comparisons(checks, _shape(args, quick))
         say(f"gate check of {plan.short(commit)}: seed {seed}; {what}")
@@ -359,7 +359,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
                                       f"{plan.short(commit)}-{slug}-b")
             label = f"{spec.name} {plan.short(commit)}"
             sides = {name: Side(name, " ".join([label, *options]), binary, worktree,
-                                workspace.root / f"env-{index}-{name.lower()}.json", timing, options)
+                                workspace.root / f"env-{index}-{name.lower()}.json", timing, options, kit)
                      for name, options, timing in ((plan.SIDE_A, spec.a_options, paths.timing_a),
                                                    (plan.SIDE_B, spec.b_options, paths.timing_b))}
             say(f"comparison {index}/{len(checks)}: {spec.name}")

@@ -1,5 +1,5 @@
-"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build, each started from a copy of
-its build made for that round (round_binaries: what a file keeps stays out of the evidence); each case visited set
+"""A paired run (``--paired``): per round, one fresh ``bench worker`` per build, each started from a binary of
+its build linked for that round (round_binaries: what a layout keeps stays out of the evidence); each case visited set
 up on both and sampled pair by pair, the builds alternating (paired_plan). The first rounds visit every
 case; further rounds visit the cases still coarser than the sequential rule's goals
 (analyze_lib.judge.paired.refinement), those working toward the coarsest goal first, cheapest first among
@@ -30,7 +30,8 @@ from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
 from analyze_lib.judge import paired as paired_rule
 
 from . import paired_plan
-from .round_binaries import round_copies
+from .link_kit import LinkError
+from .round_binaries import round_binaries
 from .plan import SIDE_A, SIDE_B, PlanError
 from .worker import Worker, WorkerError, WorkerRefusal
 
@@ -249,26 +250,30 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
 @contextmanager
 def _round_workers(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings,
                    seed: int, logs: Path, round_number: int) -> Iterator[dict[str, Worker]]:
-    """This round's two workers, started in the round's order, each from a copy of its build made for the
+    """This round's two workers, started in the round's order, each from a binary of its build made for the
     round (round_binaries). Leaving normally, both are asked to quit; leaving by an error or an interruption,
-    both are killed. A worker's failure comes out as a PlanError naming its side."""
-    with round_copies({name: side.binary for name, side in sides.items()}, round_number) as binaries:
-        workers: dict[str, Worker] = {}
-        try:
-            for name in paired_plan.start_order(round_number):
-                side = sides[name]
-                argv = [str(binaries[name]), *paired_plan.worker_arguments(
-                    [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
-                workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
-                                       logs / f"worker-round{round_number}-{name}.log")
-            yield workers
-            for name in (SIDE_A, SIDE_B):
-                workers.pop(name).quit()
-        except WorkerError as error:
-            raise PlanError(str(error)) from None
-        finally:
-            for worker in workers.values():
-                worker.kill()
+    both are killed. A worker's or a link's failure comes out as a PlanError naming its side."""
+    builds = {name: (side.binary, side.link) for name, side in sides.items()}
+    try:
+        with round_binaries(builds, round_number, seed, logs / f"link-round{round_number}.log") as binaries:
+            workers: dict[str, Worker] = {}
+            try:
+                for name in paired_plan.start_order(round_number):
+                    side = sides[name]
+                    argv = [str(binaries[name]), *paired_plan.worker_arguments(
+                        [*bench_options, *side.extra_options], quick, settings.rounds, seed, side.environment)]
+                    workers[name] = Worker(f"{name} ({side.label})", argv, side.worktree,
+                                           logs / f"worker-round{round_number}-{name}.log")
+                yield workers
+                for name in (SIDE_A, SIDE_B):
+                    workers.pop(name).quit()
+            except WorkerError as error:
+                raise PlanError(str(error)) from None
+            finally:
+                for worker in workers.values():
+                    worker.kill()
+    except LinkError as error:
+        raise PlanError(f"round {round_number}: {error}") from None
 
 
 def _placement_both_can(settings: paired_plan.PairedSettings, workers: dict[str, Worker],

@@ -23,8 +23,9 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.present.gate_text import headline as gate_headline
 from analyze_lib.present.render import render_markdown
 
-from . import plan
+from . import link_kit, plan
 from .build_cache import BuildCache
+from .link_kit import LinkError, LinkKit
 from .plan import PlanError
 from .worker import log_tail
 
@@ -99,14 +100,15 @@ def run_child(argv: list[str], cwd: Path, log: Path) -> int:
 
 
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
-          rebuild: bool = False) -> Path:
-    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary. The
-    build of ``commit`` kept in ``cache`` is reused unless ``rebuild``; a new build is kept there. PlanError
-    naming the side, the commit and the end of the build log when it fails."""
+          rebuild: bool = False) -> tuple[Path, LinkKit | None]:
+    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary and its link
+    kit (None when its link could not be read: its rounds then run from copies). The build of ``commit`` kept
+    in ``cache`` is reused unless ``rebuild``; a new build is kept there. PlanError naming the side, the commit
+    and the end of the build log when it fails."""
     binary = worktree / builder.binary
     if cache is not None and not rebuild and cache.restore(commit, binary):
         say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
-        return binary
+        return binary, cache.kit(commit)
     log = logs / f"build-{commit[:12]}.log"
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
@@ -118,9 +120,14 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
         why = f"exit {status}" if status != 0 else f"no binary at {builder.binary}"
         raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {log_tail(log, BUILD_LOG_TAIL_LINES)}")
     say(f"built {side} ({commit[:12]}) in {elapsed_text(time.monotonic() - started)}")
+    try:
+        kit = link_kit.capture(builder.command, worktree, binary, log)
+    except LinkError as error:
+        say(f"note: each round runs {side} from a copy of its build, not from a fresh link: {error}")
+        kit = None
     if cache is not None:
-        cache.store(commit, binary)
-    return binary
+        cache.store(commit, binary, kit)
+    return binary, kit
 
 
 @dataclass
@@ -135,6 +142,7 @@ class Side:
     environment: Path
     output: Path
     extra_options: tuple[str, ...] = field(default_factory=tuple)
+    link: LinkKit | None = None  # links the binary again for each round (round_binaries); None: copies
 
 
 def _bench_failed(side: Side, what: str, status: int, log: Path) -> PlanError:

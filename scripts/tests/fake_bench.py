@@ -9,7 +9,9 @@ FAKE_WORKER_SIGNAL_AFTER=N makes a worker send SIGTERM to its parent when it get
 request, and then wait, never answering (an interruption at a known point);
 FAKE_WORKER_DIE_AFTER=N makes it exit 3 instead (a crashed worker).
 
-Every invocation appends {"argv", "cwd", "commit" (of the cwd), "program" (the path it was started by)} as a JSON line to $FAKE_BENCH_LOG. The speed of a commit is in
+Every invocation appends {"argv", "cwd", "commit" (of the cwd), "program" (the path it was started by),
+"link" (the section order it was linked with, empty for the build's own binary)} as a JSON line to
+$FAKE_BENCH_LOG. The speed of a commit is in
 the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op but
 harness/empty's (the machine's canary, an empty loop no change to a pattern touches), a file
 INSTRUCTIONS every instruction count. FAKE_BENCH_COUNT_EXIT makes `count` exit with that status (69:
@@ -226,7 +228,8 @@ def main() -> int:
     with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
         log.write(json.dumps({"argv": argv, "cwd": os.getcwd(), "commit": commit,
-                              "program": os.environ.get("FAKE_BENCH_PROGRAM")}) + "\n")
+                              "program": os.environ.get("FAKE_BENCH_PROGRAM"),
+                              "link": os.environ.get("FAKE_BENCH_LINK")}) + "\n")
     if "worker" in argv:
         return worker(argv)
     return count(argv) if argv[:1] == ["count"] else timed(argv)

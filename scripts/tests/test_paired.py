@@ -17,7 +17,8 @@ from analyze_lib.judge import paired as paired_rule
 from bench_commits import paired_plan
 from bench_commits.paired import Plans, _Ratios
 from bench_commits.plan import SIDE_A, SIDE_B, PlanError
-from bench_commits.round_binaries import round_copies, round_copy_path
+from bench_commits.link_kit import shuffle_seed
+from bench_commits.round_binaries import round_binaries, round_binary_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
 from fake_bench import worker_cases
@@ -139,27 +140,50 @@ def test_each_round_starts_one_fresh_worker_per_build(repo):
         assert sequence.count("setup") == sequence.count("teardown") == 4
 
 
-def test_each_worker_runs_from_a_copy_of_its_build_made_for_its_round_and_removed_after_it(repo):
-    # HEAD against itself: one build, yet every worker its own file, as with two builds.
+def test_each_worker_runs_from_a_link_of_its_build_made_for_its_round_and_removed_after_it(repo):
+    # HEAD against itself: one build, yet every worker a link of its own, its sections in an order of its own.
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
                "--seed", "11", *FOUR_CASES) in (0, 4)
     workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
     programs = [Path(call["program"]) for call in workers]
     assert len(workers) == 6 and len(set(programs)) == 6, "a file of its own for each worker"
     built = {program.parent / "bench" for program in programs}
-    assert len(built) == 1 and next(iter(built)).name == "bench", "each copy lies beside the build"
-    assert {program.name for program in programs} == {
-        round_copy_path(Path("bench"), side, round_number).name for side in (SIDE_A, SIDE_B) for round_number in (1, 2, 3)}
+    assert len(built) == 1 and next(iter(built)).name == "bench", "each link lies beside the build"
+    by_name = {round_binary_path(Path("bench"), side, round_number).name: shuffle_seed(11, round_number, side)
+               for side in (SIDE_A, SIDE_B) for round_number in (1, 2, 3)}
+    assert {Path(call["program"]).name: int(call["link"]) for call in workers} == by_name, \
+        "each linked with the section order of its side and round"
+    assert len(set(by_name.values())) == 6
     assert len({len(str(program)) for program in programs}) == 1, "paths of one length"
     assert not any(program.exists() for program in programs), "removed when the round ends"
 
 
-def test_round_copies_are_removed_when_the_round_fails(tmp_path):
+def test_a_kept_build_is_linked_again_from_its_kept_objects(repo, capsys):
+    for _ in range(2):
+        assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--no-count",
+                   "--seed", "12", *FOUR_CASES) in (0, 4)
+    assert "reused the build of base" in capsys.readouterr().err
+    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
+    # The second run's worktree has no objects (its build was restored, not made): the kept kit linked it.
+    assert len(workers) == 8 and all(call["link"] for call in workers), "every round of both runs linked afresh"
+
+
+def test_a_build_whose_link_cannot_be_read_runs_from_copies(repo, monkeypatch, capsys):
+    # A build that prints no link line (not SwiftPM's): each round copies the binary instead.
+    monkeypatch.setenv("FAKE_BUILD_NO_LINK_LINE", "1")
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
+               "--seed", "11", *FOUR_CASES) in (0, 4)
+    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
+    assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
+    assert "from a copy of its build, not from a fresh link: no link line" in capsys.readouterr().err
+
+
+def test_round_binaries_are_removed_when_the_round_fails(tmp_path):
     binary = tmp_path / "bench"
     binary.write_text("#!/bin/sh\n")
     with pytest.raises(RuntimeError):
-        with round_copies({SIDE_A: binary, SIDE_B: binary}, 7) as copies:
-            assert copies[SIDE_A] != copies[SIDE_B] and all(copy.read_text() == "#!/bin/sh\n" for copy in copies.values())
+        with round_binaries({SIDE_A: (binary, None), SIDE_B: (binary, None)}, 7, 11, tmp_path / "log") as made:
+            assert made[SIDE_A] != made[SIDE_B] and all(path.read_text() == "#!/bin/sh\n" for path in made.values())
             raise RuntimeError("a worker died")
     assert [path.name for path in tmp_path.iterdir()] == ["bench"]
 
