@@ -20,8 +20,8 @@ from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
 from . import git, paired_plan, plan
 from .build_cache import BuildCache, cache_directory, toolchain_version
+from .errors import ComparisonError
 from .paired import run_paired
-from .plan import PlanError
 from .run import DEFAULT_PRODUCT, PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
 
@@ -42,9 +42,10 @@ comparison's Markdown goes to stdout, progress to stderr, and the exit code is t
 exactly (skipped with a note when valgrind is missing).
 
 Paired, by default: the two builds alternate sample by sample, one worker process per build and
-round, fresh every round and started from a copy of its build made for that round (below, and
-docs/bench-commits.md#the-paired-comparison). Each pair of samples is taken side by side, so a drift
-of the machine moves both, and the gate decides on the ratios of the pairs.
+round, fresh every round and started from a link of its build made for that round, its code and data
+in an order lld shuffles anew (below, and docs/bench-commits.md#the-paired-comparison). Each pair of
+samples is taken side by side, so a drift of the machine moves both, and the gate decides on the
+ratios of the pairs.
 
 --abba instead runs whole rounds, one fresh process each: pair i runs base then head when i is odd,
 head then base when even (A B B A A B ...). The gate then decides on the spread between rounds, and
@@ -179,15 +180,15 @@ class _Workspace:
         self.worktrees: list[Path] = []
 
     def worktree(self, commit: str) -> Path:
-        """A worktree of ``commit``; returns the package's directory in it (PlanError when that commit has
+        """A worktree of ``commit``; returns the package's directory in it (ComparisonError when that commit has
         no Package.swift there)."""
         path = self.root / f"worktree-{commit[:12]}"
         self.worktrees.append(path)
         git.add_worktree(self.repo, path, commit)
         package = path / self.package
         if not (package / "Package.swift").is_file():
-            raise PlanError(f"commit {commit[:12]} has no Package.swift in {self.package}: run bench-commits from "
-                            "the directory of the package to compare")
+            raise ComparisonError(f"commit {commit[:12]} has no Package.swift in {self.package}: run "
+                                  "bench-commits from the directory of the package to compare")
         return package
 
     def close(self) -> None:
@@ -340,7 +341,7 @@ def _comparisons(checks, shape: str) -> str:
 def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
                 cache: BuildCache | None, seed: int) -> int:
     if args.revisions:
-        raise PlanError("--check-gate takes no revisions: it compares HEAD with itself")
+        raise ComparisonError("--check-gate takes no revisions: it compares HEAD with itself")
     commit = _resolve(repo, "HEAD")
     results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
@@ -400,22 +401,22 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         bench_options, quick_option = plan.check_bench_options(bench_options)
         quick = args.quick or quick_option
         if args.paired and args.abba:
-            raise PlanError("--paired and --abba are two ways to compare: give one (paired is the default)")
+            raise ComparisonError("--paired and --abba are two ways to compare: give one (paired is the default)")
         args.paired = not args.abba
         if args.paired:
             bench_options = paired_plan.check_paired_bench_options(bench_options)
             if args.pairs is not None:
-                raise PlanError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
-                                "--max-rounds")
+                raise ComparisonError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
+                                      "--max-rounds")
         else:
             args.pairs = args.pairs or plan.DEFAULT_PAIRS
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
-                raise PlanError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
+                raise ComparisonError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
         if args.plant and not args.check_gate:
-            raise PlanError("--plant goes with --check-gate")
+            raise ComparisonError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:
-            raise PlanError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
+            raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
         if not args.paired and args.pairs < plan.MIN_DECIDING_PAIRS:
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
                 "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
@@ -429,7 +430,7 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         if args.check_gate:
             return _check_gate(args, bench_options, quick, repo, package, builder, cache, seed)
         return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed)
-    except (PlanError, AnalyzeError) as error:
+    except (ComparisonError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return plan.EXIT_BAD_INPUT
     except Interrupted as stop:

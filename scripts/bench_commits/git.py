@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from .plan import PlanError
+from .errors import ComparisonError
 
 
 def _git(repo: Path, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -14,24 +14,24 @@ def _git(repo: Path, *arguments: str, check: bool = True) -> subprocess.Complete
 
 
 def toplevel(start: Path) -> Path:
-    """The top of the checkout that contains ``start``; PlanError when there is none."""
+    """The top of the checkout that contains ``start``; ComparisonError when there is none."""
     try:
         result = _git(start, "rev-parse", "--show-toplevel", check=False)
     except FileNotFoundError:
-        raise PlanError("git is not installed") from None
+        raise ComparisonError("git is not installed") from None
     if result.returncode != 0:
-        raise PlanError(f"not in a git checkout: {start}")
+        raise ComparisonError(f"not in a git checkout: {start}")
     return Path(result.stdout.strip())
 
 
 def resolve(repo: Path, revision: str) -> str:
-    """The full commit id ``revision`` names; PlanError (one line) when it names no commit."""
+    """The full commit id ``revision`` names; ComparisonError (one line) when it names no commit."""
     if not revision:
-        raise PlanError("an empty revision names no commit")
+        raise ComparisonError("an empty revision names no commit")
     result = _git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
                   check=False)
     if result.returncode != 0 or not result.stdout.strip():
-        raise PlanError(f"not a commit: {revision!r}")
+        raise ComparisonError(f"not a commit: {revision!r}")
     return result.stdout.strip()
 
 
@@ -49,19 +49,19 @@ def has_tracked_changes(repo: Path) -> bool:
 
 
 def refuse_working_tree(repo: Path, revision: str, commit: str) -> None:
-    """PlanError when ``revision`` is the checked-out commit and the tree has changes: bench-commits
+    """ComparisonError when ``revision`` is the checked-out commit and the tree has changes: bench-commits
     measures commits, so the changes would silently not be measured."""
     if (revision == "HEAD" or commit == checked_out(repo)) and has_tracked_changes(repo):
-        raise PlanError(f"{revision} is the checked-out commit and the working tree has uncommitted changes: "
-                        "commit or stash them first (bench-commits measures commits, not the working tree)")
+        raise ComparisonError(f"{revision} is the checked-out commit and the working tree has uncommitted changes: "
+                              "commit or stash them first (bench-commits measures commits, not the working tree)")
 
 
 def add_worktree(repo: Path, path: Path, commit: str) -> None:
-    """A detached worktree of ``commit`` at ``path``; PlanError with git's last line on failure."""
+    """A detached worktree of ``commit`` at ``path``; ComparisonError with git's last line on failure."""
     result = _git(repo, "worktree", "add", "--detach", "--quiet", "--", str(path), commit, check=False)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["(no message)"])[-1]
-        raise PlanError(f"git worktree add failed for {commit[:12]}: {last}")
+        raise ComparisonError(f"git worktree add failed for {commit[:12]}: {last}")
 
 
 def remove_worktrees(repo: Path, paths: list[Path]) -> None:

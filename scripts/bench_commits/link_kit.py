@@ -46,7 +46,8 @@ class LinkKit:
         reads 0 as "a random seed" and -1 as "reverse"). LinkError when the link fails."""
         if shuffle_seed < 1:
             raise ValueError("a shuffle seed is at least 1")
-        shuffles = [arg for glob in SHUFFLED_SECTIONS for arg in ("-Xlinker", f"--shuffle-sections={glob}={shuffle_seed}")]
+        shuffles = [arg for glob in SHUFFLED_SECTIONS
+                    for arg in ("-Xlinker", f"--shuffle-sections={glob}={shuffle_seed}")]
         argv = [*self.command, "-o", str(output), "-use-ld=lld", *shuffles]
         with open(log, "ab") as out:
             try:
@@ -103,7 +104,7 @@ def capture(build_command: tuple[str, ...], package: Path, binary: Path, log: Pa
     line = _link_line(done.stdout.splitlines() + done.stderr.splitlines(), binary)
     if done.returncode != 0 or line is None:
         raise LinkError(f"no link line for {binary.name} in the verbose build (exit {done.returncode})")
-    return _kit_from(line, package.resolve(), binary.resolve())
+    return _kit_from(line, package.resolve())
 
 
 def _link_line(lines: list[str], binary: Path) -> list[str] | None:
@@ -121,7 +122,8 @@ def _link_line(lines: list[str], binary: Path) -> list[str] | None:
     return None
 
 
-def _kit_from(argv: list[str], package: Path, binary: Path) -> LinkKit:
+def _kit_from(argv: list[str], package: Path) -> LinkKit:
+    """The kit of link line ``argv`` (its output left out), its files under ``package`` made relative to it."""
     output = argv.index("-o")
     del argv[output:output + 2]
     argv = [arg for arg in argv if arg != "-v"]  # the verbose build passes it on; the rounds' links need not talk

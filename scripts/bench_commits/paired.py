@@ -30,9 +30,10 @@ from analyze_lib.files.schema import CASE_COLUMNS, RUN_COMPLETE
 from analyze_lib.judge import paired as paired_rule
 
 from . import paired_plan
+from .errors import ComparisonError
 from .link_kit import LinkError
+from .plan import SIDE_A, SIDE_B
 from .round_binaries import round_binaries
-from .plan import SIDE_A, SIDE_B, PlanError
 from .worker import Worker, WorkerError, WorkerRefusal
 
 # run_complete's value once the whole comparison has completed (workers write "false").
@@ -65,14 +66,14 @@ class ResultsFile:
         if self.columns is None:
             self.columns = columns
         elif columns != self.columns:
-            raise PlanError(f"the workers writing {self.path} gave different headers between rounds")
+            raise ComparisonError(f"the workers writing {self.path} gave different headers between rounds")
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\r\n")
         if self.rows_written == 0:
             writer.writerow(columns)
         for record in records:
             if set(record) != set(columns):
-                raise PlanError(f"a worker's record for {self.path} does not have the header's columns")
+                raise ComparisonError(f"a worker's record for {self.path} does not have the header's columns")
             writer.writerow([record[column] for column in columns])
         with open(self.path, "a", newline="") as handle:
             handle.write(text.getvalue())
@@ -220,7 +221,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                         say(f"warning: {len(missing)} case(s) only in {which}, not compared: "
                             + ", ".join(case_label(c) for c in missing[:5]) + (" ..." if len(missing) > 5 else ""))
                 if not cases:
-                    raise PlanError("the two builds have no case in common to compare")
+                    raise ComparisonError("the two builds have no case in common to compare")
             visiting, unfinished = (_visiting(cases, ratios, seconds_by_case, settings, started) if extra
                                     else (cases, len(cases)))
             if not visiting:
@@ -252,7 +253,7 @@ def _round_workers(sides: dict, bench_options: list[str], quick: bool, settings:
                    seed: int, logs: Path, round_number: int) -> Iterator[dict[str, Worker]]:
     """This round's two workers, started in the round's order, each from a binary of its build made for the
     round (round_binaries). Leaving normally, both are asked to quit; leaving by an error or an interruption,
-    both are killed. A worker's or a link's failure comes out as a PlanError naming its side."""
+    both are killed. A worker's or a link's failure comes out as a ComparisonError naming its side."""
     builds = {name: (side.binary, side.link) for name, side in sides.items()}
     try:
         with round_binaries(builds, round_number, seed, logs / f"link-round{round_number}.log") as binaries:
@@ -268,12 +269,12 @@ def _round_workers(sides: dict, bench_options: list[str], quick: bool, settings:
                 for name in (SIDE_A, SIDE_B):
                     workers.pop(name).quit()
             except WorkerError as error:
-                raise PlanError(str(error)) from None
+                raise ComparisonError(str(error)) from None
             finally:
                 for worker in workers.values():
                     worker.kill()
     except LinkError as error:
-        raise PlanError(f"round {round_number}: {error}") from None
+        raise ComparisonError(f"round {round_number}: {error}") from None
 
 
 def _placement_both_can(settings: paired_plan.PairedSettings, workers: dict[str, Worker],

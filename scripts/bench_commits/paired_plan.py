@@ -16,7 +16,8 @@ from pathlib import Path
 
 from analyze_lib.judge import paired as paired_rule
 
-from .plan import SIDE_A, SIDE_B, PlanError, option_name
+from .errors import ComparisonError
+from .plan import SIDE_A, SIDE_B, option_name
 
 # Why each default below is what it is, with the findings that chose it: docs/paired-design.md. The comments
 # here state only what each setting does.
@@ -120,7 +121,7 @@ def case_cpus(threads: int, round_number: int, cpus: set[int], placement: str) -
     ``round_number``, out of ``cpus`` (those this process may use): one of them for a one-thread case
     under "same-cpu" (the round picks which, in turn), all of them otherwise."""
     if placement not in PLACEMENTS:
-        raise PlanError(f"unknown placement {placement!r} (one of {', '.join(PLACEMENTS)})")
+        raise ComparisonError(f"unknown placement {placement!r} (one of {', '.join(PLACEMENTS)})")
     if placement == "free" or threads > 1 or not cpus:
         return set(cpus)
     return {_in_turn(cpus, round_number)[0]}
@@ -177,11 +178,11 @@ def cases_to_visit(wanted: dict, seconds_per_visit: dict, budget_left: float) ->
 
 
 def check_paired_bench_options(options: list[str]) -> list[str]:
-    """The bench options of a paired run: refuses those it sets per request (PlanError)."""
+    """The bench options of a paired run: refuses those it sets per request (ComparisonError)."""
     for argument in options:
         if option_name(argument) in PAIRED_RESERVED_OPTIONS:
-            raise PlanError(f"{option_name(argument)} is set by bench-commits --paired (see --sample-time and "
-                            "--visit-pairs); leave it out of the bench options")
+            raise ComparisonError(f"{option_name(argument)} is set by bench-commits --paired (see --sample-time and "
+                                  "--visit-pairs); leave it out of the bench options")
     return options
 
 

@@ -13,6 +13,8 @@ from analyze_lib.exit_codes import (EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_INCONC
                                      EXIT_INTERRUPTED, EXIT_PASSED, EXIT_REGRESSION, GATE_PRECEDENCE)
 from analyze_lib.judge.compare import FASTER, SLOWER, ResolutionGroup
 
+from .errors import ComparisonError
+
 # Sides, in the order a comparison names them: A is the base, B the head.
 SIDE_A = "A"
 SIDE_B = "B"
@@ -35,10 +37,6 @@ SPIN_SUITE = "harness"
 SPIN_BENCHMARK = "spin"
 
 
-class PlanError(Exception):
-    """Bad usage found before anything runs: the message is the one line to print (exit 2)."""
-
-
 def abba_order(pairs: int) -> list[tuple[int, str]]:
     """The invocations of a run as (round, side): pair i runs A then B when i is odd, B then A when even,
     so neither side always runs first (a warming or cooling machine favours both equally)."""
@@ -58,15 +56,15 @@ def check_bench_options(options: list[str]) -> tuple[list[str], bool]:
     """Validate the options given after ``--``; return them without ``--quick`` and whether it was there
     (``--quick`` is bench-commits' own too, and goes to bench count as well).
 
-    Raises PlanError for a subcommand or an option that bench-commits sets itself.
+    Raises ComparisonError for a subcommand or an option that bench-commits sets itself.
     """
     if options and not options[0].startswith("-"):
-        raise PlanError(f"bench options after '--' must be options, not a subcommand: {options[0]!r}")
+        raise ComparisonError(f"bench options after '--' must be options, not a subcommand: {options[0]!r}")
     kept, quick = [], False
     for argument in options:
         name = option_name(argument)
         if name in RESERVED_BENCH_OPTIONS:
-            raise PlanError(f"{name} is set by bench-commits for each round; leave it out of the bench options")
+            raise ComparisonError(f"{name} is set by bench-commits for each round; leave it out of the bench options")
         if argument == "--quick":
             quick = True
             continue

@@ -25,8 +25,8 @@ from analyze_lib.present.render import render_markdown
 
 from . import link_kit, plan
 from .build_cache import BuildCache
+from .errors import ComparisonError
 from .link_kit import LinkError, LinkKit
-from .plan import PlanError
 from .worker import log_tail
 
 PROG = "bench-commits"
@@ -102,32 +102,48 @@ def run_child(argv: list[str], cwd: Path, log: Path) -> int:
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
           rebuild: bool = False) -> tuple[Path, LinkKit | None]:
     """Build the product in ``worktree`` (the package's directory in a worktree); return the binary and its link
-    kit (None when its link could not be read: its rounds then run from copies). The build of ``commit`` kept
-    in ``cache`` is reused unless ``rebuild``; a new build is kept there. PlanError naming the side, the commit
-    and the end of the build log when it fails."""
+    kit (None, with a note, when there is no kit that links: its rounds then run from copies). The build of
+    ``commit`` kept in ``cache`` is reused unless ``rebuild``; a new build is kept there. ComparisonError naming
+    the side, the commit and the end of the build log when it fails."""
     binary = worktree / builder.binary
+    log = logs / f"build-{commit[:12]}.log"
     if cache is not None and not rebuild and cache.restore(commit, binary):
         say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
-        return binary, cache.kit(commit)
-    log = logs / f"build-{commit[:12]}.log"
+        return binary, _checked_link(side, cache.kit(commit), "the kept build has no link kit", binary, log)
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:
         status = run_child(list(builder.command), worktree, log)
     except FileNotFoundError:
-        raise PlanError(f"build of {side} ({commit[:12]}) failed: {builder.command[0]!r} not found") from None
+        raise ComparisonError(f"build of {side} ({commit[:12]}) failed: {builder.command[0]!r} not found") from None
     if status != 0 or not binary.exists():
         why = f"exit {status}" if status != 0 else f"no binary at {builder.binary}"
-        raise PlanError(f"build of {side} ({commit[:12]}) failed ({why}): {log_tail(log, BUILD_LOG_TAIL_LINES)}")
+        raise ComparisonError(f"build of {side} ({commit[:12]}) failed ({why}): "
+                              f"{log_tail(log, BUILD_LOG_TAIL_LINES)}")
     say(f"built {side} ({commit[:12]}) in {elapsed_text(time.monotonic() - started)}")
     try:
-        kit = link_kit.capture(builder.command, worktree, binary, log)
+        kit, why = link_kit.capture(builder.command, worktree, binary, log), ""
     except LinkError as error:
-        say(f"note: each round runs {side} from a copy of its build, not from a fresh link: {error}")
-        kit = None
+        kit, why = None, str(error)
     if cache is not None:
         cache.store(commit, binary, kit)
-    return binary, kit
+    return binary, _checked_link(side, kit, why, binary, log)
+
+
+def _checked_link(side: str, kit: LinkKit | None, why_none: str, binary: Path, log: Path) -> LinkKit | None:
+    """``kit`` when it links (tried once, to a file beside ``binary`` that is removed after), so that no round
+    meets a kit that cannot; else None, with a note saying why (``why_none`` when there is no kit)."""
+    if kit is not None:
+        trial = binary.with_name(f".{binary.name}-link-check")
+        try:
+            kit.link(trial, 1, log)
+            return kit
+        except LinkError as error:
+            why_none = str(error)
+        finally:
+            trial.unlink(missing_ok=True)
+    say(f"note: each round runs {side} from a copy of its build, not from a fresh link: {why_none}")
+    return None
 
 
 @dataclass
@@ -145,11 +161,11 @@ class Side:
     link: LinkKit | None = None  # links the binary again for each round (round_binaries); None: copies
 
 
-def _bench_failed(side: Side, what: str, status: int, log: Path) -> PlanError:
+def _bench_failed(side: Side, what: str, status: int, log: Path) -> ComparisonError:
     if status in plan.BENCH_INTERRUPTED:
         raise Interrupted(status)
-    return PlanError(f"bench {what} failed on {side.name} ({side.label}) with exit {status}: "
-                     f"{log_tail(log, CHILD_LOG_TAIL_LINES)}")
+    return ComparisonError(f"bench {what} failed on {side.name} ({side.label}) with exit {status}: "
+                           f"{log_tail(log, CHILD_LOG_TAIL_LINES)}")
 
 
 def run_rounds(sides: dict[str, Side], bench_options: list[str], quick: bool, pairs: int, seed: int,

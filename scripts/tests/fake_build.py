@@ -4,7 +4,8 @@
 file named BROKEN. With `-v` it also prints the line that links the binary, as SwiftPM does; that line runs this
 file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
 the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
-FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's would."""
+FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's would; FAKE_LINK_FAILS=1 makes
+every link fail."""
 
 import json
 import os
@@ -23,6 +24,9 @@ def write_launcher(binary: Path, link: str = "") -> None:
 
 
 def link(args: list[str]) -> int:
+    if os.environ.get("FAKE_LINK_FAILS"):
+        print("ld.lld: error: undefined symbol: oops", file=sys.stderr)
+        return 1
     objects = [json.loads(line) if line.startswith('"') else line
                for arg in args if arg.startswith("@") for line in Path(arg[1:]).read_text().splitlines()]
     if not objects or not all(Path(name).is_file() for name in objects):

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from bench_commits import cli, plan
+from bench_commits.errors import ComparisonError
 from bench_commits.git import resolve
-from bench_commits.plan import Observed, PlanError, SpinRow
+from bench_commits.plan import Observed, SpinRow
 from bench_commits.run import Builder
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -104,7 +105,7 @@ def test_a_revision_never_goes_through_a_shell(repo, revision):
 
 def test_an_option_like_revision_is_not_taken_for_a_git_option(repo):
     assert run(repo, "main", "--end-of-options") == 2  # argparse: unknown option, exit 2
-    with pytest.raises(PlanError, match="not a commit: '--output=pwned'"):
+    with pytest.raises(ComparisonError, match="not a commit: '--output=pwned'"):
         resolve(repo, "--output=pwned")
     assert not (repo / "pwned").exists()
 

@@ -15,9 +15,10 @@ import pytest
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as paired_rule
 from bench_commits import paired_plan
-from bench_commits.paired import Plans, _Ratios
-from bench_commits.plan import SIDE_A, SIDE_B, PlanError
+from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import shuffle_seed
+from bench_commits.paired import Plans, _Ratios
+from bench_commits.plan import SIDE_A, SIDE_B
 from bench_commits.round_binaries import round_binaries, round_binary_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
@@ -103,7 +104,7 @@ def test_one_thread_cases_get_one_cpu_in_turn_and_others_all_cpus():
     assert paired_plan.case_cpus(2, 1, cpus, "same-cpu") == cpus
     assert paired_plan.case_cpus(1, 1, cpus, "free") == cpus
     assert paired_plan.case_cpus(1, 2, cpus, "pinned") == {1} and paired_plan.case_cpus(2, 1, cpus, "pinned") == cpus
-    with pytest.raises(PlanError, match="unknown placement"):
+    with pytest.raises(ComparisonError, match="unknown placement"):
         paired_plan.case_cpus(1, 1, cpus, "nowhere")
 
 
@@ -176,6 +177,15 @@ def test_a_build_whose_link_cannot_be_read_runs_from_copies(repo, monkeypatch, c
     workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
     assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
     assert "from a copy of its build, not from a fresh link: no link line" in capsys.readouterr().err
+
+
+def test_a_kit_that_cannot_link_is_found_before_the_rounds_and_they_run_from_copies(repo, monkeypatch, capsys):
+    monkeypatch.setenv("FAKE_LINK_FAILS", "1")
+    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
+               "--seed", "11", *FOUR_CASES) in (0, 4)
+    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
+    assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
+    assert "from a copy of its build, not from a fresh link: linking .bench-link-check failed" in capsys.readouterr().err
 
 
 def test_round_binaries_are_removed_when_the_round_fails(tmp_path):
