@@ -1,6 +1,7 @@
 """The docs agree with the tools: every default that README.md or a page of docs/ states for an option is the one
 that tool's --help states, every --help that applies the comparison rule links its page, every relative link
-leads to a file, and the README stays a front door (at most README_MAX_BYTES bytes).
+leads to a file, the README stays a front door (at most README_MAX_BYTES bytes) and docs/bench-commits.md a
+reference page (at most BENCH_COMMITS_PAGE_MAX_LINES lines).
 
 A default is "stated" in two forms, the only two the docs use: a table whose last column is headed Default (the
 option in the first cell), or prose where an option's code span is followed by "default N" in the same sentence.
@@ -24,6 +25,8 @@ README = REPO / "README.md"
 DOCS = REPO / "docs"
 # A front door, not a manual: detail belongs in docs/ (package-benchmark's README is 2.5 KB, hyperfine's 11 KB).
 README_MAX_BYTES = 12_000
+# The reference page of bench-commits says what it does and how to read it; the why lives in paired-design.md.
+BENCH_COMMITS_PAGE_MAX_LINES = 150
 # What a newcomer sees without scrolling, and the tasks it must offer a link to.
 FIRST_SCREEN_LINES = 40
 NEWCOMER_TASKS = ("run-once-and-read-the-results", "compare-two-commits", "put-the-gate-in-ci",
@@ -272,6 +275,13 @@ def test_every_relative_link_leads_to_a_file_and_heading():
 def test_the_readme_is_a_front_door():
     size = len(README.read_bytes())
     assert size <= README_MAX_BYTES, f"README.md has {size} bytes; move detail to docs/ (at most {README_MAX_BYTES})"
+
+
+def test_the_bench_commits_page_stays_a_reference():
+    lines = len((REPO / "docs" / "bench-commits.md").read_text().splitlines())
+    assert lines <= BENCH_COMMITS_PAGE_MAX_LINES, (
+        f"docs/bench-commits.md has {lines} lines; move the why to docs/paired-design.md "
+        f"(at most {BENCH_COMMITS_PAGE_MAX_LINES})")
 
 
 def test_the_first_screen_links_every_newcomer_task():
