@@ -19,7 +19,8 @@ FAKE = Path(__file__).resolve().parent / "fake_bench.py"
 
 def write_launcher(binary: Path, link: str = "") -> None:
     binary.parent.mkdir(parents=True, exist_ok=True)
-    binary.write_text(f'#!/bin/sh\nFAKE_BENCH_PROGRAM="$0" FAKE_BENCH_LINK="{link}" exec "{sys.executable}" "{FAKE}" "$@"\n')
+    binary.write_text(f'#!/bin/sh\nFAKE_BENCH_PROGRAM="$0" FAKE_BENCH_LINK="{link}" '
+                      f'exec "{sys.executable}" "{FAKE}" "$@"\n')
     binary.chmod(0o755)
 
 

@@ -185,7 +185,8 @@ def test_a_kit_that_cannot_link_is_found_before_the_rounds_and_they_run_from_cop
                "--seed", "11", *FOUR_CASES) in (0, 4)
     workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
     assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
-    assert "from a copy of its build, not from a fresh link: linking .bench-link-check failed" in capsys.readouterr().err
+    note = "from a copy of its build, not from a fresh link: linking .bench-link-check failed"
+    assert note in capsys.readouterr().err
 
 
 def test_round_binaries_are_removed_when_the_round_fails(tmp_path):
