@@ -169,24 +169,19 @@ def test_a_kept_build_is_linked_again_from_its_kept_objects(repo, capsys):
     assert len(workers) == 8 and all(call["link"] for call in workers), "every round of both runs linked afresh"
 
 
-def test_a_build_whose_link_cannot_be_read_runs_from_copies(repo, monkeypatch, capsys):
-    # A build that prints no link line (not SwiftPM's): each round copies the binary instead.
-    monkeypatch.setenv("FAKE_BUILD_NO_LINK_LINE", "1")
+@pytest.mark.parametrize("fault, why", [
+    # A build that prints no link line (not SwiftPM's).
+    ("FAKE_BUILD_NO_LINK_LINE", "no link line"),
+    # A kit whose link fails: found by the one link tried before the rounds, not in round 1.
+    ("FAKE_LINK_FAILS", "linking .bench-link-check failed"),
+])
+def test_a_build_without_a_kit_that_links_runs_from_copies_and_says_why(repo, monkeypatch, capsys, fault, why):
+    monkeypatch.setenv(fault, "1")
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
                "--seed", "11", *FOUR_CASES) in (0, 4)
     workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
     assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
-    assert "from a copy of its build, not from a fresh link: no link line" in capsys.readouterr().err
-
-
-def test_a_kit_that_cannot_link_is_found_before_the_rounds_and_they_run_from_copies(repo, monkeypatch, capsys):
-    monkeypatch.setenv("FAKE_LINK_FAILS", "1")
-    assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--no-count",
-               "--seed", "11", *FOUR_CASES) in (0, 4)
-    workers = [call for call in invocations(repo) if "argv" in call and "worker" in call["argv"]]
-    assert len({call["program"] for call in workers}) == 6 and {call["link"] for call in workers} == {""}
-    note = "from a copy of its build, not from a fresh link: linking .bench-link-check failed"
-    assert note in capsys.readouterr().err
+    assert f"from a copy of its build, not from a fresh link: {why}" in capsys.readouterr().err
 
 
 def test_round_binaries_are_removed_when_the_round_fails(tmp_path):
