@@ -24,7 +24,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
-    outcome in words, and what a paired comparison could see), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
+    outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
+    comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``conditions_text`` (a
     run's conditions in words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,

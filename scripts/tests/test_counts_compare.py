@@ -20,6 +20,7 @@ from analyze_lib.judge.counts_compare import (
 )
 from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.files.loader import load_counts
+from analyze_lib.present.counts_render import counts_change_text
 from csvgen import case, write_counts, write_results
 
 EXIT_BAD_INPUT = 2
@@ -90,14 +91,14 @@ def _run(tmp_path, capsys, command, *options, base=BASE, head=HEAD, fmt="text"):
 def test_verdicts_on_known_counts(tmp_path):
     b, h = _files(tmp_path)
     rows = compare_counts(load_counts(b).cases, load_counts(h).cases)
-    assert {row.key.variant: (row.verdict, row.verdict_text) for row in rows} == VERDICTS
+    assert {row.key.variant: (row.verdict, counts_change_text(row)) for row in rows} == VERDICTS
 
 
 def test_a_case_with_more_of_one_and_fewer_of_the_other_is_worse(tmp_path):
     b, h = _files(tmp_path, {case(): (100.0, 0.0)}, {case(): (90.0, 1.0)})
     [row] = compare_counts(load_counts(b).cases, load_counts(h).cases)
     assert (row.instructions, row.allocations, row.verdict) == (FEWER, MORE, WORSE)
-    assert row.verdict_text == "fewer instructions (-10.0%); more allocations (+1.000/op)"
+    assert counts_change_text(row) == "fewer instructions (-10.0%); more allocations (+1.000/op)"
 
 
 def test_compare_text_output_exact(tmp_path, capsys):

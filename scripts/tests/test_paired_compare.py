@@ -56,6 +56,7 @@ def test_a_planted_ten_percent_slowdown_is_called_in_its_case_alone(tmp_path):
 def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tmp_path):
     from analyze_lib.judge.compare import UNDETECTABLE
     from analyze_lib.judge.paired import MIN_CALL_ROUNDS
+    from analyze_lib.present.limits_text import limit_warnings
     from analyze_lib.present.render import counts_sentence
 
     planted = case(variant="v3", threads=2)
@@ -63,7 +64,7 @@ def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tm
     assert {row.outcome for row in short.rows} == {UNDETECTABLE}
     assert outcome_text(short.rows[0]) == "undetectable (too few rounds)"
     assert f"have {MIN_CALL_ROUNDS - 1} round(s): a paired case calls a change only from {MIN_CALL_ROUNDS}" in \
-        " ".join(short.warnings)
+        " ".join(limit_warnings(short.limits, short.alpha))
     assert "undetectable (too few rounds)" in counts_sentence(short)
     decision = decide_gate(short)
     assert not decision.passed and "INCONCLUSIVE" in headline(decision) and "too few rounds" in headline(decision)

@@ -20,6 +20,7 @@ from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.stats import (find_modes, hierarchical_ratio, noise_floor, rounds_to_reach, smallest_p,
                                 split_by_round)
+from analyze_lib.present.limits_text import limit_notes
 from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, rounds, write_results
 
@@ -294,13 +295,16 @@ def test_a_lone_change_among_many_cases_needs_enough_rounds_and_the_gate_says_so
     [changed] = [row for row in short.rows if row.key.variant == "v0"]
     assert changed.p_value == smallest_p(8, 8)
     assert all(not row.alpha_reachable and row.verdict == UNCHANGED for row in short.rows)
+    lone = short.limits.lone_change
+    assert (lone.count, lone.cases, lone.base_rounds, lone.rounds_needed) == (200, 200, 8, 9)
     assert any("200 of 200 cases undetectable (too few rounds)" in note and "at least 9 rounds" in note
-               for note in short.notes), short.notes
+               for note in limit_notes(short.limits)), limit_notes(short.limits)
     assert decide_gate(short).exit_code == EXIT_INCONCLUSIVE
     enough = _one_slower_among(200, 9, tmp_path)
     assert [row.key.variant for row in enough.rows if row.verdict == SLOWER] == ["v0"]
     assert decide_gate(enough).exit_code == EXIT_REGRESSION
-    assert not any("too few rounds" in note for note in enough.notes)
+    assert enough.limits.lone_change is None
+    assert not any("too few rounds" in note for note in limit_notes(enough.limits))
 
 
 def test_a_change_in_several_cases_survives_the_false_discovery_control(tmp_path):

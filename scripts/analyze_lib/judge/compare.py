@@ -4,7 +4,7 @@
 tools/research/simulate_gate.py all use: ``evidence()`` measures each case, ``decide_outcomes()`` decides
 them together and ``classify()``, the one rule, gives each row its outcome.
 ``build_comparison()`` adds what a report of two files needs: filtering, one-sided cases,
-per-suite geometric means and warnings.
+per-suite geometric means, warnings and the limits of its judging.
 """
 
 from __future__ import annotations
@@ -70,15 +70,6 @@ ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
 ROUNDS_MIN_FOR_ROUND_STATS = 2
 # The fewest rounds a side (equal sides) whose U test can reach the default alpha 0.01: 2/C(10, 5) = 0.0079.
 MIN_GATE_ROUNDS = 5
-LONE_CHANGE_NOTE = ("{count} of {cases} cases undetectable (too few rounds): among {cases} cases decided together a "
-                    "change in one case alone is called only at p <= {level:.2g} (alpha / {cases}), and the U test "
-                    "on {base} and {head} rounds reaches {best:.2g} at best; run at least {needed} rounds a side "
-                    "(bench --rounds {needed}) or compare fewer cases (--filter)")
-ONE_PROCESS_NOTE = ("samples from one process cannot show between-process variance: {count} compared on "
-                    "one round a side, so the U test treats them as independent and may call "
-                    "process-to-process noise a change (run bench --rounds N, N >= " + str(MIN_GATE_ROUNDS) + ", and 10 "
-                    "to call a change in one case among the full suite's)")
-
 # Which side's median is starved (inf: at least half its samples completed no operation).
 STARVED_HEAD = "head"
 STARVED_BASE = "base"
@@ -439,6 +430,60 @@ def can_call_alone(row: CaseEvidence, level: float) -> bool:
     return row.best_p <= level
 
 
+@dataclass(frozen=True)
+class LoneChangeLimit:
+    """Cases decided together (by rounds) whose U test cannot reach the level a change in one case
+    alone needs among ``cases`` (alpha / cases); ``rounds_needed`` a side would reach it. ``base_rounds``
+    and ``head_rounds`` are those of the case with the fewest, whose best p is ``best_p``."""
+
+    count: int
+    cases: int
+    level: float
+    base_rounds: int
+    head_rounds: int
+    best_p: float
+    rounds_needed: int
+
+
+@dataclass(frozen=True)
+class JudgingLimits:
+    """What limited the judging of a comparison, as counts for the present stage to put in words:
+    undetectable cases by what they lacked, cases compared on one process's samples, and cases too
+    short of rounds to be called alone among all those decided together."""
+
+    # Undetectable paired cases, by their rounds (fewer than paired.MIN_CALL_ROUNDS).
+    paired_rounds: dict[int, int] = field(default_factory=dict)
+    # Undetectable cases judged by rounds, by (base rounds, head rounds), with their best p.
+    rounds: dict[tuple[int, int], int] = field(default_factory=dict)
+    # Undetectable cases judged on pooled samples, by (base samples, head samples).
+    samples: dict[tuple[int, int], int] = field(default_factory=dict)
+    # Cases compared on one process's samples a side (no between-round evidence).
+    one_process: int = 0
+    lone_change: LoneChangeLimit | None = None
+
+
+def judging_limits(rows: list[CompareRow], alpha: float) -> JudgingLimits:
+    """The limits of judging ``rows`` at ``alpha`` (JudgingLimits)."""
+    undecided = [r for r in rows if r.outcome == UNDETECTABLE]
+    by_rounds = [row for row in rows if decided_together(row)]
+    level = lone_change_level(len(by_rounds), alpha)
+    short = [row for row in by_rounds if not can_call_alone(row, level)]
+    lone_change = None
+    if short:
+        fewest = min(short, key=lambda row: min(row.base_rounds, row.head_rounds))
+        lone_change = LoneChangeLimit(
+            count=len(short), cases=len(by_rounds), level=level, base_rounds=fewest.base_rounds,
+            head_rounds=fewest.head_rounds, best_p=smallest_p(fewest.base_rounds, fewest.head_rounds),
+            rounds_needed=rounds_to_reach(level))
+    return JudgingLimits(
+        paired_rounds=dict(sorted(Counter(r.paired_rounds for r in undecided if r.paired).items())),
+        rounds=dict(sorted(Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds).items())),
+        samples=dict(sorted(Counter((r.base_n, r.head_n) for r in undecided
+                                    if not r.by_rounds and not r.paired).items())),
+        one_process=sum(1 for row in rows if not row.by_rounds and not row.paired),
+        lone_change=lone_change)
+
+
 @dataclass
 class Comparison:
     """Two files compared: rows (slower first, worst first), one-sided cases, warnings."""
@@ -450,10 +495,10 @@ class Comparison:
     rows: list[CompareRow]
     base_only: list[CaseKey] = field(default_factory=list)
     head_only: list[CaseKey] = field(default_factory=list)
+    # Problems with the input files (comparable.py): torn rows, runs that differ in settings.
     warnings: list[str] = field(default_factory=list)
-    # What the reader should know about how cases were judged (not a problem with the
-    # input): e.g. that samples from one process cannot show between-process variance.
-    notes: list[str] = field(default_factory=list)
+    # Why some cases could never be called, and how cases were judged (not a problem with the input).
+    limits: JudgingLimits = field(default_factory=JudgingLimits)
     # Per suite, the CI of its geometric-mean ratio (suite_geomean_intervals); absent or NaN
     # when its cases have no rounds to resample.
     suite_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -572,30 +617,6 @@ def _row_order(row: CompareRow) -> tuple:
     return (rank, severity, row.key.sort_key())
 
 
-def _sample_warnings(rows: list[CompareRow], alpha: float) -> list[str]:
-    undecided = [r for r in rows if r.outcome == UNDETECTABLE]
-    unreachable = Counter((r.base_n, r.head_n) for r in undecided if not r.by_rounds and not r.paired)
-    few_rounds = Counter((r.base_rounds, r.head_rounds) for r in undecided if r.by_rounds)
-    few_paired = Counter(r.paired_rounds for r in undecided if r.paired)
-    return [
-        f"{count} paired case(s) have {rounds} round(s): a paired case calls a change only from "
-        f"{paired_rule.MIN_CALL_ROUNDS} (where a worker's threads land can hold a case's rounds on one "
-        "level), so they can never be called slower or faster (run more --rounds)"
-        for rounds, count in sorted(few_paired.items())
-    ] + [
-        f"{count} case(s) have {n_base} base and {n_head} head rounds: the U test on round medians "
-        f"can reach p = {smallest_p(n_base, n_head):.3g} at best, not alpha {alpha:g} (about "
-        f"{MIN_GATE_ROUNDS} rounds a side at 0.01), so they can never be called slower or faster (run "
-        "bench with more --rounds)"
-        for (n_base, n_head), count in sorted(few_rounds.items())
-    ] + [
-        f"{count} case(s) have {n_base} base and {n_head} head samples: the smallest "
-        f"possible p is {smallest_p(n_base, n_head):.3g}, not below alpha {alpha:g}, "
-        "so they can never be called slower or faster (run more samples)"
-        for (n_base, n_head), count in sorted(unreachable.items())
-    ]
-
-
 def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | None = None,
                      alpha: float = DEFAULT_ALPHA, pattern=None) -> Comparison:
     """Compare two loaded files, keeping only cases whose name matches ``pattern``. Without a
@@ -618,9 +639,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | No
         rows=rows,
         base_only=base_only,
         head_only=head_only,
-        warnings=(file_warnings(base, head) + run_warnings(base, head)
-                  + unknown_settings_warnings(base, head) + _sample_warnings(rows, alpha)),
-        notes=_round_notes(rows, alpha),
+        warnings=file_warnings(base, head) + run_warnings(base, head) + unknown_settings_warnings(base, head),
+        limits=judging_limits(rows, alpha),
         suite_intervals=suite_geomean_intervals(rows, base_cases, head_cases, 1 - alpha),
     )
 
@@ -654,21 +674,3 @@ def _round_median_log_ratios(base: Samples, head: Samples) -> dict[int, float]:
     """A paired case's median log ratio in each round, by round id."""
     by_round = paired_rule.pair_log_ratios_by_round(paired_samples(base), paired_samples(head))
     return {round_id: float(np.median(d)) for round_id, d in by_round.items()}
-
-
-def _round_notes(rows: list[CompareRow], alpha: float) -> list[str]:
-    """The notes on how cases were judged: those compared on one process's samples (no between-round
-    evidence), and those with too few rounds to be called alone among all the cases decided together."""
-    notes = []
-    pooled = sum(1 for row in rows if not row.by_rounds and not row.paired)
-    if pooled:
-        notes.append(ONE_PROCESS_NOTE.format(count=f"{pooled} case{'s' if pooled != 1 else ''}"))
-    by_rounds = [row for row in rows if decided_together(row)]
-    level = lone_change_level(len(by_rounds), alpha)
-    short = [row for row in by_rounds if not can_call_alone(row, level)]
-    if short:
-        fewest = min(short, key=lambda row: min(row.base_rounds, row.head_rounds))
-        notes.append(LONE_CHANGE_NOTE.format(
-            count=len(short), cases=len(by_rounds), level=level, base=fewest.base_rounds, head=fewest.head_rounds,
-            best=smallest_p(fewest.base_rounds, fewest.head_rounds), needed=rounds_to_reach(level)))
-    return notes

@@ -16,7 +16,6 @@ from typing import Mapping
 
 from .comparable import matched_cases
 from ..files.model import CaseCounts, CaseKey, CountsFile
-from ..fmt import fmt_allocations, fmt_difference, fmt_percent
 
 # An instructions/op change counts when it is more than this, in percent of base: callgrind
 # counts are exact, but a toolchain's scheduling moves them by a few instructions.
@@ -99,17 +98,6 @@ class CountsRow:
         if MORE in changes:
             return WORSE
         return BETTER if FEWER in changes else UNCHANGED
-
-    @property
-    def verdict_text(self) -> str:
-        """What changed, in words: ``more instructions (+2.0%)``, ``fewer allocations
-        (-1.000/op)``, both joined by ``; ``, or ``no change``."""
-        parts = []
-        if self.instructions:
-            parts.append(f"{self.instructions} instructions ({fmt_percent(self.instructions_ratio - 1)})")
-        if self.allocations:
-            parts.append(f"{self.allocations} allocations ({fmt_difference(self.allocations_difference)}/op)")
-        return "; ".join(parts) or "no change"
 
 
 def compare_counts(base: Mapping[CaseKey, CaseCounts], head: Mapping[CaseKey, CaseCounts],

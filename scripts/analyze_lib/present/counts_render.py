@@ -13,7 +13,7 @@ from ..judge.counts_compare import (
     CountsComparison,
     CountsRow,
 )
-from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instructions, json_number
+from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instructions, fmt_percent, json_number
 from ..judge.gate import CountsGateDecision
 from ..files.model import CaseCounts, CaseKey
 from .doc import markdown_table
@@ -37,6 +37,17 @@ def rule_sentence(comparison: CountsComparison) -> str:
             "unexplained improvement is a finding.")
 
 
+def counts_change_text(row: CountsRow) -> str:
+    """What changed, in words: ``more instructions (+2.0%)``, ``fewer allocations (-1.000/op)``, both joined
+    by ``; ``, or ``no change``."""
+    parts = []
+    if row.instructions:
+        parts.append(f"{row.instructions} instructions ({fmt_percent(row.instructions_ratio - 1)})")
+    if row.allocations:
+        parts.append(f"{row.allocations} allocations ({fmt_difference(row.allocations_difference)}/op)")
+    return "; ".join(parts) or "no change"
+
+
 def outcome_sentence(comparison: CountsComparison) -> str:
     """``1 worse, 2 better, 10 unchanged``."""
     return ", ".join(f"{count} {verdict}" for verdict, count in comparison.outcomes.items())
@@ -44,7 +55,7 @@ def outcome_sentence(comparison: CountsComparison) -> str:
 
 def _cells(row: CountsRow, code: bool) -> list[str]:
     label = f"`{row.key.label}`" if code else row.key.label
-    verdict = row.verdict_text
+    verdict = counts_change_text(row)
     if code and row.verdict != UNCHANGED:
         verdict = f"**{verdict}**"
     return [label, fmt_instructions(row.base.instructions_per_op), fmt_instructions(row.head.instructions_per_op),
@@ -109,7 +120,7 @@ def _row_json(row: CountsRow) -> dict:
         "allocations_difference": row.allocations_difference,
         "allocations_change": row.allocations,
         "verdict": row.verdict,
-        "verdict_text": row.verdict_text,
+        "verdict_text": counts_change_text(row),
     }
 
 

@@ -19,6 +19,7 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
                              RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
 from ..judge.gate import GateDecision, threshold_would_help
 from .gate_text import STEADY_HINT, headline, notes
+from .limits_text import comparison_notes, comparison_warnings
 from .outcome_text import noise_floor_text, outcome_text, resolution_summary
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
@@ -342,9 +343,9 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checke
     lines += [f"- Base: `{run_line(comparison.base)}`",
               f"- Head: `{run_line(comparison.head)}`", "",
               outcome, ""]
-    for warning in comparison.warnings:
+    for warning in comparison_warnings(comparison):
         lines += [f"> **Warning:** {warning}", ""]
-    for note in getattr(comparison, "notes", []):
+    for note in comparison_notes(comparison):
         lines += [f"> **Note:** {note}", ""]
     return lines
 
@@ -415,8 +416,8 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     if resolutions:
         lines += [RESOLUTION_TITLE] + ["  " + line for line in text_table(headers, aligns, resolutions)]
     lines += case_lists_text(_case_lists(comparison, gate))
-    lines += [f"warning: {w}" for w in comparison.warnings]
-    lines += [f"note: {n}" for n in comparison.notes]
+    lines += [f"warning: {w}" for w in comparison_warnings(comparison)]
+    lines += [f"note: {n}" for n in comparison_notes(comparison)]
     lines += [wrapped for line in checked_lines(comparison, gate)
               for wrapped in textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
     if gate is not None:
@@ -492,8 +493,8 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
         "cases": [_row_json(r) for r in comparison.rows],
         "base_only": [k.to_json() for k in comparison.base_only],
         "head_only": [k.to_json() for k in comparison.head_only],
-        "warnings": comparison.warnings,
-        "notes": comparison.notes,
+        "warnings": comparison_warnings(comparison),
+        "notes": comparison_notes(comparison),
     }
     if gate is not None:
         document["gate"] = gate.to_json()
