@@ -81,22 +81,33 @@ class Builder:
 
 
 def run_child(argv: list[str], cwd: Path, log: Path) -> int:
-    """Run ``argv`` in ``cwd`` with stdout and stderr into ``log``; return its exit status. When this
-    process is interrupted meanwhile, the child is asked to stop (SIGINT: bench keeps its completed rows),
-    killed if it does not within CHILD_STOP_SECONDS, and the interruption propagates."""
+    """Run ``argv`` in ``cwd`` with stdout and stderr into ``log``; return its exit status. The child leads a
+    process group of its own. When this process is interrupted meanwhile, the group is asked to stop (SIGINT:
+    bench keeps its completed rows), what is left of it is killed once the child has ended or
+    CHILD_STOP_SECONDS have passed (so a compiler that a build started does not outlive the worktree it writes
+    in), and the interruption propagates."""
     with open(log, "ab") as out:
-        child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        child = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                 process_group=0)
         try:
             return child.wait()
         except BaseException:
-            if child.poll() is None:
-                child.send_signal(signal.SIGINT)
-                try:
-                    child.wait(timeout=CHILD_STOP_SECONDS)
-                except BaseException:
-                    child.kill()
-                    child.wait()
+            _signal_group(child.pid, signal.SIGINT)
+            try:
+                child.wait(timeout=CHILD_STOP_SECONDS)
+            except BaseException:  # the time is up, or a second interruption: stop waiting
+                pass
+            _signal_group(child.pid, signal.SIGKILL)
+            child.wait()
             raise
+
+
+def _signal_group(group: int, signal_number: int) -> None:
+    """Send ``signal_number`` to every process left in ``group``; none left is not an error."""
+    try:
+        os.killpg(group, signal_number)
+    except ProcessLookupError:
+        pass
 
 
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -296,6 +297,43 @@ def test_an_interrupted_round_exits_130_and_keeps_the_files(repo, monkeypatch):
     assert run(repo, "HEAD", "HEAD", "--abba", "--no-count") == 130
     assert results(repo) == before
     assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def test_an_interrupted_child_is_stopped_with_what_it_started(tmp_path):
+    # As swift build starts compilers: the child starts a grandchild in the background, which ignores SIGINT
+    # (a shell's background job does) and would go on writing in a removed worktree.
+    started = tmp_path / "grandchild.pid"
+    child = f"sleep 120 & echo $! > {started}.tmp && mv {started}.tmp {started}; wait"
+    parent = subprocess.Popen([sys.executable, "-c", (
+        f"import sys; sys.path.insert(0, {str(TESTS_DIR.parent)!r})\n"
+        "from pathlib import Path\n"
+        "from bench_commits.run import run_child\n"
+        f"run_child(['sh', '-c', {child!r}], Path({str(tmp_path)!r}), Path({str(tmp_path / 'log')!r}))\n")],
+        stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        if started.exists() or parent.poll() is not None:
+            break
+        subprocess.run(["sleep", "0.05"])
+    grandchild = int(started.read_text())
+    assert _running(grandchild)
+    parent.send_signal(signal.SIGINT)
+    assert parent.wait(timeout=60) != 0
+    for _ in range(600):  # SIGKILL was sent before the parent exited; the reaper may take a moment
+        if not _running(grandchild):
+            break
+        subprocess.run(["sleep", "0.05"])
+    alive = _running(grandchild)
+    if alive:
+        os.kill(grandchild, signal.SIGKILL)
+    assert not alive
 
 
 @pytest.mark.parametrize("option", ["--output", "--rounds", "--round", "--seed", "--run-environment",
