@@ -15,15 +15,18 @@ from pathlib import Path
 
 from analyze_lib.argtypes import checked_number, significance_level
 from analyze_lib.judge.compare import DEFAULT_ALPHA
+from analyze_lib import exit_codes
 from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
-from . import git, paired_plan, plan
+from . import abba_plan, gate_check, git, paired_plan, verdict
+from .bench_options import check_bench_options
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
 from .run import DEFAULT_PRODUCT, PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
+from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
 RESULTS_DIR = "Results"
 SEED_RANGE = (1, 2**31 - 1)
@@ -103,10 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--abba", action="store_true",
                         help="compare whole rounds in ABBA order instead of paired runs (the former default)")
     parser.add_argument("--pairs", type=_pairs, metavar="N",
-                        help=f"with --abba: ABBA pairs, i.e. rounds per side (default {plan.DEFAULT_PAIRS}: the fewest that let "
-                             "the gate call a change in one case alone among the full suite's cases; with fewer "
+                        help=f"with --abba: ABBA pairs, i.e. rounds per side (default {abba_plan.DEFAULT_PAIRS}: "
+                             "the fewest that let the gate call a change in one case alone among the full suite's cases; with fewer "
                              "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
-                             f"{plan.MIN_DECIDING_PAIRS})")
+                             f"{abba_plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
     parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
                         help=f"the timing gate's significance level: the chance that any unchanged case is called "
@@ -255,8 +258,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     base, head = _resolve(repo, base_rev), _resolve(repo, head_rev)
     results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
-    name_a, name_b = plan.side_names(base, head)
-    paths = plan.result_paths(results, _stamp(), name_a, name_b)
+    name_a, name_b = side_names(base, head)
+    paths = result_paths(results, _stamp(), name_a, name_b)
     started = time.monotonic()
     workspace = _Workspace(repo, package, args.keep)
     try:
@@ -267,10 +270,10 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                 binary, kit = build(side, commit, directory, builder, workspace.logs, cache, args.rebuild)
                 binaries[commit] = (binary, directory, kit)
         sides = {
-            name: Side(name, f"{role} {plan.short(commit)}", binaries[commit][0], binaries[commit][1],
+            name: Side(name, f"{role} {short(commit)}", binaries[commit][0], binaries[commit][1],
                        workspace.root / f"environment-{name.lower()}.json", timing, link=binaries[commit][2])
-            for name, role, commit, timing in ((plan.SIDE_A, "base", base, paths.timing_a),
-                                               (plan.SIDE_B, "head", head, paths.timing_b))
+            for name, role, commit, timing in ((SIDE_A, "base", base, paths.timing_a),
+                                               (SIDE_B, "head", head, paths.timing_b))
         }
         say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
             f"{paths.timing_a} vs {paths.timing_b}")
@@ -278,13 +281,13 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         counted = False
         if not args.no_count:
             counted = run_counts(sides, bench_options, quick,
-                                 {plan.SIDE_A: paths.counts_a, plan.SIDE_B: paths.counts_b}, workspace.logs)
+                                 {SIDE_A: paths.counts_a, SIDE_B: paths.counts_b}, workspace.logs)
     finally:
         workspace.close()
     markdown, timing_exit, timing_headline = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
     codes = [timing_exit]
     headlines = [f"timings: {_without_gate(timing_headline)}"]
-    out = [f"# bench-commits: {base_rev} ({plan.short(base)}) → {head_rev} ({plan.short(head)})", "",
+    out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
            "wall time.", "", markdown.rstrip(), ""]
@@ -299,8 +302,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     else:
         out += ["Counts: skipped, `bench count` cannot run on this machine (valgrind or jemalloc missing).", ""]
         headlines.append("counts: skipped")
-    code = plan.combine_exit_codes(codes)
-    out += [f"**Verdict: {plan.VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines), ""]
+    code = verdict.combine_exit_codes(codes)
+    out += [f"**Verdict: {verdict.VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines), ""]
     sys.stdout.write("\n".join(out))
     return code
 
@@ -310,7 +313,7 @@ def _without_gate(headline: str) -> str:
     return headline.removeprefix("Gate: ")
 
 
-def render_check_gate(rows: list[tuple[plan.GateCheckSpec, plan.Observed, bool, str, float]]) -> str:
+def render_check_gate(rows: list[tuple[gate_check.GateCheckSpec, gate_check.Observed, bool, str, float]]) -> str:
     """The gate check's table in Markdown, the resolutions of its A/A comparison when paired, then its
     verdict line."""
     lines = ["| comparison | cases compared | flagged | unstable | wall time | verdict |",
@@ -351,31 +354,31 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
     try:
         worktree = workspace.worktree(commit)
         binary, kit = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
-        checks = (plan.planted_check(args.plant),) if args.plant else plan.gate_checks(quick, args.paired)
+        checks = (gate_check.planted_check(args.plant),) if args.plant else gate_check.gate_checks(quick, args.paired)
         what = _comparisons(checks, _shape(args, quick))
-        say(f"gate check of {plan.short(commit)}: seed {seed}; {what}")
+        say(f"gate check of {short(commit)}: seed {seed}; {what}")
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
-            paths = plan.result_paths(results, stamp, f"{plan.short(commit)}-{slug}-a",
-                                      f"{plan.short(commit)}-{slug}-b")
-            label = f"{spec.name} {plan.short(commit)}"
+            paths = result_paths(results, stamp, f"{short(commit)}-{slug}-a",
+                                      f"{short(commit)}-{slug}-b")
+            label = f"{spec.name} {short(commit)}"
             sides = {name: Side(name, " ".join([label, *options]), binary, worktree,
                                 workspace.root / f"env-{index}-{name.lower()}.json", timing, options, kit)
-                     for name, options, timing in ((plan.SIDE_A, spec.a_options, paths.timing_a),
-                                                   (plan.SIDE_B, spec.b_options, paths.timing_b))}
+                     for name, options, timing in ((SIDE_A, spec.a_options, paths.timing_a),
+                                                   (SIDE_B, spec.b_options, paths.timing_b))}
             say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
             _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
             observed = observe(paths.timing_a, paths.timing_b, args.alpha)
-            ok, why = plan.judge_check_gate(spec, observed)
+            ok, why = gate_check.judge_check_gate(spec, observed)
             seconds = time.monotonic() - started
             say(f"{spec.name}: {'as expected' if ok else 'NOT as expected'} ({why}), {elapsed_text(seconds)}")
             rows.append((spec, observed, ok, why, seconds))
     finally:
         workspace.close()
-    sys.stdout.write(f"# bench-commits gate check of {plan.short(commit)}\n\n{what[0].upper()}{what[1:]}; "
+    sys.stdout.write(f"# bench-commits gate check of {short(commit)}\n\n{what[0].upper()}{what[1:]}; "
                      f"seed {seed}.\n\n" + render_check_gate(rows))
-    return plan.EXIT_PASSED if all(row[2] for row in rows) else plan.EXIT_REGRESSION
+    return exit_codes.EXIT_PASSED if all(row[2] for row in rows) else exit_codes.EXIT_REGRESSION
 
 
 def _build_cache(builder: Builder, package: Path) -> BuildCache | None:
@@ -398,7 +401,7 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         return int(stop.code or 0)
     previous = signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
-        bench_options, quick_option = plan.check_bench_options(bench_options)
+        bench_options, quick_option = check_bench_options(bench_options)
         quick = args.quick or quick_option
         if args.paired and args.abba:
             raise ComparisonError("--paired and --abba are two ways to compare: give one (paired is the default)")
@@ -409,7 +412,7 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
                 raise ComparisonError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
                                       "--max-rounds")
         else:
-            args.pairs = args.pairs or plan.DEFAULT_PAIRS
+            args.pairs = args.pairs or abba_plan.DEFAULT_PAIRS
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
                 raise ComparisonError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
@@ -417,9 +420,9 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             raise ComparisonError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:
             raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
-        if not args.paired and args.pairs < plan.MIN_DECIDING_PAIRS:
-            say(f"warning: with {args.pairs} pair(s) the gate has fewer than {plan.MIN_DECIDING_PAIRS} rounds a side "
-                "to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
+        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:
+            say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
+                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
                                                   "it falls back to the samples of one process"))
         start = cwd or Path.cwd()
         repo = git.toplevel(start)
@@ -432,12 +435,12 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed)
     except (ComparisonError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
-        return plan.EXIT_BAD_INPUT
+        return exit_codes.EXIT_BAD_INPUT
     except Interrupted as stop:
         say(f"interrupted: the CSVs written so far are kept in {RESULTS_DIR}/")
         return stop.status
     except KeyboardInterrupt:
         say(f"interrupted: the CSVs written so far are kept in {RESULTS_DIR}/")
-        return plan.EXIT_INTERRUPTED
+        return exit_codes.EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -6,7 +6,7 @@ case; further rounds visit the cases still coarser than the sequential rule's go
 them (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
 case). The first worker to set a case up calibrates it; every later setup of the case, on either
-build, is given that plan (``Plans``). Both builds' rows go to their own CSV, written as each case of
+build, is given that plan (``SamplePlans``). Both builds' rows go to their own CSV, written as each case of
 a round completes (both files together, signals held off in between), so an interrupted run keeps
 whole cases in both; only when the whole comparison has completed are the files marked complete
 (``run_complete``).
@@ -32,7 +32,7 @@ from analyze_lib.judge import paired as paired_rule
 from . import paired_plan
 from .errors import ComparisonError
 from .link_kit import LinkError
-from .plan import SIDE_A, SIDE_B
+from .sides import SIDE_A, SIDE_B
 from .round_binaries import round_binaries
 from .worker import Worker, WorkerError, WorkerRefusal
 
@@ -140,14 +140,14 @@ class _Ratios:
         return paired_rule.Refinement(max(role.goal for role in wanted if role.goal is not None), None)
 
 
-class Plans:
-    """One sample plan per case, for both builds: the plan the first worker to set the case up
-    calibrated (its setup reply), given in every later setup of the case, so that a visit does not
-    spend most of its time calibrating again, and the two builds' samples of a case run the same
-    iterations (or the same windows and batches) in every round: what differs in a pair is the code,
-    not how long each side's calibration happened to make its samples. A worker that refuses the plan
-    (a build from before plans, or whose case paces otherwise) calibrates its own, as does every worker
-    while no plan is known (a first worker whose build gives none)."""
+class SamplePlans:
+    """One sample plan (bench's ``CaseRunner.SamplePlan``, as the worker protocol carries it) per case, for
+    both builds: the plan the first worker to set the case up calibrated (its setup reply), given in every
+    later setup of the case, so that a visit does not spend most of its time calibrating again, and the two
+    builds' samples of a case run the same iterations (or the same windows and batches) in every round: what
+    differs in a pair is the code, not how long each side's calibration happened to make its samples. A
+    worker that refuses the plan (a build from before plans, or whose case paces otherwise) calibrates its
+    own, as does every worker while no plan is known (a first worker whose build gives none)."""
 
     def __init__(self):
         self._plans: dict[tuple, dict] = {}
@@ -201,7 +201,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     started = time.monotonic()
     files = {name: ResultsFile(side.output) for name, side in sides.items()}
     ratios = _Ratios()
-    plans = Plans()
+    plans = SamplePlans()
     cases: list[dict] | None = None
     visit_seconds: list[float] = []
     seconds_by_case: dict[tuple, list[float]] = {}
@@ -309,7 +309,7 @@ def _still_coarse(cases: list[dict] | None, ratios: _Ratios, max_rounds: int) ->
     return sum(ratios.refinement(case_key(c), len(cases), max_rounds).rounds != 0 for c in cases or [])
 
 
-def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios, plans: Plans,
+def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios, plans: SamplePlans,
            settings: paired_plan.PairedSettings, seed: int) -> None:
     """One case in one round: set up on both (with the case's plan, once known),
     ``settings.visit_pairs`` pairs, torn down, rows written."""

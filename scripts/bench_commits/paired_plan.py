@@ -17,7 +17,8 @@ from pathlib import Path
 from analyze_lib.judge import paired as paired_rule
 
 from .errors import ComparisonError
-from .plan import SIDE_A, SIDE_B, option_name
+from .bench_options import option_name
+from .sides import SIDE_A, SIDE_B
 
 # Why each default below is what it is, with the findings that chose it: docs/paired-design.md. The comments
 # here state only what each setting does.
@@ -50,7 +51,7 @@ DEFAULT_PLACEMENT = "pinned"
 DEFAULT_BUDGET_MINUTES = 20.0
 QUICK_BUDGET_MINUTES = 10.0
 
-# bench options a paired run sets itself (besides those of every run, plan.RESERVED_BENCH_OPTIONS).
+# bench options a paired run sets itself (besides those of every run, bench_options.RESERVED_BENCH_OPTIONS).
 PAIRED_RESERVED_OPTIONS = ("--samples", "--sample-time")
 
 

@@ -23,10 +23,12 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.present.gate_text import headline as gate_headline
 from analyze_lib.present.render import render_markdown
 
-from . import link_kit, plan
+from . import abba_plan, gate_check, link_kit
+from .bench_options import BENCH_INTERRUPTED, BENCH_UNAVAILABLE, count_arguments
 from .build_cache import BuildCache
 from .errors import ComparisonError
 from .link_kit import LinkError, LinkKit
+from .sides import SIDE_A, SIDE_B
 from .worker import log_tail
 
 PROG = "bench-commits"
@@ -162,7 +164,7 @@ class Side:
     """One side of a comparison: its binary and the worktree it runs in (so bench's git reads the side's
     commit), the environment file all its rounds share, its output, and options only this side gets."""
 
-    name: str  # plan.SIDE_A or plan.SIDE_B
+    name: str  # SIDE_A or SIDE_B
     label: str  # e.g. "base 1a2b3c4"
     binary: Path
     worktree: Path
@@ -173,7 +175,7 @@ class Side:
 
 
 def _bench_failed(side: Side, what: str, status: int, log: Path) -> ComparisonError:
-    if status in plan.BENCH_INTERRUPTED:
+    if status in BENCH_INTERRUPTED:
         raise Interrupted(status)
     return ComparisonError(f"bench {what} failed on {side.name} ({side.label}) with exit {status}: "
                            f"{log_tail(log, CHILD_LOG_TAIL_LINES)}")
@@ -181,13 +183,13 @@ def _bench_failed(side: Side, what: str, status: int, log: Path) -> ComparisonEr
 
 def run_rounds(sides: dict[str, Side], bench_options: list[str], quick: bool, pairs: int, seed: int,
                logs: Path, started: float) -> None:
-    """Run ``pairs`` fresh-process rounds of each side in ABBA order (plan.abba_order)."""
-    order = plan.abba_order(pairs)
+    """Run ``pairs`` fresh-process rounds of each side in ABBA order (abba_plan.abba_order)."""
+    order = abba_plan.abba_order(pairs)
     for index, (round_number, name) in enumerate(order, start=1):
         side = sides[name]
         say(f"pair {round_number}/{pairs}, {side.name} ({side.label}), run {index}/{len(order)}, "
             f"elapsed {elapsed_text(time.monotonic() - started)}")
-        argv = [str(side.binary), *plan.round_arguments([*bench_options, *side.extra_options], quick, pairs,
+        argv = [str(side.binary), *abba_plan.round_arguments([*bench_options, *side.extra_options], quick, pairs,
                                                        round_number, seed, side.environment, side.output)]
         log = logs / f"round{round_number}-{side.name}.log"
         status = run_child(argv, side.worktree, log)
@@ -199,13 +201,13 @@ def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, ou
                logs: Path) -> bool:
     """Run ``bench count`` once per side; False (with a note) when bench says valgrind or jemalloc is
     missing (exit 69), so the run goes on without counts."""
-    for name in (plan.SIDE_A, plan.SIDE_B):
+    for name in (SIDE_A, SIDE_B):
         side = sides[name]
         say(f"counting {side.name} ({side.label}) ...")
         log = logs / f"count-{side.name}.log"
-        status = run_child([str(side.binary), *plan.count_arguments(bench_options, quick, outputs[name])],
+        status = run_child([str(side.binary), *count_arguments(bench_options, quick, outputs[name])],
                            side.worktree, log)
-        if status == plan.BENCH_UNAVAILABLE:
+        if status == BENCH_UNAVAILABLE:
             say(f"counts skipped: bench count cannot run here ({log_tail(log, 1)})")
             return False
         if status != 0:
@@ -242,13 +244,13 @@ def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
     return render_counts_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision)
 
 
-def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> plan.Observed:
+def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.Observed:
     """What the gate saw in one gate-check comparison."""
     comparison, decision = timing_gate(base, head, alpha)
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
-    spin = tuple(plan.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
-                 if (row.key.suite, row.key.benchmark) == (plan.SPIN_SUITE, plan.SPIN_BENCHMARK))
-    return plan.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
+    spin = tuple(gate_check.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
+                 if (row.key.suite, row.key.benchmark) == (gate_check.SPIN_SUITE, gate_check.SPIN_BENCHMARK))
+    return gate_check.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
                          unstable=len(comparison.unstable), gate_exit=decision.exit_code,
                          resolutions=tuple(resolution_by_group(comparison.rows)))
 

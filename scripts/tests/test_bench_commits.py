@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bench_commits import cli, plan
+from bench_commits import abba_plan, cli, gate_check, sides, verdict
 from bench_commits.errors import ComparisonError
 from bench_commits.git import resolve
-from bench_commits.plan import Observed, SpinRow
+from bench_commits.gate_check import Observed, SpinRow
 from bench_commits.run import Builder
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -137,8 +137,8 @@ def test_two_revisions_are_needed(repo, capsys):
 
 
 def test_abba_order():
-    assert plan.abba_order(2) == [(1, "A"), (1, "B"), (2, "B"), (2, "A")]
-    assert [side for _, side in plan.abba_order(3)] == list("ABBAAB")
+    assert abba_plan.abba_order(2) == [(1, "A"), (1, "B"), (2, "B"), (2, "A")]
+    assert [side for _, side in abba_plan.abba_order(3)] == list("ABBAAB")
 
 
 def _option(argv: list[str], name: str) -> str:
@@ -194,7 +194,7 @@ def test_one_commit_on_both_sides_is_built_once_and_named_a_and_b(repo):
 
 def test_result_paths_never_reuse_a_name(tmp_path):
     taken = {tmp_path / "20261122-080000-abc1234.csv", tmp_path / "counts-20261122-080000-def5678-2.csv"}
-    paths = plan.result_paths(tmp_path, "20261122-080000", "abc1234", "def5678", exists=lambda p: p in taken)
+    paths = sides.result_paths(tmp_path, "20261122-080000", "abc1234", "def5678", exists=lambda p: p in taken)
     assert paths.timing_a.name == "20261122-080000-abc1234-3.csv"
     assert paths.timing_b.name == "20261122-080000-def5678-3.csv"
     assert paths.counts_a.name == "counts-20261122-080000-abc1234-3.csv"
@@ -264,11 +264,11 @@ def test_counts_are_skipped_without_valgrind(repo, capsys, monkeypatch):
 
 
 def test_combined_exit_codes():
-    assert plan.combine_exit_codes([0, 0]) == 0
-    assert plan.combine_exit_codes([0, 1]) == 1
-    assert plan.combine_exit_codes([4, 5]) == 5
-    assert plan.combine_exit_codes([4, 1]) == 1
-    assert plan.combine_exit_codes([4, 0]) == 4
+    assert verdict.combine_exit_codes([0, 0]) == 0
+    assert verdict.combine_exit_codes([0, 1]) == 1
+    assert verdict.combine_exit_codes([4, 5]) == 5
+    assert verdict.combine_exit_codes([4, 1]) == 1
+    assert verdict.combine_exit_codes([4, 0]) == 4
 
 
 # Failures
@@ -357,53 +357,53 @@ def _observed(flagged=(), spin=(("harness/spin/loop threads:1", "slower"),), gat
     return Observed(compared=4, flagged=tuple(flagged), spin=rows, unstable=unstable, gate_exit=gate_exit)
 
 
-A_A, SPIN_125, SPIN_110 = plan.GATE_CHECKS
+A_A, SPIN_125, SPIN_110 = gate_check.GATE_CHECKS
 
 
 def test_the_gate_check_a_a_must_flag_nothing():
-    assert plan.judge_check_gate(A_A, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
-    ok, why = plan.judge_check_gate(A_A, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
+    assert gate_check.judge_check_gate(A_A, _observed(spin=(("harness/spin/loop threads:1", "unchanged"),)))[0]
+    ok, why = gate_check.judge_check_gate(A_A, _observed(flagged=[("once/hit/lock threads:1", "faster")]))
     assert not ok and "flagged 1" in why
-    ok, why = plan.judge_check_gate(A_A, _observed(spin=(), gate_exit=4))
+    ok, why = gate_check.judge_check_gate(A_A, _observed(spin=(), gate_exit=4))
     assert not ok and "gate exit 4" in why
 
 
 def test_the_gate_check_planted_must_flag_spin_and_nothing_else():
     spin = "harness/spin/loop threads:1"
-    assert plan.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
+    assert gate_check.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], gate_exit=1)) == \
         (True, "1 of 1 harness/spin rows slower, nothing else")
     two = ((spin, "slower"), ("harness/spin/loop threads:2", "unstable"))
-    assert plan.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
+    assert gate_check.judge_check_gate(SPIN_125, _observed(flagged=[(spin, "slower")], spin=two, gate_exit=1)) == \
         (True, "1 of 2 harness/spin rows slower (not resolved: harness/spin/loop threads:2 "
                "(unstable, floor 1.03×)), nothing else")
-    ok, why = plan.judge_check_gate(SPIN_110, _observed(flagged=[(spin, "slower"), ("once/hit/lock threads:1", "slower")],
-                                                        gate_exit=1))
+    flagged = [(spin, "slower"), ("once/hit/lock threads:1", "slower")]
+    ok, why = gate_check.judge_check_gate(SPIN_110, _observed(flagged=flagged, gate_exit=1))
     assert not ok and why == "flagged 1 other case(s): once/hit/lock threads:1"
-    ok, why = plan.judge_check_gate(SPIN_110, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
+    ok, why = gate_check.judge_check_gate(SPIN_110, _observed(flagged=[(spin, "faster")], spin=((spin, "faster"),)))
     assert not ok and "faster" in why
-    ok, why = plan.judge_check_gate(SPIN_125, _observed(spin=()))
+    ok, why = gate_check.judge_check_gate(SPIN_125, _observed(spin=()))
     assert not ok and "no harness/spin case" in why
 
 
 def test_a_planted_change_not_resolved_fails_only_where_it_must_be_resolved():
     spin = "harness/spin/loop threads:1"
     rows = ((spin, "unstable"), ("harness/spin/loop threads:2", "unchanged"))
-    ok, why = plan.judge_check_gate(SPIN_125, _observed(spin=rows, unstable=1))
+    ok, why = gate_check.judge_check_gate(SPIN_125, _observed(spin=rows, unstable=1))
     assert not ok and why == (f"resolved in no row: {spin} (unstable, floor 1.03×), "
                               "harness/spin/loop threads:2 (unchanged, floor 1.03×)")
-    ok, why = plan.judge_check_gate(SPIN_110, _observed(spin=rows, unstable=1))
+    ok, why = gate_check.judge_check_gate(SPIN_110, _observed(spin=rows, unstable=1))
     assert ok and why == (f"0 of 2 harness/spin rows slower (not resolved: {spin} (unstable, floor 1.03×), "
                           "harness/spin/loop threads:2 (unchanged, floor 1.03×)), nothing else")
 
 
 def test_the_gate_check_plants_1_25_and_1_10():
-    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.GATE_CHECKS] == [
+    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in gate_check.GATE_CHECKS] == [
         ((), False, False), (("--spin-scale", "1.25"), True, True), (("--spin-scale", "1.10"), True, False)]
 
 
 def test_a_planted_comparison_differs_in_the_factor_alone():
     """Side A gets the option too, at 1 and written to the same width; an A/A gets it on neither side."""
-    for spec in (*plan.GATE_CHECKS, *plan.QUICK_PAIRED_GATE_CHECKS, plan.planted_check(1.05)):
+    for spec in (*gate_check.GATE_CHECKS, *gate_check.QUICK_PAIRED_GATE_CHECKS, gate_check.planted_check(1.05)):
         if spec.planted:
             assert spec.a_options == ("--spin-scale", "1.00")
             assert [len(option) for option in spec.a_options] == [len(option) for option in spec.b_options]
@@ -414,8 +414,8 @@ def test_a_planted_comparison_differs_in_the_factor_alone():
 
 def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch):
     # ×1.5 instead of ×1.10 keeps this test about the plumbing, whatever the fake's noise.
-    monkeypatch.setattr(plan, "GATE_CHECKS", plan.GATE_CHECKS[:2] + (
-        plan.GateCheckSpec("spin ×1.5", 1.5),))
+    monkeypatch.setattr(gate_check, "GATE_CHECKS", gate_check.GATE_CHECKS[:2] + (
+        gate_check.GateCheckSpec("spin ×1.5", 1.5),))
     assert run(repo, "--check-gate", "--abba", "--quick", "--seed", "7") == 0
     out = capsys.readouterr().out
     assert "| A/A | 4 | none | 0 |" in out
@@ -423,7 +423,7 @@ def test_the_gate_check_runs_three_comparisons_of_head(repo, capsys, monkeypatch
     assert "Gate check: PASS (3 of 3 comparisons as expected)" in out
     assert "Three comparisons, each 10 ABBA pairs, quick; seed 7." in out
     calls = [call["argv"] for call in invocations(repo)]
-    assert len(calls) == 3 * 2 * plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)
+    assert len(calls) == 3 * 2 * abba_plan.DEFAULT_PAIRS and all("--quick" in argv for argv in calls)
     spin = [argv for argv in calls if "--spin-scale" in argv]
     assert sorted({_option(argv, "--spin-scale") for argv in spin}) == ["1.00", "1.25", "1.50"]
     assert all(Path(_option(argv, "--output")).name.split("-check-gate")[1][0] in "23" for argv in spin)
@@ -443,13 +443,13 @@ def test_the_gate_check_shows_the_a_a_resolutions_when_paired():
     from bench_commits.cli import render_check_gate
 
     groups = (ResolutionGroup("once", 1, 3, 1.04, (2, 3)), ResolutionGroup("all", 0, 3, 1.04, (2, 3)))
-    paired = [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS]
+    paired = [(spec, _observed(), True, "", 1.0) for spec in gate_check.GATE_CHECKS]
     paired[0] = (A_A, Observed(compared=3, flagged=(), spin=(), unstable=0, gate_exit=0, resolutions=groups),
                  True, "", 1.0)
     text = render_check_gate(paired)
     assert "in the A/A comparison" in text and "| once | 1 | 3 | 1.04× | 2 | 3 |" in text
     assert "per suite and thread count" not in render_check_gate(
-        [(spec, _observed(), True, "", 1.0) for spec in plan.GATE_CHECKS])
+        [(spec, _observed(), True, "", 1.0) for spec in gate_check.GATE_CHECKS])
 
 
 # Builds kept between runs
@@ -590,7 +590,7 @@ def test_the_action_passes_its_inputs_through_the_environment():
 
 
 def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
-    assert plan.gate_checks(quick=False, paired=True) == plan.GATE_CHECKS
-    assert plan.gate_checks(quick=True, paired=False) == plan.GATE_CHECKS
-    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in plan.gate_checks(True, True)] == [
+    assert gate_check.gate_checks(quick=False, paired=True) == gate_check.GATE_CHECKS
+    assert gate_check.gate_checks(quick=True, paired=False) == gate_check.GATE_CHECKS
+    assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in gate_check.gate_checks(True, True)] == [
         ((), False, False), (("--spin-scale", "3.00"), True, True), (("--spin-scale", "1.25"), True, False)]

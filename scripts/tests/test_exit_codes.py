@@ -11,7 +11,6 @@ import pytest
 from analyze_lib import cli as analyze_cli
 from analyze_lib import exit_codes
 from bench_commits import cli as bench_commits_cli
-from bench_commits import plan
 
 SCRIPTS = Path(__file__).resolve().parents[1]
 HOME = SCRIPTS / "analyze_lib" / "exit_codes.py"
@@ -39,12 +38,6 @@ def test_the_scan_finds_a_definition(tmp_path):
     rogue.write_text("EXIT_REGRESSION = 1\nOTHER = 2\n")
     assert exit_code_definitions(rogue) == ["EXIT_REGRESSION"]
     assert "EXIT_REGRESSION" in exit_code_definitions(HOME)
-
-
-def test_bench_commits_uses_the_same_codes():
-    assert (plan.EXIT_PASSED, plan.EXIT_REGRESSION, plan.EXIT_BAD_INPUT, plan.EXIT_INCONCLUSIVE,
-            plan.EXIT_INCOMPLETE, plan.EXIT_INTERRUPTED) == (0, 1, 2, 4, 5, 130)
-    assert plan.GATE_PRECEDENCE is exit_codes.GATE_PRECEDENCE
 
 
 EXIT_CODES_PAGE = SCRIPTS.parent / "docs" / "exit-codes.md"

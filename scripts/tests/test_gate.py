@@ -180,6 +180,6 @@ def test_the_headline_word_is_the_exit_codes(tmp_path, capsys, base, head, code)
 
 def test_bench_commits_verdict_words_are_the_gates():
     # bench-commits ends with **Verdict: WORD** (exit N): the same word as the gate's headline, for every outcome.
-    from bench_commits import plan
-    assert set(plan.VERDICT_WORDS) == set(HEADLINE_WORDS)
-    assert {code: word.upper() for code, word in HEADLINE_WORDS.items()} == plan.VERDICT_WORDS
+    from bench_commits import verdict
+    assert set(verdict.VERDICT_WORDS) == set(HEADLINE_WORDS)
+    assert {code: word.upper() for code, word in HEADLINE_WORDS.items()} == verdict.VERDICT_WORDS

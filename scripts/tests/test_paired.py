@@ -17,8 +17,8 @@ from analyze_lib.judge import paired as paired_rule
 from bench_commits import paired_plan
 from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import shuffle_seed
-from bench_commits.paired import Plans, _Ratios
-from bench_commits.plan import SIDE_A, SIDE_B
+from bench_commits.paired import SamplePlans, _Ratios
+from bench_commits.sides import SIDE_A, SIDE_B
 from bench_commits.round_binaries import round_binaries, round_binary_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
@@ -288,7 +288,7 @@ class _PlanStub:
 
 def test_a_refused_plan_is_set_up_without_one_and_a_failed_worker_is_not_asked_again():
     case = worker_cases(["--threads", "1"])[0]
-    plans = Plans()
+    plans = SamplePlans()
     plans.set_up(_PlanStub(WorkerRefusal("x")), case, 8_000_000)  # calibrates: the plan is now known
     refusing = _PlanStub(WorkerRefusal("refused"))
     plans.set_up(refusing, case, 8_000_000)
