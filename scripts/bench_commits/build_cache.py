@@ -14,6 +14,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,9 +37,12 @@ def cache_directory() -> Path:
 
 
 def toolchain_version() -> str | None:
-    """``swift --version``'s output, or None when it cannot be read (then nothing is kept or reused)."""
+    """``swift --version``'s output, or None when it cannot be read (then nothing is kept or reused). It runs
+    with a temporary directory of its own, removed after: the driver leaves an empty one there at every call."""
     try:
-        done = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
+        with tempfile.TemporaryDirectory(prefix="swift-version-") as scratch:
+            done = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60,
+                                  env={**os.environ, "TMPDIR": scratch})
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None

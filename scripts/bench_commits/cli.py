@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import random
 import shutil
 import signal
@@ -173,7 +174,10 @@ def split_bench_options(argv: list[str]) -> tuple[list[str], list[str]]:
 
 class _Workspace:
     """The temporary directory with the worktrees and logs; removed (worktrees first) on exit unless kept.
-    ``package`` is the package's directory relative to the top of the repository (``.`` at its root)."""
+    ``package`` is the package's directory relative to the top of the repository (``.`` at its root).
+
+    While it is open it is also the temporary directory (TMPDIR) of every child process: the Swift toolchain
+    leaves lock files and empty directories there at each build and link, and they go with the workspace."""
 
     def __init__(self, repo: Path, package: Path, keep: bool):
         self.repo, self.package, self.keep = repo, package, keep
@@ -181,6 +185,10 @@ class _Workspace:
         self.logs = self.root / "logs"
         self.logs.mkdir()
         self.worktrees: list[Path] = []
+        temporary = self.root / "tmp"
+        temporary.mkdir()
+        self._outer_tmpdir = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = str(temporary)
 
     def worktree(self, commit: str) -> Path:
         """A worktree of ``commit``; returns the package's directory in it (ComparisonError when that commit has
@@ -195,6 +203,10 @@ class _Workspace:
         return package
 
     def close(self) -> None:
+        if self._outer_tmpdir is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = self._outer_tmpdir
         if self.keep:
             say(f"kept the worktrees, builds and logs in {self.root}")
             return

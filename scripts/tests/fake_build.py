@@ -4,12 +4,14 @@
 file named BROKEN. With `-v` it also prints the line that links the binary, as SwiftPM does; that line runs this
 file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
 the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
-FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's would; FAKE_LINK_FAILS=1 makes
+Like SwiftPM, it leaves a lock file for the build directory in the temporary
+directory. FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's would; FAKE_LINK_FAILS=1 makes
 every link fail."""
 
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 # A launcher rather than a copy, so that the fake finds the fixtures beside it; it tells the fake the path
@@ -45,6 +47,8 @@ if Path("BROKEN").exists():
     print("error: cannot find 'oops' in scope", file=sys.stderr)
     sys.exit(1)
 release = Path(".build/release").resolve()
+# As SwiftPM does: a lock file for the build directory in the temporary directory, named after its path.
+Path(tempfile.gettempdir(), str(release.parent).replace("/", "_") + ".lock").touch()
 binary = release / "bench"
 write_launcher(binary)
 (release / "Bench.build").mkdir(exist_ok=True)

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -200,10 +201,15 @@ def test_result_paths_never_reuse_a_name(tmp_path):
     assert paths.counts_a.name == "counts-20261122-080000-abc1234-3.csv"
 
 
-def test_worktrees_are_removed_unless_kept(repo, capsys):
+def test_worktrees_are_removed_unless_kept(repo, capsys, monkeypatch, tmp_path):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     commit(repo, "head", {"SPEED": "1.0\n"})
     assert run(repo, "main~0", "HEAD~0", "--no-count") == 0
     assert len(git(repo, "worktree", "list").splitlines()) == 1
+    assert list(temporary.iterdir()) == [], "the workspace and the build's lock files are gone"
     assert run(repo, "HEAD~1", "HEAD", "--no-count", "--keep") == 0
     assert len(git(repo, "worktree", "list").splitlines()) == 3
     kept = re.search(r"kept the worktrees, builds and logs in (\S+)", capsys.readouterr().err).group(1)
