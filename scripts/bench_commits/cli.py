@@ -108,9 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compare whole rounds in ABBA order instead of paired runs (the former default)")
     parser.add_argument("--pairs", type=_pairs, metavar="N",
                         help=f"with --abba: ABBA pairs, i.e. rounds per side (default {abba_plan.DEFAULT_PAIRS}: "
-                             "the fewest that let the gate call a change in one case alone among the full suite's cases; with fewer "
-                             "it is inconclusive, exit 4, unless --filter selects few cases; it judges rounds from "
-                             f"{abba_plan.MIN_DECIDING_PAIRS})")
+                             "the fewest that let the gate call a change in one case alone among the full suite's "
+                             "cases; with fewer it is inconclusive, exit 4, unless --filter selects few cases; it "
+                             f"judges rounds from {abba_plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
     parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
                         help=f"the timing gate's significance level: the chance that any unchanged case is called "
@@ -371,8 +371,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
         say(f"gate check of {short(commit)}: seed {seed}; {what}")
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
-            paths = result_paths(results, stamp, f"{short(commit)}-{slug}-a",
-                                      f"{short(commit)}-{slug}-b")
+            paths = result_paths(results, stamp, f"{short(commit)}-{slug}-a", f"{short(commit)}-{slug}-b")
             label = f"{spec.name} {short(commit)}"
             sides = {name: Side(name, " ".join([label, *options]), binary, worktree,
                                 workspace.root / f"env-{index}-{name.lower()}.json", timing, options, kit)
@@ -435,7 +434,7 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
                 "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
-                                                  "it falls back to the samples of one process"))
+                                                        "it falls back to the samples of one process"))
         start = cwd or Path.cwd()
         repo = git.toplevel(start)
         package = package_directory(start, repo)

@@ -6,8 +6,8 @@ case; further rounds visit the cases still coarser than the sequential rule's go
 them (paired_plan.cases_to_visit), while the time budget allows. Before each visit both workers are
 confined to the case's CPUs (paired_plan.case_cpus: one CPU, the same for both, for a one-thread
 case). The first worker to set a case up calibrates it; every later setup of the case, on either
-build, is given that plan (``SamplePlans``). Both builds' rows go to their own CSV, written as each case of
-a round completes (both files together, signals held off in between), so an interrupted run keeps
+build, is given that plan (``SamplePlans``). Both builds' rows go to their own CSV, written as each case
+of a round completes (both files together, signals held off in between), so an interrupted run keeps
 whole cases in both; only when the whole comparison has completed are the files marked complete
 (``run_complete``).
 """

@@ -190,7 +190,7 @@ def run_rounds(sides: dict[str, Side], bench_options: list[str], quick: bool, pa
         say(f"pair {round_number}/{pairs}, {side.name} ({side.label}), run {index}/{len(order)}, "
             f"elapsed {elapsed_text(time.monotonic() - started)}")
         argv = [str(side.binary), *abba_plan.round_arguments([*bench_options, *side.extra_options], quick, pairs,
-                                                       round_number, seed, side.environment, side.output)]
+                                                             round_number, seed, side.environment, side.output)]
         log = logs / f"round{round_number}-{side.name}.log"
         status = run_child(argv, side.worktree, log)
         if status != 0:
@@ -251,8 +251,8 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
     spin = tuple(gate_check.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (gate_check.SPIN_SUITE, gate_check.SPIN_BENCHMARK))
     return gate_check.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
-                         unstable=len(comparison.unstable), gate_exit=decision.exit_code,
-                         resolutions=tuple(resolution_by_group(comparison.rows)))
+                               unstable=len(comparison.unstable), gate_exit=decision.exit_code,
+                               resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
 __all__ = ["AnalyzeError", "Builder", "Interrupted", "Side", "build", "counts_markdown", "observe",

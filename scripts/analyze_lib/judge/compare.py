@@ -453,7 +453,7 @@ class JudgingLimits:
 
     # Undetectable paired cases, by their rounds (fewer than paired.MIN_CALL_ROUNDS).
     paired_rounds: dict[int, int] = field(default_factory=dict)
-    # Undetectable cases judged by rounds, by (base rounds, head rounds), with their best p.
+    # Undetectable cases judged by rounds, by (base rounds, head rounds).
     rounds: dict[tuple[int, int], int] = field(default_factory=dict)
     # Undetectable cases judged on pooled samples, by (base samples, head samples).
     samples: dict[tuple[int, int], int] = field(default_factory=dict)
@@ -486,7 +486,8 @@ def judging_limits(rows: list[CompareRow], alpha: float) -> JudgingLimits:
 
 @dataclass
 class Comparison:
-    """Two files compared: rows (slower first, worst first), one-sided cases, warnings."""
+    """Two files compared: rows (slower first, worst first), one-sided cases, warnings, and what limited the
+    judging."""
 
     base: ResultsFile
     head: ResultsFile
