@@ -315,31 +315,39 @@ def _running(pid: int) -> bool:
 
 def test_an_interrupted_child_is_stopped_with_what_it_started(tmp_path):
     # As swift build starts compilers: the child starts a grandchild in the background, which ignores SIGINT
-    # (a shell's background job does) and would go on writing in a removed worktree.
+    # (a shell's background job does) and would go on writing in a removed worktree. The parent makes SIGINT a
+    # KeyboardInterrupt whatever it inherited: a process started in the background of a script (as CI starts
+    # this test) begins with SIGINT ignored.
     started = tmp_path / "grandchild.pid"
     child = f"sleep 120 & echo $! > {started}.tmp && mv {started}.tmp {started}; wait"
     parent = subprocess.Popen([sys.executable, "-c", (
-        f"import sys; sys.path.insert(0, {str(TESTS_DIR.parent)!r})\n"
+        f"import signal, sys; sys.path.insert(0, {str(TESTS_DIR.parent)!r})\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from pathlib import Path\n"
         "from bench_commits.run import run_child\n"
         f"run_child(['sh', '-c', {child!r}], Path({str(tmp_path)!r}), Path({str(tmp_path / 'log')!r}))\n")],
         stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        if started.exists() or parent.poll() is not None:
-            break
-        subprocess.run(["sleep", "0.05"])
-    grandchild = int(started.read_text())
-    assert _running(grandchild)
-    parent.send_signal(signal.SIGINT)
-    assert parent.wait(timeout=60) != 0
-    for _ in range(600):  # SIGKILL was sent before the parent exited; the reaper may take a moment
-        if not _running(grandchild):
-            break
-        subprocess.run(["sleep", "0.05"])
-    alive = _running(grandchild)
-    if alive:
-        os.kill(grandchild, signal.SIGKILL)
-    assert not alive
+    grandchild = None
+    try:
+        for _ in range(600):
+            if started.exists() or parent.poll() is not None:
+                break
+            subprocess.run(["sleep", "0.05"])
+        grandchild = int(started.read_text())
+        assert _running(grandchild)
+        parent.send_signal(signal.SIGINT)
+        assert parent.wait(timeout=60) != 0
+        for _ in range(600):  # SIGKILL was sent before the parent exited; the reaper may take a moment
+            if not _running(grandchild):
+                break
+            subprocess.run(["sleep", "0.05"])
+        assert not _running(grandchild)
+    finally:  # nothing outlives the test, whatever it found
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if grandchild is not None and _running(grandchild):
+            os.kill(grandchild, signal.SIGKILL)
 
 
 @pytest.mark.parametrize("option", ["--output", "--rounds", "--round", "--seed", "--run-environment",
