@@ -305,12 +305,13 @@ def test_an_interrupted_round_exits_130_and_keeps_the_files(repo, monkeypatch):
     assert len(git(repo, "worktree", "list").splitlines()) == 1
 
 
-def _running(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether ``pid`` is a process that has not ended (a zombie has ended)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
         return False
+    return state not in ("Z", "X")
 
 
 def test_an_interrupted_child_is_stopped_with_what_it_started(tmp_path):
@@ -334,19 +335,19 @@ def test_an_interrupted_child_is_stopped_with_what_it_started(tmp_path):
                 break
             subprocess.run(["sleep", "0.05"])
         grandchild = int(started.read_text())
-        assert _running(grandchild)
+        assert process_alive(grandchild)
         parent.send_signal(signal.SIGINT)
         assert parent.wait(timeout=60) != 0
         for _ in range(600):  # SIGKILL was sent before the parent exited; the reaper may take a moment
-            if not _running(grandchild):
+            if not process_alive(grandchild):
                 break
             subprocess.run(["sleep", "0.05"])
-        assert not _running(grandchild)
+        assert not process_alive(grandchild)
     finally:  # nothing outlives the test, whatever it found
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-        if grandchild is not None and _running(grandchild):
+        if grandchild is not None and process_alive(grandchild):
             os.kill(grandchild, signal.SIGKILL)
 
 

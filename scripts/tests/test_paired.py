@@ -23,7 +23,8 @@ from bench_commits.round_binaries import round_binaries, round_binary_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
 from fake_bench import worker_cases
-from test_bench_commits import commit, git, invocations, repo, results, run  # noqa: F401 (repo is a fixture)
+from test_bench_commits import (commit, git, invocations, process_alive, repo,  # noqa: F401 (repo is a fixture)
+                                 results, run)
 
 FOUR_CASES = ("--", "--threads", "1,2")
 
@@ -475,14 +476,6 @@ def _with_round(setups: list[dict]) -> list[dict]:
 # Interruption and failure
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
 def test_an_interrupted_run_keeps_whole_cases_in_both_files_and_ends_its_workers(repo, monkeypatch):
     # A worker's 5th sample request comes in the 3rd case visit of round 1 (2 pairs a visit): the first two
     # visits are whole in both files, the third in neither.
@@ -497,7 +490,7 @@ def test_an_interrupted_run_keeps_whole_cases_in_both_files_and_ends_its_workers
     assert load_results(file_a).incomplete and load_results(file_b).incomplete
     workers = {entry["worker"] for entry in requests(repo)}
     assert len(workers) == 4 - 2, "round 2 never started"
-    assert not any(_alive(pid) for pid in workers)
+    assert not any(process_alive(pid) for pid in workers)
     assert len(git(repo, "worktree", "list").splitlines()) == 1
 
 
