@@ -122,6 +122,19 @@ def _link_line(lines: list[str], binary: Path) -> list[str] | None:
     return None
 
 
+def read_response_file(path: Path) -> list[str]:
+    """The arguments of a response file as SwiftPM writes one (its ``LinkFileList``) and the driver reads it:
+    one or more a line, each bare, single-quoted or double-quoted, with backslash escapes, as a POSIX shell
+    splits words. LinkError when a line cannot be split (an unclosed quote)."""
+    arguments: list[str] = []
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        try:
+            arguments += shlex.split(line)
+        except ValueError as error:
+            raise LinkError(f"cannot read line {number} of {path.name}: {error}") from None
+    return arguments
+
+
 def _kit_from(argv: list[str], package: Path) -> LinkKit:
     """The kit of link line ``argv`` (its output left out), its files under ``package`` made relative to it."""
     output = argv.index("-o")
@@ -139,7 +152,7 @@ def _kit_from(argv: list[str], package: Path) -> LinkKit:
     command = []
     for arg in argv:
         if arg.startswith("@"):
-            objects = [line.strip().strip('"') for line in Path(arg[1:]).read_text().splitlines() if line.strip()]
+            objects = read_response_file(Path(arg[1:]))
             listed = [relative(o) or o for o in objects]
             for original, name in zip(objects, listed):
                 if not Path(original).is_file():
@@ -148,7 +161,7 @@ def _kit_from(argv: list[str], package: Path) -> LinkKit:
                     files.append(name)
             object_list = KIT_DIRECTORY / OBJECT_LIST
             (package / object_list).parent.mkdir(parents=True, exist_ok=True)
-            (package / object_list).write_text("".join(f"{json.dumps(name)}\n" for name in listed))
+            (package / object_list).write_text("".join(f"{shlex.quote(name)}\n" for name in listed))
             files.append(str(object_list))
             command.append(f"@{object_list}")
         elif (name := relative(arg)) is not None and name != ".":

@@ -4,11 +4,12 @@
 file named BROKEN. With `-v` it also prints the line that links the binary, as SwiftPM does; that line runs this
 file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
 the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
-Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. FAKE_BUILD_NO_LINK_LINE=1
+Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. As `dump`, it stands in for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1
 leaves the line out, as a build that is not SwiftPM's would; FAKE_LINK_FAILS=1 makes every link fail."""
 
 import json
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -29,8 +30,8 @@ def link(args: list[str]) -> int:
     if os.environ.get("FAKE_LINK_FAILS"):
         print("ld.lld: error: undefined symbol: oops", file=sys.stderr)
         return 1
-    objects = [json.loads(line) if line.startswith('"') else line
-               for arg in args if arg.startswith("@") for line in Path(arg[1:]).read_text().splitlines()]
+    objects = [name for arg in args if arg.startswith("@")
+               for line in Path(arg[1:]).read_text().splitlines() for name in shlex.split(line)]
     if not objects or not all(Path(name).is_file() for name in objects):
         print(f"link: missing object among {objects}", file=sys.stderr)
         return 1
@@ -39,8 +40,18 @@ def link(args: list[str]) -> int:
     return 0
 
 
+# `dump`: the stand-in for `swift package dump-package`: the worktree's manifest.json when it has one, else the
+# manifest of DispatchBench itself (the library and its bench executable).
+OWN_MANIFEST = {"name": "DispatchBench", "dependencies": [], "targets": [],
+                "products": [{"name": "DispatchBench", "type": {"library": ["automatic"]}, "targets": []},
+                             {"name": "bench", "type": {"executable": None}, "targets": ["bench"]}]}
+
 if sys.argv[1:2] == ["link"]:
     sys.exit(link(sys.argv[2:]))
+if sys.argv[1:2] == ["dump"]:
+    manifest = Path("manifest.json")
+    print(manifest.read_text() if manifest.exists() else json.dumps(OWN_MANIFEST))
+    sys.exit(0)
 if Path("BROKEN").exists():
     print("Compiling bench Bench.swift", file=sys.stderr)
     print("error: cannot find 'oops' in scope", file=sys.stderr)
@@ -52,9 +63,13 @@ binary = release / "bench"
 write_launcher(binary)
 (release / "Bench.build").mkdir(exist_ok=True)
 (release / "Bench.build" / "main.o").write_text("an object\n")
+# A dependency's file whose name has a space (swift-atomics has `Unmanaged extensions.swift`): SwiftPM
+# single-quotes such a path in the list, and writes the others bare.
+(release / "Bench.build" / "Unmanaged extensions.swift.o").write_text("an object\n")
 object_list = release / "bench.product" / "Objects.LinkFileList"
 object_list.parent.mkdir(exist_ok=True)
-object_list.write_text(f"{release / 'Bench.build' / 'main.o'}\n")
+object_list.write_text(f"{release / 'Bench.build' / 'main.o'}\n"
+                       f"'{release / 'Bench.build' / 'Unmanaged extensions.swift.o'}'\n")
 if "-v" in sys.argv[1:] and not os.environ.get("FAKE_BUILD_NO_LINK_LINE"):
     print(f"{sys.executable} {Path(__file__).resolve()} link -L {release} -o {binary} -module-name bench "
           f"-emit-executable -Xlinker '-rpath=$ORIGIN' @{object_list} -lm")
