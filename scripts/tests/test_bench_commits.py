@@ -56,6 +56,7 @@ def repo(tmp_path, monkeypatch):
     commit(path, "base", {"Package.swift": "// base\n"})
     monkeypatch.setenv("FAKE_BENCH_LOG", str(tmp_path / "bench.log"))
     monkeypatch.setenv("BENCH_COMMITS_BUILD", f"{sys.executable} {TESTS_DIR / 'fake_build.py'}")
+    monkeypatch.setenv("BENCH_COMMITS_DUMP", f"{sys.executable} {TESTS_DIR / 'fake_build.py'} dump")
     monkeypatch.setenv("BENCH_COMMITS_CACHE", str(tmp_path / "builds"))
     monkeypatch.delenv("FAKE_BENCH_EXIT", raising=False)
     monkeypatch.delenv("FAKE_BENCH_COUNT_EXIT", raising=False)
@@ -567,10 +568,16 @@ def test_ci_gate_compares_with_the_merge_base(repo, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [((), "give BASE and HEAD first"), (("--paired", "HEAD"), "give BASE"),
-                                         (("nosuch", "HEAD"), "have no merge base")])
+                                         (("nosuch", "HEAD"), "ci-gate: Not a valid object name nosuch"),
+                                         (("unrelated", "HEAD"), "have no merge base")])
 def test_ci_gate_bad_input_exits_2_and_keeps_nothing(repo, argv, words):
+    # A branch with a history of its own: git finds no merge base, and says nothing of why.
+    git(repo, "checkout", "-q", "--orphan", "unrelated")
+    commit(repo, "a history of its own", {"Package.swift": "// other\n"})
+    git(repo, "checkout", "-q", "main")
     done = subprocess.run([str(CI_GATE), *argv], cwd=repo, capture_output=True, text=True)
     assert done.returncode == 2 and words in done.stderr and results(repo) == []
+    assert len(done.stderr.strip().splitlines()) <= 2, "one line (and the usage line)"
 
 
 def test_ci_gate_runs_only_in_a_package_directory(repo, tmp_path):
