@@ -20,16 +20,18 @@ from analyze_lib import exit_codes
 from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
-from . import abba_plan, gate_check, git, paired_plan, verdict
+from . import abba_plan, brought_in, gate_check, git, package_manifest, paired_plan, verdict
 from .bench_options import check_bench_options
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
-from .run import DEFAULT_PRODUCT, PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
+from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
 RESULTS_DIR = "Results"
+# The verdict line's words for a paired comparison whose rounds ran from copies of the builds, not fresh links.
+FROM_COPIES_HEADLINE = "layout not shuffled: rounds ran from copies of the builds, not fresh links"
 SEED_RANGE = (1, 2**31 - 1)
 
 DESCRIPTION = """\
@@ -99,10 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
                          f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
-    parser.add_argument("--product", default=DEFAULT_PRODUCT, metavar="NAME",
+    parser.add_argument("--product", metavar="NAME",
                         help="the executable product to build and run at each commit: one whose main is "
-                             "DispatchBench.main, as a package that brings its own patterns has "
-                             f"(default {DEFAULT_PRODUCT}, this repository's own; docs/gate-your-own-package.md)")
+                             "DispatchBench.main, as a package that brings its own patterns has (default: "
+                             f"{package_manifest.OWN_PRODUCT} in DispatchBench itself; in your package, its one "
+                             "executable that depends on DispatchBench). In your package, a comparison that would "
+                             "measure none of its variants (a product or a --filter that selects none) stops "
+                             "before timing anything, exit 2 (docs/gate-your-own-package.md)")
     parser.add_argument("--quick", action="store_true", help="bench --quick in every round (and bench count --quick)")
     parser.add_argument("--abba", action="store_true",
                         help="compare whole rounds in ABBA order instead of paired runs (the former default)")
@@ -264,8 +269,21 @@ def _shape(args, quick: bool) -> str:
     return f"{args.pairs} ABBA pairs{', quick' if quick else ''}{alpha}"
 
 
+def _check_measures_package(manifest: package_manifest.Manifest, product: str, built, bench_options: list[str]) -> None:
+    """ComparisonError, before anything is timed, when some side's build would measure none of the package's own
+    variants (brought_in.check_measures_package)."""
+    try:
+        default = manifest.default_product()
+    except ComparisonError:
+        default = None
+    for binary, directory, _ in built:
+        brought_in.check_measures_package(manifest.name, product, brought_in.list_cases(binary, directory, []),
+                                          brought_in.list_cases(binary, directory, bench_options), bench_options,
+                                          default)
+
+
 def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, package: Path, builder: Builder,
-                     cache: BuildCache | None, seed: int) -> int:
+                     cache: BuildCache | None, seed: int, manifest: package_manifest.Manifest, product: str) -> int:
     base_rev, head_rev = args.revisions
     base, head = _resolve(repo, base_rev), _resolve(repo, head_rev)
     results = repo / package / RESULTS_DIR
@@ -275,12 +293,18 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     started = time.monotonic()
     workspace = _Workspace(repo, package, args.keep)
     try:
+        directories = {commit: workspace.worktree(commit) for commit in dict.fromkeys((base, head))}
+        leaving = package_manifest.paths_leaving(manifest, repo)
+        for commit, directory in directories.items():
+            if leaving:
+                package_manifest.check_paths_from(package_manifest.read(directory), leaving, commit)
         binaries = {}
         for side, commit in (("base", base), ("head", head)):
             if commit not in binaries:
-                directory = workspace.worktree(commit)
-                binary, kit = build(side, commit, directory, builder, workspace.logs, cache, args.rebuild)
-                binaries[commit] = (binary, directory, kit)
+                binary, kit = build(side, commit, directories[commit], builder, workspace.logs, cache, args.rebuild)
+                binaries[commit] = (binary, directories[commit], kit)
+        if not manifest.is_dispatchbench:
+            _check_measures_package(manifest, product, binaries.values(), bench_options)
         sides = {
             name: Side(name, f"{role} {short(commit)}", binaries[commit][0], binaries[commit][1],
                        workspace.root / f"environment-{name.lower()}.json", timing, link=binaries[commit][2])
@@ -289,6 +313,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         }
         say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
             f"{paths.timing_a} vs {paths.timing_b}")
+        from_copies = [name for name, side in sides.items() if args.paired and side.link is None]
         _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
         counted = False
         if not args.no_count:
@@ -302,7 +327,14 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
-           "wall time.", "", markdown.rstrip(), ""]
+           "wall time.", ""]
+    if from_copies:
+        out += [f"**Layout not shuffled:** every round ran {' and '.join(from_copies)} from a copy of its build, "
+                "not from a fresh link (the build's note on stderr says why), so where the linker put its code "
+                "and data stayed the same through the comparison, and a layout difference between the builds can "
+                "read as a change (docs/paired-design.md#a-fresh-link-for-every-round).", ""]
+        headlines.append(FROM_COPIES_HEADLINE)
+    out += [markdown.rstrip(), ""]
     if counted:
         counts_text, counts_exit, counts_headline = counts_markdown(paths.counts_a, paths.counts_b)
         codes.append(counts_exit)
@@ -439,11 +471,13 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         repo = git.toplevel(start)
         package = package_directory(start, repo)
         seed = args.seed if args.seed is not None else random.randint(*SEED_RANGE)
-        builder = builder or Builder.from_environment(args.product)
+        manifest = package_manifest.read(repo / package)
+        product = package_manifest.chosen_product(manifest, args.product)
+        builder = builder or Builder.from_environment(product)
         cache = _build_cache(builder, package)
         if args.check_gate:
             return _check_gate(args, bench_options, quick, repo, package, builder, cache, seed)
-        return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed)
+        return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed, manifest, product)
     except (ComparisonError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return exit_codes.EXIT_BAD_INPUT

@@ -28,11 +28,11 @@ from .bench_options import BENCH_INTERRUPTED, BENCH_UNAVAILABLE, count_arguments
 from .build_cache import BuildCache
 from .errors import ComparisonError
 from .link_kit import LinkError, LinkKit
+from .package_manifest import OWN_PRODUCT
 from .sides import SIDE_A, SIDE_B
 from .worker import log_tail
 
 PROG = "bench-commits"
-DEFAULT_PRODUCT = "bench"
 # For tests: a command run in each worktree instead of the swift build, and where it leaves the binary.
 BUILD_COMMAND_ENV = "BENCH_COMMITS_BUILD"
 BINARY_ENV = "BENCH_COMMITS_BINARY"
@@ -69,12 +69,12 @@ class Builder:
     binary: str
 
     @classmethod
-    def for_product(cls, product: str = DEFAULT_PRODUCT) -> "Builder":
+    def for_product(cls, product: str = OWN_PRODUCT) -> "Builder":
         """``swift build -c release --product <product>``, leaving ``.build/release/<product>``."""
         return cls(("swift", "build", "-c", "release", "--product", product), f".build/release/{product}")
 
     @classmethod
-    def from_environment(cls, product: str = DEFAULT_PRODUCT) -> "Builder":
+    def from_environment(cls, product: str = OWN_PRODUCT) -> "Builder":
         """``for_product(product)``, unless BENCH_COMMITS_BUILD and BENCH_COMMITS_BINARY say otherwise (tests)."""
         built = cls.for_product(product)
         command = os.environ.get(BUILD_COMMAND_ENV)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in for bench in bench-commits' tests: speaks the round interface (--rounds, --round, --seed,
---run-environment, --output, --spin-scale, --quick), `count`, and `worker` (docs/worker-protocol.md),
+--run-environment, --output, --spin-scale, --quick), `--list`, `count`, and `worker` (docs/worker-protocol.md),
 writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v6.csv,
 fixtures/bench-counts-v6.csv).
 
@@ -223,6 +223,24 @@ def worker(argv: list[str]) -> int:
     return 0
 
 
+def listed(argv: list[str]) -> int:
+    """`--list`: the cases --filter and --threads select, one a line as bench prints them, a brought-in one
+    marked with its module (a file BROUGHT in the working directory names such variants: `variant Module` a
+    line); no case selected is bench's usage error."""
+    brought = dict(line.split() for line in Path("BROUGHT").read_text().splitlines()) if Path("BROUGHT").exists() \
+        else {}
+    cases = worker_cases(argv)
+    if not cases:
+        print(f"bench: error: no case matches --filter '{option(argv, '--filter', '')}'", file=sys.stderr)
+        return 64
+    for case in cases:
+        module = brought.get(case["variant"])
+        print(f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']}"
+              + (f" from:{module}" if module else ""))
+    print(f"{len(cases)} cases")
+    return 0
+
+
 def main() -> int:
     argv = sys.argv[1:]
     with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
@@ -232,6 +250,8 @@ def main() -> int:
                               "link": os.environ.get("FAKE_BENCH_LINK")}) + "\n")
     if "worker" in argv:
         return worker(argv)
+    if "--list" in argv:
+        return listed(argv)
     return count(argv) if argv[:1] == ["count"] else timed(argv)
 
 
