@@ -80,6 +80,19 @@ struct VariantRegistrationTests {
         #expect(Self.isolationShapes("ns-lock", in: registry) == Self.isolationShapes("mutex", in: registry))
     }
 
+    /// `--list` marks a brought-in case with its module, which scripts/bench-commits reads to learn which cases
+    /// are a package's own; a built-in case carries no mark.
+    @Test func theListMarksBroughtInCasesWithTheirModule() throws {
+        let brought = try Registrations.checked([.lock("ns-lock") { NSLock() }])
+        let cases = Registrations.registry(adding: brought).cases(threads: [1]) { $0.hasPrefix("isolation/mixed/") }
+            .map(\.benchmarkCase)
+        let lines = cases.map(Bench.listLine)
+        let mine = lines.filter { $0.hasPrefix("isolation/mixed/ns-lock ") }
+        #expect(!mine.isEmpty && mine.allSatisfy { $0.hasSuffix(" from:DispatchBenchTests") })
+        let builtIn = lines.filter { $0.hasPrefix("isolation/mixed/mutex ") }
+        #expect(!builtIn.isEmpty && builtIn.allSatisfy { !$0.contains("from:") })
+    }
+
     @Test func registeringNothingLeavesTheBuiltInCases() {
         let builtIn = BenchmarkRegistry.all().cases(threads: [1, 2, 4, 8]).map(\.benchmarkCase)
         #expect(Registrations.registry(adding: []).cases(threads: [1, 2, 4, 8]).map(\.benchmarkCase) == builtIn)

@@ -6,7 +6,7 @@ import Foundation
 /// `bench`: times synchronization patterns on real threads and writes one CSV row per kept sample.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: ProgramName.current,
         abstract: "Measure what Grand Central Dispatch patterns cost, on real threads, into a CSV of raw samples.",
         discussion: """
         Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
@@ -22,13 +22,13 @@ struct Bench: ParsableCommand {
         summary.
 
         Examples:
-          bench                          every case, into Results/
-          bench --quick                  smoke run: 2 rounds, too few to gate on
-          bench --rounds 16              more processes: a finer gate
-          bench --list --filter '^once/' the cases a run would measure
-          bench --filter once --threads 1,4,16 --output /tmp/once.csv
-          bench self-check               harness vs hand-written loops
-        Run it as `swift run -c release bench ...`: a debug build's timings are meaningless.
+          \(ProgramName.current)                          every case, into Results/
+          \(ProgramName.current) --quick                  smoke run: 2 rounds, too few to gate on
+          \(ProgramName.current) --rounds 16              more processes: a finer gate
+          \(ProgramName.current) --list --filter '^once/' the cases a run would measure
+          \(ProgramName.current) --filter once --threads 1,4,16 --output /tmp/once.csv
+          \(ProgramName.current) self-check               harness vs hand-written loops
+        Run it as `swift run -c release \(ProgramName.current) ...`: a debug build's timings are meaningless.
         Options, files and stopping: docs/running.md; how it measures: docs/measuring.md.
 
         Exit status:
@@ -169,7 +169,7 @@ struct Bench: ParsableCommand {
         if list && format == .md { return print(CatalogTable.markdown()) }
         let cases = try selectedCases()
         if list {
-            for (benchmarkCase, _) in cases { print(benchmarkCase) }
+            for (benchmarkCase, _) in cases { print(Self.listLine(benchmarkCase)) }
             print(plural(cases.count, "case"))
             return
         }
@@ -178,6 +178,13 @@ struct Bench: ParsableCommand {
         } else {
             try measure(inOrder(cases))
         }
+    }
+
+    /// A case as `--list` prints it: its description, then `from:<module>` when a package brought its variant
+    /// (scripts/bench-commits reads the mark to learn which cases are the package's own).
+    static func listLine(_ benchmarkCase: BenchmarkCase) -> String {
+        benchmarkCase.origin == BenchmarkCase.builtInOrigin ? benchmarkCase.description
+            : "\(benchmarkCase.description) from:\(benchmarkCase.origin)"
     }
 
     /// `cases` in the order this process measures them: shuffled by the seed and the round when a seed is set.

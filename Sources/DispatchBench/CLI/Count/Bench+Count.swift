@@ -13,7 +13,7 @@ extension Bench {
         static let configuration = CommandConfiguration(
             commandName: "count",
             abstract: "Count instructions (callgrind) and allocations (jemalloc) per operation of one-thread cases.",
-            usage: "bench count [--filter <regex>] [--iterations <n> | --quick] [--spin-scale <x>] [--output <path>] "
+            usage: "\(ProgramName.current) count [--filter <regex>] [--iterations <n> | --quick] [--spin-scale <x>] [--output <path>] "
                 + "[--overwrite]",
             discussion: """
             Runs each selected threads:1 case a fixed number of iterations twice in child processes: once under \

@@ -203,6 +203,6 @@ extension Bench {
     /// The last lines of a completed run, on stdout: where the results are, and the command that reads them.
     func printWhatWasWritten(_ path: String, _ what: String) {
         print("\nwrote \(path) (\(what))")
-        print("next: scripts/analyze report \(path)")
+        print("next: \(ProgramName.analyzeCommand) report \(path)")
     }
 }

@@ -14,7 +14,7 @@ extension Bench {
             abstract: "Run the stress checks as a soak: outcomes graded "
                 + "\(OutcomeGrade.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or "
                 + "\(OutcomeGrade.allCases.last!.rawValue).",
-            usage: "bench stress [--filter <regex>] [--threads <list>] [--duration <seconds>] [--watchdog <seconds>] "
+            usage: "\(ProgramName.current) stress [--filter <regex>] [--threads <list>] [--duration <seconds>] [--watchdog <seconds>] "
                 + "[--no-controls] [--output <path>] [--overwrite] [--list-checks]",
             discussion: """
             Runs each selected check (family/variant/check, as --list-checks prints) again and again on real \

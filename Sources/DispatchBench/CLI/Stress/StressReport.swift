@@ -52,6 +52,6 @@ enum StressReport {
             + ": \(plural(forbidden, "forbidden outcome")) in \(plural(Set(checks.map(\.slot.check.name)).count, "check"))"
             + "; \(caught) of \(plural(controls.count, "negative control")) caught (\(controlThreadsNote))"
             + (failed.isEmpty ? "" : "; " + failed.joined(separator: "; "))
-            + "; wrote \(path); next: scripts/analyze report \(path)"
+            + "; wrote \(path); next: \(ProgramName.analyzeCommand) report \(path)"
     }
 }
