@@ -26,8 +26,9 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
     outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
-    writer), ``decision_table`` (the decisions as the report's table), ``conditions_text`` (a
-    run's conditions in words), ``tables`` (the
+    writer), ``decision_table`` (the decisions as the report's table), ``origin_marks`` (a brought-in
+    variant named with its module, and the list of them), ``conditions_text`` (a run's conditions in
+    words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).

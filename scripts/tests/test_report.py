@@ -9,7 +9,7 @@ import pytest
 from analyze_lib.present import figures
 from analyze_lib.present import report as report_module
 from analyze_lib.cli import main
-from csvgen import case, full_run_cases, write_results
+from csvgen import case, full_run_cases, outcome, write_results, write_stress
 
 SMALL_THREADS = (1, 4, 8)
 
@@ -148,3 +148,26 @@ def test_a_brought_in_variant_is_marked_with_its_module(tmp_path):
     assert main(["report", str(plain), "--out", str(tmp_path / "ours")]) == 0
     ours = (tmp_path / "ours" / "report.md").read_text()
     assert "(MyBench)" not in ours and "brought from outside" not in ours
+
+
+def test_a_brought_in_variant_in_no_decision_table_is_listed_and_marked_everywhere(tmp_path):
+    """A brought-in variant that is never fastest, runner-up, avoided or disqualified stands in no decision table:
+    the part listing brought-in variants names it with its cases, and the every-case table and the stress
+    section mark it with its module."""
+    cases = {case("isolation", "mixed", variant, threads, "keys=1000;read_pct=90"): ns
+             for threads in (1, 2) for variant, ns in (("mutex", 40.0), ("nslock", 41.0), ("rwlock", 42.0),
+                                                       ("recursive-lock", 43.0))}
+    path = write_results(tmp_path / "theirs.csv", cases, version=6, origins={"recursive-lock": "LockLab"})
+    stress = write_stress(tmp_path / "stress.csv", [
+        {**outcome("isolation/recursive-lock/exclusive", threads, "no-lost-write", count=10),
+         "variant_origin": "LockLab"} for threads in (1, 2)], version=3)
+    assert main(["report", str(path), str(stress), "--out", str(tmp_path / "theirs")]) == 0
+    markdown = (tmp_path / "theirs" / "report.md").read_text()
+    which_one = markdown.split("## How to read this report")[1].split("<details>")[0]
+    assert "recursive-lock" not in which_one, "the setup: no decision table names it"
+    listed = markdown.split("## Variants brought from outside")[1].split("\n## ")[0]
+    assert "| `recursive-lock` | LockLab | `isolation/mixed` at 1, 2 threads | `exclusive` |" in listed
+    assert "recursive-lock\u00a0(LockLab) threads:1" in markdown, "the every-case table marks it"
+    assert "`isolation/recursive-lock/exclusive`\u00a0(LockLab)" in markdown, "the stress section marks it"
+    html = (tmp_path / "theirs" / "report.html").read_text()
+    assert "Variants brought from outside" in html and "(LockLab)" in html

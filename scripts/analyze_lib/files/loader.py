@@ -588,9 +588,11 @@ def _stress(table: _Table) -> StressFile:
     results = {}
     for key, (_, _, parsed) in slots.items():
         first = parsed["seconds_to_first_forbidden"]
+        origin = parsed.get(ORIGIN_COLUMN, BUILT_IN_ORIGIN)
         results[key] = StressResult(key[0], key[1], parsed["is_control"], parsed["iterations"],
                                     parsed["seconds"], tuple(outcomes[key]),
-                                    None if math.isnan(first) else first)
+                                    None if math.isnan(first) else first,
+                                    None if origin == BUILT_IN_ORIGIN else origin)
     return StressFile(str(path), table.version, table.run, results, warnings, incompleteness(table))
 
 

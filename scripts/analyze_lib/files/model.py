@@ -282,6 +282,8 @@ class StressResult:
     seconds: float
     outcomes: tuple[OutcomeCount, ...]
     seconds_to_first_forbidden: float | None = None
+    # The module that brought the checked variant (the file's ``variant_origin``); None for a built-in one.
+    origin: str | None = None
 
     @property
     def forbidden(self) -> tuple[OutcomeCount, ...]:

@@ -13,19 +13,18 @@ from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR
 from ..judge.conditions import FAIRNESS_LOAD_SLACK
 from ..judge.situations import metric
 from .doc import Table
+from .origin_marks import NBSP, marked
 
 # A factor whose CI reaches 1 is not told apart from the recommended variant.
 TIE_PREFIX = "≈"
 NONE_TEXT = "—"
 # The decision table's columns, in percent of the page (the lists need the room).
 COLUMN_WIDTHS = (10, 12, 15, 17, 22, 24)
-# Joins a variant to its factor, and a CI's ends, so that a table cell never wraps inside them.
-NBSP = "\u00a0"
 
 
 def _name(variant: str, origin: str | None) -> str:
     """``lock``, or ``my-lock`` (MyBench) for a variant a package brought."""
-    return f"`{variant}`" + (f"{NBSP}({origin})" if origin else "")
+    return marked(f"`{variant}`", origin)
 
 
 def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = True) -> str:

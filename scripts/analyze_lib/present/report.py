@@ -27,8 +27,9 @@ from .charts import draw_figure
 from ..judge.decisions import Decision, decide
 from .decision_table import decision_table, rules_text
 from .conditions_text import conditions_items, load_mark, recommendation_note
-from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, to_html, to_markdown
+from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Table, to_html, to_markdown
 from .figures import FigureBudget
+from .origin_marks import Origins, brought_in_rows, marked
 from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
 from ..files.output import atomic_directory
 from ..judge.conditions import RunConditions, run_conditions
@@ -54,6 +55,7 @@ REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 COUNTS_HEADING = "Counts per operation"
+BROUGHT_IN_HEADING = "Variants brought from outside"
 STRESS_HEADING = "Stress checks"
 # How long bench stress runs a negative control before giving up on catching it (Swift's
 # Bench.Stress.controlBudget).
@@ -82,6 +84,19 @@ def _brought_text(origins: dict[tuple[str, str], str]) -> str:
         by_module.setdefault(module, []).append(f"`{variant}`")
     named = "; ".join(f"{', '.join(variants)} from {module}" for module, variants in by_module.items())
     return (f" Variants brought from outside DispatchBench, marked with their module in the tables: {named}.")
+
+
+def _brought_in_section(origins: Origins, cases, stress: StressFile | None) -> list:
+    """Every variant a package brought, with its module, its timed cases and its stress checks: listed here
+    whether or not it stands in a decision table (none when the files hold no brought-in variant)."""
+    checks = [(r.check, r.origin) for r in stress.results.values()] if stress is not None else []
+    rows = brought_in_rows(origins, cases, checks)
+    if not rows:
+        return []
+    return [Heading(2, BROUGHT_IN_HEADING),
+            Paragraph("The variants a package brought beside DispatchBench's own (docs/bring-your-own.md), "
+                      "marked with their module wherever the report names them."),
+            Table(("Variant", "Module", "Timed cases", "Stress checks"), tuple(rows), "llll")]
 
 
 def _how_to_read(cpus: int) -> list:
@@ -164,7 +179,7 @@ def _counts_section(counts: CountsFile, counted: dict[CaseKey, CaseCounts], char
     timed = cases if timings is not None else None
     blocks.append(Heading(3, "Every counted case"))
     blocks += [Details(f"{suite}: {len(members)} counted case{'s' if len(members) != 1 else ''}",
-                       (counts_table(members, timed, counts.logical_cpus),))
+                       (counts_table(members, timed, counts.logical_cpus, origins=counts.origins),))
                for suite, members in by_suite.items()]
     return blocks
 
@@ -181,8 +196,9 @@ def stress_verdict_text(verdict: StressVerdict) -> str:
     checks = len(verdict.checks)
     if verdict.failures:
         failed = verdict.failed_checks
+        module = {r.check: r.origin for r in verdict.variants}
         variants = (f"**FAILED: forbidden outcomes in {len(failed)} of {fmt_count(checks, 'check')}** "
-                    f"({', '.join(f'`{c}`' for c in failed)}).")
+                    f"({', '.join(marked(f'`{c}`', module.get(c)) for c in failed)}).")
     elif checks:
         variants = (f"**0 forbidden outcomes in {fmt_count(checks, 'check')}** ({fmt_count(verdict.iterations, 'iteration')} "
                     f"at {_and_list(verdict.threads)} threads).")
@@ -255,7 +271,9 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     conditions = run_conditions(results) if results is not None else None
     load = conditions.load_at_start if conditions is not None else None
     decisions = decide(cases, cpus, load=load)
-    ratios = which_one_tables(cases, cpus, load=load)
+    origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
+                                           **(results.origins if results is not None else {})}
+    ratios = which_one_tables(cases, cpus, load=load, origins=origins)
 
     summary = []
     if results is not None:
@@ -282,13 +300,14 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
     order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
+    blocks += _brought_in_section(origins, [*cases, *counted], stress)
     if order:
         blocks += _how_to_read(cpus)
     for suite in order:
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],
                           [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite],
-                          results.origins if results is not None else {}, conditions)
+                          origins, conditions)
     if counts is not None:
         blocks += _counts_section(counts, counted, counts_charts, results, cases)
     if stress is not None:
@@ -300,8 +319,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     if floor:
         blocks += [Heading(2, "Harness overhead"), *_marked(conditions),
                    Paragraph("The cost of the measurement itself: the floor under every other number."),
-                   cases_table(floor, cpus, with_suite=True)]
-    starved = starved_table(list(cases.values()), cpus)
+                   cases_table(floor, cpus, with_suite=True, origins=origins)]
+    starved = starved_table(list(cases.values()), cpus, origins)
     if starved:
         blocks += [Heading(2, "Starved samples"), *_marked(conditions),
                    Paragraph("A sample is *starved* when the case completed no operation in it "
@@ -310,7 +329,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                              "samples count as slower than any time; a median that falls on them "
                              "reads `starved`, and on charts sits as ▲ on the panels' top edge."),
                    starved]
-    latency = latency_table(list(cases.values()), cpus)
+    latency = latency_table(list(cases.values()), cpus, origins)
     if latency:
         blocks += [Heading(2, "Latency percentiles"), *_marked(conditions),
                    Paragraph("Cases that time each operation (`once/race`, `wait/handoff`): per-sample "
@@ -328,7 +347,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks += [Heading(2, "All cases"), *_marked(conditions),
                    Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
                              "thread's operations over the busiest's, medians over samples).")]
-        blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus),))
+        blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus, origins=origins),))
                    for suite in order]
     return blocks
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..judge.decisions import disqualification, role_rows
 from .decision_table import TIE_PREFIX
 from .doc import Table
+from .origin_marks import Origins, marked, variant_module
 from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from ..judge.situations import FLOOR_SUITES
@@ -35,10 +36,12 @@ def scenario_label(key: CaseKey, logical_cpus: int) -> str:
     return f"threads:{key.threads}{_oversubscribed(key, logical_cpus)}{params}"
 
 
-def case_name(key: CaseKey, logical_cpus: int, with_suite: bool) -> str:
-    """The case's label (without its suite unless asked), marked when oversubscribed."""
-    name = key.label if with_suite else key.label.split("/", 1)[1]
-    return f"{name}{_oversubscribed(key, logical_cpus)}"
+def case_name(key: CaseKey, logical_cpus: int, with_suite: bool, origins: Origins = {}) -> str:
+    """The case's label (without its suite unless asked), marked with the module that brought its variant and
+    when oversubscribed."""
+    path, rest = key.label.split(" ", 1)
+    path = marked(path if with_suite else path.split("/", 1)[1], variant_module(origins, key.suite, key.variant))
+    return f"{path} {rest}{_oversubscribed(key, logical_cpus)}"
 
 
 def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
@@ -53,14 +56,14 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     load: float | None) -> list[tuple[str, Table]]:
+                     load: float | None, origins: Origins = {}) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
     as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
     reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
     disqualify it, judged as they are: ``load`` as in decisions.decide). A scenario whose
     every variant is starved has no fastest. Returns
-    (``suite/benchmark``, table) pairs in case order."""
+    (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
@@ -84,11 +87,12 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
             else:
                 mark = f" {DISQUALIFIED_MARK}" if out[fastest.key.variant] else ""
-                name = f"**{fastest.key.variant}**{mark}"
+                name = f"**{marked(fastest.key.variant, variant_module(origins, suite, fastest.key.variant))}**{mark}"
                 cells = [_ratio_cell(by_variant[v], fastest, out[v]) if v in by_variant else "" for v in variants]
             rows.append((scenario_label(fastest.key, logical_cpus), name,
                          fmt_ns(case_median(fastest)), *cells))
-        headers = ("Scenario", "Fastest", "Median ns/op", *variants)
+        headers = ("Scenario", "Fastest", "Median ns/op",
+                   *(marked(v, variant_module(origins, suite, v)) for v in variants))
         tables.append((f"{suite}/{benchmark}", Table(headers, tuple(rows), "llr" + "r" * len(variants))))
     return tables
 
@@ -124,7 +128,7 @@ def _samples_text(case: Case) -> str:
     return f"{case.n} ({starved} starved)" if starved else str(case.n)
 
 
-def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) -> Table:
+def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, origins: Origins = {}) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
     recorded (the slowest thread's operations over the fastest's, median over samples)."""
     fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
@@ -133,7 +137,7 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
         headers.append("Thread ops min/max")
     rows = []
     for case in sorted(cases, key=lambda c: c.key.sort_key()):
-        row = [case_name(case.key, logical_cpus, with_suite), _samples_text(case),
+        row = [case_name(case.key, logical_cpus, with_suite, origins), _samples_text(case),
                fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
             low, high = (finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
@@ -142,7 +146,7 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False) 
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
 
 
-def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
+def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -> Table | None:
     """The cases that record latency percentiles (wait/handoff): median ns/op and the
     median over samples of each sample's p50/p90/p99 (None when no case has them)."""
     measured = [c for c in cases if finite_median(c.columns["p50_ns"]) is not None]
@@ -151,25 +155,25 @@ def latency_table(cases: list[Case], logical_cpus: int) -> Table | None:
     rows = []
     for case in sorted(measured, key=lambda c: c.key.sort_key()):
         cells = [finite_median(case.columns[c]) for c in LATENCY_COLUMNS]
-        rows.append((case_name(case.key, logical_cpus, True), _samples_text(case),
+        rows.append((case_name(case.key, logical_cpus, True, origins), _samples_text(case),
                      fmt_ns(case_median(case)),
                      *(fmt_ns(v) if v is not None else "" for v in cells)))
     return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
 
 
-def starved_table(cases: list[Case], logical_cpus: int) -> Table | None:
+def starved_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -> Table | None:
     """The cases with at least one starved sample, most starved first (None when none)."""
     starved = [c for c in cases if starved_count(c.ns_per_op)]
     if not starved:
         return None
     starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
-    rows = tuple((case_name(c.key, logical_cpus, True), f"{starved_count(c.ns_per_op)} of {c.n}",
+    rows = tuple((case_name(c.key, logical_cpus, True, origins), f"{starved_count(c.ns_per_op)} of {c.n}",
                   fmt_ns(case_median(c))) for c in starved)
     return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
 
 
 def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None, logical_cpus: int,
-                 with_suite: bool = False) -> Table:
+                 with_suite: bool = False, origins: Origins = {}) -> Table:
     """Every counted case: instructions and allocations per op and, given a timing run, the
     timing median of the same case (same threads and params; empty where not timed)."""
     headers = ["Case", "Instructions/op", "Allocations/op"]
@@ -177,7 +181,7 @@ def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None,
         headers.append("Timing median ns/op")
     rows = []
     for case in sorted(counted, key=lambda c: c.key.sort_key()):
-        row = [case_name(case.key, logical_cpus, with_suite), fmt_instructions(case.instructions_per_op),
+        row = [case_name(case.key, logical_cpus, with_suite, origins), fmt_instructions(case.instructions_per_op),
                fmt_allocations(case.allocations_per_op)]
         if timings is not None:
             timed = timings.get(case.key)
@@ -215,6 +219,11 @@ STALLED_TEXT = "suspected deadlock (no iteration completed within --watchdog)"
 LOST_TEETH_TEXT = "check lost its teeth"
 
 
+def _check_name(result: StressResult) -> str:
+    """A check's name, marked with the module that brought its variant."""
+    return marked(f"`{result.check}`", result.origin)
+
+
 def _outcome_name(outcome: OutcomeCount) -> str:
     name = f"`{outcome.outcome}`"
     return f"{name}: {STALLED_TEXT}" if outcome.outcome == STALLED_OUTCOME else name
@@ -223,7 +232,7 @@ def _outcome_name(outcome: OutcomeCount) -> str:
 def stress_failures_table(failures: list[tuple[StressResult, OutcomeCount]]) -> Table:
     """Each forbidden outcome a variant observed: check, thread count, outcome, how often and
     in how many iterations."""
-    rows = tuple((f"`{result.check}`", str(result.threads), _outcome_name(outcome), f"{outcome.count:,}",
+    rows = tuple((_check_name(result), str(result.threads), _outcome_name(outcome), f"{outcome.count:,}",
                   f"{result.iterations:,}") for result, outcome in failures)
     return Table(("Check", "Threads", "Forbidden outcome", "Count", "Iterations"), rows, "lrlrr")
 
@@ -241,7 +250,7 @@ def stress_controls_table(controls: list[StressResult]) -> Table:
             caught, after = f"**no: {reason}**", f"never, in {fmt_seconds(control.seconds)}"
         seen = ", ".join(f"`{o.outcome}` {o.count:,}" for o in control.forbidden
                          if o.outcome != STALLED_OUTCOME)
-        rows.append((f"`{control.check}`", str(control.threads), caught, after, f"{control.iterations:,}",
+        rows.append((_check_name(control), str(control.threads), caught, after, f"{control.iterations:,}",
                      seen or "none"))
     return Table(("Control", "Threads", "Caught", "First caught after", "Iterations", "Forbidden outcomes seen"),
                  tuple(rows), "lrlrrl")
@@ -258,7 +267,7 @@ def stress_outcomes_table(results: list[StressResult]) -> Table:
         by_check[result.check][result.threads] = result
     rows = []
     for check, runs in by_check.items():
-        rows.append((f"`{check}`", "iterations", "",
+        rows.append((_check_name(next(iter(runs.values()))), "iterations", "",
                      *(f"{runs[t].iterations:,} in {runs[t].seconds:.2f} s" if t in runs else "" for t in threads)))
         grades = {o.outcome: o.grade for r in runs.values() for o in r.outcomes}
         for outcome, grade in grades.items():
