@@ -7,6 +7,8 @@ extension NIOLock: @retroactive ExclusiveLock {}
 DispatchBench.main([
     // A real lock that no one here wrote.
     .lock("nio-lock") { NIOLock() },
+    // A spin lock of our own on swift-atomics: it waits on the CPU, never in the kernel.
+    .lock("ttas-lock") { TTASLock() },
     // The built-in `mutex` store, brought in from outside: it should measure as `mutex` does.
     .lockStore("mutex-outside", MutexStore.self),
     // A homemade once in the style of seed 000: tokens in an array behind a lock.
