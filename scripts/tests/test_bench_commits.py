@@ -602,13 +602,38 @@ def test_the_workflow_passes_revisions_as_arguments():
     assert workflow.count("if: always()") == 1 and "fetch-depth: 0" in workflow
 
 
+def _action_gate_script() -> str:
+    """The gate step's script of .github/actions/gate, as the runner runs it."""
+    action = (TESTS_DIR.parents[1] / ".github" / "actions" / "gate" / "action.yml").read_text()
+    body = action[action.index("      run: |\n        base=") + len("      run: |\n"):]
+    lines = []
+    for line in body.splitlines():
+        if not line.startswith("        "):
+            break
+        lines.append(line[8:])
+    return "\n".join(lines) + "\n"
+
+
 def test_the_action_passes_its_inputs_through_the_environment():
     action = (TESTS_DIR.parents[1] / ".github" / "actions" / "gate" / "action.yml").read_text()
-    assert '"$CI_GATE" "$base" HEAD --product "$PRODUCT" "${options[@]}"' in action
+    script = _action_gate_script()
     # Inputs reach the script through the environment only, never spliced into its text.
-    run_lines = action[action.index("      run: |\n        base="):].splitlines()
-    assert not any("${{" in line for line in run_lines[:6])
+    assert "${{" not in script and '"$CI_GATE" "$base" HEAD' in script
     assert action.count("if: always()") == 1
+
+
+@pytest.mark.parametrize("product, expected", [("", []), ("My Bench", ["--product", "My Bench"])])
+def test_the_action_gives_product_only_when_asked(tmp_path, product, expected):
+    # Without the input, ci-gate gets no --product and bench-commits takes the package's one benchmark executable.
+    fake = tmp_path / "ci-gate"
+    fake.write_text(f"#!{sys.executable}\nimport json, sys\nprint(json.dumps(sys.argv[1:]))\n")
+    fake.chmod(0o755)
+    env = {**os.environ, "CI_GATE": str(fake), "PRODUCT": product, "BASE": "", "BASE_REF": "main",
+           "OPTIONS": "--quick --no-count", "FILTER": "/my-lock$"}
+    done = subprocess.run(["bash", "-c", _action_gate_script()], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["origin/main", "HEAD", *expected, "--quick", "--no-count", "--",
+                                       "--filter", "/my-lock$"]
 
 
 def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
