@@ -98,6 +98,36 @@ package enum IsolationChecks {
         return misses.load(ordering: .relaxed)
     }
 
+    /// Mutual exclusion, on a bare lock: `threads` threads each run `sectionsPerThread` critical sections under
+    /// `lock`. Inside, a section counts itself in and out of an occupancy counter (a section that finds another
+    /// inside is an overlap) and increments a shared count in two steps, a load and then a store, which only the
+    /// lock keeps from losing increments; every `yieldEvery`-th section yields its processor between the two, so
+    /// that a holder is preempted while it holds the lock, the moment a lock that does not really hold shows it.
+    /// Returns the overlaps and the increments lost.
+    package static func mutualExclusion(
+        _ lock: any ExclusiveLock, threads: Int = 4, sectionsPerThread: Int = 2_000, yieldEvery: Int = 16
+    ) -> (overlaps: Int, lostIncrements: Int)? {
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let count = Atomic<Int>(0)
+        let finished = runOnThreads(threads) { _, progress in
+            for section in 0..<sectionsPerThread {
+                lock.withLock {
+                    if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                        overlaps.add(1, ordering: .relaxed)
+                    }
+                    let seen = count.load(ordering: .relaxed)
+                    if section % yieldEvery == 0 { Platform.yieldProcessor() }
+                    count.store(seen + 1, ordering: .relaxed)
+                    inside.subtract(1, ordering: .sequentiallyConsistent)
+                }
+                progress.tick()
+            }
+        }
+        guard finished else { return nil }
+        return (overlaps.load(ordering: .relaxed), threads * sectionsPerThread - count.load(ordering: .relaxed))
+    }
+
     /// Barrier exclusivity: `readers` and `writers` threads use a queue-based store built with an
     /// `ExclusivityProbe` (passed to `make`). Returns the probe's counts after the queue has drained.
     package static func exclusivity(
