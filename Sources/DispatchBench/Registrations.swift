@@ -82,6 +82,9 @@ extension Variant {
         switch subject {
         case .store(let make):
             StressCatalog.lockStoreCases(name: "\(suite)/\(id)", make: make)
+        case .lock(let makeStore, let makeLock):
+            StressCatalog.lockStoreCases(name: "\(suite)/\(id)", make: makeStore)
+                + [StressCatalog.mutualExclusionCase(name: "\(suite)/\(id)", make: makeLock)]
         case .once(let table):
             [StressCatalog.onceCase(name: "\(suite)/\(id)", table)]
         case .fanOut(let make):

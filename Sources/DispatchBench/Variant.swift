@@ -36,6 +36,9 @@ public struct Variant: Sendable {
 enum StressSubject: Sendable {
     /// A store of the isolation suite, made holding the given models.
     case store(@Sendable (_ preloading: [IdentityModel]) -> any IsolatedStore)
+    /// A lock: the store it guards, made holding the given models, and the bare lock.
+    case lock(store: @Sendable (_ preloading: [IdentityModel]) -> any IsolatedStore,
+              lock: @Sendable () -> any ExclusiveLock)
     /// A once table, raced on fresh tokens of fresh tables.
     case once(any OnceTable.Type)
     /// A fan-out waiter.
@@ -61,14 +64,18 @@ extension Variant {
     /// `.lock("nio-lock") { NIOLock() }`.
     ///
     /// It also joins the harness's lock floor, `harness/mutex-pair`: an empty critical section, each thread on a
-    /// lock of its own, beside `pthread-mutex`.
+    /// lock of its own, beside `pthread-mutex`; and `isolation/counter`: every thread increments one counter under
+    /// one shared lock, swift-nio's lock benchmark, beside the built-in locks. `bench stress` checks the bare lock
+    /// for mutual exclusion too.
     @inlinable
     public static func lock<Lock: ExclusiveLock>(_ id: String, fileID: String = #fileID,
                                                  _ make: @escaping @Sendable () -> Lock) -> Variant {
         let store = Variant.store(id, fileID: fileID) { LockedStore(lock: make(), preloading: $0) }
-        return Variant(id: id, suite: store.suite, fileID: fileID, subject: store.subject) { registry in
+        let subject = StressSubject.lock(store: { LockedStore(lock: make(), preloading: $0) }, lock: make)
+        return Variant(id: id, suite: store.suite, fileID: fileID, subject: subject) { registry in
             store.addBenchmarks(&registry)
             registry.addMutexPairBenchmark(variant: id, make)
+            registry.addCounterBenchmark(variant: id, make)
         }
     }
 

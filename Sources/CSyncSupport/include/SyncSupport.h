@@ -51,6 +51,19 @@ typedef intptr_t sync_swift_once_t;
 /// of our own and bound to the runtime's symbol, rather than through `@_silgen_name`.
 void sync_swift_once(sync_swift_once_t *predicate, void (*function)(void *), void *context) __asm__("swift_once");
 
+// MARK: - spin-lock
+
+/// The processor's spin-wait hint (x86 `pause`, arm64 `yield`): tells the core that the loop around it only waits
+/// for another core's store, so that it backs off the memory system and, with SMT, yields issue slots to its
+/// sibling. An instruction, not a call: the thread stays on its CPU and the kernel never hears of it.
+static inline __attribute__((always_inline)) void sync_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 // MARK: - build configuration
 
 /// Whether this package was built with ThreadSanitizer (`swift build --sanitize=thread`), decided at compile time

@@ -98,6 +98,48 @@ package enum IsolationChecks {
         return misses.load(ordering: .relaxed)
     }
 
+    /// Mutual exclusion, on a bare lock: `threads` threads each run `sectionsPerThread` critical sections under
+    /// `lock`. Inside, a section counts itself in and out of an occupancy counter and increments a shared count in
+    /// two steps, a load and then a store, which only the lock keeps from losing increments; between the two it
+    /// reads the occupancy `sectionSteps` times (well under a microsecond), so that a second thread let in finds the
+    /// first still inside, and every `sleepEvery`-th section sleeps there too (a microsecond asked, tens granted), so
+    /// that the holder is off its processor while it holds the lock, the moment a lock that does not hold shows it
+    /// even on one free core. A section that saw another inside is an overlap. Returns the overlaps and the
+    /// increments lost.
+    ///
+    /// The holder sleeps rather than yields: with a spin lock and many more threads than cores, a holder that
+    /// yields waits behind every spinner's time slice, and the check stalled past `bench stress`'s watchdog
+    /// (`spin-lock` at 32 threads on 2 cores) without a lock being wrong; a sleeper is woken by its timer and
+    /// preempts a spinner.
+    package static func mutualExclusion(
+        _ lock: any ExclusiveLock, threads: Int = 4, sectionsPerThread: Int = 2_000, sleepEvery: Int = 16
+    ) -> (overlaps: Int, lostIncrements: Int)? {
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let count = Atomic<Int>(0)
+        let finished = runOnThreads(threads) { _, progress in
+            for section in 0..<sectionsPerThread {
+                lock.withLock {
+                    var overlapped = inside.add(1, ordering: .sequentiallyConsistent).newValue != 1
+                    let seen = count.load(ordering: .relaxed)
+                    if section % sleepEvery == 0 { Platform.sleep(nanoseconds: 1_000) }
+                    for _ in 0..<sectionSteps where !overlapped {
+                        overlapped = inside.load(ordering: .relaxed) != 1
+                    }
+                    count.store(seen + 1, ordering: .relaxed)
+                    inside.subtract(1, ordering: .sequentiallyConsistent)
+                    if overlapped { overlaps.add(1, ordering: .relaxed) }
+                }
+                progress.tick()
+            }
+        }
+        guard finished else { return nil }
+        return (overlaps.load(ordering: .relaxed), threads * sectionsPerThread - count.load(ordering: .relaxed))
+    }
+
+    /// The occupancy reads a mutual-exclusion section makes while it holds the lock.
+    package static let sectionSteps = 512
+
     /// Barrier exclusivity: `readers` and `writers` threads use a queue-based store built with an
     /// `ExclusivityProbe` (passed to `make`). Returns the probe's counts after the queue has drained.
     package static func exclusivity(

@@ -14,6 +14,10 @@ extension Outcome {
     package static let besideWrite = Outcome("block-ran-beside-a-write", .forbidden)
     package static let appliedWhenReturned = Outcome("write-applied-when-write-returned", .acceptable)
     package static let readMissedHeldWrite = Outcome("read-missed-a-pending-write", .forbidden)
+    /// A critical section that ran alone under the lock.
+    package static let sectionAlone = Outcome("section-ran-alone", .acceptable)
+    package static let sectionsOverlapped = Outcome("sections-overlapped", .forbidden)
+    package static let lostIncrement = Outcome("increment-lost", .forbidden)
 
     /// Reads overlapped on the queue: what a concurrent queue is for, forbidden on a serial one.
     package static func readsOverlapped(concurrent: Bool) -> Outcome {
@@ -69,6 +73,19 @@ package enum IsolationOutcomes {
         return counts
     }
 
+    package static func mutualExclusion(_ lock: any ExclusiveLock, threads: Int) -> OutcomeCounts {
+        var counts = OutcomeCounts()
+        let sections = 200
+        guard let seen = IsolationChecks.mutualExclusion(lock, threads: threads, sectionsPerThread: sections) else {
+            counts.record(.timedOut)
+            return counts
+        }
+        counts.record(.sectionAlone, times: max(0, threads * sections - seen.overlaps))
+        counts.record(.sectionsOverlapped, times: seen.overlaps)
+        counts.record(.lostIncrement, times: seen.lostIncrements)
+        return counts
+    }
+
     package static func exclusivity(threads: Int, readsConcurrently: Bool,
                                     _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore) -> OutcomeCounts {
         var counts = OutcomeCounts()
@@ -107,10 +124,20 @@ extension StressCatalog {
         ]
     }
 
+    /// The check of a bare lock, under `name/mutual-exclusion`, each iteration on a fresh lock from `make`: for the
+    /// catalog's exclusive locks and for a lock a package brings.
+    package static func mutualExclusionCase(name: String, make: @escaping @Sendable () -> any ExclusiveLock)
+        -> StressCase {
+        StressCase("\(name)/mutual-exclusion") { IsolationOutcomes.mutualExclusion(make(), threads: $0) }
+    }
+
     static let isolationCases: [StressCase] = IsolationVariant.allCases.flatMap { variant -> [StressCase] in
         let name = "isolation/\(variant.rawValue)"
         let preload = IsolationChecks.sharedKeys
         var cases = lockStoreCases(name: name) { variant.makeStore(preloading: $0) }
+        if let make = variant.lockFactory {
+            cases.append(mutualExclusionCase(name: name, make: make))
+        }
         if let make = variant.probedStoreFactory {
             let concurrent = variant.readsConcurrently, asynchronous = variant.writesAsynchronously
             cases.append(StressCase("\(name)/exclusivity") { threads in
@@ -134,6 +161,9 @@ extension StressCatalog {
             },
             StressCase("isolation/racy-store/read-your-writes", control: true) {
                 IsolationOutcomes.readYourWrites(RacyStore(preloading: preload), threads: $0)
+            },
+            StressCase("isolation/check-then-set-lock/mutual-exclusion", control: true) {
+                IsolationOutcomes.mutualExclusion(CheckThenSetLock(), threads: $0)
             },
             StressCase("isolation/barrierless/exclusivity", control: true) { threads in
                 IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: true) {

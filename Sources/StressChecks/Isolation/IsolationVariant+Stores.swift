@@ -15,6 +15,12 @@ extension IsolationVariant {
     package var probedStoreFactory: (@Sendable (_ models: [IdentityModel], _ probe: any QueueBlockProbe) -> any IsolatedStore)? {
         accept(ProbedStoreFactory())
     }
+
+    /// How to make the variant's bare lock (a store of it, holding nothing), for the mutual-exclusion check; nil
+    /// for the variants whose lock cannot be taken on its own.
+    package var lockFactory: (@Sendable () -> any ExclusiveLock)? {
+        accept(LockFactory())
+    }
 }
 
 private struct StoreFactory: IsolationVariantVisitor {
@@ -30,5 +36,14 @@ private struct ProbedStoreFactory: IsolationVariantVisitor {
 
     package func queueStore<Store: QueueStore>(_: Store.Type) -> Output { { Store(preloading: $0, probe: $1) } }
     package func lockStore<Store: LockStore>(_: Store.Type) -> Output { nil }
+    package func actor(_: ActorStore.Type) -> Output { nil }
+}
+
+private struct LockFactory: IsolationVariantVisitor {
+    package typealias Output = (@Sendable () -> any ExclusiveLock)?
+
+    package func queueStore<Store: QueueStore>(_: Store.Type) -> Output { nil }
+    package func lockStore<Store: LockStore>(_: Store.Type) -> Output { nil }
+    package func exclusiveLockStore<Store: ExclusiveLockStore>(_: Store.Type) -> Output { { Store(preloading: []) } }
     package func actor(_: ActorStore.Type) -> Output { nil }
 }

@@ -17,6 +17,11 @@ public protocol LockStore: IsolatedStore {
     init(preloading models: [IdentityModel])
 }
 
+/// A store behind a lock that can be taken on its own: `withLock` runs `body` under the very lock that `read` and
+/// `write` take, as they take it, and touches nothing else. `isolation/counter` measures that lock bare, with one
+/// shared counter in place of the dictionary; the store is the lock's one home, so the id names one type in both.
+public protocol ExclusiveLockStore: LockStore, ExclusiveLock {}
+
 /// A store built on a dispatch queue: every read and write is a block on its queue, and a test probe can watch
 /// those blocks (see `QueueBlockProbe`).
 public protocol QueueStore: IsolatedStore {

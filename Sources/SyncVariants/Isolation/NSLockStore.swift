@@ -3,8 +3,8 @@ import Foundation
 /// `nslock`: the dictionary behind a Foundation `NSLock` (a pthread mutex on Linux), for reads and writes alike.
 ///
 /// Thread-safe; `entries` is touched only while `lock` is held. A write has been applied when `write` returns.
-public final class NSLockStore: LockStore, @unchecked Sendable {
-    private let lock = NSLock()
+public final class NSLockStore: ExclusiveLockStore, @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
@@ -22,5 +22,13 @@ public final class NSLockStore: LockStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         entries[model.id] = model
+    }
+
+    /// Runs `body` with the lock held, without touching the dictionary.
+    @inlinable
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 }

@@ -6,9 +6,9 @@ import CSyncSupport
 ///
 /// Thread-safe; `entries` is read only under the read or write lock and written only under the write lock.
 /// A write has been applied when `write` returns. glibc's default rwlock prefers readers, so a steady stream of
-/// readers can delay a writer.
-public final class RWLockStore: LockStore, @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+/// readers can delay a writer. `withLock` takes the write lock: the lock alone, as exclusive as a mutex.
+public final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
+    @usableFromInline let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
@@ -36,5 +36,13 @@ public final class RWLockStore: LockStore, @unchecked Sendable {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         entries[model.id] = model
+    }
+
+    /// Runs `body` with the write lock held, without touching the dictionary.
+    @inlinable
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
     }
 }

@@ -32,6 +32,32 @@ import VariantCatalog
         #expect((violations ?? 0) > 0, check.missedTheRacyStore)
     }
 
+    // MARK: Mutual exclusion of the bare locks
+
+    /// Every lock that `isolation/counter` measures bare lets one section in at a time and loses no increment.
+    @Test(arguments: IsolationVariant.allCases.filter(\.isExclusiveLock))
+    func everyExclusiveLockLetsOneSectionInAtATime(_ variant: IsolationVariant) async throws {
+        let make = try #require(variant.lockFactory)
+        let seen = try finished(await onPlainThread { IsolationChecks.mutualExclusion(make()) })
+        #expect(seen.overlaps == 0)
+        #expect(seen.lostIncrements == 0)
+    }
+
+    /// The locks the catalog names as measured in `isolation/counter` are the ones this family's checks can take
+    /// bare: the new pthread and spin locks, and the lock of `mutex`, `nslock` and `rwlock` (its write lock).
+    @Test func theExclusiveLocksAreTheLockStores() {
+        #expect(IsolationVariant.allCases.filter(\.isExclusiveLock).map(\.rawValue) == [
+            "nslock", "mutex", "rwlock", "spin-lock", "pthread-mutex", "pthread-mutex-pi", "pthread-mutex-adaptive",
+        ])
+        #expect(IsolationVariant.allCases.allSatisfy { $0.isExclusiveLock == ($0.lockFactory != nil) })
+    }
+
+    @Test func mutualExclusionCheckCatchesTheCheckThenSetLock() async {
+        let seen = await onPlainThread { IsolationChecks.mutualExclusion(CheckThenSetLock()) }
+        #expect((seen?.overlaps ?? 0) > 0, "the mutual-exclusion check no longer catches two threads inside at once")
+        #expect((seen?.lostIncrements ?? 0) > 0, "the mutual-exclusion check no longer catches a lost increment")
+    }
+
     // MARK: When a write is applied
 
     /// A synchronous write has been applied when `write` returns, even while its block is held.
