@@ -26,6 +26,9 @@ OBJECT_LIST = "objects.txt"
 # the like, whose order is part of what a program means, nor Swift's metadata sections, which are read whole.
 SHUFFLED_SECTIONS = (".text*", ".data*", ".bss*", ".rodata*", ".tdata*", ".tbss*")
 LINK_TIMEOUT_SECONDS = 120
+# The verbose relink that shows the link line plans the whole build again first: on a loaded machine that alone
+# took over 120 s (a quick A/A here ran from copies for it), so it gets longer.
+RELINK_TIMEOUT_SECONDS = 600
 
 
 class LinkError(Exception):
@@ -94,7 +97,7 @@ def capture(build_command: tuple[str, ...], package: Path, binary: Path, log: Pa
     os.replace(binary, kept)
     try:
         done = subprocess.run([*build_command, "-v"], cwd=package, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=LINK_TIMEOUT_SECONDS)
+                              text=True, timeout=RELINK_TIMEOUT_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise LinkError(f"cannot relink to read the link line: {error}") from None
     finally:

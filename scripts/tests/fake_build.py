@@ -49,8 +49,12 @@ OWN_MANIFEST = {"name": "DispatchBench", "dependencies": [], "targets": [],
 if sys.argv[1:2] == ["link"]:
     sys.exit(link(sys.argv[2:]))
 if sys.argv[1:2] == ["dump"]:
-    manifest = Path("manifest.json")
-    print(manifest.read_text() if manifest.exists() else json.dumps(OWN_MANIFEST))
+    manifest = json.loads(Path("manifest.json").read_text()) if Path("manifest.json").exists() else OWN_MANIFEST
+    # As SwiftPM does, a path dependency is resolved against the package's directory.
+    for dependency in manifest.get("dependencies", []):
+        for entry in dependency.get("fileSystem", []):
+            entry["path"] = os.path.normpath(Path.cwd() / entry["path"])
+    print(json.dumps(manifest))
     sys.exit(0)
 if Path("BROKEN").exists():
     print("Compiling bench Bench.swift", file=sys.stderr)

@@ -5,6 +5,8 @@ SwiftPM writes them, and a comparison that ran from copies says so in its verdic
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from bench_commits.brought_in import ListedCase, check_measures_package, parse_list
 from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import LinkError, read_response_file
-from test_bench_commits import commit, invocations, repo, run  # noqa: F401 (repo is a fixture)
+from test_bench_commits import CI_GATE, commit, invocations, repo, run  # noqa: F401 (repo is a fixture)
 
 LISTED = """\
 harness/empty/loop threads:1
@@ -88,6 +90,31 @@ def test_a_product_that_brings_none_of_the_packages_variants_stops_before_timing
     assert run(user_repo, "HEAD", "HEAD", "--no-count") == 2
     assert "--product LockLab brings none of LockLab's variants" in capsys.readouterr().err.strip().splitlines()[-1]
     assert _timed(user_repo) == []
+
+
+@pytest.mark.parametrize("path, refused", [("../DispatchBench", True), ("Vendored/Helpers", False)])
+def test_a_relative_path_that_leaves_the_repository_is_refused_before_anything_builds(user_repo, capsys, path,
+                                                                                      refused):
+    manifest = {**USER_MANIFEST, "dependencies": [{"fileSystem": [
+        {"identity": "dispatchbench", "path": path, "nameForTargetDependencyResolutionOnly": "DispatchBench"}]}]}
+    commit(user_repo, "a path dependency", {"manifest.json": json.dumps(manifest)})
+    code = run(user_repo, "HEAD", "HEAD", "--no-count", "--", "--filter", "rwlock")
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    if refused:
+        outside = (user_repo.parent / "DispatchBench").resolve()
+        assert code == 2 and "by a relative path that leaves the repository" in last
+        assert f'write .package(path: "{outside}") or its URL instead' in last
+        assert invocations(user_repo) == [], "refused before anything built or ran"
+    else:  # the control: a path inside the repository is in every worktree too
+        assert code in (0, 4) and _timed(user_repo)
+
+
+def test_ci_gate_refuses_a_filter_with_none_of_the_packages_variants(user_repo):
+    # The fake build leaves its binary where bench's would be, whatever the product.
+    env = {**os.environ, "BENCH_COMMITS_BINARY": ".build/release/bench"}
+    done = subprocess.run([str(CI_GATE), "HEAD", "HEAD", "--no-count", "--", "--filter", "^harness/"],
+                          cwd=user_repo, capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "selects none of LockLab's variants" in done.stderr
 
 
 def test_a_selection_with_the_packages_case_is_compared(user_repo):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from analyze_lib.cli import main
-from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, UNRESOLVED, compare
 from analyze_lib.files.loader import load_results
 from analyze_lib.files.model import CaseKey
 from analyze_lib.judge.stats import smallest_p
@@ -21,12 +21,13 @@ HEAD_SEED = 2
 MEDIAN_NS = 100.0
 
 # Head medians relative to base, with the verdict each must get and the verdict's
-# words (a regex: the sampled ratio is near, not exactly, the factor).
+# words (a regex: the sampled ratio is near, not exactly, the factor). A 3% change is not called at the 5%
+# threshold, but its interval reaches 1.05: not resolved, not "no change".
 SCENARIOS = {
     "same": (1.0, UNCHANGED, r"no change"),
     "twice-slower": (2.0, SLOWER, r"(1\.9\d|2\.\d\d)× slower"),
     "twice-faster": (0.5, FASTER, r"(1\.9\d|2\.\d\d)× faster"),
-    "three-percent": (1.03, UNCHANGED, r"no change"),
+    "three-percent": (1.03, UNRESOLVED, r"not resolved: 1\.0\d× \(head/base\), not significant"),
 }
 
 
@@ -56,14 +57,20 @@ def test_twice_slower_ratio_and_ci(tmp_path):
     assert row.p_value < 1e-4
 
 
-def test_equal_but_noisy_is_no_change():
+def test_equal_but_noisy_is_not_resolved_and_equal_and_steady_is_no_change():
+    # Noisy samples leave an interval that reaches the threshold: not called, and not "no change" either.
     rng = np.random.default_rng(3)
     key = CaseKey("wait", "fan-out", "group", 2, (("tasks", 16),))
     base = {key: 1000 * np.exp(rng.normal(0, 0.3, 15))}
     head = {key: 1000 * np.exp(rng.normal(0, 0.3, 15))}
     [row] = compare(base, head)
-    assert row.verdict == UNCHANGED
-    assert row.ci_low < 1 < row.ci_high
+    assert row.verdict == UNRESOLVED and row.ci_low < 1 < row.ci_high
+    assert row.ci_high >= 1.05 or row.ci_low <= 1 / 1.05
+    # The control: the same shape, steady enough that the interval lies within 5% either way.
+    base = {key: 1000 * np.exp(rng.normal(0, 0.01, 15))}
+    head = {key: 1000 * np.exp(rng.normal(0, 0.01, 15))}
+    [row] = compare(base, head)
+    assert row.verdict == UNCHANGED and 1 / 1.05 < row.ci_low < 1 < row.ci_high < 1.05
 
 
 def test_compare_is_deterministic(tmp_path):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from analyze_lib.files.model import CaseKey
-from analyze_lib.judge.compare import (BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNSTABLE, CaseEvidence,
-                                       classify, compare, compare_samples, decide_outcomes)
+from analyze_lib.judge.compare import (BIMODAL, FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE,
+                                       CaseEvidence, classify, compare, compare_samples, decide_outcomes)
 from analyze_lib.judge.stats import Modes, smallest_p
 from analyze_lib.present.outcome_text import outcome_text
 
@@ -32,7 +32,9 @@ def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, be
     (_evidence(ratio=1.05), True, True, UNCHANGED),            # significant but below the threshold
     (_evidence(ratio=1.1), True, True, SLOWER),                # exactly the threshold counts
     (_evidence(ratio=1 / 1.1), True, True, FASTER),            # the factor is symmetric
-    (_evidence(ratio=1.5), True, False, UNCHANGED),            # large but not significant
+    (_evidence(ratio=1.5), True, False, UNRESOLVED),           # large, not significant: its interval reaches 1.1
+    (_evidence(ratio=1.05), True, False, UNCHANGED),           # not significant, its interval within 1.1 either way
+    (_evidence(ratio=1 / 1.2, paired=True), True, False, UNRESOLVED),  # paired: the same rule, faster side
     (_evidence(ratio=1.5), False, True, UNDETECTABLE),         # the counts could never reach the level
     (_evidence(ratio=1.0, floor=1.2), True, False, UNSTABLE),  # not called, floor at least the threshold
     (_evidence(ratio=1.0, floor=1.2), False, False, UNSTABLE),  # unstable wins over undetectable
@@ -90,7 +92,7 @@ def test_paired_cases_are_decided_family_wise_and_unpaired_ones_by_false_discove
     # 2.5 x 0.01 / 500: above Holm's third bar (0.01 / 498) and the lone bar, below BH's third (3 x 0.01 / 500).
     between = 2.5 * 0.01 / 500
     assert _family(between, paired=False) == [SLOWER, SLOWER, SLOWER]  # BH: lifted by the two real changes
-    assert _family(between, paired=True) == [SLOWER, SLOWER, UNCHANGED]  # Holm: not
+    assert _family(between, paired=True) == [SLOWER, SLOWER, UNRESOLVED]  # Holm: not (its interval reaches 1.1)
     # The control: at the lone bar (the resolution's) a paired case is called, beside real changes or not.
     assert _family(0.01 / 500, paired=True) == [SLOWER, SLOWER, SLOWER]
 

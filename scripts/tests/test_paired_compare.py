@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, build_comparison
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, UNRESOLVED, build_comparison
 from analyze_lib.present.gate_text import headline
 from analyze_lib.judge.gate import decide_gate
 from analyze_lib.present.outcome_text import outcome_text
@@ -28,7 +28,9 @@ def compared(tmp_path, changes=None, **options):
 def test_same_build_pairs_flag_nothing_though_the_host_flips_2x(tmp_path):
     comparison = compared(tmp_path)
     assert all(row.paired for row in comparison.rows)
-    assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+    # Nothing called; at the 2% threshold their intervals reach it, so they read "not resolved", not "no change".
+    assert not any(row.changed for row in comparison.rows)
+    assert {row.outcome for row in comparison.rows} <= {UNCHANGED, UNRESOLVED}
     assert max(row.resolution for row in comparison.rows) < 1.10
     assert decide_gate(comparison).passed
 
@@ -71,7 +73,7 @@ def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tm
     from analyze_lib.present.render import checked_lines
     assert f"To do: give the undetectable cases the {MIN_CALL_ROUNDS} rounds" in "\n".join(checked_lines(short, decision))
     enough = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS)
-    assert [(row.key.variant, row.outcome) for row in enough.rows if row.outcome != UNCHANGED] == [("v3", SLOWER)]
+    assert [(row.key.variant, row.outcome) for row in enough.rows if row.changed] == [("v3", SLOWER)]
 
 
 def test_a_change_below_the_floor_is_not_called(tmp_path):
@@ -84,13 +86,18 @@ def test_a_change_below_the_floor_is_not_called(tmp_path):
 
 def test_a_planted_speedup_is_called_faster(tmp_path):
     comparison = compared(tmp_path, {case(variant="v5", threads=1): 0.8})
-    assert [(row.key.variant, row.outcome) for row in comparison.rows if row.outcome != UNCHANGED] == [("v5", FASTER)]
+    assert [(row.key.variant, row.outcome) for row in comparison.rows if row.changed] == [("v5", FASTER)]
 
 
-def test_each_unchanged_case_says_the_change_it_would_see(tmp_path):
+def test_each_case_not_called_says_the_change_it_would_see(tmp_path):
+    from dataclasses import replace
+
     row = compared(tmp_path).rows[0]
-    assert outcome_text(row) == f"no change (would see {row.resolution:.2f}×)"
-    assert row.resolution >= 1.02
+    assert row.outcome == UNRESOLVED and row.resolution >= 1.02
+    assert outcome_text(row) == f"not resolved: {row.ratio:.2f}× (head/base), not significant; would see " \
+                                f"{row.resolution:.2f}×"
+    # A case whose interval lies within the threshold reads "no change", with the same resolution.
+    assert outcome_text(replace(row, outcome=UNCHANGED)) == f"no change (would see {row.resolution:.2f}×)"
 
 
 def test_the_headline_and_the_text_say_what_each_case_could_see(tmp_path):
@@ -167,7 +174,7 @@ def test_a_head_that_starves_where_its_base_did_not_is_called_slower(tmp_path):
     such a head on the pairs left, whose ratio is 1, and passed it."""
     planted = case(variant="v3", threads=2)
     comparison = compared(tmp_path, starving={planted: (0.0, 0.6)})
-    called = [row for row in comparison.rows if row.outcome != UNCHANGED]
+    called = [row for row in comparison.rows if row.changed]
     assert [(row.key.variant, row.key.threads, row.outcome) for row in called] == [("v3", 2, SLOWER)]
     assert called[0].paired and outcome_text(called[0]) == "slower (starved in head)"
 
@@ -178,7 +185,7 @@ def test_a_case_that_starves_now_and_then_on_both_sides_is_not_called(tmp_path):
     comparison = compared(tmp_path, starving={planted: (0.3, 0.3)})
     row = next(row for row in comparison.rows if (row.key.variant, row.key.threads) == ("v3", 2))
     assert row.paired and row.base_starved > 0 and row.head_starved > 0
-    assert {row.outcome for row in comparison.rows} == {UNCHANGED}
+    assert not any(row.changed for row in comparison.rows)
 
 
 def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_huge_factor(tmp_path):
@@ -186,11 +193,12 @@ def test_a_paired_row_says_starved_or_that_it_could_see_nothing_instead_of_a_hug
 
     from analyze_lib.judge.paired import MAX_LOG_RESOLUTION
 
-    row = compared(tmp_path).rows[0]
+    row = replace(compared(tmp_path).rows[0], outcome=UNCHANGED)
     assert outcome_text(replace(row, base_median=math.inf, head_median=math.inf)) == "no change (starved in both)"
     capped = replace(row, resolution=math.exp(MAX_LOG_RESOLUTION))
     assert outcome_text(capped) == "no change (could see none: too few pairs with a ratio)"
     assert outcome_text(row).startswith("no change (would see ")
+    assert outcome_text(replace(capped, outcome=UNRESOLVED)).endswith("not significant"), "no resolution to say"
 
 
 def test_a_paired_comparison_whose_undetectable_cases_starved_says_to_lengthen_their_samples(tmp_path):

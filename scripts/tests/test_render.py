@@ -29,11 +29,15 @@ def test_markdown_table_and_verdict(tmp_path, capsys):
     assert "| --- | ---: | ---: | ---: | --- | ---: | --- |" in lines
     assert ("| `once/hit/lock threads:1` | 10.2 | 20.5 | 2.00 | [1.93, 2.07] | 0.0022 "
             "| **2.00× slower** |") in lines
-    assert "| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.94, 1.08] | 0.7 | no change |" in lines
-    assert "**1 slower, 0 faster, 1 unchanged.**" in out
-    assert "<details><summary>1 unchanged case</summary>" in lines
+    # Not called, but its interval reaches the 5% threshold: not resolved, never "no change".
+    assert ("| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.94, 1.08] | 0.7 "
+            "| not resolved: 1.01× (head/base), not significant |") in lines
+    assert ("**1 slower, 0 faster, 0 unchanged, 1 not resolved (not significant, but the interval reaches the "
+            "1.05× threshold).**") in out
+    assert "<details><summary>1 unchanged or not resolved case</summary>" in lines
     assert "| once | 2 | 1.42 | none (needs 2 rounds a side) |" in lines
-    assert lines[2:5] == ["- Checked: 2 of 2 compared cases decided (1 slower, 0 faster, 1 unchanged).",
+    assert lines[2:5] == ["- Checked: 2 of 2 compared cases decided (1 slower, 0 faster, 0 unchanged, "
+                          "1 not resolved).",
                           "- Not checked: none.",
                           "- To do: look at the slower case first: it is the table's first row."]
 
@@ -44,5 +48,6 @@ def test_text_output_exact(tmp_path, capsys):
     assert out.splitlines()[4:7] == [
         "Case                     Base ns/op  Head ns/op  Ratio  99% CI             p  Verdict",
         "once/hit/lock threads:1        10.2        20.5   2.00  [1.93, 2.07]  0.0022  2.00× slower",
-        "once/hit/once threads:1        5.25        5.30   1.01  [0.94, 1.08]     0.7  no change",
+        "once/hit/once threads:1        5.25        5.30   1.01  [0.94, 1.08]     0.7  not resolved: 1.01× "
+        "(head/base), not significant",
     ]

@@ -45,7 +45,10 @@ DEFAULT_ALPHA = 0.01
 SLOWER = "slower"
 FASTER = "faster"
 UNCHANGED = "unchanged"
-VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED)
+# Not significant, but the case's interval reaches beyond the threshold factor: the gate could not tell whether it
+# changed by as much as it calls, so it is not "unchanged" (docs/comparison-rule.md#unchanged-or-not-resolved).
+UNRESOLVED = "unresolved"
+VERDICT_ORDER = (SLOWER, FASTER, UNCHANGED, UNRESOLVED)
 # Not a verdict but an outcome: too few samples for p < alpha, so the case was not judged
 # (its verdict is UNCHANGED). Counted apart from the verdicts.
 UNDETECTABLE = "undetectable"
@@ -58,7 +61,7 @@ UNSTABLE = "unstable"
 # median and share are reported, level by level when both sides are bimodal.
 BIMODAL = "bimodal"
 OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, UNDETECTABLE)
-ALWAYS_COUNTED = VERDICT_ORDER + (UNDETECTABLE,)
+ALWAYS_COUNTED = (SLOWER, FASTER, UNCHANGED, UNDETECTABLE)
 
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
 # ROUNDS_MIN_FOR_ROUND_STATS rounds, a case is judged on the between-round evidence: a
@@ -154,8 +157,13 @@ class CompareRow(CaseEvidence):
 
     @property
     def verdict(self) -> str:
-        """SLOWER or FASTER when the outcome is that change, else UNCHANGED."""
-        return self.outcome if self.outcome in (SLOWER, FASTER) else UNCHANGED
+        """SLOWER, FASTER or UNRESOLVED when the outcome is that, else UNCHANGED (the JSON ``verdict``)."""
+        return self.outcome if self.outcome in (SLOWER, FASTER, UNRESOLVED) else UNCHANGED
+
+    @property
+    def changed(self) -> bool:
+        """Whether the case was called slower or faster."""
+        return self.outcome in (SLOWER, FASTER)
 
     @property
     def short_of_rounds(self) -> bool:
@@ -181,13 +189,16 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     describes neither), the change of its levels when both sides have two and both levels moved beyond
     that factor the same way (``level_change``), else BIMODAL; else SLOWER or FASTER when the counts
     could reach the p-value needed, the test is significant and the change factor is at least 1 +
-    threshold/100; else UNSTABLE when the case's noise floor reaches that factor; else UNCHANGED, or
-    UNDETECTABLE when the counts could never have given the p-value needed.
+    threshold/100; else UNSTABLE when the case's noise floor reaches that factor; else UNDETECTABLE when the
+    counts could never have given the p-value needed. A case judged and not called is UNCHANGED only when its
+    interval lies within the threshold factor either way, else UNRESOLVED (``reaches_threshold``).
     """
     if evidence.paired:
         if not reachable:
             return UNDETECTABLE
-        return judge_change(evidence.ratio, threshold) if significant else UNCHANGED
+        if significant:
+            return judge_change(evidence.ratio, threshold)
+        return UNRESOLVED if reaches_threshold(evidence, threshold) else UNCHANGED
     if evidence.bimodal:
         return level_change(evidence.base_modes, evidence.head_modes, threshold)
     change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
@@ -195,7 +206,19 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
         return change
     if is_unstable(evidence.noise_floor, threshold):
         return UNSTABLE
-    return UNCHANGED if reachable else UNDETECTABLE
+    if not reachable:
+        return UNDETECTABLE
+    return UNRESOLVED if reaches_threshold(evidence, threshold) else UNCHANGED
+
+
+def reaches_threshold(evidence: CaseEvidence, threshold: float) -> bool:
+    """Whether the case's interval reaches the threshold factor either way (1 + threshold/100 slower or faster):
+    then a case not called may still have changed by as much as the gate calls. A starved median has no
+    interval that measures a factor, and reaches nothing here."""
+    if evidence.starved is not None or not (math.isfinite(evidence.ci_low) and math.isfinite(evidence.ci_high)):
+        return False
+    factor = 1 + threshold / 100
+    return evidence.ci_high >= factor - _RATIO_EPSILON or evidence.ci_low <= 1 / factor + _RATIO_EPSILON
 
 
 def level_change(base: Modes | None, head: Modes | None, threshold: float) -> str:
@@ -521,6 +544,11 @@ class Comparison:
     def unstable(self) -> list[CompareRow]:
         """The rows whose noise floor reaches the threshold (not gated)."""
         return [row for row in self.rows if row.outcome == UNSTABLE]
+
+    @property
+    def unresolved(self) -> list[CompareRow]:
+        """The rows not called whose interval reaches the threshold (not judged for a pass)."""
+        return [row for row in self.rows if row.outcome == UNRESOLVED]
 
     @property
     def bimodal(self) -> list[CompareRow]:

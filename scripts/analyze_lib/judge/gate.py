@@ -115,10 +115,13 @@ class GateDecision(_GateOutcome):
     # What stands against a pass beyond the cases' outcomes (pass_evidence).
     evidence: PassEvidence = PassEvidence()
 
+    # Cases not called whose interval reaches the threshold: not judged for a pass.
+    unresolved: tuple[CaseKey, ...] = ()
+
     @property
     def not_gated(self) -> int:
-        """How many compared cases the gate could not judge (undetectable or unstable)."""
-        return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
+        """How many compared cases the gate could not judge (undetectable, unstable, bimodal or not resolved)."""
+        return len(self.undetectable) + len(self.unstable) + len(self.bimodal) + len(self.unresolved)
 
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
@@ -131,6 +134,7 @@ class GateDecision(_GateOutcome):
             # Only when present, so documents without rounds keep their exact shape.
             **({"unstable": len(self.unstable)} if self.unstable else {}),
             **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
+            **({"unresolved": len(self.unresolved)} if self.unresolved else {}),
             **({"head_incomplete": self.head_incomplete} if self.head_incomplete else {}),
             # What pass_evidence found, only when it found it.
             **({"suites_slower": [shift.suite for shift in self.evidence.suites_slower]}
@@ -176,6 +180,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         threshold=comparison.threshold,
         undetectable_by_rounds=bool(undetectable) and all(row.short_of_rounds for row in undetectable),
         bimodal=tuple(row.key for row in comparison.bimodal),
+        unresolved=tuple(row.key for row in comparison.unresolved),
         paired_resolutions=paired_resolutions(comparison.rows),
         head_incomplete=head_incomplete,
         evidence=evidence,

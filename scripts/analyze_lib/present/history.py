@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .charts import Axes, Panel, draw_figure, make_series
 from ..judge.comparable import run_warnings
-from ..judge.compare import UNCHANGED, CompareRow, compare
+from ..judge.compare import CompareRow, compare
 from .doc import Bullets, Heading, Image, Paragraph, Table, to_markdown
 from ..files.errors import AnalyzeError
 from .figures import FigureBudget
@@ -93,7 +93,7 @@ def find_steps(runs: list[ResultsFile], threshold: float, alpha: float, pattern=
             pairs[(before, after)][1][key] = new
     steps = [Step(row.key, before, after, row)
              for (before, after), (old, new) in pairs.items()
-             for row in compare(old, new, threshold, alpha) if row.verdict != UNCHANGED]
+             for row in compare(old, new, threshold, alpha) if row.changed]
     return sorted(steps, key=lambda step: (step.key.sort_key(), step.before))
 
 

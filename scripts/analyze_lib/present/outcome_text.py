@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 from ..judge import paired as paired_rule
-from ..judge.compare import (BIMODAL, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE,
-                             UNSTABLE, CompareRow, level_ratios, within_bands)
+from ..judge.compare import (BIMODAL, CompareRow, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, UNCHANGED,
+                             UNDETECTABLE, UNRESOLVED, UNSTABLE, level_ratios, within_bands)
 from ..judge.stats import Modes
 
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
@@ -29,11 +29,22 @@ def outcome_text(row: CompareRow) -> str:
         return f"unstable (not gated): {noise_floor_text(row.noise_floor)}"
     if row.outcome == UNDETECTABLE:
         return UNDETECTABLE_ROUNDS_TEXT if row.short_of_rounds else UNDETECTABLE_TEXT
+    if row.outcome == UNRESOLVED:
+        return unresolved_text(row)
     if row.paired and row.outcome == UNCHANGED and row.starved is None:
         if math.log(row.resolution) >= paired_rule.MAX_LOG_RESOLUTION - 1e-9:
             return "no change (could see none: too few pairs with a ratio)"
         return f"no change (would see {row.resolution:.2f}×)"
     return ratio_text(row.ratio, row.verdict, row.starved)
+
+
+def unresolved_text(row: CompareRow) -> str:
+    """``not resolved: 1.25× (head/base), not significant; would see 1.72×``: a case not called whose interval
+    reaches the threshold, so that it may have changed by as much as the gate calls."""
+    would = ""
+    if row.paired and math.log(row.resolution) < paired_rule.MAX_LOG_RESOLUTION - 1e-9:
+        would = f"; would see {row.resolution:.2f}×"
+    return f"not resolved: {row.ratio:.2f}× (head/base), not significant{would}"
 
 
 def ratio_text(ratio: float, verdict: str, starved: str | None = None) -> str:

@@ -14,7 +14,7 @@ from collections import Counter
 from ..files.model import CaseKey, ResultsFile
 from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_count, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
-from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNSTABLE,
+from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE,
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
                              RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
 from ..judge.gate import GateDecision, threshold_would_help
@@ -75,6 +75,9 @@ def counts_sentence(comparison: Comparison) -> str:
     starved median)."""
     counts = comparison.counts
     text = f"{counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+    if counts.get(UNRESOLVED):
+        text += (f", {counts[UNRESOLVED]} not resolved (not significant, but the interval reaches the "
+                 f"{1 + comparison.threshold / 100:.2f}× threshold)")
     if counts.get(BIMODAL):
         text += f", {counts[BIMODAL]} bimodal (not gated: samples in two levels)"
     if counts.get(UNSTABLE):
@@ -204,7 +207,7 @@ def _ci_cell(row: CompareRow) -> str:
 def _compare_cells(row: CompareRow, code: bool) -> list[str]:
     label = f"`{row.key.label}`" if code else row.key.label
     verdict = outcome_text(row)
-    if code and row.verdict != UNCHANGED:
+    if code and row.changed:
         verdict = f"**{verdict}**"
     return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), _ratio_cell(row),
             _ci_cell(row), fmt_p(row.p_value), verdict]
@@ -269,7 +272,8 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
     decided = sum(1 for row in rows if row.outcome in VERDICT_ORDER)
     counts = comparison.counts
     lines = [f"Checked: {decided} of {fmt_count(len(rows), 'compared case')} decided "
-             f"({counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged)."]
+             f"({counts[SLOWER]} slower, {counts[FASTER]} faster, {counts[UNCHANGED]} unchanged"
+             + (f", {counts[UNRESOLVED]} not resolved" if counts.get(UNRESOLVED) else "") + ")."]
     missing = "missing from head" if gate is not None else "only in base"
     unchecked = [(len(comparison.undetectable), "undetectable (too few rounds or samples to reach the p needed)"),
                  (len(comparison.unstable), "unstable (their own rounds vary as much as the threshold)"),
@@ -358,15 +362,16 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     """
     lines = markdown_preamble(comparison, gate, f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}",
                               checked=checked_lines(comparison, gate))
-    changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
-    unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
+    changed = [r for r in comparison.rows if r.changed]
+    unchanged = [r for r in comparison.rows if not r.changed]
     if changed:
         lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
                                 [_compare_cells(r, True) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
-        what = ", ".join(["unchanged"] + [name for name, rows in (("undetectable", comparison.undetectable),
+        what = ", ".join(["unchanged"] + [name for name, rows in (("not resolved", comparison.unresolved),
+                                                                   ("undetectable", comparison.undetectable),
                                                                    ("unstable", comparison.unstable),
                                                                    ("bimodal", comparison.bimodal)) if rows])
         what = " or ".join(what.rsplit(", ", 1))
