@@ -18,9 +18,12 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes stands
     against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
-    the few facts a file does not carry), ``conditions`` (how a run was made, whether the
-    machine was busy, and where fairness can be judged), ``decisions`` (the report's which one to use,
-    runner-up, avoid and disqualified per situation).
+    the few facts a file does not carry), ``signals`` (a case's per-operation signals: switches,
+    kernel and user time, utilisation, fairness, OS threads), ``conditions`` (how a run was made,
+    whether the machine was busy as its samples measured it, and where fairness can be judged),
+    ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
+    ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
+    along threads).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's

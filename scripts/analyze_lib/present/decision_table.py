@@ -10,7 +10,7 @@ import math
 
 from ..fmt import fmt_multiple, fmt_ns
 from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision, Standing
-from ..judge.conditions import FAIRNESS_LOAD_SLACK
+from ..judge.conditions import QUIET_CPU_SHARE
 from ..judge.situations import metric
 from .doc import Table
 
@@ -77,8 +77,8 @@ def rules_text(logical_cpus: int) -> str:
             f"{AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
             f"however fast: starves another role of the same case ({ROLE_STARVATION_FACTOR:g}× fewer ops "
             f"per thread), unfair (its slowest thread did less than {FAIRNESS_MIN:g} of the busiest one's "
-            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the load average "
-            f"as the run started left fewer CPUs free than threads, give or take {FAIRNESS_LOAD_SLACK:g}), "
+            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the CPU-bound harness "
+            f"cases got less than {QUIET_CPU_SHARE:.0%} of their CPUs), "
             f"or starved in {STARVED_SHARE:.0%} of its "
             f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
             f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "

@@ -253,9 +253,9 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     for figure in figures + [f for chart in counts_charts for f in chart.figures]:
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     conditions = run_conditions(results) if results is not None else None
-    load = conditions.load_at_start if conditions is not None else None
-    decisions = decide(cases, cpus, load=load)
-    ratios = which_one_tables(cases, cpus, load=load)
+    share = conditions.cpu_share if conditions is not None else None
+    decisions = decide(cases, cpus, cpu_share=share)
+    ratios = which_one_tables(cases, cpus, cpu_share=share)
 
     summary = []
     if results is not None:
