@@ -123,10 +123,12 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
 
 @dataclass(frozen=True)
 class Standing:
-    """A variant's median and its factor to the recommended variant (None for that one)."""
+    """A variant's median and its factor to the recommended variant (None for that one), and the
+    case it was read from (None when built without one)."""
     variant: str
     median: float
     factor: RatioEstimate | None = None
+    key: CaseKey | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
         estimate = None
         if best is not None and case is not best and math.isfinite(case_median(case)):
             estimate = factor(case, best)
-        return Standing(case.key.variant, case_median(case), estimate)
+        return Standing(case.key.variant, case_median(case), estimate, case.key)
 
     others = [standing(c) for c in eligible[1:]]
     runner_up = others[0] if others and not _avoided(others[0]) else None

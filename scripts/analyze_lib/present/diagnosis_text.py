@@ -1,0 +1,67 @@
+"""A diagnosis in words (judge/diagnosis.py decides it): the label and the figures that earned it,
+e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, and a cliff, e.g. ``cliff between 4
+and 8 threads (226×)``. Nothing is decided here; docs/diagnosis.md states the rules."""
+
+from __future__ import annotations
+
+import math
+
+from ..fmt import fmt_duration, fmt_multiple, fmt_rate
+from ..judge.diagnosis import (CONVOY, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
+                               UNCLEAR, UNFAIR, Cliff, Diagnosis)
+from ..judge.signals import finite
+
+# Where the rules are stated, for a reader who wants the why of a label.
+RULES_PAGE = "docs/diagnosis.md"
+
+
+def _switches(value: float | None) -> str:
+    return f"{fmt_rate(value)} switch{'' if value == 1 else 'es'}" if finite(value) else "switches not recorded"
+
+
+def _time(value: float | None) -> str:
+    return fmt_duration(value) if finite(value) else "—"
+
+
+def _share(value: float | None) -> str:
+    return f"{value:.0%}" if finite(value) else "—"
+
+
+def _growth(d: Diagnosis) -> str:
+    if d.growth is None:
+        return ""
+    return f", {fmt_multiple(d.growth)}× the cost at {d.reference_threads} threads"
+
+
+def cause_text(d: Diagnosis) -> str:
+    """The label and its figures in a short phrase, per operation."""
+    s = d.signals
+    if d.label == CONVOY:
+        return f"convoy: {_switches(s.voluntary)} and {_time(s.kernel_ns)} in the kernel per op"
+    if d.label == SPINNING:
+        return (f"spinning: CPUs {_share(s.utilisation)} busy, {_time(s.user_ns)} of user time and "
+                f"{_switches(s.voluntary)} per op{_growth(d)}")
+    if d.label == POOL_GROWTH:
+        return f"pool growth: {s.threads_created:g} OS threads started during a sample"
+    if d.label == UNFAIR:
+        return f"unfair: the slowest thread did {s.fairness:.2g} of the busiest one's ops"
+    if d.label == STARVATION:
+        if d.median == math.inf or not finite(s.fairness) or s.fairness > 0:
+            return "starvation: no operation completed in many samples"
+        return "starvation: a thread completed no operation"
+    if d.label == SERIALIZED:
+        return (f"serialized: {s.busy_cpus:.1f} CPUs busy at {s.threads} threads (one at a time: a serial queue "
+                "or one lock)")
+    if d.label == OVERSUBSCRIPTION:
+        return f"oversubscription: {s.threads} threads take turns on {s.logical_cpus} CPUs{_growth(d)}"
+    if d.label == CPU_BOUND:
+        return f"on the CPU: {_time(s.user_ns)} of user time per op, no blocking"
+    assert d.label == UNCLEAR, d.label
+    return (f"unclear: {_switches(s.voluntary)}, {_time(s.kernel_ns)} in the kernel and {_time(s.user_ns)} of "
+            f"user time per op, CPUs {_share(s.utilisation)} busy")
+
+
+def cliff_text(cliff: Cliff) -> str:
+    """``cliff between 4 and 8 threads (226×): convoy: …``."""
+    factor = "starved" if math.isinf(cliff.factor) else f"{fmt_multiple(cliff.factor)}×"
+    return f"cliff between {cliff.before} and {cliff.at} threads ({factor}): {cause_text(cliff.diagnosis)}"
