@@ -23,14 +23,15 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     whether the machine was busy as its samples measured it, and where fairness can be judged),
     ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
-    along threads), ``headlines`` (which findings a report opens with).
+    along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
+    with a slower case: switches and kernel time per op on both sides).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
     outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``conditions_text`` (a
-    run's conditions in words), ``diagnosis_text`` (a diagnosis and a cliff in words),
+    run's conditions in words), ``diagnosis_text`` (a diagnosis, a cliff and what moved in words),
     ``headlines_text`` (the report's headlines in words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze

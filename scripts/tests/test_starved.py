@@ -105,7 +105,7 @@ def test_gate_fails_on_starved_head_and_json_is_strict(pair, capsys):
     text = capsys.readouterr().out
     assert "Infinity" not in text and "NaN" not in text
     document = json.loads(text)
-    assert document["format_version"] == 5
+    assert document["format_version"] == 6
     cases = {c["variant"]: c for c in document["cases"]}
     head = cases["starved-in-head"]
     assert (head["head_median_ns"], head["ratio"], head["starved"]) == ("inf", "inf", "head")

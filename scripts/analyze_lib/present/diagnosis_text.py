@@ -1,6 +1,7 @@
 """A diagnosis in words (judge/diagnosis.py decides it): the label and the figures that earned it,
-e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, and a cliff, e.g. ``cliff between 4
-and 8 threads (226×)``. Nothing is decided here; docs/diagnosis.md states the rules."""
+e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, a cliff, e.g. ``cliff between 4
+and 8 threads (226×)``, and what moved with a slower case (judge/moved.py), e.g. ``switches per op
+0.01 → 0.9: now blocking``. Nothing is decided here; docs/diagnosis.md states the rules."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
 from ..judge.diagnosis import (CONVOY, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
                                UNCLEAR, UNFAIR, Cliff, Diagnosis)
+from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
 from ..judge.signals import finite
 
 # Where the rules are stated, for a reader who wants the why of a label.
@@ -65,3 +67,32 @@ def cliff_text(cliff: Cliff) -> str:
     """``cliff between 4 and 8 threads (226×): convoy: …``."""
     factor = "starved" if math.isinf(cliff.factor) else f"{fmt_multiple(cliff.factor)}×"
     return f"cliff between {cliff.before} and {cliff.at} threads ({factor}): {cause_text(cliff.diagnosis)}"
+
+
+# What each watched signal is called, and how its values are spelt.
+_MOVE_NAMES = {VOLUNTARY: "switches per op", KERNEL: "kernel time per op", INVOLUNTARY: "preemptions per op"}
+
+
+def _value(name: str, value: float | None) -> str:
+    if not finite(value):
+        return "—"
+    return fmt_duration(value) if name == KERNEL else fmt_rate(value)
+
+
+def _move(move: SignalMove) -> str:
+    return f"{_MOVE_NAMES[move.name]} {_value(move.name, move.base)} → {_value(move.name, move.head)}"
+
+
+def moved_text(what: WhatMoved) -> str:
+    """What moved with a slower case: ``switches per op 0.01 → 0.9: now blocking; kernel time per op
+    20 ns → 2.1 µs``, or that switches and kernel time did not move (with their figures)."""
+    if what.moved:
+        parts = []
+        for move in what.moved:
+            text = _move(move)
+            if move.name == VOLUNTARY and what.blocking:
+                text += f": {what.blocking} blocking"
+            parts.append(text)
+        return "; ".join(parts)
+    shown = [m for m in what.moves if m.name != INVOLUNTARY]
+    return "switches and kernel time per op did not move (" + ", ".join(_move(m) for m in shown) + ")"
