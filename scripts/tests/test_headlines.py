@@ -35,16 +35,16 @@ def _report(tmp_path, cases: dict, signals: dict | None = None, stress_rows: lis
 
 
 def _headlines(markdown: str) -> str:
-    """The headlines section ('' when the report has none)."""
-    if "\n## Headlines\n" not in markdown:
+    """The headlines ('' when the report has none): the list after their title, before the contents."""
+    if "\n**Headlines:**\n" not in markdown:
         return ""
-    return markdown.split("\n## Headlines\n", 1)[1].split("\n## ", 1)[0]
+    return markdown.split("\n**Headlines:**\n", 1)[1].split("\n## ", 1)[0]
 
 
 def test_the_report_opens_with_the_steepest_cliff_and_its_cause(tmp_path):
     markdown, html = _report(tmp_path, MIXED, CONVOY)
     # After the lines on how the run was made, before the contents.
-    before, after = markdown.split("\n## Headlines\n", 1)
+    before, after = markdown.split("\n**Headlines:**\n", 1)
     assert "**Busy or free:**" in before and "## Contents" in after and "## Contents" not in before
     headlines = _headlines(markdown)
     assert ("- **`mutex`** (isolation/mixed (read_pct=0)): cliff between 4 and 8 threads (226×): convoy: 1.15 "

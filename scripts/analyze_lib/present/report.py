@@ -59,6 +59,7 @@ from .tables import (
 REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
+HEADLINES_TITLE = "Headlines:"
 COUNTS_HEADING = "Counts per operation"
 STRESS_HEADING = "Stress checks"
 # How long bench stress runs a negative control before giving up on catching it (Swift's
@@ -303,7 +304,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     # The run's shape and load lead the page: every figure below was taken under them.
     shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
     # Then the few findings worth a headline, each with its figure and cause.
-    lead = ([Heading(2, "Headlines"), Bullets(headline_items(found))] if found else [])
+    # A paragraph, not a heading: the first screen stays above the contents, which list the sections.
+    lead = ([Paragraph(f"**{HEADLINES_TITLE}**"), Bullets(headline_items(found))] if found else [])
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), *incomplete,
                     Paragraph(" ".join(summary)), *shape, *lead, Contents()]
     if not cases and not counted and stress is None:
