@@ -32,7 +32,7 @@ class SeedCost:
 
     suite: str
     variant: str
-    decision: Decision | None
+    decision: Decision
     standing: Standing | None
     diagnosis: Diagnosis | None = None
     reason: str | None = None
