@@ -18,9 +18,13 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes stands
     against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
-    the few facts a file does not carry), ``conditions`` (how a run was made, whether the
-    machine was busy, and where fairness can be judged), ``decisions`` (the report's which one to use,
-    runner-up, avoid and disqualified per situation).
+    the few facts a file does not carry), ``signals`` (a case's per-operation signals: switches,
+    kernel and user time, utilisation, fairness, OS threads), ``conditions`` (how a run was made,
+    whether the machine was busy as its samples measured it, and where fairness can be judged),
+    ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
+    ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
+    along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
+    with a slower case: switches and kernel time per op on both sides).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
@@ -28,7 +32,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``origin_marks`` (a brought-in
     variant named with its module, and the list of them), ``conditions_text`` (a run's conditions in
-    words), ``tables`` (the
+    words), ``diagnosis_text`` (a diagnosis, a cliff and what moved in words), ``headlines_text`` (the report's
+    headlines in words), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).

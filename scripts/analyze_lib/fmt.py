@@ -88,6 +88,26 @@ def fmt_count(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
+def fmt_duration(ns: float) -> str:
+    """A duration in ns with its unit and two or three significant digits: ``253 ns``, ``2.2 µs``,
+    ``25 µs``, ``1.3 ms``; ``—`` for NaN."""
+    if math.isnan(ns):
+        return UNDEFINED_TEXT
+    for unit, scale in (("ms", 1e6), ("µs", 1e3)):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.2g} {unit}" if abs(ns) < 10 * scale else f"{ns / scale:,.0f} {unit}"
+    return f"{ns:.2g} ns" if abs(ns) < 10 else f"{ns:,.0f} ns"
+
+
+def fmt_rate(value: float) -> str:
+    """A small rate per operation (context switches per op): ``1.15``, ``0.0022``, ``0``."""
+    if math.isnan(value):
+        return UNDEFINED_TEXT
+    if value == 0:
+        return "0"
+    return f"{value:.3g}" if abs(value) >= 1 else f"{value:.2g}"
+
+
 def fmt_seconds(value: float) -> str:
     """Seconds as bench writes them, to the millisecond: ``0.329 s``."""
     return f"{value:.3f} s"

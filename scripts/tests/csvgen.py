@@ -49,6 +49,9 @@ RUN = {
 
 # Version 3's per-sample OS thread counts.
 OS_THREADS = "5"
+# What a sample's process did besides its time, by default (``write_results``' ``signals``): every
+# thread kept its CPU busy (utilisation 1), almost all of it in user space, hardly a switch.
+DEFAULT_SIGNALS = {"utilisation": 1.0, "kernel_share": 0.01, "voluntary": 1e-5, "involuntary": 0.0}
 
 
 def lognormal(median: float, cv: float, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -63,7 +66,8 @@ def case(suite="once", benchmark="hit", variant="dispatch-once", threads=1, para
 
 
 def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = None,
-                  seed: int = DEFAULT_SEED, thread_ops: dict | None = None, origins: dict | None = None) -> Path:
+                  seed: int = DEFAULT_SEED, thread_ops: dict | None = None, origins: dict | None = None,
+                  signals: dict | None = None) -> Path:
     """Write a results CSV: ``cases`` maps case tuple -> samples (array of ns/op), or
     -> a median, from which DEFAULT_SAMPLES log-normal samples with DEFAULT_CV are drawn
     (seeded, so the file is the same every time). ``thread_ops`` maps a case tuple to the
@@ -72,7 +76,11 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
 
     A case may also map to a list of rounds, each an array of ns/op (see ``rounds``): its
     rows then carry ``round`` 1, 2, ... as `bench --rounds N` writes them (version 3).
-    ``origins`` maps a variant to the module that brought it (version 6); others are built in."""
+    ``origins`` maps a variant to the module that brought it (version 6); others are built in.
+    ``signals`` maps a case tuple to what its process did (DEFAULT_SIGNALS for what it leaves out):
+    ``utilisation`` (CPU time over elapsed × min(threads, logical CPUs)), ``kernel_share`` (of that
+    CPU time), ``voluntary`` and ``involuntary`` (context switches per operation) and ``os_threads``
+    ((start, end) OS threads, version 3 and later; OS_THREADS both by default)."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     columns = COLUMNS_BY_VERSION[version]
@@ -92,17 +100,25 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                 ops = 0 if starved else 100000
                 fewest, most = (thread_ops or {}).get((suite, benchmark, variant, threads, params),
                                                       (ops // threads, ops // threads))
+                said = {**DEFAULT_SIGNALS, **(signals or {}).get((suite, benchmark, variant, threads, params), {})}
+                elapsed = 2000000 if starved else int(ns * ops)
+                cpu = said["utilisation"] * elapsed * min(threads, int(meta["logical_cpus"]))
+                kernel = said["kernel_share"] * cpu
+                counted = ops or 100000
+                start, end = said.get("os_threads", (OS_THREADS, OS_THREADS))
                 row = {
                     **meta, "schema_version": str(version),
                     "suite": suite, "benchmark": benchmark, "variant": variant,
                     "threads": str(threads), "params": params, "sample": str(index),
-                    "ops": str(ops), "elapsed_ns": str(2000000 if starved else int(ns * ops)),
+                    "ops": str(ops), "elapsed_ns": str(elapsed),
                     "ns_per_op": "inf" if starved else repr(float(ns)),
-                    "ops_per_sec": "0.0000" if starved else repr(1e9 / float(ns)), "cpu_user_ns": "1000", "cpu_sys_ns": "10",
-                    "ctx_voluntary": "1", "ctx_involuntary": "0", "mallocs": "",
+                    "ops_per_sec": "0.0000" if starved else repr(1e9 / float(ns)),
+                    "cpu_user_ns": str(int(cpu - kernel)), "cpu_sys_ns": str(int(kernel)),
+                    "ctx_voluntary": str(round(said["voluntary"] * counted)),
+                    "ctx_involuntary": str(round(said["involuntary"] * counted)), "mallocs": "",
                     "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
-                    "round": str(round_), "os_threads_start": OS_THREADS, "os_threads_end": OS_THREADS,
+                    "round": str(round_), "os_threads_start": str(start), "os_threads_end": str(end),
                     "variant_origin": (origins or {}).get(variant, "built-in"),
                 }
                 writer.writerow([row[c] for c in columns])

@@ -200,7 +200,7 @@ def test_gate_json(tmp_path, capsys):
     code, out = _run(tmp_path, capsys, "gate", fmt="json")
     assert code == EXIT_REGRESSION
     document = json.loads(out)
-    assert (document["format_version"], document["kind"]) == (5, "counts")
+    assert (document["format_version"], document["kind"]) == (6, "counts")
     assert (document["instructions_tolerance_percent"], document["allocations_tolerance"]) == (1.0, 0.01)
     assert document["outcomes"] == {"worse": 2, "better": 2, "unchanged": 2}
     assert document["gate"] == {"status": "regression", "passed": False, "exit_code": 1, "worse": 2,

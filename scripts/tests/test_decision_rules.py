@@ -37,7 +37,7 @@ def _factors(cell: str) -> list[re.Match]:
 @pytest.fixture(scope="module")
 def reference():
     results = load_results(str(REFERENCE_CSV))
-    decisions = decide(results.cases, results.logical_cpus, load=run_conditions(results).load_at_start)
+    decisions = decide(results.cases, results.logical_cpus, cpu_share=run_conditions(results).cpu_share)
     return decisions, decision_table(decisions)
 
 

@@ -27,8 +27,10 @@ def test_markdown_table_and_verdict(tmp_path, capsys):
            "2026-11-21T23:45:01Z`" in lines
     assert "| Case | Base ns/op | Head ns/op | Ratio | 99% CI | p | Verdict |" in lines
     assert "| --- | ---: | ---: | ---: | --- | ---: | --- |" in lines
+    # A slower row says what moved with it (issue 55): here nothing, csvgen's signals being the same.
     assert ("| `once/hit/lock threads:1` | 10.2 | 20.5 | 2.00 | [1.93, 2.07] | 0.0022 "
-            "| **2.00× slower** |") in lines
+            "| **2.00× slower**; switches and kernel time per op did not move (switches per op 1e-05 → 1e-05, "
+            "kernel time per op 0.1 ns → 0.2 ns) |") in lines
     # Not called, but its interval reaches the 5% threshold: not resolved, never "no change".
     assert ("| `once/hit/once threads:1` | 5.25 | 5.30 | 1.01 | [0.94, 1.08] | 0.7 "
             "| not resolved: 1.01× (head/base), not significant |") in lines
@@ -47,7 +49,8 @@ def test_text_output_exact(tmp_path, capsys):
     assert code == 0
     assert out.splitlines()[4:7] == [
         "Case                     Base ns/op  Head ns/op  Ratio  99% CI             p  Verdict",
-        "once/hit/lock threads:1        10.2        20.5   2.00  [1.93, 2.07]  0.0022  2.00× slower",
+        "once/hit/lock threads:1        10.2        20.5   2.00  [1.93, 2.07]  0.0022  2.00× slower; switches and "
+        "kernel time per op did not move (switches per op 1e-05 → 1e-05, kernel time per op 0.1 ns → 0.2 ns)",
         "once/hit/once threads:1        5.25        5.30   1.01  [0.94, 1.08]     0.7  not resolved: 1.01× "
         "(head/base), not significant",
     ]

@@ -105,7 +105,7 @@ def test_gate_fails_on_starved_head_and_json_is_strict(pair, capsys):
     text = capsys.readouterr().out
     assert "Infinity" not in text and "NaN" not in text
     document = json.loads(text)
-    assert document["format_version"] == 5
+    assert document["format_version"] == 6
     cases = {c["variant"]: c for c in document["cases"]}
     head = cases["starved-in-head"]
     assert (head["head_median_ns"], head["ratio"], head["starved"]) == ("inf", "inf", "head")
@@ -165,7 +165,7 @@ def test_which_one_table_ranks_starved_last(tmp_path):
     path = write_results(tmp_path / "run.csv", {
         _key("rwlock"): ALL_STARVED, _key("mutex"): FINE, _key("nslock"): [200.0] * 5,
         _key("a", 4): ALL_STARVED, _key("b", 4): ALL_STARVED})
-    [(name, table)] = which_one_tables(load_results(path).cases, logical_cpus=4, load=None)
+    [(name, table)] = which_one_tables(load_results(path).cases, logical_cpus=4, cpu_share=None)
     assert name == "isolation/roles"
     assert table.headers[3:] == ("a", "b", "mutex", "nslock", "rwlock")
     assert table.rows[0][1:] == ("**mutex**", "102", "", "", "**1.00**", "1.96", "starved")

@@ -39,10 +39,10 @@ def test_case_median_is_the_median_of_round_medians(tmp_path):
 
 def test_report_decisions_and_tables_rank_by_the_summary(tmp_path):
     cases = load_results(_run(tmp_path)).cases
-    [decision] = decide(cases, logical_cpus=4, load=None)
+    [decision] = decide(cases, logical_cpus=4, cpu_share=None)
     assert (decision.use.variant, decision.use.median) == ("rare-slow", 10.0)
     assert (decision.runner_up.variant, decision.runner_up.factor.ratio) == ("steady", 2.0)
-    [(_, table)] = which_one_tables(cases, logical_cpus=4, load=None)
+    [(_, table)] = which_one_tables(cases, logical_cpus=4, cpu_share=None)
     [row] = table.rows
     assert row[1:3] == ("**rare-slow**", "10.0")
 

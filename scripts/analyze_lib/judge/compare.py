@@ -20,6 +20,8 @@ from ..files.model import Case, CaseKey, ResultsFile
 from ..files.schema import PAIR_COLUMN
 from . import paired as paired_rule
 from .comparable import file_warnings, matched_cases, run_warnings, unknown_settings_warnings
+from .decisions import role_rows, role_siblings
+from .moved import WhatMoved, what_moved
 from .stats import (
     Modes,
     benjamini_hochberg,
@@ -526,6 +528,8 @@ class Comparison:
     # Per suite, the CI of its geometric-mean ratio (suite_geomean_intervals); absent or NaN
     # when its cases have no rounds to resample.
     suite_intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # Per slower row, what moved with it (judge/moved.py: switches and kernel time per op).
+    moved: dict[CaseKey, WhatMoved] = field(default_factory=dict)
 
     @property
     def by_rounds(self) -> bool:
@@ -671,7 +675,24 @@ def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | No
         warnings=file_warnings(base, head) + run_warnings(base, head) + unknown_settings_warnings(base, head),
         limits=judging_limits(rows, alpha),
         suite_intervals=suite_geomean_intervals(rows, base_cases, head_cases, 1 - alpha),
+        moved=slower_signals(rows, base, head, base_cases, head_cases),
     )
+
+
+def slower_signals(rows: list[CompareRow], base: ResultsFile, head: ResultsFile,
+                   base_cases: Mapping[CaseKey, Samples], head_cases: Mapping[CaseKey, Samples]) -> dict[CaseKey, WhatMoved]:
+    """What moved with each row called slower (judge/moved.py), by its key; not for a starved
+    median, whose samples that completed nothing have no signal per operation."""
+    slower = [row for row in rows if row.outcome == SLOWER and row.starved is None]
+    if not slower:
+        return {}
+    base_rows, head_rows = role_rows(base_cases.values()), role_rows(head_cases.values())
+    found = {}
+    for row in slower:
+        b, h = base_cases[row.key], head_cases[row.key]
+        found[row.key] = what_moved(row.key, b, h, base.logical_cpus, head.logical_cpus, row.head_median,
+                                    role_siblings(b, base_rows), role_siblings(h, head_rows))
+    return found
 
 
 def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Samples],

@@ -1,14 +1,17 @@
 """Under what conditions a timing run was made, and what they allow a report to judge.
 
 ``run_conditions`` reads a loaded timing file's run settings (``--quick``, rounds, samples,
-sample length, ``--filter``, ``--threads``) and its load average; ``RunConditions.busy``
-says whether the machine was busy, and ``fairness_not_judged`` whether a thread that did
-little can be blamed on the variant: only when every thread had a CPU to itself. Files older
-than schema 3 record no run settings and no load: what they do not record is None, such a run
-is not called busy, and its fairness is judged as before (threads within the CPUs).
+sample length, ``--filter``, ``--threads``) and what its samples measured of the machine;
+``RunConditions.busy`` says whether the machine was busy, and ``fairness_not_judged`` whether a
+thread that did little can be blamed on the variant: only when every thread had a CPU to itself.
 
-The load average is recorded once, when the run started (``load_avg_1m``); nothing in the
-file records it at the end.
+Busy is judged from the samples, not from the load average: the CPU-bound harness cases
+(CPU_BOUND_HARNESS) only compute, so at threads within the CPUs their process's CPU time is
+elapsed × threads when every thread had its CPU (``cpu_share`` near 1) and less when other work
+held the CPUs. The load average (``load_avg_1m``, recorded once as the run started, so it counts
+the build ``swift run`` had just done) is kept as a figure to show; it decides nothing. A run
+without those cases (filtered out) has no ``cpu_share``: it is not called busy and its fairness
+is judged as before (threads within the CPUs). docs/diagnosis.md states the bound and its figures.
 """
 
 from __future__ import annotations
@@ -16,22 +19,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..files.model import ResultsFile
+from .signals import cpu_share, signal_level
 
-# Busy: a 1-minute load average at or above this many runnable threads per logical CPU when
-# the run started, so other work competed for the cores. The same bar as bench's own warning
-# (Swift NoiseCheck.loadWarning: at or above the logical CPUs).
-BUSY_LOAD_PER_CPU = 1.0
-# Fairness at T threads is judged only when the load average at the start left T CPUs free,
-# give or take this much of one (a quiet machine's load is rarely 0): with fewer CPUs free, a
-# thread that never ran in a sample waited for a CPU, which is not the variant's unfairness.
-FAIRNESS_LOAD_SLACK = 0.5
+# The harness cases that only compute (suite, benchmark, variant): no lock, no wait, no
+# allocation, so their threads use all the CPU time they are given.
+CPU_BOUND_HARNESS = (("harness", "empty", "loop"), ("harness", "spin", "loop"))
+# Quiet: those cases got at least this share of their CPUs (CPU time over elapsed × threads,
+# median of round medians) at every thread count within the CPUs. In the reference run
+# (Results/reference/20261121-235927-59ca2b3.csv) harness/empty/loop got 1.00 and 0.99 at 1
+# and 2 threads; a run on the same VM while another session measured got 0.50.
+QUIET_CPU_SHARE = 0.9
 OVERSUBSCRIBED_REASON = "more threads than CPUs"
 
 
 @dataclass(frozen=True)
 class RunConditions:
     """How one timing run was made: its settings as ``bench`` recorded them (None where the
-    file's schema predates them), the thread counts and rounds its cases hold, and the load."""
+    file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started (shown,
+    never deciding) and what share of their CPUs the CPU-bound harness cases got."""
 
     logical_cpus: int
     threads: tuple[int, ...]
@@ -42,6 +47,9 @@ class RunConditions:
     warmup: int | None = None
     sample_ns: int | None = None
     load_at_start: float | None = None
+    # The share of their CPUs the CPU-bound harness cases got (the least over the thread counts
+    # within the CPUs), None when the run has none of them.
+    cpu_share: float | None = None
 
     @property
     def recorded(self) -> bool:
@@ -50,16 +58,16 @@ class RunConditions:
 
     @property
     def busy(self) -> bool:
-        """Whether other work competed for the cores when the run started (False when the
-        load is not recorded)."""
-        return self.load_at_start is not None and self.load_at_start >= BUSY_LOAD_PER_CPU * self.logical_cpus
+        """Whether other work held the CPUs while the run measured: the CPU-bound harness cases
+        got less than QUIET_CPU_SHARE of them (False when the run has none of those cases)."""
+        return is_busy(self.cpu_share)
 
     @property
     def fairness_unjudged_threads(self) -> tuple[int, ...]:
-        """The thread counts measured that fit the CPUs but at which the load left too few
-        CPUs free to judge fairness."""
+        """The thread counts measured that fit the CPUs but at which the machine was too busy
+        to judge fairness."""
         return tuple(t for t in self.threads if 1 < t <= self.logical_cpus
-                     and fairness_not_judged(t, self.logical_cpus, self.load_at_start) is not None)
+                     and fairness_not_judged(t, self.logical_cpus, self.cpu_share) is not None)
 
     @property
     def narrowed(self) -> bool:
@@ -78,18 +86,41 @@ def run_conditions(results: ResultsFile) -> RunConditions:
         rounds=run.get("run_rounds") or max((c.round_count for c in cases), default=1),
         quick=run.get("run_quick"), filter=run.get("run_filter"), samples=run.get("run_samples"),
         warmup=run.get("run_warmup"), sample_ns=run.get("run_sample_ns"),
-        load_at_start=run.get("load_avg_1m"))
+        load_at_start=run.get("load_avg_1m"),
+        cpu_share=measured_cpu_share(results.cases.values(), results.logical_cpus))
 
 
-def fairness_not_judged(threads: int, logical_cpus: int, load: float | None) -> str | None:
+def measured_cpu_share(cases, logical_cpus: int) -> float | None:
+    """The share of their CPUs the CPU-bound harness cases among ``cases`` got: per thread count
+    within the CPUs the median over those cases of each one's median of round medians of
+    CPU time / (elapsed × threads), then the least over the thread counts; None without them."""
+    by_threads: dict[int, list[float]] = {}
+    for case in cases:
+        key = case.key
+        if (key.suite, key.benchmark, key.variant) in CPU_BOUND_HARNESS and key.threads <= logical_cpus:
+            share = signal_level(cpu_share(case, logical_cpus), case.round_ids)
+            if share is not None:
+                by_threads.setdefault(key.threads, []).append(share)
+    if not by_threads:
+        return None
+    return min(sorted(shares)[len(shares) // 2] for shares in by_threads.values())
+
+
+def is_busy(share: float | None) -> bool:
+    """Whether a measured CPU share (``measured_cpu_share``) says other work held the CPUs."""
+    return share is not None and share < QUIET_CPU_SHARE
+
+
+def fairness_not_judged(threads: int, logical_cpus: int, share: float | None) -> str | None:
     """Why fairness cannot be judged at ``threads`` threads, or None when it can (or, at one
     thread, has nothing to judge). A thread that waited for a CPU, because there were more
-    threads than CPUs or because other work held them (``load``, the load average when the
-    run started; None when unknown, then judged), did little without the variant being unfair."""
+    threads than CPUs or because other work held them (``share``, what the CPU-bound harness
+    cases got of their CPUs, below QUIET_CPU_SHARE; None when not measured, then judged), did
+    little without the variant being unfair."""
     if threads <= 1:
         return None
     if threads > logical_cpus:
         return OVERSUBSCRIBED_REASON
-    if load is not None and load + threads > logical_cpus + FAIRNESS_LOAD_SLACK:
-        return f"the machine was busy: load {load:.2f} on {logical_cpus} CPUs"
+    if is_busy(share):
+        return f"the machine was busy: the CPU-bound harness cases got {share:.0%} of their CPUs"
     return None

@@ -7,8 +7,8 @@ one and the 95% bootstrap CI of that factor. A variant is *disqualified*, whatev
 median, when it starves itself, starves another role of the same case, or is unfair; it is
 listed with the reason, and marked when it was the fastest by median. Fairness is judged only
 where a thread that did little cannot have been waiting for a CPU instead (conditions.py):
-not with more threads than CPUs, nor when the load left too few CPUs free; a decision says
-when it was not.
+not with more threads than CPUs, nor when the samples show the machine was busy; a decision
+says when it was not.
 present/decision_table.py renders a family's decisions; nothing here is written by hand.
 """
 
@@ -71,7 +71,8 @@ def role_rows(cases) -> dict[tuple, list[Case]]:
     return rows
 
 
-def _siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
+def role_siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
+    """The role rows of ``case``'s measurement (``role_rows``), itself among them."""
     key = case.key
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
 
@@ -85,15 +86,16 @@ def _fairness(case: Case) -> float | None:
 
 
 def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
-                      load: float | None) -> str | None:
+                      cpu_share: float | None) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     Looks at every role row of the same measurement: starving any role, or being unfair
     within one, disqualifies the variant for all of them. Unfairness counts only where it
-    can be judged: not above ``logical_cpus`` threads, nor when ``load`` (the load average as
-    the run started) left too few CPUs free (conditions.fairness_not_judged).
+    can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
+    CPU-bound harness cases got of their CPUs) says the machine was busy
+    (conditions.fairness_not_judged).
     """
-    siblings = _siblings(case, rows)
+    siblings = role_siblings(case, rows)
     for row in [case] + [s for s in siblings if s is not case]:
         starved = starved_count(row.ns_per_op)
         if starved and starved >= STARVED_SHARE * row.n:
@@ -110,7 +112,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
         if factor >= ROLE_STARVATION_FACTOR:
             return (f"starves {_role_text(least)} ({fmt_multiple(factor)}× fewer ops per thread than "
                     f"{_role_text(most)})")
-    if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, load) is None:
+    if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
             fairness = _fairness(row)
             if fairness is not None and fairness < FAIRNESS_MIN:
@@ -121,10 +123,12 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
 
 @dataclass(frozen=True)
 class Standing:
-    """A variant's median and its factor to the recommended variant (None for that one)."""
+    """A variant's median and its factor to the recommended variant (None for that one), and the
+    case it was read from (None when built without one)."""
     variant: str
     median: float
     factor: RatioEstimate | None = None
+    key: CaseKey | None = None
 
 
 @dataclass(frozen=True)
@@ -161,8 +165,8 @@ def _avoided(standing: Standing) -> bool:
 
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
-            rows: dict[tuple, list[Case]], logical_cpus: int, load: float | None) -> Decision:
-    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, load=load) for c in candidates}
+            rows: dict[tuple, list[Case]], logical_cpus: int, cpu_share: float | None) -> Decision:
+    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
     eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
     best = eligible[0] if eligible else None
@@ -171,7 +175,7 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
         estimate = None
         if best is not None and case is not best and math.isfinite(case_median(case)):
             estimate = factor(case, best)
-        return Standing(case.key.variant, case_median(case), estimate)
+        return Standing(case.key.variant, case_median(case), estimate, case.key)
 
     others = [standing(c) for c in eligible[1:]]
     runner_up = others[0] if others and not _avoided(others[0]) else None
@@ -180,16 +184,16 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
     disqualified = tuple(Disqualified(standing(c), reasons[c.key.variant] or "starved", c is ranked[0])
                          for c in ranked if id(c) not in chosen)
     threads = candidates[0].key.threads
-    unjudged = fairness_not_judged(threads, logical_cpus, load)
+    unjudged = fairness_not_judged(threads, logical_cpus, cpu_share)
     return Decision(suite, benchmark, situation, standing(best) if best else None, runner_up,
                     tuple(sorted(avoid, key=lambda s: -s.factor.ratio)), disqualified,
                     unjudged if threads <= logical_cpus else None)
 
 
-def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, load: float | None) -> list[Decision]:
+def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
-    ``load``: the load average as the run started (None: unknown), which decides where fairness
-    can be judged (conditions.fairness_not_judged).
+    ``cpu_share``: what the run's CPU-bound harness cases got of their CPUs (None: not measured),
+    which decides where fairness can be judged (conditions.fairness_not_judged).
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
@@ -215,5 +219,5 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, load: float | None)
                 if len(candidates) < 2:
                     continue
                 situation = thread_label + (f", {params_label(params)}" if params else "")
-                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, load))
+                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share))
     return decisions

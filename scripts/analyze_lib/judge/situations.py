@@ -22,18 +22,29 @@ ROLE_PARAM = "role"
 @dataclass(frozen=True)
 class Notes:
     """What the CSV does not say about a benchmark: what one operation is (bench already
-    divides by it) and which variants are baselines to subtract, not choices."""
+    divides by it), which variants are baselines to subtract, not choices, and which are the
+    seed patterns (the posts this project starts from, docs/suites.md), whose cost against the
+    best alternative the report's headlines state."""
     operation: str = "op"
     baselines: tuple[str, ...] = ()
+    seeds: tuple[str, ...] = ()
 
 
 # Suites that measure the harness itself: the floor under every number, a table only.
 FLOOR_SUITES = frozenset({"harness"})
+# The seed patterns per family, as docs/suites.md describes them: once's `[String]` tracker (and
+# its #file:#function:#line convenience) and dispatch_once singleton; the isolation queue
+# (reads sync, writes async barrier); the waits of seeds 001, 003 and 004.
+_ONCE_SEEDS = ("array-tracker", "dispatch-once")
 NOTES: dict[tuple[str, str], Notes] = {
-    ("wait", "fan-out"): Notes(operation="task"),
-    ("wait", "throttle"): Notes(operation="task"),
+    ("once", "hit"): Notes(seeds=_ONCE_SEEDS + ("auto-token",)),
+    ("once", "first"): Notes(seeds=_ONCE_SEEDS),
+    ("once", "race"): Notes(baselines=("barrier-only",), seeds=_ONCE_SEEDS),
+    ("isolation", "mixed"): Notes(seeds=("concurrent-barrier-async",)),
+    ("isolation", "roles"): Notes(seeds=("concurrent-barrier-async",)),
+    ("wait", "fan-out"): Notes(operation="task", seeds=("semaphore", "group-wait", "group-notify", "operation-queue")),
+    ("wait", "throttle"): Notes(operation="task", seeds=("semaphore-limit", "serial-worker")),
     ("wait", "handoff"): Notes(operation="round trip"),
-    ("once", "race"): Notes(baselines=("barrier-only",)),
 }
 
 

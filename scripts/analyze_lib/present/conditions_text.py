@@ -5,7 +5,7 @@ mark on every section whose figures were taken under load."""
 from __future__ import annotations
 
 from ..fmt import fmt_count
-from ..judge.conditions import RunConditions
+from ..judge.conditions import CPU_BOUND_HARNESS, QUIET_CPU_SHARE, RunConditions
 from ..judge.situations import threads_text
 
 NS_PER_MS = 1e6
@@ -29,20 +29,37 @@ def _filter(c: RunConditions) -> str:
 
 def _load(c: RunConditions) -> str:
     if c.load_at_start is None:
-        return "not recorded, so this report cannot tell whether the machine was busy"
-    state = (f"at or above the {c.logical_cpus} logical CPUs: **taken under load**, so timings are noisy"
-             if c.busy else f"below the {c.logical_cpus} logical CPUs")
+        return "not recorded"
+    return (f"{c.load_at_start:.2f} when the run started (shown only: it counts what ran just before, "
+            "a build for one; the samples decide whether the machine was busy)")
+
+
+def _harness_names() -> str:
+    return " and ".join(f"`{'/'.join(name)}`" for name in CPU_BOUND_HARNESS)
+
+
+def _cpu_share(c: RunConditions) -> str:
+    if c.cpu_share is None:
+        return (f"not measured: the run has no CPU-bound harness case ({_harness_names()}) within the CPUs, "
+                "so this report cannot tell whether the machine was busy")
+    got = f"the CPU-bound harness cases got {c.cpu_share:.0%} of their CPUs"
+    if not c.busy:
+        return f"{got} (at least {QUIET_CPU_SHARE:.0%}: quiet, every thread had its CPU)"
+    state = (f"{got}, below {QUIET_CPU_SHARE:.0%}: **taken under load**, other work held the CPUs, so timings "
+             "are noisy")
     unjudged = c.fairness_unjudged_threads
     if unjudged:
-        state += (f"; it left too few CPUs free to judge fairness at {threads_text(unjudged)}")
-    return f"{c.load_at_start:.2f} when the run started, {state}; at its end: not recorded"
+        state += f"; too few CPUs free to judge fairness at {threads_text(unjudged)}"
+    return state
 
 
 def conditions_items(c: RunConditions) -> tuple[str, ...]:
-    """The run's shape and load, one line each, for the report's first screen."""
+    """The run's shape, whether the machine was busy (from the samples) and the load average, one
+    line each, for the report's first screen."""
     return (f"**Run:** {_shape(c)}.",
             f"**Filter:** {_filter(c)}.",
             f"**Threads:** {threads_text(c.threads)} on {fmt_count(c.logical_cpus, 'logical CPU')}.",
+            f"**Busy or free:** {_cpu_share(c)}.",
             f"**Load average (1 minute):** {_load(c)}.")
 
 
@@ -50,8 +67,8 @@ def load_mark(c: RunConditions) -> str | None:
     """The mark on a section whose figures were taken under load, or None."""
     if not c.busy:
         return None
-    return (f"**Taken under load** (load average {c.load_at_start:.2f} on {c.logical_cpus} logical CPUs as "
-            "the run started): these figures may include time spent waiting for a CPU.")
+    return (f"**Taken under load** (the CPU-bound harness cases got {c.cpu_share:.0%} of their CPUs): these "
+            "figures may include time spent waiting for a CPU.")
 
 
 def recommendation_note(c: RunConditions) -> str | None:

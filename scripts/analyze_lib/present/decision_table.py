@@ -9,8 +9,11 @@ from __future__ import annotations
 import math
 
 from ..fmt import fmt_multiple, fmt_ns
+from ..files.model import CaseKey
 from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision, Standing
-from ..judge.conditions import FAIRNESS_LOAD_SLACK
+from ..judge.diagnosis import Diagnosis
+from .diagnosis_text import cause_text
+from ..judge.conditions import QUIET_CPU_SHARE
 from ..judge.situations import metric
 from .doc import Table
 from .origin_marks import NBSP, marked
@@ -44,11 +47,20 @@ def _unit(suite: str, benchmark: str) -> str:
     return "ns" if name == "ns/op" else name
 
 
-def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str] | None = None) -> Table:
+def _cause(standing: Standing, diagnoses: dict[CaseKey, Diagnosis]) -> str:
+    """`` (convoy: …)``: why an avoided variant costs what it does, or nothing when not diagnosed."""
+    diagnosis = diagnoses.get(standing.key) if standing.key is not None else None
+    return f" ({cause_text(diagnosis)})" if diagnosis is not None else ""
+
+
+def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str] | None = None,
+                   diagnoses: dict[CaseKey, Diagnosis] | None = None) -> Table:
     """One family's decisions as a table: a row per benchmark and situation; in the lists
     (avoid, disqualified) each variant takes a line. A variant in ``origins`` (one a package
-    brought) is named with the module that brought it."""
+    brought) is named with the module that brought it; an avoided variant in ``diagnoses`` with
+    its cause (judge/diagnosis.py)."""
     origins = origins or {}
+    diagnoses = diagnoses or {}
     rows = []
     for d in decisions:
         def origin(standing: Standing) -> str | None:
@@ -62,7 +74,7 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
         situation = d.situation + (f"\nfairness not judged ({d.fairness_unjudged})" if d.fairness_unjudged else "")
         rows.append((d.benchmark, situation, use,
                      _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
-                     "\n".join(_factor_text(s, origin(s)) for s in d.avoid) or NONE_TEXT,
+                     "\n".join(_factor_text(s, origin(s)) + _cause(s, diagnoses) for s in d.avoid) or NONE_TEXT,
                      disqualified or NONE_TEXT))
     return Table(("Benchmark", "Situation", "Use", "Runner-up", "Avoid", "Disqualified"), tuple(rows), "llllll",
                  COLUMN_WIDTHS)
@@ -76,8 +88,8 @@ def rules_text(logical_cpus: int) -> str:
             f"{AVOID_FACTOR:g}× slower even at the CI's low end. **Disqualified**, "
             f"however fast: starves another role of the same case ({ROLE_STARVATION_FACTOR:g}× fewer ops "
             f"per thread), unfair (its slowest thread did less than {FAIRNESS_MIN:g} of the busiest one's "
-            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the load average "
-            f"as the run started left fewer CPUs free than threads, give or take {FAIRNESS_LOAD_SLACK:g}), "
+            f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the CPU-bound harness "
+            f"cases got less than {QUIET_CPU_SHARE:.0%} of their CPUs), "
             f"or starved in {STARVED_SHARE:.0%} of its "
             f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
             f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "

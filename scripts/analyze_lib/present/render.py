@@ -18,6 +18,8 @@ from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, U
                              VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
                              RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
 from ..judge.gate import GateDecision, threshold_would_help
+from ..judge.moved import WhatMoved
+from .diagnosis_text import moved_text
 from .gate_text import STEADY_HINT, headline, notes
 from .limits_text import comparison_notes, comparison_warnings
 from .outcome_text import noise_floor_text, outcome_text, resolution_summary
@@ -36,7 +38,9 @@ FORMATS = ("md", "text", "json")
 # a comparison of counts files).
 # 5: suite_geomean_ratio entries gain ci_low and ci_high (null without rounds), at the
 # confidence "ci_confidence" (1 - alpha) that every case's ci_low and ci_high also have.
-JSON_FORMAT_VERSION = 5
+# 6: a slower case gains "moved": its switches and kernel time per op on both sides, whether each
+# moved, whether it now blocks ("blocking": "now", "no longer" or null) and the words ("text").
+JSON_FORMAT_VERSION = 6
 # Lists of cases under the table: in text, wrapped at this width under their suite.
 TEXT_WIDTH = 100
 TITLE = "DispatchBench comparison"
@@ -204,11 +208,13 @@ def _ci_cell(row: CompareRow) -> str:
     return "none (a median is starved)" if row.starved is not None else fmt_ci(row.ci_low, row.ci_high)
 
 
-def _compare_cells(row: CompareRow, code: bool) -> list[str]:
+def _compare_cells(row: CompareRow, code: bool, moved: dict[CaseKey, WhatMoved] | None = None) -> list[str]:
     label = f"`{row.key.label}`" if code else row.key.label
     verdict = outcome_text(row)
     if code and row.changed:
         verdict = f"**{verdict}**"
+    if moved and row.key in moved:
+        verdict += f"; {moved_text(moved[row.key])}"
     return [label, fmt_ns(row.base_median), fmt_ns(row.head_median), _ratio_cell(row),
             _ci_cell(row), fmt_p(row.p_value), verdict]
 
@@ -366,7 +372,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None) ->
     unchanged = [r for r in comparison.rows if not r.changed]
     if changed:
         lines += markdown_table(compare_headers(comparison), COMPARE_ALIGNS,
-                                [_compare_cells(r, True) for r in changed]) + [""]
+                                [_compare_cells(r, True, comparison.moved) for r in changed]) + [""]
     else:
         lines += ["No case changed significantly.", ""]
     if unchanged:
@@ -410,7 +416,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
              f"base: {run_line(comparison.base)}",
              f"head: {run_line(comparison.head)}", ""]
     lines += text_table(compare_headers(comparison), COMPARE_ALIGNS,
-                        [_compare_cells(r, False) for r in comparison.rows])
+                        [_compare_cells(r, False, comparison.moved) for r in comparison.rows])
     lines += [wrapped for note in compare_table_notes(comparison) for wrapped in textwrap.wrap(note, TEXT_WIDTH)]
     lines += ["", f"{counts_sentence(comparison)}. {rule_sentence(comparison)}", ""]
     lines += ["Geometric-mean ratio (head/base) per suite:"]
@@ -438,7 +444,14 @@ def run_json(results: ResultsFile) -> dict:
     return {"path": results.path, **run}
 
 
-def _row_json(row: CompareRow) -> dict:
+def _moved_json(what: WhatMoved) -> dict:
+    return {"text": moved_text(what), "blocking": what.blocking,
+            **{m.name: {"base": json_number(m.base) if m.base is not None else None,
+                        "head": json_number(m.head) if m.head is not None else None, "moved": m.moved}
+               for m in what.moves}}
+
+
+def _row_json(row: CompareRow, moved: dict[CaseKey, WhatMoved] | None = None) -> dict:
     return {
         **row.key.to_json(),
         "base_n": row.base_n,
@@ -465,6 +478,8 @@ def _row_json(row: CompareRow) -> dict:
         "head_modes": _modes_json(row.head_modes),
         # Only for a paired case, so documents of other comparisons keep their exact shape.
         **({"paired": True, "pairs": row.pairs, "resolution": json_number(row.resolution)} if row.paired else {}),
+        # Only for a slower case: what moved with it (judge/moved.py).
+        **({"moved": _moved_json(moved[row.key])} if moved and row.key in moved else {}),
     }
 
 
@@ -495,7 +510,7 @@ def render_json(comparison: Comparison, gate: GateDecision | None = None) -> str
                                     "ci_low": json_number(comparison.suite_intervals.get(s, (math.nan,) * 2)[0]),
                                     "ci_high": json_number(comparison.suite_intervals.get(s, (math.nan,) * 2)[1])}
                                 for s, (g, n) in comparison.suite_geomeans.items()},
-        "cases": [_row_json(r) for r in comparison.rows],
+        "cases": [_row_json(r, comparison.moved) for r in comparison.rows],
         "base_only": [k.to_json() for k in comparison.base_only],
         "head_only": [k.to_json() for k in comparison.head_only],
         "warnings": comparison_warnings(comparison),

@@ -4,10 +4,12 @@ This module assembles the document; the parts come from their own modules: decis
 (which one to use), chart_plan and charts (which figures, and drawing them), tables (the
 reference tables), situations (what a benchmark's params say about how to show and judge it).
 
-The page leads with the run's conditions (its shape and load, judge/conditions.py; a run
-taken under load is marked again on every section of its figures) and a table of contents;
-then per family (suite) the decision table and
-the charts, with the per-scenario ratios folded below them; then, given a counts file,
+The page leads with the run's conditions (its shape and whether the machine was busy,
+judge/conditions.py; a run taken under load is marked again on every section of its figures),
+then its headlines (judge/headlines.py: stress failures, starvation, the steepest cliffs with
+their causes, what the seed patterns cost) and a table of contents; then per family (suite) the
+decision table (each avoided variant with its cause, judge/diagnosis.py), where its cost jumps
+with threads, and the charts, with the per-scenario ratios folded below them; then, given a counts file,
 the counts per operation (charts of instructions/op against a swept param, and every
 counted case beside its timing median); given a stress file, the stress checks (failures
 first, the negative controls, then every check's outcomes, folded); then the harness floor,
@@ -25,6 +27,10 @@ from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts
 from .charts import draw_figure
 from ..judge.decisions import Decision, decide
+from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
+from ..judge.headlines import headlines
+from .diagnosis_text import RULES_PAGE, cliff_text
+from .headlines_text import headline_items
 from .decision_table import decision_table, rules_text
 from .conditions_text import conditions_items, load_mark, recommendation_note
 from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Table, to_html, to_markdown
@@ -54,6 +60,7 @@ from .tables import (
 REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
+HEADLINES_TITLE = "Headlines:"
 COUNTS_HEADING = "Counts per operation"
 BROUGHT_IN_HEADING = "Variants brought from outside"
 STRESS_HEADING = "Stress checks"
@@ -113,13 +120,30 @@ def _marked(conditions: RunConditions | None) -> list:
     return [Paragraph(mark)] if mark else []
 
 
+def _cliffs_block(cliffs: list[Cliff]) -> list:
+    """A family's cliffs, each with its cause, folded (the steepest are also headlines)."""
+    if not cliffs:
+        return []
+    lines = []
+    for cliff in sorted(cliffs, key=lambda c: c.key.sort_key()):
+        key = cliff.key
+        params = f" {key.params_text.replace(';', ', ')}" if key.params else ""
+        lines.append(f"`{key.benchmark}/{key.variant}`{params}: {cliff_text(cliff)}")
+    return [Details(f"Where the cost jumps with threads: {len(cliffs)} cliff{'s' if len(cliffs) != 1 else ''}",
+                    (Paragraph(f"Per variant and params, the first thread count whose median is at least "
+                               f"{CLIFF_FACTOR:g}× the one measured before it, with the cause its signals show "
+                               f"({RULES_PAGE})."), Bullets(tuple(lines))))]
+
+
 def _family(suite: str, decisions: list[Decision], figures, ratios,
-            origins: dict[tuple[str, str], str], conditions: RunConditions) -> list:
+            origins: dict[tuple[str, str], str], conditions: RunConditions,
+            diagnoses: dict[CaseKey, Diagnosis] | None = None, cliffs: list[Cliff] = ()) -> list:
     blocks: list = [Heading(2, suite), *_marked(conditions)]
     if decisions:
         note = recommendation_note(conditions)
         blocks += [Heading(3, "Which one to use"), *([Paragraph(note)] if note else []),
-                   decision_table(decisions, origins)]
+                   decision_table(decisions, origins, diagnoses)]
+    blocks += _cliffs_block(list(cliffs))
     if figures:
         blocks.append(Heading(3, "Charts"))
         blocks += [Image(f.filename, f.title) for f in figures]
@@ -269,11 +293,14 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     for figure in figures + [f for chart in counts_charts for f in chart.figures]:
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     conditions = run_conditions(results) if results is not None else None
-    load = conditions.load_at_start if conditions is not None else None
-    decisions = decide(cases, cpus, load=load)
+    share = conditions.cpu_share if conditions is not None else None
+    decisions = decide(cases, cpus, cpu_share=share)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
-    ratios = which_one_tables(cases, cpus, load=load, origins=origins)
+    ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins)
+    diagnoses = diagnose(cases, cpus, share)
+    cliffs = find_cliffs(diagnoses)
+    found = headlines(decisions, diagnoses, cliffs, cpus, verdict)
 
     summary = []
     if results is not None:
@@ -294,8 +321,11 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                   for f in (results, counts, stress) if f is not None and f.incomplete]
     # The run's shape and load lead the page: every figure below was taken under them.
     shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
+    # Then the few findings worth a headline, each with its figure and cause.
+    # A paragraph, not a heading: the first screen stays above the contents, which list the sections.
+    lead = ([Paragraph(f"**{HEADLINES_TITLE}**"), Bullets(headline_items(found))] if found else [])
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), *incomplete,
-                    Paragraph(" ".join(summary)), *shape, Contents()]
+                    Paragraph(" ".join(summary)), *shape, *lead, Contents()]
     if not cases and not counted and stress is None:
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
@@ -307,7 +337,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],
                           [(n, t) for n, t in ratios if n.split("/", 1)[0] == suite],
-                          origins, conditions)
+                          origins, conditions, diagnoses, [c for c in cliffs if c.key.suite == suite])
     if counts is not None:
         blocks += _counts_section(counts, counted, counts_charts, results, cases)
     if stress is not None:

@@ -56,12 +56,12 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     load: float | None, origins: Origins = {}) -> list[tuple[str, Table]]:
+                     cpu_share: float | None, origins: Origins = {}) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
     as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
     reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
-    disqualify it, judged as they are: ``load`` as in decisions.decide). A scenario whose
+    disqualify it, judged as they are: ``cpu_share`` as in decisions.decide). A scenario whose
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
@@ -81,7 +81,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
             ranked = sorted(scenario_cases, key=lambda c: (case_median(c), c.key.variant))
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
-            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, load=load) is not None
+            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share) is not None
                    for c in scenario_cases}
             if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]

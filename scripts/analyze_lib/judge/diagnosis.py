@@ -1,0 +1,194 @@
+"""Why a case costs what it costs: one mechanism label per case, from its per-operation signals
+(judge/signals.py), and the cliffs where a variant's cost jumps as threads are added.
+
+The rules, each stated once in the constants below and in docs/diagnosis.md with the figures
+that chose its bounds, are tried in this order and the first that holds labels the case:
+
+1. STARVATION: the case completed no operation in STARVED_SHARE of its samples or more, or (every
+   thread having a CPU) one of its threads completed none in the median sample.
+2. CONVOY: blocking hand-offs: at least CONVOY_SWITCHES_PER_OP voluntary switches per operation
+   with at least CONVOY_KERNEL_SHARE of the CPU time in the kernel. As many switches with
+   the kernel's share below it is UNCLEAR: the signals disagree.
+3. SPINNING: more threads than CPUs, the CPUs kept busy (utilisation at least
+   BUSY_UTILISATION) in user space (kernel share at most SPIN_KERNEL_SHARE), hardly a switch
+   (at most FEW_SWITCHES_PER_OP), and the cost grown beyond what sharing the CPUs explains
+   (more than PROPORTION_SLACK × threads / the most threads that fit).
+4. POOL_GROWTH: the process gained an OS thread during the median sample (a dispatch pool, or a
+   cooperative pool, growing while measured).
+5. UNFAIR: every thread had a CPU (conditions.fairness_not_judged) and the slowest did less than
+   decisions.FAIRNESS_MIN of the busiest one's operations.
+6. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
+   SERIAL_BUSY_CPUS): the work went one at a time, through a serial queue or one lock; the
+   signals cannot tell which (a queue borrows a pool thread that already exists).
+7. OVERSUBSCRIPTION: more threads than CPUs and the cost grown at most PROPORTION_SLACK × in
+   proportion to the threads over the most that fit: they take turns on the CPUs.
+8. CPU_BOUND: threads within the CPUs, kept busy in user space with hardly a switch: the cost is
+   the work itself.
+9. UNCLEAR: anything else. Never a guess.
+
+A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
+variant and params) whose cost is at least CLIFF_FACTOR times the cost at the thread count
+measured before it, with the diagnosis at the cliff. Pure: no I/O, no words beyond label ids
+(present/diagnosis_text.py says them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..files.model import Case, CaseKey
+from .conditions import fairness_not_judged
+from .decisions import FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings
+from .signals import Signals, finite, signals
+from .stats import starved_count
+from .summary import case_median
+
+STARVATION = "starvation"
+CONVOY = "convoy"
+SPINNING = "spinning"
+POOL_GROWTH = "pool-growth"
+UNFAIR = "unfair"
+SERIALIZED = "serialized"
+OVERSUBSCRIPTION = "oversubscription"
+CPU_BOUND = "cpu-bound"
+UNCLEAR = "unclear"
+# Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
+LABELS = (STARVATION, CONVOY, SPINNING, POOL_GROWTH, UNFAIR, SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
+
+# A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
+# operation or more. In the reference run every case at or above half a switch per operation
+# spent 21-99% of its CPU time in the kernel (1-5.8 µs per switch), but one (array-tracker at
+# 2 threads, tokens=10000: 1.01 switches, 0% kernel), which is UNCLEAR.
+CONVOY_SWITCHES_PER_OP = 0.5
+CONVOY_KERNEL_SHARE = 0.2
+# "Hardly a switch": the oversubscribed cases that burned the CPUs in user space in the reference
+# run (Mutex and os-lock at 8 threads, rwlock at 4) had 0.0002-0.15 voluntary switches per
+# operation and at most 6% of their CPU time in the kernel.
+FEW_SWITCHES_PER_OP = 0.2
+SPIN_KERNEL_SHARE = 0.1
+# The CPUs kept busy: those cases' utilisation was 0.87-1.00.
+BUSY_UTILISATION = 0.85
+# "In proportion": with T threads on C CPUs taking turns, each thread runs C/T of the time;
+# a cost that grew by at most this factor over T / (the most threads that fit) is explained by it.
+PROPORTION_SLACK = 1.5
+# About one CPU busy: a serial queue's or one lock's cases kept 1.0-1.2 CPUs busy.
+SERIAL_BUSY_CPUS = 1.2
+# OS threads gained during the median sample that make a pool growing.
+POOL_GROWTH_THREADS = 1
+# A cliff: the cost at one thread count at least this many times the cost at the one before.
+CLIFF_FACTOR = 3.0
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """One case's label (one of LABELS) and the signals and growth it was read from.
+
+    ``growth`` is the case's cost over its line's cost at ``reference_threads``, the most threads
+    measured that fit the CPUs (None at or below them, or when that count was not measured);
+    ``proportion`` is threads / reference_threads, what taking turns alone would explain."""
+
+    key: CaseKey
+    label: str
+    signals: Signals
+    median: float
+    growth: float | None = None
+    proportion: float | None = None
+    reference_threads: int | None = None
+
+
+@dataclass(frozen=True)
+class Cliff:
+    """Where a variant's cost first jumps as threads are added: from ``before`` threads to ``at``
+    threads, by ``factor`` (``inf`` when the case starved there), with the diagnosis at ``at``."""
+
+    before: int
+    at: int
+    factor: float
+    before_median: float
+    diagnosis: Diagnosis
+
+    @property
+    def key(self) -> CaseKey:
+        """The case at the cliff."""
+        return self.diagnosis.key
+
+
+def line_of(key: CaseKey) -> tuple:
+    """A variant's line: the cases that differ only in threads."""
+    return (key.suite, key.benchmark, key.variant, key.params)
+
+
+def label(s: Signals, starved_share: float, growth: float | None, proportion: float | None,
+          fairness_judged: bool) -> str:
+    """The one label the rules (module doc) give a case with signals ``s``, ``starved_share`` of
+    its samples starved, ``growth`` and ``proportion`` as Diagnosis has them, and whether its
+    fairness can be judged (every thread had a CPU)."""
+    threads, cpus = s.threads, s.logical_cpus
+    within = threads <= cpus
+    if starved_share >= STARVED_SHARE or (within and fairness_judged and threads > 1 and s.fairness == 0):
+        return STARVATION
+    if finite(s.voluntary) and s.voluntary >= CONVOY_SWITCHES_PER_OP:
+        share = s.kernel_share
+        return CONVOY if share is not None and share >= CONVOY_KERNEL_SHARE else UNCLEAR
+    few_switches = finite(s.voluntary) and s.voluntary <= FEW_SWITCHES_PER_OP
+    busy = finite(s.utilisation) and s.utilisation >= BUSY_UTILISATION
+    in_user = s.kernel_share is not None and s.kernel_share <= SPIN_KERNEL_SHARE
+    beyond = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
+    if not within and busy and in_user and few_switches and beyond:
+        return SPINNING
+    if finite(s.threads_created) and s.threads_created >= POOL_GROWTH_THREADS:
+        return POOL_GROWTH
+    if within and fairness_judged and threads > 1 and finite(s.fairness) and s.fairness < FAIRNESS_MIN:
+        return UNFAIR
+    if threads > 1 and cpus > 1 and finite(s.busy_cpus) and s.busy_cpus <= SERIAL_BUSY_CPUS:
+        return SERIALIZED
+    if not within and growth is not None and proportion is not None and not beyond:
+        return OVERSUBSCRIPTION
+    if within and busy and in_user and few_switches:
+        return CPU_BOUND
+    return UNCLEAR
+
+
+def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None) -> dict[CaseKey, Diagnosis]:
+    """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
+    CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged."""
+    rows = role_rows(cases.values())
+    lines: dict[tuple, dict[int, Case]] = defaultdict(dict)
+    for case in cases.values():
+        lines[line_of(case.key)][case.key.threads] = case
+    found = {}
+    for key, case in cases.items():
+        members = lines[line_of(key)]
+        fitting = [t for t in members if t <= logical_cpus]
+        reference = max(fitting) if fitting else None
+        growth = proportion = None
+        if key.threads > logical_cpus and reference is not None:
+            base = case_median(members[reference])
+            if math.isfinite(base) and base > 0:
+                growth, proportion = case_median(case) / base, key.threads / reference
+        s = signals(case, logical_cpus, role_siblings(case, rows))
+        judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
+        starved = starved_count(case.ns_per_op) / case.n if case.n else 0.0
+        found[key] = Diagnosis(key, label(s, starved, growth, proportion, judged), s, case_median(case),
+                               growth, proportion, reference if growth is not None else None)
+    return found
+
+
+def cliffs(diagnoses: dict[CaseKey, Diagnosis]) -> list[Cliff]:
+    """The first cliff of every line that has one, steepest first (then by case order)."""
+    lines: dict[tuple, list[Diagnosis]] = defaultdict(list)
+    for diagnosis in diagnoses.values():
+        lines[line_of(diagnosis.key)].append(diagnosis)
+    found = []
+    for members in lines.values():
+        members.sort(key=lambda d: d.key.threads)
+        for before, at in zip(members, members[1:]):
+            if not (math.isfinite(before.median) and before.median > 0):
+                continue
+            factor = at.median / before.median
+            if factor >= CLIFF_FACTOR:
+                found.append(Cliff(before.key.threads, at.key.threads, factor, before.median, at))
+                break
+    return sorted(found, key=lambda c: (-c.factor, c.key.sort_key()))

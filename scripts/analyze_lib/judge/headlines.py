@@ -1,0 +1,105 @@
+"""What a report says first: the few findings of a run worth a headline, chosen from its data.
+
+``headlines`` picks, in this order: the stress checks' failures (a correctness failure outweighs
+any timing); the cases that starved; the steepest scaling cliffs (judge/diagnosis.py), one per
+variant; and per family what each seed pattern (situations.Notes.seeds) costs at worst against
+the variant recommended in the same situation (judge/decisions.py). Pure; present/headlines_text.py
+says them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..files.model import CaseKey
+from .decisions import Decision, Standing
+from .diagnosis import STARVATION, Cliff, Diagnosis
+from .situations import FLOOR_SUITES, notes
+from .stress import StressVerdict
+
+# The steepest cliffs a report opens with (one per variant); the rest are in each family's section.
+HEADLINE_CLIFFS = 3
+# The starved cases a headline names (the rest are counted).
+HEADLINE_STARVED = 3
+
+
+@dataclass(frozen=True)
+class SeedCost:
+    """A seed pattern's worst standing in its family: in ``decision``'s situation it costs
+    ``standing.factor`` times the recommended variant (``standing`` is None when the seed is the one
+    recommended in every situation, ``recommended``). ``reason`` says why it was disqualified
+    there, if it was."""
+
+    suite: str
+    variant: str
+    decision: Decision
+    standing: Standing | None
+    diagnosis: Diagnosis | None = None
+    reason: str | None = None
+
+    @property
+    def recommended(self) -> bool:
+        """Whether the seed is the variant to use in every situation it was measured in."""
+        return self.standing is None and self.reason is None
+
+
+@dataclass(frozen=True)
+class Headlines:
+    """The report's headlines: failed stress checks, starved cases (and how many in all), the
+    steepest cliffs, and per family the seed patterns' costs."""
+
+    failed_checks: tuple[str, ...] = ()
+    starved: tuple[Diagnosis, ...] = ()
+    starved_total: int = 0
+    cliffs: tuple[Cliff, ...] = ()
+    seeds: tuple[SeedCost, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.failed_checks or self.starved or self.cliffs or self.seeds)
+
+
+def _rank(cost: SeedCost) -> tuple:
+    """Worse first: disqualified, then by factor (the recommended variant has none)."""
+    factor = cost.standing.factor.ratio if cost.standing is not None and cost.standing.factor else 0.0
+    return (cost.reason is not None, factor)
+
+
+def _seed_costs(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], logical_cpus: int) -> list[SeedCost]:
+    """Per family and seed variant, its worst situation among those whose threads fit the CPUs
+    (where its own mechanism, not taking turns, sets its cost): disqualified first, else the largest
+    factor; a seed recommended in each of them has no standing."""
+    worst: dict[tuple[str, str], SeedCost] = {}
+    for d in decisions:
+        seeds = notes(d.suite, d.benchmark).seeds
+        entries = [(s, None) for s in (d.use, d.runner_up, *d.avoid) if s is not None]
+        entries += [(out.standing, out.reason) for out in d.disqualified]
+        for standing, reason in entries:
+            if standing.variant not in seeds or standing.key is None or standing.key.threads > logical_cpus:
+                continue
+            behind = standing.factor is not None or reason is not None
+            cost = SeedCost(d.suite, standing.variant, d, standing if behind else None,
+                            diagnoses.get(standing.key), reason)
+            seed = (d.suite, standing.variant)
+            if seed not in worst or _rank(cost) > _rank(worst[seed]):
+                worst[seed] = cost
+    return sorted(worst.values(), key=lambda c: (c.suite, not _rank(c)[0], -_rank(c)[1], c.variant))
+
+
+def headlines(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], cliffs: list[Cliff],
+              logical_cpus: int, verdict: StressVerdict | None = None) -> Headlines:
+    """The run's headlines from its decisions, diagnoses, cliffs (steepest first) and stress verdict,
+    on a machine of ``logical_cpus``."""
+    starved = sorted((d for d in diagnoses.values() if d.label == STARVATION and d.key.suite not in FLOOR_SUITES),
+                     key=lambda d: d.key.sort_key())
+    steepest, seen = [], set()
+    for cliff in cliffs:
+        line = (cliff.key.suite, cliff.key.benchmark, cliff.key.variant)
+        if cliff.key.suite in FLOOR_SUITES or line in seen:
+            continue
+        seen.add(line)
+        steepest.append(cliff)
+    return Headlines(
+        failed_checks=tuple(verdict.failed_checks) if verdict is not None else (),
+        starved=tuple(starved[:HEADLINE_STARVED]), starved_total=len(starved),
+        cliffs=tuple(steepest[:HEADLINE_CLIFFS]),
+        seeds=tuple(_seed_costs(decisions, diagnoses, logical_cpus)))

@@ -1,0 +1,142 @@
+"""What a case's samples say besides its time: per-operation signals of how the time was spent.
+
+Every timing row holds, for its sample, the whole process's user and kernel CPU time, its
+voluntary and involuntary context switches, the operations its fewest and busiest thread
+completed and the OS threads at the sample's start and end (docs/csv-schema.md). ``signals``
+turns them into one number each per case, the way judge/summary.py summarizes the time: each
+sample's value, then the median of each round's samples, then the median of those round
+medians (samples with no finite value, a starved sample's, are left out).
+
+The CPU and switch counts are the process's, so a case measured once per role (``role=read``
+and ``role=write``) shares them between its role rows: they are divided by the operations of
+every role of the sample (``role_rows`` finds them), not by the row's own. Pure: no I/O, no
+words.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..files.model import Case
+from .stats import finite_median, split_by_round
+
+OPS = "ops"
+ELAPSED = "elapsed_ns"
+USER = "cpu_user_ns"
+SYS = "cpu_sys_ns"
+VOLUNTARY = "ctx_voluntary"
+INVOLUNTARY = "ctx_involuntary"
+FEWEST = "thread_ops_min"
+MOST = "thread_ops_max"
+OS_THREADS_START = "os_threads_start"
+OS_THREADS_END = "os_threads_end"
+
+
+@dataclass(frozen=True)
+class Signals:
+    """One case's per-operation signals, each the median of its round medians (None where the
+    file has no value: OS threads before schema 3, or every sample starved).
+
+    ``voluntary`` and ``involuntary``: context switches per operation (a voluntary one is a
+    thread that blocked); ``kernel_ns`` and ``user_ns``: the process's system and user CPU time
+    per operation; ``utilisation``: CPU time over the time the case's threads could have had,
+    elapsed × min(threads, logical CPUs) (near 1: every thread kept a CPU busy; above 1: other
+    threads of the process, a dispatch pool's, ran too); ``fairness``: the slowest thread's
+    operations over the busiest's; ``threads_created``: OS threads at the sample's end minus at
+    its start; ``os_threads``: OS threads at the sample's end."""
+
+    threads: int
+    logical_cpus: int
+    voluntary: float | None
+    involuntary: float | None
+    kernel_ns: float | None
+    user_ns: float | None
+    utilisation: float | None
+    fairness: float | None
+    threads_created: float | None = None
+    os_threads: float | None = None
+
+    @property
+    def kernel_share(self) -> float | None:
+        """The kernel's share of the CPU time per operation, sys / (user + sys); None when the
+        process used no CPU time that was counted."""
+        if self.kernel_ns is None or self.user_ns is None or self.kernel_ns + self.user_ns <= 0:
+            return None
+        return self.kernel_ns / (self.kernel_ns + self.user_ns)
+
+    @property
+    def kernel_ns_per_switch(self) -> float | None:
+        """Kernel CPU time per voluntary switch (None without switches): a thread that blocks
+        and is woken spends a microsecond or more of it in the kernel."""
+        if self.kernel_ns is None or not self.voluntary:
+            return None
+        return self.kernel_ns / self.voluntary
+
+    @property
+    def busy_cpus(self) -> float | None:
+        """How many CPUs the process kept busy on average: utilisation × min(threads, CPUs)."""
+        if self.utilisation is None:
+            return None
+        return self.utilisation * min(self.threads, self.logical_cpus)
+
+
+def signal_level(values: np.ndarray, rounds: np.ndarray) -> float | None:
+    """The median of the per-round medians of the finite ``values`` (None when none is finite)."""
+    medians = [m for m in (finite_median(group) for group in split_by_round(values, rounds)) if m is not None]
+    return float(np.median(medians)) if medians else None
+
+
+def _per(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
+
+
+def sample_ops(case: Case, siblings: list[Case] | None = None) -> np.ndarray:
+    """Each sample's operations of every role of the measurement: the row's own ``ops``, plus
+    those of its sibling role rows when they hold the same samples (same count, same rounds)."""
+    ops = np.asarray(case.columns[OPS], dtype=float)
+    for other in siblings or ():
+        if other is case:
+            continue
+        if other.n == case.n and np.array_equal(other.round_ids, case.round_ids):
+            ops = ops + np.asarray(other.columns[OPS], dtype=float)
+    return ops
+
+
+def cpu_share(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample's CPU time over elapsed × min(threads, CPUs): the utilisation of the sample."""
+    columns = case.columns
+    capacity = np.asarray(columns[ELAPSED], dtype=float) * min(case.key.threads, logical_cpus)
+    return _per(np.asarray(columns[USER], dtype=float) + np.asarray(columns[SYS], dtype=float), capacity)
+
+
+def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -> Signals:
+    """``case``'s Signals; ``siblings``: the other role rows of the same measurement, whose
+    operations share the process's CPU time and switches (decisions.role_rows)."""
+    columns, rounds = case.columns, case.round_ids
+    ops = sample_ops(case, siblings)
+
+    def per_op(column: str) -> float | None:
+        return signal_level(_per(np.asarray(columns[column], dtype=float), ops), rounds)
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fewest, most = columns[FEWEST], columns[MOST]
+        fairness = np.where(most > 0, fewest / np.where(most > 0, most, 1), np.nan)
+    start, end = columns.get(OS_THREADS_START), columns.get(OS_THREADS_END)
+    created = signal_level(end - start, rounds) if start is not None and end is not None else None
+    return Signals(
+        threads=case.key.threads, logical_cpus=logical_cpus,
+        voluntary=per_op(VOLUNTARY), involuntary=per_op(INVOLUNTARY),
+        kernel_ns=per_op(SYS), user_ns=per_op(USER),
+        utilisation=signal_level(cpu_share(case, logical_cpus), rounds),
+        fairness=signal_level(fairness, rounds),
+        threads_created=created,
+        os_threads=signal_level(end, rounds) if end is not None else None)
+
+
+def finite(value: float | None) -> bool:
+    """Whether ``value`` is a number a rule can use (not None, not NaN or infinite)."""
+    return value is not None and math.isfinite(value)

@@ -1,0 +1,98 @@
+"""A diagnosis in words (judge/diagnosis.py decides it): the label and the figures that earned it,
+e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, a cliff, e.g. ``cliff between 4
+and 8 threads (226×)``, and what moved with a slower case (judge/moved.py), e.g. ``switches per op
+0.01 → 0.9: now blocking``. Nothing is decided here; docs/diagnosis.md states the rules."""
+
+from __future__ import annotations
+
+import math
+
+from ..fmt import fmt_duration, fmt_multiple, fmt_rate
+from ..judge.diagnosis import (CONVOY, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
+                               UNCLEAR, UNFAIR, Cliff, Diagnosis)
+from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
+from ..judge.signals import finite
+
+# Where the rules are stated, for a reader who wants the why of a label.
+RULES_PAGE = "docs/diagnosis.md"
+
+
+def _switches(value: float | None) -> str:
+    return f"{fmt_rate(value)} switch{'' if value == 1 else 'es'}" if finite(value) else "switches not recorded"
+
+
+def _time(value: float | None) -> str:
+    return fmt_duration(value) if finite(value) else "—"
+
+
+def _share(value: float | None) -> str:
+    return f"{value:.0%}" if finite(value) else "—"
+
+
+def _growth(d: Diagnosis) -> str:
+    if d.growth is None:
+        return ""
+    return f", {fmt_multiple(d.growth)}× the cost at {d.reference_threads} threads"
+
+
+def cause_text(d: Diagnosis) -> str:
+    """The label and its figures in a short phrase, per operation."""
+    s = d.signals
+    if d.label == CONVOY:
+        return f"convoy: {_switches(s.voluntary)} and {_time(s.kernel_ns)} in the kernel per op"
+    if d.label == SPINNING:
+        return (f"spinning: CPUs {_share(s.utilisation)} busy, {_time(s.user_ns)} of user time and "
+                f"{_switches(s.voluntary)} per op{_growth(d)}")
+    if d.label == POOL_GROWTH:
+        return f"pool growth: {s.threads_created:g} OS threads started during a sample"
+    if d.label == UNFAIR:
+        return f"unfair: the slowest thread did {s.fairness:.2g} of the busiest one's ops"
+    if d.label == STARVATION:
+        if d.median == math.inf or not finite(s.fairness) or s.fairness > 0:
+            return "starvation: no operation completed in many samples"
+        return "starvation: a thread completed no operation"
+    if d.label == SERIALIZED:
+        return (f"serialized: {s.busy_cpus:.1f} CPUs busy at {s.threads} threads (one at a time: a serial queue "
+                "or one lock)")
+    if d.label == OVERSUBSCRIPTION:
+        return f"oversubscription: {s.threads} threads take turns on {s.logical_cpus} CPUs{_growth(d)}"
+    if d.label == CPU_BOUND:
+        return f"on the CPU: {_time(s.user_ns)} of user time per op, no blocking"
+    assert d.label == UNCLEAR, d.label
+    return (f"unclear: {_switches(s.voluntary)}, {_time(s.kernel_ns)} in the kernel and {_time(s.user_ns)} of "
+            f"user time per op, CPUs {_share(s.utilisation)} busy")
+
+
+def cliff_text(cliff: Cliff) -> str:
+    """``cliff between 4 and 8 threads (226×): convoy: …``."""
+    factor = "starved" if math.isinf(cliff.factor) else f"{fmt_multiple(cliff.factor)}×"
+    return f"cliff between {cliff.before} and {cliff.at} threads ({factor}): {cause_text(cliff.diagnosis)}"
+
+
+# What each watched signal is called, and how its values are spelt.
+_MOVE_NAMES = {VOLUNTARY: "switches per op", KERNEL: "kernel time per op", INVOLUNTARY: "preemptions per op"}
+
+
+def _value(name: str, value: float | None) -> str:
+    if not finite(value):
+        return "—"
+    return fmt_duration(value) if name == KERNEL else fmt_rate(value)
+
+
+def _move(move: SignalMove) -> str:
+    return f"{_MOVE_NAMES[move.name]} {_value(move.name, move.base)} → {_value(move.name, move.head)}"
+
+
+def moved_text(what: WhatMoved) -> str:
+    """What moved with a slower case: ``switches per op 0.01 → 0.9: now blocking; kernel time per op
+    20 ns → 2.1 µs``, or that switches and kernel time did not move (with their figures)."""
+    if what.moved:
+        parts = []
+        for move in what.moved:
+            text = _move(move)
+            if move.name == VOLUNTARY and what.blocking:
+                text += f": {what.blocking} blocking"
+            parts.append(text)
+        return "; ".join(parts)
+    shown = [m for m in what.moves if m.name != INVOLUNTARY]
+    return "switches and kernel time per op did not move (" + ", ".join(_move(m) for m in shown) + ")"
