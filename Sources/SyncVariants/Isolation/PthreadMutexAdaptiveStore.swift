@@ -1,5 +1,3 @@
-import CSyncSupport
-
 /// `pthread-mutex-adaptive`: the dictionary behind a `pthread_mutex_t` of glibc's type `PTHREAD_MUTEX_ADAPTIVE_NP`:
 /// a lock that spins a little, then sleeps, known by construction (apple/swift-nio#2014 measured it against a plain
 /// mutex in swift-nio's lock benchmark).
@@ -9,32 +7,16 @@ import CSyncSupport
 /// `glibc.mutex.spin_count` tunable, 100 by default, adapted per mutex to how long recent spins needed); only when
 /// that fails does it sleep in `futex(FUTEX_WAIT)`, as `pthread-mutex` does at once, and an unlock wakes one
 /// sleeper, which races for the lock (barging). A short critical section held by a running thread is thus usually
-/// waited for by spinning, a long one or a preempted holder by sleeping. The mutex lives at a stable heap address,
-/// as pthread requires; it is never moved or copied, and is destroyed with the store.
+/// waited for by spinning, a long one or a preempted holder by sleeping.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
 public final class PthreadMutexAdaptiveStore: ExclusiveLockStore, @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex = PthreadMutex(.adaptive)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
     public init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        let typeStatus = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-        precondition(typeStatus == 0, "pthread_mutexattr_settype(PTHREAD_MUTEX_ADAPTIVE_NP) failed: \(typeStatus)")
-        let status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     public func read(_ id: String) -> IdentityModel? {
@@ -48,8 +30,6 @@ public final class PthreadMutexAdaptiveStore: ExclusiveLockStore, @unchecked Sen
     /// Runs `body` with the mutex held.
     @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock(body)
     }
 }

@@ -1,5 +1,3 @@
-import CSyncSupport
-
 /// `pthread-mutex-pi`: the dictionary behind a `pthread_mutex_t` made with
 /// `pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT)`: a lock handed from owner to waiter by the kernel, the
 /// mechanism of a *convoy*, known by construction.
@@ -9,34 +7,18 @@ import CSyncSupport
 /// the kernel's queue of waiters (ordered by priority, then arrival); an unlock that finds waiters calls
 /// `FUTEX_UNLOCK_PI`, and the kernel writes the first waiter's id into the word: the lock passes to a waiting
 /// thread and stays held until that thread runs again. A thread that releases and retakes the lock at once queues
-/// behind it (no barging). Under contention every operation is thus a system call and a context switch, paid one after another:
-/// this is the kernel mechanism that Swift 6.3.1's `Synchronization.Mutex` uses on Linux when its short spin fails
-/// (swiftlang/swift#88440), here without that spin. The mutex lives at a stable heap address, as pthread requires;
-/// it is never moved or copied, and is destroyed with the store.
+/// behind it (no barging). Under contention every operation is thus a system call and a context switch, paid one
+/// after another: this is the kernel mechanism that Swift 6.3.1's `Synchronization.Mutex` uses on Linux when its
+/// short spin fails (swiftlang/swift#88440), here without that spin.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
 public final class PthreadMutexPIStore: ExclusiveLockStore, @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex = PthreadMutex(.priorityInheritance)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
     public init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        let protocolStatus = pthread_mutexattr_setprotocol(&attributes, Int32(PTHREAD_PRIO_INHERIT))
-        precondition(protocolStatus == 0, "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT) failed: \(protocolStatus)")
-        let status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     public func read(_ id: String) -> IdentityModel? {
@@ -50,8 +32,6 @@ public final class PthreadMutexPIStore: ExclusiveLockStore, @unchecked Sendable 
     /// Runs `body` with the mutex held.
     @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock(body)
     }
 }

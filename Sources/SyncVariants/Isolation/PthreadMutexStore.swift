@@ -1,5 +1,3 @@
-import CSyncSupport
-
 /// `pthread-mutex`: the dictionary behind a plain `pthread_mutex_t` with default attributes
 /// (`PTHREAD_MUTEX_NORMAL`): a lock that sleeps in the kernel when it is taken, and never spins, known by
 /// construction.
@@ -8,27 +6,15 @@ import CSyncSupport
 /// sleeps in `futex(FUTEX_WAIT)` at once, and the holder's unlock wakes one sleeper (`FUTEX_WAKE`), which must then
 /// race for the lock with any thread that arrives meanwhile (barging, not a queue). So a contended lock costs system
 /// calls and context switches on both sides, and a thread that releases and retakes it at once usually wins.
-/// The mutex lives at a stable heap address, as pthread requires; it is never moved or copied, and is destroyed
-/// with the store.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
 public final class PthreadMutexStore: ExclusiveLockStore, @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex = PthreadMutex(.normal)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
     public init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     public func read(_ id: String) -> IdentityModel? {
@@ -42,8 +28,6 @@ public final class PthreadMutexStore: ExclusiveLockStore, @unchecked Sendable {
     /// Runs `body` with the mutex held.
     @inlinable
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock(body)
     }
 }
