@@ -115,13 +115,13 @@ class GateDecision(_GateOutcome):
     # What stands against a pass beyond the cases' outcomes (pass_evidence).
     evidence: PassEvidence = PassEvidence()
 
-    # Cases not called whose interval reaches the threshold: not judged for a pass.
+    # Cases not called whose interval reaches the threshold (compare.UNRESOLVED): judged, not resolved.
     unresolved: tuple[CaseKey, ...] = ()
 
     @property
     def not_gated(self) -> int:
-        """How many compared cases the gate could not judge (undetectable, unstable, bimodal or not resolved)."""
-        return len(self.undetectable) + len(self.unstable) + len(self.bimodal) + len(self.unresolved)
+        """How many compared cases the gate could not judge (undetectable, unstable or bimodal)."""
+        return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
 
     def to_json(self) -> dict:
         """A JSON-ready summary (the ``gate`` object of --format json)."""

@@ -48,7 +48,7 @@ def notes(gate: GateDecision | CountsGateDecision) -> list[str]:
         found.append(f"Also: {_unstable_text(gate)}")
     if gate.bimodal:
         found.append(f"Also: {_bimodal_text(gate)}")
-    if gate.unresolved and len(gate.unresolved) != gate.not_gated:
+    if gate.unresolved and gate.status == PASSED and gate.not_gated:  # a pass whose headline names others
         found.append(f"Also: {_unresolved_text(gate)}")
     if gate.undetectable and gate.bimodal and gate.status not in (REGRESSION, INCOMPLETE):
         found.append(f"Also: {_undetectable_text(gate)}, not judged")
@@ -115,7 +115,7 @@ def _evidence_headline(gate: GateDecision) -> str | None:
     if evidence.unseen_slower:
         key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
         return (f"Gate: INCONCLUSIVE, no decided case slower, but {fmt_count(len(evidence.unseen_slower), 'case')} it "
-                f"could not judge or resolve moved {1 + gate.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
+                f"could not judge moved {1 + gate.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
                 f"{key.label}); {DECIDE_HINT}")
     if evidence.mostly_unseen:
         return (f"Gate: INCONCLUSIVE, {gate.not_gated} of {gate.compared} cases could not be judged, too many "
@@ -132,11 +132,11 @@ def _timing_headline(gate: GateDecision) -> str:
     by_evidence = _evidence_headline(gate)
     if by_evidence:
         return by_evidence
-    if gate.paired_resolutions and gate.status == PASSED and gate.not_gated == len(gate.unresolved):
+    if gate.paired_resolutions and gate.status == PASSED and not gate.not_gated:
         return (f"Gate: passed, no case slower; it {resolution_summary(gate.paired_resolutions)}"
                 + (f"; {_unresolved_text(gate)}" if gate.unresolved else ""))
-    if gate.unresolved and gate.status == PASSED and len(gate.unresolved) == gate.not_gated:
-        return _passed_among_decided(gate.compared - gate.not_gated, _unresolved_text(gate))
+    if gate.unresolved and gate.status == PASSED and not gate.not_gated:
+        return f"Gate: passed, no case slower; {_unresolved_text(gate)}"
     if gate.status == INCOMPLETE and gate.head_incomplete:
         return _incomplete_head_headline(gate)
     if gate.status == INCOMPLETE:
