@@ -219,8 +219,7 @@ def reaches_threshold(evidence: CaseEvidence, threshold: float) -> bool:
     interval that measures a factor, and reaches nothing here."""
     if evidence.starved is not None or not (math.isfinite(evidence.ci_low) and math.isfinite(evidence.ci_high)):
         return False
-    factor = 1 + threshold / 100
-    return evidence.ci_high >= factor - _RATIO_EPSILON or evidence.ci_low <= 1 / factor + _RATIO_EPSILON
+    return judge_change(evidence.ci_high, threshold) == SLOWER or judge_change(evidence.ci_low, threshold) == FASTER
 
 
 def level_change(base: Modes | None, head: Modes | None, threshold: float) -> str:

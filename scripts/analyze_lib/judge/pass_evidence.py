@@ -100,7 +100,7 @@ def _is_canary(row: CompareRow) -> bool:
 
 def _unresolved_beyond(row: CompareRow, threshold: float) -> bool:
     """A case not resolved whose whole interval lies at least the threshold factor slower."""
-    return row.outcome == UNRESOLVED and row.starved is None and row.ci_low >= 1 + threshold / 100 - 1e-9
+    return row.outcome == UNRESOLVED and row.starved is None and _beyond(row.ci_low, threshold) == SLOWER
 
 
 def pass_evidence(comparison: Comparison) -> PassEvidence:
