@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from .bench_options import filter_option
@@ -49,14 +50,15 @@ def list_cases(binary: Path, cwd: Path, options: list[str]) -> list[ListedCase]:
     return parse_list(done.stdout)
 
 
-def check_measures_package(package: str, product: str, every_case: list[ListedCase],
+def check_measures_package(package: str, product: str, every_case: Callable[[], list[ListedCase]],
                            selected: list[ListedCase], bench_options: list[str], default_product: str | None) -> None:
     """ComparisonError, with what to type instead, when ``selected`` (the cases the comparison would measure)
-    holds none of the variants ``product`` brings for ``package``. ``every_case`` is what the product lists with
-    no filter; ``default_product`` is the package's own benchmark executable, when it has exactly one."""
+    holds none of the variants ``product`` brings for ``package``. ``every_case`` gives what the product lists with
+    no filter, asked only to word the error; ``default_product`` is the package's own benchmark executable, when it
+    has exactly one."""
     if any(case.module for case in selected):
         return
-    brought = sorted({case.path.rsplit("/", 1)[1] for case in every_case if case.module})
+    brought = sorted({case.path.rsplit("/", 1)[1] for case in every_case() if case.module})
     if not brought:
         instead = (f"type --product {default_product}" if default_product and default_product != product else
                    "give the --product whose main.swift calls DispatchBench.main with your variants")

@@ -277,7 +277,8 @@ def _check_measures_package(manifest: package_manifest.Manifest, product: str, b
     except ComparisonError:
         default = None
     for binary, directory, _ in built:
-        brought_in.check_measures_package(manifest.name, product, brought_in.list_cases(binary, directory, []),
+        brought_in.check_measures_package(manifest.name, product,
+                                          lambda: brought_in.list_cases(binary, directory, []),
                                           brought_in.list_cases(binary, directory, bench_options), bench_options,
                                           default)
 
