@@ -8,17 +8,23 @@ import PackageDescription
 ///   processes, files); `CBenchPlatform` holds the few of those calls Swift cannot make. What only Linux offers is
 ///   stated there once (`PlatformFeature`). The patterns under test reach pthread through `CSyncSupport` instead.
 /// - `BenchCore`: the measurement core (clock, thread team, calibration, statistics, case registry). No file I/O.
-/// - `SyncVariants`: the synchronization patterns under test, readable and reusable on their own.
+/// - `VariantProtocols`: what a variant conforms to (`ExclusiveLock`, `LockStore`, `OnceTable`, `TaskWaiter`, …),
+///   the built-in ones and the ones a package brings alike.
+/// - `SyncVariants`: the built-in synchronization patterns under test, readable and reusable on their own.
 ///   `CSyncSupport` holds the few lines of C they need (what a C caller of those APIs gets and Swift does not).
-/// - `VariantCatalog`: one catalog per family binding each CSV id to its type and to what it can do; the suites,
-///   the stress tests and the README's variant tables all read it.
-/// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the cases that measure the variants.
+/// - `VariantCatalog`: one catalog per family: each built-in variant's CSV id and the line the variant table of
+///   docs/suites.md shows for it.
+/// - `BenchSuites` (in `Benchmarks/`): one file per family, declaring the benchmarks a variant joins.
 /// - `StressChecks`: the stress checks and their negative controls (deliberately broken variants), grading what
 ///   they observe as jcstress does; run by the tests and by `bench stress`.
+/// - `VariantRegistration`: `Variant`, the one way a variant is registered, built-in or brought in: its
+///   factories join a variant to its family's benchmarks and stress checks. The built-in variants are made with
+///   the same factories (`BuiltInVariants.swift`).
 /// - `BenchResults`: the results CSV schema, its writer and reader, and the run's environment.
-/// - `DispatchBench`: the command line as a library, and the door for patterns brought from outside
-///   (`DispatchBench.main(_:)`, `Variant`): a package that depends on this one gets the whole `bench` command line
-///   with its own variants beside the built-in ones.
+/// - `BenchCommandLine`: the whole `bench` command line, internal to this package.
+/// - `DispatchBench`: the door for patterns brought from outside (`DispatchBench.main(_:)`, `Variant` and the
+///   protocols of `VariantProtocols`): a package that depends on this one gets the whole `bench` command line with
+///   its own variants beside the built-in ones.
 /// - `bench`: the command-line tool, a client of `DispatchBench` with the built-in variants alone.
 /// - `BenchTestSupport` (in `Tests/`): fixtures that more than one test target needs; only tests link it.
 let package = Package(
@@ -26,7 +32,6 @@ let package = Package(
     products: [
         .executable(name: "bench", targets: ["bench"]),
         .library(name: "DispatchBench", targets: ["DispatchBench"]),
-        .library(name: "SyncVariants", targets: ["SyncVariants"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -45,8 +50,9 @@ let package = Package(
             ]
         ),
         .target(name: "CSyncSupport"),
-        .target(name: "SyncVariants", dependencies: ["CSyncSupport"]),
-        .target(name: "VariantCatalog", dependencies: ["SyncVariants"]),
+        .target(name: "VariantProtocols"),
+        .target(name: "SyncVariants", dependencies: ["CSyncSupport", "VariantProtocols"]),
+        .target(name: "VariantCatalog"),
         .target(
             name: "BenchSuites",
             dependencies: ["BenchCore", "CBenchSupport", "CSyncSupport", "SyncVariants", "VariantCatalog"],
@@ -58,32 +64,49 @@ let package = Package(
             dependencies: ["BenchCore", "BenchPlatform", "CSyncSupport", "SyncVariants", "VariantCatalog"]
         ),
         .target(
-            name: "DispatchBench",
+            name: "VariantRegistration",
+            dependencies: [
+                "BenchCore", "BenchSuites", "StressChecks", "SyncVariants", "VariantCatalog", "VariantProtocols",
+            ]
+        ),
+        .target(
+            name: "BenchCommandLine",
             dependencies: [
                 "BenchCore",
                 "BenchPlatform",
-                "BenchSuites",
                 "BenchResults",
+                "BenchSuites",
                 "CBenchSupport",
                 "CSyncSupport",
                 "StressChecks",
                 "SyncVariants",
                 "VariantCatalog",
+                "VariantRegistration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "DispatchBench", dependencies: ["BenchCommandLine", "VariantProtocols", "VariantRegistration"]),
         .executableTarget(name: "bench", dependencies: ["DispatchBench"]),
         .target(name: "BenchTestSupport", path: "Tests/BenchTestSupport"),
         .testTarget(name: "BenchCoreTests", dependencies: ["BenchCore", "BenchSuites", "BenchTestSupport"]),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchCore"]),
         .testTarget(
-            name: "SyncVariantsTests", dependencies: ["SyncVariants", "VariantCatalog", "BenchCore", "StressChecks"]
+            name: "SyncVariantsTests",
+            dependencies: ["SyncVariants", "VariantCatalog", "VariantRegistration", "BenchCore", "StressChecks"]
         ),
-        .testTarget(name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "BenchCore"]),
-        .testTarget(name: "DispatchBenchTests", dependencies: ["DispatchBench", "BenchCore", "StressChecks"]),
+        .testTarget(
+            name: "BenchSuitesTests", dependencies: ["BenchSuites", "VariantCatalog", "VariantRegistration", "BenchCore"]
+        ),
+        .testTarget(
+            name: "VariantRegistrationTests",
+            dependencies: ["VariantRegistration", "BenchCore", "StressChecks", "SyncVariants", "VariantCatalog"]
+        ),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["bench", "DispatchBench", "BenchCore", "BenchResults", "StressChecks", "BenchTestSupport"]
+            dependencies: [
+                "bench", "BenchCommandLine", "BenchCore", "BenchResults", "StressChecks", "VariantRegistration",
+                "BenchTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

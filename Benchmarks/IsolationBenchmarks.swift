@@ -4,53 +4,6 @@ import SyncVariants
 import VariantCatalog
 
 extension BenchmarkRegistry {
-    /// The isolation suite: one identity map (`[String: IdentityModel]`, preloaded with `keys` models) guarded by
-    /// each isolation mechanism in turn, read and written by every thread.
-    ///
-    /// - `isolation/mixed`: every thread runs the same deterministic mix, `read_pct` reads out of every 100
-    ///   operations, spread evenly, on keys it steps through.
-    /// - `isolation/roles`: `writers` (1) thread writes only while the other `threads − 1` read only; the rows
-    ///   report the readers' (`role=read`) and the writer's (`role=write`) throughput separately, so that one sees
-    ///   whether readers starve the writer or the reverse.
-    /// - `isolation/counter`: every thread takes one shared lock over and over, and increments one shared counter
-    ///   inside (`Int`, on a cache line of its own): the lock alone, contended, with the shortest critical section
-    ///   that still does something under it. It is swift-nio's `NIOPerformanceTester` lock benchmark
-    ///   (`lock_{1,2,4,8}_thread(s)_10M_ops`: N threads, one `NIOLock`, `withLock { opsDone &+= 1 }`), so that a
-    ///   lock brought in (`Variant.lock`) is measured here as there, and the built-in locks beside it; its
-    ///   `ns_per_op` is wall time over all threads' increments, as swift-nio's time for 10 M increments / 10 M. Two
-    ///   differences remain: the harness paces by time, not by a fixed count per thread (a thread an unfair lock
-    ///   favours cannot finish early and leave the rest uncontended), and the counter is reached through a pointer
-    ///   rather than a class property (no exclusivity check). It belongs to the isolation suite because it measures
-    ///   the isolation family's own locks on the state they guard, with that state shrunk to one word; the
-    ///   variants are those whose lock can be taken on its own (`ExclusiveLockStore`), not the queues or the
-    ///   actor. In teardown the counter must equal the increments the threads made, or the case stops: a lock
-    ///   that let two threads in at once has no figure.
-    ///
-    /// The async-write variants' writes are drained inside the timed region (a final barrier or `sync`), so each
-    /// sample pays for every write its threads enqueued. Under the harness's fixed-duration pacing the threads can
-    /// enqueue writes faster than the queue applies them: the queue then grows during the sample and the drain
-    /// at its end is long. Their `ns_per_op` is therefore the rate at which the queue applies the mix, not the
-    /// cost a caller sees per `write` (which returns at once).
-    ///
-    /// The `actor` variant is driven from tasks: each batch a worker thread is given starts one task that makes
-    /// all of the batch's awaited actor calls (at least `IsolationPlan.actorCallsPerIteration`), and the thread
-    /// blocks on a semaphore until the task ends. T threads thus drive T concurrent callers, whose code (and the
-    /// actor's) runs on Swift's cooperative pool, one thread per core, while the harness's threads sleep. The task
-    /// start and the semaphore handoff (a few microseconds) are amortized over the batch's thousand or more calls;
-    /// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
-    /// contending", and at most two of those callers (one per pool thread) ever run at once.
-    mutating func addIsolationBenchmarks() {
-        for shape in IsolationShape.allCases {
-            add(Benchmark(IsolationVariant.self, shape.catalogBenchmark, parameters: shape.parameters,
-                          includes: { _, benchmarkCase in shape.includes(benchmarkCase) }) { variant, benchmarkCase in
-                variant.accept(IsolationSetup(shape: shape, benchmarkCase: benchmarkCase))
-            })
-        }
-        add(Benchmark(IsolationVariant.self, .counter) { variant, benchmarkCase in
-            variant.accept(CounterSetup(benchmarkCase: benchmarkCase))
-        })
-    }
-
     /// Adds a lock brought from outside to `isolation/counter`, under the CSV id `variant`: every thread increments
     /// one shared counter under the one lock `make` returns for the case, as the catalog's locks do. `@inlinable`,
     /// so that the timed loop calls the concrete `Lock` directly.
@@ -81,10 +34,60 @@ extension BenchmarkRegistry {
             })
         }
     }
+
+    /// Adds an actor store to the isolation suite, under the CSV id `variant`: the same benchmarks, parameters,
+    /// thread counts, read mixes and roles as the other stores, driven from tasks (`IsolationPlan.workload` for an
+    /// actor: each batch a worker thread is given runs as one task of awaited calls). A fresh store holding the
+    /// case's models is made for each case, outside the timed region. `@inlinable`, as `addIsolationBenchmarks`.
+    @inlinable
+    public mutating func addActorStoreBenchmarks<Store: ActorIsolatedStore>(variant: String, _: Store.Type) {
+        for shape in IsolationShape.allCases {
+            add(Benchmark(suite: IsolationShape.suite, name: shape.rawValue, variants: [variant],
+                          parameters: shape.parameters, includes: shape.includes) { benchmarkCase in
+                let plan = shape.plan(benchmarkCase)
+                let store = Store(preloading: IdentityModel.preload(count: benchmarkCase[parameter: "keys"]))
+                return plan.workload(store, role: shape.role(benchmarkCase))
+            })
+        }
+    }
 }
 
-/// The isolation suite's two benchmarks, declared once for the catalog's variants and for a store brought from
-/// outside: their parameters, the cases they include, each thread's read mix and role.
+/// The isolation suite's two store benchmarks, their parameters, the cases they include, each thread's read mix
+/// and role, for every store registered (`addIsolationBenchmarks(variant:_:)`): one identity map (`[String: IdentityModel]`, preloaded with `keys` models) guarded by
+/// each isolation mechanism in turn, read and written by every thread.
+///
+/// - `isolation/mixed`: every thread runs the same deterministic mix, `read_pct` reads out of every 100
+///   operations, spread evenly, on keys it steps through.
+/// - `isolation/roles`: `writers` (1) thread writes only while the other `threads − 1` read only; the rows
+///   report the readers' (`role=read`) and the writer's (`role=write`) throughput separately, so that one sees
+///   whether readers starve the writer or the reverse.
+/// - `isolation/counter`: every thread takes one shared lock over and over, and increments one shared counter
+///   inside (`Int`, on a cache line of its own): the lock alone, contended, with the shortest critical section
+///   that still does something under it. It is swift-nio's `NIOPerformanceTester` lock benchmark
+///   (`lock_{1,2,4,8}_thread(s)_10M_ops`: N threads, one `NIOLock`, `withLock { opsDone &+= 1 }`), so that a
+///   lock brought in (`Variant.lock`) is measured here as there, and the built-in locks beside it; its
+///   `ns_per_op` is wall time over all threads' increments, as swift-nio's time for 10 M increments / 10 M. Two
+///   differences remain: the harness paces by time, not by a fixed count per thread (a thread an unfair lock
+///   favours cannot finish early and leave the rest uncontended), and the counter is reached through a pointer
+///   rather than a class property (no exclusivity check). It belongs to the isolation suite because it measures
+///   the isolation family's own locks on the state they guard, with that state shrunk to one word; the
+///   variants are those whose lock can be taken on its own (`ExclusiveLockStore`), not the queues or the
+///   actor. In teardown the counter must equal the increments the threads made, or the case stops: a lock
+///   that let two threads in at once has no figure.
+///
+/// The async-write variants' writes are drained inside the timed region (a final barrier or `sync`), so each
+/// sample pays for every write its threads enqueued. Under the harness's fixed-duration pacing the threads can
+/// enqueue writes faster than the queue applies them: the queue then grows during the sample and the drain
+/// at its end is long. Their `ns_per_op` is therefore the rate at which the queue applies the mix, not the
+/// cost a caller sees per `write` (which returns at once).
+///
+/// The `actor` variant is driven from tasks: each batch a worker thread is given starts one task that makes
+/// all of the batch's awaited actor calls (at least `IsolationPlan.actorCallsPerIteration`), and the thread
+/// blocks on a semaphore until the task ends. T threads thus drive T concurrent callers, whose code (and the
+/// actor's) runs on Swift's cooperative pool, one thread per core, while the harness's threads sleep. The task
+/// start and the semaphore handoff (a few microseconds) are amortized over the batch's thousand or more calls;
+/// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
+/// contending", and at most two of those callers (one per pool thread) ever run at once.
 @usableFromInline
 enum IsolationShape: String, CaseIterable, Sendable {
     /// Every thread runs the same mix, `read_pct` reads out of every 100 operations.
@@ -93,13 +96,6 @@ enum IsolationShape: String, CaseIterable, Sendable {
     case roles
 
     @usableFromInline static let suite = IsolationVariant.suite
-
-    var catalogBenchmark: IsolationVariant.Benchmark {
-        switch self {
-        case .mixed: .mixed
-        case .roles: .roles
-        }
-    }
 
     @usableFromInline var parameters: KeyValuePairs<String, [Int]> {
         switch self {
@@ -135,45 +131,6 @@ enum IsolationShape: String, CaseIterable, Sendable {
             let writers = benchmarkCase[parameter: "writers"]
             return { $0 < writers ? "write" : "read" }
         }
-    }
-}
-
-/// A fresh preloaded store of the variant's type and the workload that drives it.
-private struct IsolationSetup: IsolationVariantVisitor {
-    let plan: IsolationPlan
-    let models: [IdentityModel]
-    let role: (@Sendable (_ threadIndex: Int) -> String)?
-
-    init(shape: IsolationShape, benchmarkCase: BenchmarkCase) {
-        plan = shape.plan(benchmarkCase)
-        models = IdentityModel.preload(count: benchmarkCase[parameter: "keys"])
-        role = shape.role(benchmarkCase)
-    }
-
-    func queueStore<Store: QueueStore>(_: Store.Type) -> Workload? {
-        plan.workload(Store(preloading: models, probe: nil), role: role)
-    }
-
-    func lockStore<Store: LockStore>(_: Store.Type) -> Workload? {
-        plan.workload(Store(preloading: models), role: role)
-    }
-
-    func actor(_: ActorStore.Type) -> Workload? {
-        plan.workload(ActorStore(preloading: models), role: role)
-    }
-}
-
-/// The bare lock of a store whose lock can be taken on its own, and the counter workload on it; the other shapes do
-/// not join `counter` (the catalog says so, and the registry never asks).
-private struct CounterSetup: IsolationVariantVisitor {
-    let benchmarkCase: BenchmarkCase
-
-    func queueStore<Store: QueueStore>(_: Store.Type) -> Workload? { nil }
-    func lockStore<Store: LockStore>(_: Store.Type) -> Workload? { nil }
-    func actor(_: ActorStore.Type) -> Workload? { nil }
-
-    func exclusiveLockStore<Store: ExclusiveLockStore>(_: Store.Type) -> Workload? {
-        LockCounter(threads: benchmarkCase.threads, path: benchmarkCase.path).workload(Store(preloading: []))
     }
 }
 
@@ -301,11 +258,12 @@ final class IsolationPlan: @unchecked Sendable {
     /// With one call per iteration the calibration would settle on batches of a handful of calls whenever the
     /// batch target is short (`--quick`), and the rows would measure task starts; a task of at least 1024 calls
     /// keeps that overhead to a few percent of the batch.
-    static let actorCallsPerIteration = 1_024
+    @usableFromInline static let actorCallsPerIteration = 1_024
 
     /// The workload for the actor: each batch runs as one task making `iterations × actorCallsPerIteration`
     /// awaited calls, while the worker thread waits for it on a semaphore.
-    func workload(_ store: ActorStore, role: (@Sendable (Int) -> String)?) -> Workload {
+    @inlinable
+    func workload<Store: ActorIsolatedStore>(_ store: Store, role: (@Sendable (Int) -> String)?) -> Workload {
         Workload(operationsPerIteration: Self.actorCallsPerIteration, role: role,
                  offloadsWork: true) { [self] worker, iterations in
             let finished = DispatchSemaphore(value: 0)
@@ -319,7 +277,8 @@ final class IsolationPlan: @unchecked Sendable {
     }
 
     /// The same loop as the synchronous workload, with awaited calls.
-    private func run(_ store: ActorStore, thread: Int, calls: Int) async {
+    @inlinable
+    func run<Store: ActorIsolatedStore>(_ store: Store, thread: Int, calls: Int) async {
         let cursor = cursors + thread * Self.cursorStride
         let pattern = patterns[thread]
         var slot = cursor[0], key = cursor[1], value = cursor[2]

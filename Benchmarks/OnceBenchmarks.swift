@@ -3,35 +3,6 @@ import SyncVariants
 import VariantCatalog
 
 extension BenchmarkRegistry {
-    /// The once suite: what each way of running code once costs, how it grows with registered tokens and with
-    /// threads. Variants are in `Sources/SyncVariants/Once/`; docs/suites.md says how to read them.
-    ///
-    /// - `once/hit`: a call whose block has already run, the path every later call takes. The variants with a
-    ///   token table (`OnceVariant.hasTokenTable`) first register `tokens` tokens and then look up the last one
-    ///   registered (the array's worst case); the others run with `tokens=1` only. All threads hit the same token
-    ///   of the same table.
-    /// - `once/first`: the first call for a fresh token: registration plus an empty block. Threads register
-    ///   distinct tokens into a shared table; a fresh table is taken every `tokens` registrations, so a token is
-    ///   registered into a table already holding between 0 and `tokens - 1` others (half on average) whatever
-    ///   the sample length. The tables are made by `prepare`, outside the timed region.
-    /// - `once/race`: every round, all threads meet at a `RoundBarrier` and call once on the same fresh token;
-    ///   the round ends when every caller has returned (the next round's barrier waits for all). `ns_per_op` is
-    ///   a round divided by the threads (a round lasts `ns_per_op × threads`); the latency percentiles are of
-    ///   single racing calls, barrier excluded. `barrier-only` runs the rounds without the call: subtract it.
-    ///
-    /// Which variants each benchmark measures is the catalog's to say (`OnceVariant.benchmarks`, by shape).
-    mutating func addOnceBenchmarks() {
-        for shape in OnceShape.allCases {
-            add(Benchmark(OnceVariant.self, shape.catalogBenchmark, parameters: shape.parameters,
-                          threadCounts: shape.threadCounts,
-                          includes: { variant, benchmarkCase in
-                              shape.includes(benchmarkCase, sweepsTokens: variant.hasTokenTable)
-                          }) { variant, benchmarkCase in
-                variant.accept(OnceSetup(benchmark: shape.catalogBenchmark, benchmarkCase: benchmarkCase))
-            })
-        }
-    }
-
     /// Adds a once table brought from outside to the once suite, under the CSV id `variant`: `once/hit`,
     /// `once/first` and `once/race` with the catalog's tables' parameters and thread counts. `once/hit` sweeps the
     /// registered tokens when `Table`'s tokens are strings (a table that looks them up), as for the catalog's.
@@ -44,32 +15,74 @@ extension BenchmarkRegistry {
             add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],
                           parameters: shape.parameters, threadCounts: shape.threadCounts,
                           includes: { shape.includes($0, sweepsTokens: sweepsTokens) }) { benchmarkCase in
-                let tokens = benchmarkCase[parameter: "tokens"]
-                switch shape {
-                case .hit: return hitWorkload(Table.self, tokens: tokens)
-                case .first: return firstWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
-                case .race: return raceWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
-                }
+                shape.workload(Table.self, benchmarkCase)
             })
         }
     }
+
+    /// Adds Swift's `static let` under the CSV id `variant`: `once/hit` reads a real static, through a function
+    /// that is not inlined, so that every read pays the call and the accessor's `swift_once` check; `once/first`
+    /// and `once/race` make the same runtime call on fresh predicates (`LazyStatic` as a table), since a program
+    /// cannot make new statics at run time. Package access: a `static let` is compiled into the module that
+    /// declares it, so no package can hand one over at run time.
+    package mutating func addStaticLetBenchmarks(variant: String) {
+        for shape in OnceShape.allCases {
+            add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],
+                          parameters: shape.parameters, threadCounts: shape.threadCounts,
+                          includes: { shape.includes($0, sweepsTokens: false) }) { benchmarkCase in
+                shape == .hit ? lazyStaticHitWorkload() : shape.workload(LazyStatic.self, benchmarkCase)
+            })
+        }
+    }
+
+    /// Adds the seed's call-site `once { … }` under the CSV id `variant`, to `once/hit` alone, sweeping the tokens
+    /// registered before it: its token is built from `#file`, `#function` and `#line` on every call, so beyond
+    /// `set-tracker` all it adds is building that string, which `hit` shows. Package access: the call site is
+    /// DispatchBench's own.
+    package mutating func addCallSiteOnceBenchmark(variant: String) {
+        let hit = OnceShape.hit
+        add(Benchmark(suite: OnceShape.suite, name: hit.rawValue, variants: [variant], parameters: hit.parameters,
+                      threadCounts: hit.threadCounts,
+                      includes: { hit.includes($0, sweepsTokens: true) }) { benchmarkCase in
+            autoTokenHitWorkload(tokens: benchmarkCase[parameter: "tokens"])
+        })
+    }
+
+    /// Adds `once/race` without the once call, under the CSV id `variant`: the round barrier and the two clock
+    /// reads, to subtract from the other `once/race` rows. Package access: a baseline of the suite, not a variant
+    /// anyone brings.
+    package mutating func addRaceBaselineBenchmark(variant: String) {
+        let race = OnceShape.race
+        add(Benchmark(suite: OnceShape.suite, name: race.rawValue, variants: [variant], parameters: race.parameters,
+                      threadCounts: race.threadCounts) { benchmarkCase in
+            barrierOnlyWorkload(threads: benchmarkCase.threads)
+        })
+    }
 }
 
-/// The once suite's three benchmarks, declared once for the catalog's variants and for a table brought from
-/// outside: their parameters, thread counts and the cases they include.
+/// The once suite's three benchmarks, their parameters, thread counts and the cases they include, for every
+/// once registered: what each way of running code once costs, how it grows with registered tokens and with
+/// threads. Variants are in `Sources/SyncVariants/Once/`; docs/suites.md says how to read them.
+///
+/// - `once/hit`: a call whose block has already run, the path every later call takes. The variants with a
+///   token table (string tokens, looked up among those registered) first register `tokens` tokens and then look
+///   up the last one registered (the array's worst case); the others run with `tokens=1` only. All threads hit the same token
+///   of the same table.
+/// - `once/first`: the first call for a fresh token: registration plus an empty block. Threads register
+///   distinct tokens into a shared table; a fresh table is taken every `tokens` registrations, so a token is
+///   registered into a table already holding between 0 and `tokens - 1` others (half on average) whatever
+///   the sample length. The tables are made by `prepare`, outside the timed region.
+/// - `once/race`: every round, all threads meet at a `RoundBarrier` and call once on the same fresh token;
+///   the round ends when every caller has returned (the next round's barrier waits for all). `ns_per_op` is
+///   a round divided by the threads (a round lasts `ns_per_op × threads`); the latency percentiles are of
+///   single racing calls, barrier excluded. `barrier-only` runs the rounds without the call: subtract it.
+///
+/// Which benchmarks a variant joins is its registration's to say (`Variant.once(_:_:)` joins all three).
 @usableFromInline
 enum OnceShape: String, CaseIterable, Sendable {
     case hit, first, race
 
     @usableFromInline static let suite = OnceVariant.suite
-
-    var catalogBenchmark: OnceVariant.Benchmark {
-        switch self {
-        case .hit: .hit
-        case .first: .first
-        case .race: .race
-        }
-    }
 
     @usableFromInline var parameters: KeyValuePairs<String, [Int]> {
         switch self {
@@ -86,39 +99,20 @@ enum OnceShape: String, CaseIterable, Sendable {
         }
     }
 
-    /// A hit sweeps the registered tokens only for a variant that looks its token up among them.
-    @usableFromInline func includes(_ benchmarkCase: BenchmarkCase, sweepsTokens: Bool) -> Bool {
-        self != .hit || sweepsTokens || benchmarkCase[parameter: "tokens"] == 1
-    }
-}
-
-/// The workload of one once benchmark for each shape of variant: nil where the shape does not join the
-/// benchmark (see `OnceVariantVisitor`), which the registry never asks for.
-private struct OnceSetup: OnceVariantVisitor {
-    let benchmark: OnceVariant.Benchmark
-    let benchmarkCase: BenchmarkCase
-
-    private var tokens: Int { benchmarkCase[parameter: "tokens"] }
-
-    func table<Table: OnceTable>(_: Table.Type) -> Workload? {
-        switch benchmark {
-        case .hit: hitWorkload(Table.self, tokens: tokens)
-        case .first: firstWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
-        case .race: raceWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
+    /// The workload of this benchmark for a once table, made fresh for `benchmarkCase`.
+    @inlinable
+    func workload<Table: OnceTable>(_: Table.Type, _ benchmarkCase: BenchmarkCase) -> Workload {
+        let tokens = benchmarkCase[parameter: "tokens"]
+        switch self {
+        case .hit: return hitWorkload(Table.self, tokens: tokens)
+        case .first: return firstWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
+        case .race: return raceWorkload(Table.self, threads: benchmarkCase.threads, tokensPerTable: tokens)
         }
     }
 
-    /// A hit reads a real `static let`; the first call and the race use the type's table of fresh predicates.
-    func staticLet(_ type: LazyStatic.Type) -> Workload? {
-        benchmark == .hit ? lazyStaticHitWorkload() : table(type)
-    }
-
-    func callSite(_: AutoTokenOnce.Type) -> Workload? {
-        benchmark == .hit ? autoTokenHitWorkload(tokens: tokens) : nil
-    }
-
-    func barrierOnly() -> Workload? {
-        benchmark == .race ? barrierOnlyWorkload(threads: benchmarkCase.threads) : nil
+    /// A hit sweeps the registered tokens only for a variant that looks its token up among them.
+    @usableFromInline func includes(_ benchmarkCase: BenchmarkCase, sweepsTokens: Bool) -> Bool {
+        self != .hit || sweepsTokens || benchmarkCase[parameter: "tokens"] == 1
     }
 }
 

@@ -3,42 +3,6 @@ import SyncVariants
 import VariantCatalog
 
 extension BenchmarkRegistry {
-    /// The waiting suite: every way the seeds wait for work, measured against each other.
-    ///
-    /// - `wait/fan-out`: each of `threads` waiters submits `tasks` tasks and blocks until all have finished;
-    ///   ns_per_op is per task. `work` (ns of spinning per task) is swept at `tasks=256` only, to stay in budget.
-    /// - `wait/throttle`: one waiter runs 256 tasks with at most `limit` in flight; ns_per_op is per task.
-    /// - `wait/handoff`: two threads ping-pong; ns_per_op is one round trip, with per-round-trip percentiles.
-    mutating func addWaitingBenchmarks() {
-        addFanOutBenchmark()
-        addThrottleBenchmark()
-        addHandoffBenchmark()
-    }
-
-    private mutating func addFanOutBenchmark() {
-        add(Benchmark(FanOutVariant.self, .fanOut, parameters: WaitShape.fanOutParameters,
-                      includes: { _, benchmarkCase in WaitShape.fanOutIncludes(benchmarkCase) }) { variant, benchmarkCase in
-            variant.accept(BatchSetup(benchmarkCase: benchmarkCase))
-        })
-    }
-
-    private mutating func addThrottleBenchmark() {
-        add(Benchmark(
-            ThrottleVariant.self, .throttle, parameters: WaitShape.throttleParameters,
-            threadCounts: WaitShape.throttleThreads,
-            includes: { variant, benchmarkCase in variant.supports(limit: benchmarkCase[parameter: "limit"]) }
-        ) { variant, benchmarkCase in
-            variant.accept(ThrottleSetup(limit: benchmarkCase[parameter: "limit"],
-                                         batch: BatchSetup(benchmarkCase: benchmarkCase)))
-        })
-    }
-
-    private mutating func addHandoffBenchmark() {
-        add(Benchmark(HandoffVariant.self, .handoff, threadCounts: WaitShape.handoffThreads) { variant, _ in
-            variant.accept(HandoffSetup())
-        })
-    }
-
     /// Adds a waiter brought from outside to `wait/fan-out`, under the CSV id `variant`, with the catalog's
     /// parameters: `make` builds one waiter per case, outside the timed region. `@inlinable`, so that the timed
     /// loop calls the concrete `Waiter` directly.
@@ -53,13 +17,16 @@ extension BenchmarkRegistry {
 
     /// Adds a throttle brought from outside to `wait/throttle`, under the CSV id `variant`, at every limit of the
     /// catalog's: `make(limit)` builds one per case. `@inlinable`, as `addFanOutBenchmark(variant:_:)`.
+    /// `supports` says which limits it takes (`serial-worker`: 1 alone); it joins only at those.
     @inlinable
     public mutating func addThrottleBenchmark<Throttle: TaskWaiter>(
-        variant: String, _ make: @escaping @Sendable (_ limit: Int) -> Throttle
+        variant: String, supports: @escaping @Sendable (_ limit: Int) -> Bool = { _ in true },
+        _ make: @escaping @Sendable (_ limit: Int) -> Throttle
     ) {
         add(Benchmark(suite: ThrottleVariant.suite, name: ThrottleVariant.Benchmark.throttle.rawValue,
                       variants: [variant], parameters: WaitShape.throttleParameters,
-                      threadCounts: WaitShape.throttleThreads) { benchmarkCase in
+                      threadCounts: WaitShape.throttleThreads,
+                      includes: { supports($0[parameter: "limit"]) }) { benchmarkCase in
             batchWorkload(make(benchmarkCase[parameter: "limit"]), tasks: benchmarkCase[parameter: "tasks"],
                           work: benchmarkCase[parameter: "work"])
         })
@@ -76,7 +43,13 @@ extension BenchmarkRegistry {
     }
 }
 
-/// The waiting suite's benchmarks, declared once for the catalog's variants and for ones brought from outside.
+/// The waiting suite's benchmarks, for every waiter registered: every way the seeds wait for work, measured
+/// against each other.
+///
+/// - `wait/fan-out`: each of `threads` waiters submits `tasks` tasks and blocks until all have finished;
+///   ns_per_op is per task. `work` (ns of spinning per task) is swept at `tasks=256` only, to stay in budget.
+/// - `wait/throttle`: one waiter runs 256 tasks with at most `limit` in flight; ns_per_op is per task.
+/// - `wait/handoff`: two threads ping-pong; ns_per_op is one round trip, with per-round-trip percentiles.
 @usableFromInline
 enum WaitShape {
     @usableFromInline static let fanOutParameters: KeyValuePairs<String, [Int]> =
@@ -93,21 +66,6 @@ enum WaitShape {
     @usableFromInline static let handoffThreads = Benchmark.ThreadCounts.fixed([2])
 }
 
-/// A waiter that runs the case's `tasks` tasks of `work` ns per iteration, blocking until all have finished.
-private struct BatchSetup: TaskWaiterVisitor {
-    let tasks: Int
-    let work: Int
-
-    init(benchmarkCase: BenchmarkCase) {
-        tasks = benchmarkCase[parameter: "tasks"]
-        work = benchmarkCase[parameter: "work"]
-    }
-
-    func visit<Waiter: TaskWaiter>(_ make: () -> Waiter) -> Workload? {
-        batchWorkload(make(), tasks: tasks, work: work)
-    }
-}
-
 /// `waiter` runs `tasks` tasks of `work` ns per iteration, blocking until all have finished; each task is reported
 /// as an operation, so ns_per_op is per task. Generic over the concrete waiter, so the loop calls it directly.
 @inlinable
@@ -115,26 +73,6 @@ func batchWorkload<Waiter: TaskWaiter>(_ waiter: Waiter, tasks: Int, work: Int) 
     let task = spinningTask(nanoseconds: work)
     return Workload(operationsPerIteration: tasks, offloadsWork: true) { _, iterations in
         for _ in 0..<iterations { waiter.run(tasks: tasks, task) }
-    }
-}
-
-/// A throttle at the case's `limit`, run as a batch; nil at a limit the variant does not take.
-private struct ThrottleSetup: ThrottleVisitor {
-    let limit: Int
-    let batch: BatchSetup
-
-    func anyLimit<Throttle: TaskWaiter>(_ make: (Int) -> Throttle) -> Workload? {
-        batchWorkload(make(limit), tasks: batch.tasks, work: batch.work)
-    }
-
-    func fixedLimit<Throttle: TaskWaiter>(_ fixed: Int, _ make: () -> Throttle) -> Workload? {
-        limit == fixed ? batchWorkload(make(), tasks: batch.tasks, work: batch.work) : nil
-    }
-}
-
-private struct HandoffSetup: HandoffVisitor {
-    func visit<Pair: Handoff>(_ make: () -> Pair) -> Workload? {
-        handoffWorkload(make())
     }
 }
 

@@ -1,4 +1,6 @@
-@_exported import SyncVariants
+import BenchCommandLine
+@_exported import VariantProtocols
+@_exported import VariantRegistration
 
 /// The door for a package that brings its own synchronization patterns: its executable calls `main(_:)` with them,
 /// and gets the whole `bench` command line (timed runs, `count`, `stress`, `--list`, `--filter`, the worker that
@@ -15,7 +17,8 @@
 ///         .lock("nio-lock") { NIOLock() },
 ///     ])
 ///
-/// The built-in `bench` executable is the same call with no variants.
+/// The built-in `bench` executable is the same call with no variants: the built-in variants are registered by the
+/// same factories of `Variant`.
 public enum DispatchBench {
     /// Runs the command line that `CommandLine.arguments` asks for, with `variants` registered beside the built-in
     /// ones, and exits with its status (see `bench --help`). An id that is malformed, used twice, or already a

@@ -27,10 +27,12 @@ package struct StressCase: Sendable, CustomStringConvertible {
     package var description: String { name }
 }
 
-/// Every stress case `bench stress` runs: each family's checks over its catalog, then the negative controls.
+/// The stress checks: the checks a variant's registration builds for it (`lockStoreCases`, `onceCase`, …), the
+/// checks of seed patterns that no family times, and the negative controls.
 package enum StressCatalog {
-    /// The checks of every variant of every catalog, in family order.
-    package static let variants: [StressCase] = onceCases + isolationCases + waitingCases
+    /// The checks of the seed patterns that no family times (a cancellable batch of work items, an asynchronous
+    /// `Operation`): they run beside every variant's checks.
+    package static let patterns: [StressCase] = waitingPatternCases
 
     /// The negative controls, each a broken variant through the same check a real variant passes.
     package static let controls: [StressCase] = onceControls + isolationControls + waitingControls

@@ -1,5 +1,3 @@
-import SyncVariants
-
 /// The once family's catalog: every way of running code once that `once/…` measures and the stress tests race.
 public enum OnceVariant: String, VariantCatalog {
     case arrayTracker = "array-tracker"
@@ -26,22 +24,6 @@ public enum OnceVariant: String, VariantCatalog {
     public static let suite = "once"
     public static let summaryHeading = "what it is"
 
-    /// Hands the variant's type to `visitor`, by its shape: the one place an id meets its type.
-    @inlinable
-    public func accept<Visitor: OnceVariantVisitor>(_ visitor: Visitor) -> Visitor.Output {
-        switch self {
-        case .arrayTracker: visitor.table(ArrayTrackerOnce.self)
-        case .setTracker: visitor.table(SetTrackerOnce.self)
-        case .osLock: visitor.table(OSLockOnce.self)
-        case .lazyStatic: visitor.staticLet(LazyStatic.self)
-        case .dispatchOnce: visitor.table(DispatchOnce.self)
-        case .dispatchOnceInline: visitor.table(DispatchOnceInline.self)
-        case .pthreadOnce: visitor.table(PthreadOnce.self)
-        case .atomicFlag: visitor.table(AtomicFlagOnce.self)
-        case .autoToken: visitor.callSite(AutoTokenOnce.self)
-        case .barrierOnly: visitor.barrierOnly()
-        }
-    }
 
     public var summary: String {
         switch self {
@@ -87,54 +69,4 @@ public enum OnceVariant: String, VariantCatalog {
                 + "other `once/race` rows."
         }
     }
-
-    public var typeName: String? { accept(TypeName()) }
-
-    public var benchmarks: [Benchmark] { accept(Joins()) }
-
-    /// Whether `once/hit` sweeps the number of registered tokens: the variant looks a string token up among those
-    /// registered before it, so the table's size may matter. The predicate tables reach a token directly and run
-    /// with `tokens=1` only.
-    public var hasTokenTable: Bool { accept(HasTokenTable()) }
-}
-
-/// What the once suite and the stress checks do with each shape of once variant. `OnceVariant.accept(_:)` calls
-/// exactly one method, with the concrete type; the shape says which benchmarks the variant joins.
-public protocol OnceVariantVisitor {
-    associatedtype Output
-
-    /// A table that makes fresh tokens (the trackers, the predicate tables): joins `hit`, `first` and `race`, and
-    /// the stress checks race it on fresh tokens.
-    func table<Table: OnceTable>(_ type: Table.Type) -> Output
-    /// Swift's `static let`: `hit` reads a real static; `first`, `race` and the stress checks use the type as a
-    /// table, making the accessor's runtime call (`swift_once`) on fresh predicates, since a program cannot make
-    /// new statics at run time.
-    func staticLet(_ type: LazyStatic.Type) -> Output
-    /// The seed's call-site convenience, whose token is built from `#file`, `#function` and `#line` on every call:
-    /// joins `hit` only (beyond `set-tracker`, all it adds is building that string, which `hit` shows). The stress
-    /// checks race it on fresh call sites.
-    func callSite(_ type: AutoTokenOnce.Type) -> Output
-    /// A baseline with no type of its own: `once/race` without the once call.
-    func barrierOnly() -> Output
-}
-
-private struct TypeName: OnceVariantVisitor {
-    func table<Table: OnceTable>(_ type: Table.Type) -> String? { String(describing: type) }
-    func staticLet(_ type: LazyStatic.Type) -> String? { String(describing: type) }
-    func callSite(_ type: AutoTokenOnce.Type) -> String? { String(describing: type) }
-    func barrierOnly() -> String? { nil }
-}
-
-private struct Joins: OnceVariantVisitor {
-    func table<Table: OnceTable>(_: Table.Type) -> [OnceVariant.Benchmark] { [.hit, .first, .race] }
-    func staticLet(_: LazyStatic.Type) -> [OnceVariant.Benchmark] { [.hit, .first, .race] }
-    func callSite(_: AutoTokenOnce.Type) -> [OnceVariant.Benchmark] { [.hit] }
-    func barrierOnly() -> [OnceVariant.Benchmark] { [.race] }
-}
-
-private struct HasTokenTable: OnceVariantVisitor {
-    func table<Table: OnceTable>(_: Table.Type) -> Bool { Table.Token.self == String.self }
-    func staticLet(_: LazyStatic.Type) -> Bool { false }
-    func callSite(_: AutoTokenOnce.Type) -> Bool { true }
-    func barrierOnly() -> Bool { false }
 }

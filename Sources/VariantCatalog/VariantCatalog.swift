@@ -1,11 +1,8 @@
-/// One family's catalog: every variant the family's suite measures and its tests stress-check, each case bound in
-/// one place to its CSV id (the raw value), the type that implements it, the benchmarks that measure it and the
-/// line the variant table of docs/suites.md shows for it.
+/// One family's catalog of built-in variants: each CSV id (the raw value), the benchmarks of the family's suite by
+/// name, and the line the variant table of docs/suites.md shows for each.
 ///
-/// Each family's catalog also has an `accept(_:)` that hands the variant's concrete type to a visitor. It is the
-/// only place an id meets its type, and it is `@inlinable`: compiled in the caller's module with the caller's
-/// visitor, the generic code it calls (a timed loop, a stress check) is specialized for each concrete type and
-/// never calls the variant through an existential.
+/// A catalog names; it does not register. Each id is bound to its type once, by the `Variant` factory that
+/// registers it (VariantRegistration's `BuiltInVariants.swift`), the way a package registers a variant of its own.
 public protocol VariantCatalog: CaseIterable, RawRepresentable, Hashable, Sendable, CustomStringConvertible
 where RawValue == String, AllCases == [Self] {
     /// The benchmarks of the family's suite, named as in the CSV `benchmark` column.
@@ -17,11 +14,6 @@ where RawValue == String, AllCases == [Self] {
     /// The heading of the variant table's description column ("what it is", "how the limit is kept").
     static var summaryHeading: String { get }
 
-    /// The name of the type that implements the variant, or nil for a variant only the suite has (a baseline that
-    /// makes no call of its own).
-    var typeName: String? { get }
-    /// The benchmarks that measure the variant, in the suite's order.
-    var benchmarks: [Benchmark] { get }
     /// What the variant is, in one line of Markdown: the variant table's description column.
     var summary: String { get }
 }
@@ -30,22 +22,10 @@ extension VariantCatalog {
     /// The CSV id, so that a test's arguments and a failure message name the variant as the CSV does.
     public var description: String { rawValue }
 
-    /// The variants that `benchmark` measures, in catalog order.
-    public static func joining(_ benchmark: Benchmark) -> [Self] {
-        allCases.filter { $0.benchmarks.contains(benchmark) }
-    }
-
-    /// The catalog as docs/suites.md shows it.
-    public static var table: VariantTable {
-        VariantTable(
-            name: Benchmark.allCases.count == 1 ? "\(suite)/\(Benchmark.allCases[0].rawValue)" : suite,
-            suite: suite,
-            summaryHeading: summaryHeading,
-            rows: allCases.map {
-                VariantTable.Row(id: $0.rawValue, typeName: $0.typeName, benchmarks: $0.benchmarks.map(\.rawValue),
-                                 summary: $0.summary)
-            }
-        )
+    /// The name of the variant table: the suite (`once`), or `suite/benchmark` for a family whose catalog serves
+    /// one benchmark (`wait/fan-out`).
+    public static var tableName: String {
+        Benchmark.allCases.count == 1 ? "\(suite)/\(Benchmark.allCases[0].rawValue)" : suite
     }
 }
 
@@ -60,6 +40,13 @@ public struct VariantTable: Sendable, Equatable {
         /// The names of the benchmarks that measure it, in the suite's order.
         public let benchmarks: [String]
         public let summary: String
+
+        public init(id: String, typeName: String?, benchmarks: [String], summary: String) {
+            self.id = id
+            self.typeName = typeName
+            self.benchmarks = benchmarks
+            self.summary = summary
+        }
     }
 
     /// The suite (`once`), or `suite/benchmark` for a family whose catalog serves one benchmark (`wait/fan-out`).
@@ -67,4 +54,11 @@ public struct VariantTable: Sendable, Equatable {
     public let suite: String
     public let summaryHeading: String
     public let rows: [Row]
+
+    public init(name: String, suite: String, summaryHeading: String, rows: [Row]) {
+        self.name = name
+        self.suite = suite
+        self.summaryHeading = summaryHeading
+        self.rows = rows
+    }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import SyncVariants
 
-/// Lets the thread-based checks drive an `ActorStore`: each call starts a task that awaits the actor method
+/// Lets the thread-based checks drive an actor store (`ActorIsolatedStore`): each call starts a task that awaits the actor method
 /// and blocks the calling thread until it ends. Far too slow to benchmark (the benchmark amortizes one task
 /// over a batch instead), but it makes every call a real awaited actor call from a concurrent caller.
 ///
@@ -14,10 +14,10 @@ import SyncVariants
 /// Thread-safe: it holds only the actor. A call waits for its task without a deadline of its own: the check
 /// that drives it bounds a stall (`IsolationChecks.stallSeconds`) and reports threads that stopped making
 /// progress as such, never as a wrong value.
-package final class ActorStoreBridge: IsolatedStore {
-    package let store: ActorStore
+package final class ActorStoreBridge<Store: ActorIsolatedStore>: IsolatedStore {
+    package let store: Store
 
-    package init(_ store: ActorStore) {
+    package init(_ store: Store) {
         self.store = store
     }
 

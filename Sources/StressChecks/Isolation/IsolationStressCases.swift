@@ -1,5 +1,4 @@
 import SyncVariants
-import VariantCatalog
 
 extension Outcome {
     package static let keptLastWrite = Outcome("key-holds-its-last-write", .acceptable)
@@ -131,23 +130,23 @@ extension StressCatalog {
         StressCase("\(name)/mutual-exclusion") { IsolationOutcomes.mutualExclusion(make(), threads: $0) }
     }
 
-    static let isolationCases: [StressCase] = IsolationVariant.allCases.flatMap { variant -> [StressCase] in
-        let name = "isolation/\(variant.rawValue)"
+    /// The checks a store on a dispatch queue adds to `lockStoreCases`, through the queue's test probe: no block
+    /// runs beside a write block (reads may overlap on a concurrent queue), and when a write is applied.
+    package static func queueStoreCases(
+        name: String, readsConcurrently: Bool, writesAsynchronously: Bool,
+        make: @escaping @Sendable (_ preloading: [IdentityModel], _ probe: any QueueBlockProbe) -> any IsolatedStore
+    ) -> [StressCase] {
         let preload = IsolationChecks.sharedKeys
-        var cases = lockStoreCases(name: name) { variant.makeStore(preloading: $0) }
-        if let make = variant.lockFactory {
-            cases.append(mutualExclusionCase(name: name, make: make))
-        }
-        if let make = variant.probedStoreFactory {
-            let concurrent = variant.readsConcurrently, asynchronous = variant.writesAsynchronously
-            cases.append(StressCase("\(name)/exclusivity") { threads in
-                IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: concurrent) { make(preload, $0) }
-            })
-            cases.append(StressCase("\(name)/write-window") { _ in
-                IsolationOutcomes.writeWindow(asynchronous: asynchronous) { make(preload, $0) }
-            })
-        }
-        return cases
+        return [
+            StressCase("\(name)/exclusivity") { threads in
+                IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: readsConcurrently) {
+                    make(preload, $0)
+                }
+            },
+            StressCase("\(name)/write-window") { _ in
+                IsolationOutcomes.writeWindow(asynchronous: writesAsynchronously) { make(preload, $0) }
+            },
+        ]
     }
 
     static let isolationControls: [StressCase] = {

@@ -5,6 +5,7 @@ import Synchronization
 import SyncVariants
 
 /// What one `OnceRaceCheck` run saw. A correct variant reports no violation of any kind.
+@usableFromInline
 package struct OnceRaceReport: CustomStringConvertible {
     package var rounds = 0
     /// Tokens whose block ran more than once (exactly-once broken).
@@ -31,7 +32,7 @@ package struct OnceRaceReport: CustomStringConvertible {
         timedOut = timedOut || other.timedOut
     }
 
-    package var description: String {
+    @usableFromInline package var description: String {
         "\(rounds) rounds: \(repeatedRuns) repeated, \(missedRuns) missed, \(earlyReturns) early returns"
             + (timedOut ? "; did not finish: no progress for the check's timeout (suspected starvation or deadlock)"
                         : "")

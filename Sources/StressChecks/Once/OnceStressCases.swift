@@ -1,5 +1,4 @@
 import SyncVariants
-import VariantCatalog
 
 extension Outcome {
     /// A token's block ran exactly once.
@@ -27,16 +26,18 @@ extension StressCatalog {
     /// Fresh tokens raced per iteration: enough for a broken variant to show, few enough to report often.
     static let onceRounds = 100
 
-    static let onceCases: [StressCase] = OnceVariant.raced.compactMap { variant in
-        guard let race = variant.accept(OnceRacer()) else { return nil }
-        return StressCase("once/\(variant.rawValue)/race") { threads in race(threads, onceRounds).outcomes }
+    /// The race of a once table, under `name/race`: every round, threads race one call on a fresh token of a
+    /// fresh table; the block must run exactly once and no caller may return before it has.
+    package static func onceCase<Table: OnceTable>(name: String, _: Table.Type) -> StressCase {
+        onceCase(name: name) { OnceRaceCheck.race(Table.self, threads: $0, rounds: $1) }
     }
 
-    /// The race check of a once table, under `name/race`: for a table a package brings, as for the catalog's.
-    package static func onceCase<Table: OnceTable>(name: String, _: Table.Type) -> StressCase {
-        StressCase("\(name)/race") { threads in
-            OnceRaceCheck.race(Table.self, threads: threads, rounds: onceRounds).outcomes
-        }
+    /// The same race, run by `race(threads, rounds)`: for a once without a table of its own (the seed's call-site
+    /// `once`, raced on fresh call sites).
+    package static func onceCase(name: String,
+                                 race: @escaping @Sendable (_ threads: Int, _ rounds: Int) -> OnceRaceReport)
+        -> StressCase {
+        StressCase("\(name)/race") { threads in race(threads, onceRounds).outcomes }
     }
 
     static let onceControls: [StressCase] = [

@@ -1,5 +1,4 @@
 import SyncVariants
-import VariantCatalog
 
 extension Outcome {
     package static let allTasksRanOnce = Outcome("every-task-ran-once-before-wait-returned", .acceptable)
@@ -37,52 +36,31 @@ package enum WaitingOutcomes {
         return counts
     }
 
-    /// The throttle's limit at `threads`: the thread count itself when the variant takes it, else the first of
-    /// 2, 1, 4, 8 it takes (a variant with a fixed limit).
-    package static func limit(_ variant: ThrottleVariant, threads: Int) -> Int {
-        ([threads, 2, 1, 4, 8].first(where: variant.supports)) ?? 1
+    /// The limit a throttle's stress check runs it at for `threads`: the thread count when the throttle takes it,
+    /// else the first of 2, 1, 4 and 8 that it takes.
+    package static func limit(threads: Int, supports: (Int) -> Bool) -> Int {
+        ([threads, 2, 1, 4, 8].first(where: supports)) ?? 1
     }
-}
-
-extension FanOutVariant {
-    /// The fan-out variants whose wait can give up (a `TimedTaskWaiter`): the ones the timeout check runs on.
-    package static var timed: [FanOutVariant] { allCases.filter { $0.makeTimedWaiter() != nil } }
-
-    /// A new instance whose wait takes a deadline, nil when the variant's cannot.
-    package func makeTimedWaiter() -> (any TimedTaskWaiter)? { makeWaiter() as? any TimedTaskWaiter }
 }
 
 extension StressCatalog {
     /// Round trips per handoff iteration: about 50 ms at the 5 µs a round trip costs on a quiet machine.
     static let handoffRoundTrips = 10_000
 
-    static let waitingCases: [StressCase] =
-        FanOutVariant.allCases.map { variant in
-            fanOutCase(name: "wait/fan-out/\(variant.rawValue)") { variant.makeWaiter() }
-        } + ThrottleVariant.allCases.map { variant in
-            StressCase("wait/throttle/\(variant.rawValue)/limit") { threads in
-                let limit = WaitingOutcomes.limit(variant, threads: threads)
-                guard let throttle = variant.makeThrottle(limit: limit) else { return OutcomeCounts() }
-                return WaitingOutcomes.throttle(throttle, limit: limit)
-            }
-        } + FanOutVariant.allCases.compactMap { variant in
-            timeoutCase(name: "wait/fan-out/\(variant.rawValue)") { variant.makeWaiter() }
-        } + HandoffVariant.allCases.map { variant in
-            handoffCase(name: "wait/handoff/\(variant.rawValue)") { variant.makeHandoff() }
-        } + [
-            StressCase("wait/cancellation/work-item-batch/cancelled-never-run") { threads in
-                cancellationOutcomes(CancellableWorkItemBatch(), callers: threads, rounds: 5)
-            },
-            StressCase("wait/operation/async-block/finishes-on-queue") { _ in
-                finishOutcomes(make: AsyncBlockOperation.delayed)
-            },
-            StressCase("wait/operation/async-block/cancelled-finishes-unrun") { _ in
-                cancelledFinishOutcomes(make: AsyncBlockOperation.delayed)
-            },
-            StressCase("wait/operation/async-block/starts-after-dependencies") { _ in
-                dependencyOutcomes(make: AsyncBlockOperation.delayed, rounds: 1)
-            },
-        ]
+    static let waitingPatternCases: [StressCase] = [
+        StressCase("wait/cancellation/work-item-batch/cancelled-never-run") { threads in
+            cancellationOutcomes(CancellableWorkItemBatch(), callers: threads, rounds: 5)
+        },
+        StressCase("wait/operation/async-block/finishes-on-queue") { _ in
+            finishOutcomes(make: AsyncBlockOperation.delayed)
+        },
+        StressCase("wait/operation/async-block/cancelled-finishes-unrun") { _ in
+            cancelledFinishOutcomes(make: AsyncBlockOperation.delayed)
+        },
+        StressCase("wait/operation/async-block/starts-after-dependencies") { _ in
+            dependencyOutcomes(make: AsyncBlockOperation.delayed, rounds: 1)
+        },
+    ]
 
     /// The exactly-once check of a fan-out waiter, under `name/exactly-once`, each iteration on a fresh waiter
     /// from `make`: for the catalog's waiters and for one a package brings.
@@ -101,9 +79,12 @@ extension StressCatalog {
 
     /// The limit check of a throttle that takes any limit, under `name/limit`, at a limit of the check's thread
     /// count, each iteration on a fresh throttle from `make(limit)`.
-    package static func throttleCase(name: String, make: @escaping @Sendable (_ limit: Int) -> any TaskWaiter)
-        -> StressCase {
-        StressCase("\(name)/limit") { threads in WaitingOutcomes.throttle(make(threads), limit: threads) }
+    package static func throttleCase(name: String, supports: @escaping @Sendable (_ limit: Int) -> Bool,
+                                     make: @escaping @Sendable (_ limit: Int) -> any TaskWaiter) -> StressCase {
+        StressCase("\(name)/limit") { threads in
+            let limit = WaitingOutcomes.limit(threads: threads, supports: supports)
+            return WaitingOutcomes.throttle(make(limit), limit: limit)
+        }
     }
 
     /// The no-lost-wake-up check of a handoff, under `name/no-lost-wake-up`, on a fresh pair from `make`.

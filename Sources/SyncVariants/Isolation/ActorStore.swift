@@ -8,7 +8,7 @@
 /// actor is busy, a suspension of the caller; a synchronous caller (a thread outside any task) cannot call it at
 /// all without starting a task and blocking on it, which costs far more than one call. The benchmark starts one
 /// task per batch and amortizes that over the batch: see the isolation benchmarks.
-public actor ActorStore {
+public actor ActorStore: ActorIsolatedStore {
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.

@@ -16,7 +16,7 @@ public final class ConcurrentBarrierAsyncStore: QueueStore, AsynchronousWriteSto
     public static let readsConcurrently = true
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
-    public init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
+    package init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         self.probe = probe
     }

@@ -1,8 +1,8 @@
 import BenchCore
-import Foundation
 import BenchSuites
-import SyncVariants
+import Foundation
 import VariantCatalog
+import VariantRegistration
 
 extension Bench.SelfCheck {
     /// The two sample times whose medians must agree.
@@ -24,7 +24,7 @@ extension Bench.SelfCheck {
             case ("once", "hit"): benchmarkCase.parameters["tokens"] == 1
             case ("isolation", "mixed"):
                 [0, 100].contains(benchmarkCase.parameters["read_pct"])
-                    && IsolationVariant(rawValue: benchmarkCase.variant)?.accept(IsLockStore()) == true
+                    && builtInLockStores.contains(benchmarkCase.variant)
             default: false
             }
         }
@@ -137,14 +137,13 @@ extension Bench.SelfCheck {
         return operations == 0 ? .infinity : elapsed / Double(operations)
     }
 
+    /// The built-in isolation stores behind a lock, which no GCD queue or pool serves: those whose lock can be taken
+    /// bare.
+    static let builtInLockStores: Set<String> = Set(Variant.builtIn.filter { variant in
+        if case .lock = variant.subject { variant.suite == IsolationVariant.suite } else { false }
+    }.map(\.id))
+
     /// The read-only hit paths whose threads share nothing they write: every thread should get its share.
     static let readOnlyHits: Set<String> = Set(
         [OnceVariant.lazyStatic, .atomicFlag, .pthreadOnce].map { "once/hit/\($0.rawValue)" })
-}
-
-/// True for the isolation stores behind a lock, which no GCD queue or pool serves.
-private struct IsLockStore: IsolationVariantVisitor {
-    func queueStore<Store: QueueStore>(_ type: Store.Type) -> Bool { false }
-    func lockStore<Store: LockStore>(_ type: Store.Type) -> Bool { true }
-    func actor(_ type: ActorStore.Type) -> Bool { false }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import BenchSuites
 import Foundation
+import VariantRegistration
 
 /// `bench`: times synchronization patterns on real threads and writes one CSV row per kept sample.
 struct Bench: ParsableCommand {

@@ -2,10 +2,11 @@ import ArgumentParser
 import BenchPlatform
 import BenchResults
 import Foundation
+import VariantRegistration
 
 /// The process entry point behind `DispatchBench.main(_:)`: runs the `bench` command and turns every error into
 /// one line on stderr and a non-zero exit, never a trap or a usage dump.
-enum BenchMain {
+package enum BenchMain {
     /// Swift seeds its hash function per process, so the collisions a `Set` or `Dictionary` meets, and with them
     /// the cost of a lookup, change from one run to the next (docs/measuring.md, "Deterministic hashing").
     /// `bench` runs with deterministic hashing so that two runs of one commit measure the same tables; setting
@@ -25,7 +26,7 @@ enum BenchMain {
         Platform.restartProcess(as: executable)
     }
 
-    static func main() -> Never {
+    package static func main() -> Never {
         let arguments = CommandLine.arguments
         if arguments.count >= 4, arguments[1] == ParentBinding.marker {
             execBoundToParent(parent: arguments[2], command: Array(arguments[3...]))
@@ -48,7 +49,7 @@ enum BenchMain {
 
     /// Ends the process for `error`: its message on one line of stderr and its status (`--help` and friends
     /// arrive as errors that print to stdout and exit 0).
-    static func fail(_ error: Error) -> Never {
+    package static func fail(_ error: Error) -> Never {
         let code = exitStatus(for: error)
         if code == ExitStatus.success {
             print(Bench.fullMessage(for: error))
@@ -84,7 +85,7 @@ enum BenchMain {
             return error.exitCode
         case let error as ResultsWriterError:
             return error.stage == .create ? ExitStatus.cannotCreate : ExitStatus.writeFailed
-        case is RunEnvironmentFileError:
+        case is RunEnvironmentFileError, is RegistrationError:
             return ExitStatus.badInput
         case let code as ExitCode:
             return code.rawValue

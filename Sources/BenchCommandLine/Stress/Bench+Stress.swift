@@ -4,6 +4,7 @@ import BenchResults
 import Foundation
 import StressChecks
 import Synchronization
+import VariantRegistration
 
 extension Bench {
     /// `bench stress`: the stress checks of `swift test` as a soak, reporting every observed outcome graded as

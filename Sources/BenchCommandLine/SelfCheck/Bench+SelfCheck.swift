@@ -4,6 +4,7 @@ import BenchResults
 import BenchSuites
 import CSyncSupport
 import Foundation
+import VariantRegistration
 
 extension Bench {
     /// Checks the harness against what it should reproduce: a hand-written loop, and its own floor.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BenchCore
-import BenchSuites
 import VariantCatalog
+import VariantRegistration
 
 /// What `--format` picks: with `--list`, the cases a run would measure (`text`) or every family's variant table
 /// (`md`); with `bench schema`, the CSV schemas as JSON (`json`) instead of Markdown.
@@ -15,7 +15,7 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
 /// comments that name it, so that a test can find each block in docs/suites.md and demand it be identical.
 enum CatalogTable {
     /// Every family's table, blocks separated by a blank line.
-    static func markdown(_ tables: [VariantTable] = BenchmarkRegistry.catalogs) -> String {
+    static func markdown(_ tables: [VariantTable] = Variant.builtInTables) -> String {
         tables.map(block).joined(separator: "\n\n")
     }
 
