@@ -99,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VariantRegistrationTests",
-            dependencies: ["VariantRegistration", "BenchCore", "StressChecks", "SyncVariants", "VariantCatalog"]
+            dependencies: ["VariantRegistration", "BenchCommandLine", "BenchCore", "StressChecks", "SyncVariants"]
         ),
         .testTarget(
             name: "BenchCLITests",

@@ -14,9 +14,9 @@ enum ProgramName {
     /// checkout it was built from lies below it (`scripts/analyze` here, `.build/checkouts/DispatchBench/...` in
     /// a user's package), absolute otherwise, and described in words when that checkout is gone.
     static var analyzeCommand: String {
-        // This file lies at Sources/DispatchBench/CLI/ in the checkout the binary was built from.
+        // This file lies at Sources/BenchCommandLine/ in the checkout the binary was built from.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let analyze = checkout.appendingPathComponent("scripts/analyze").standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: analyze) else {
             return "<DispatchBench's checkout>/scripts/analyze"

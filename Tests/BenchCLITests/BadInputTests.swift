@@ -1,4 +1,4 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 import Foundation
 import Testing
 

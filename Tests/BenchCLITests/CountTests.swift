@@ -1,4 +1,4 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 @testable import BenchResults
 import Foundation
 import Testing

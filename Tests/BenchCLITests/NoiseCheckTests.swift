@@ -1,5 +1,5 @@
 import BenchCore
-@testable import DispatchBench
+@testable import BenchCommandLine
 import Testing
 
 /// Issue 14 (16): the signs of a busy machine, on given values.

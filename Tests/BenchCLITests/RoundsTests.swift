@@ -1,5 +1,5 @@
 import BenchCore
-@testable import DispatchBench
+@testable import BenchCommandLine
 @testable import BenchResults
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 import BenchCore
 import BenchResults
 import Foundation

@@ -1,4 +1,4 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 import BenchCore
 import BenchTestSupport
 import Testing

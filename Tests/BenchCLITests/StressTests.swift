@@ -1,9 +1,10 @@
 import BenchCore
-@testable import DispatchBench
+@testable import BenchCommandLine
 @testable import BenchResults
 import Foundation
 import StressChecks
 import Testing
+import VariantRegistration
 
 /// `bench stress` as a user runs it: its exit statuses, its CSV, and the watchdog ending a run whose check
 /// deadlocks. Short runs of a few cheap checks; no timing is asserted, only a generous bound on wall time for
@@ -159,7 +160,7 @@ import Testing
 
     /// Exit 1's two causes, from results (no broken product variant exists to run).
     @Test func aForbiddenOutcomeOrAnUncaughtControlFailsTheRun() throws {
-        let variant = try #require(StressCatalog.variants.first)
+        let variant = try #require(Registrations.stressVariants(adding: []).first)
         let control = try #require(StressCatalog.controls.first)
         var clean = StressResult(slot: StressSlot(check: variant, threads: 2))
         clean.counts.record(.ranOnce, times: 10)

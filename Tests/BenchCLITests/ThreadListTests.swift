@@ -1,7 +1,8 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 import BenchCore
 import BenchSuites
 import Testing
+import VariantRegistration
 
 /// Issue 14 (15): `--threads` applies to every case, those written for fixed thread counts included.
 @Suite struct ThreadListTests {
@@ -30,7 +31,7 @@ import Testing
     /// The default list names every fixed count, so a default run measures every case it always did.
     @Test func theDefaultListCoversEveryFixedCount() async throws {
         let defaults = try ThreadList.parse(try Bench.parse([]).threads)
-        for benchmark in BenchmarkRegistry.all().benchmarks {
+        for benchmark in Registrations.registry(adding: []).benchmarks {
             if case .fixed(let counts) = benchmark.threadCounts {
                 #expect(Set(counts).isSubset(of: defaults), "\(benchmark.suite)/\(benchmark.name): \(counts)")
             }

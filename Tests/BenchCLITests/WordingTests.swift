@@ -1,4 +1,4 @@
-@testable import DispatchBench
+@testable import BenchCommandLine
 import Testing
 
 /// Issue 44 (8): counts agree with their nouns, a bad --filter says why, and a duration that is not a number

@@ -2,39 +2,43 @@ import BenchCore
 import BenchSuites
 import Testing
 import VariantCatalog
+import VariantRegistration
 
-/// The families' catalogs and the registry agree: a benchmark measures exactly the variants its catalog says join
-/// it, and every variant is bound to one type.
+/// The families' variant tables and the registry agree: a benchmark measures exactly the variants its table says
+/// join it, in the table's order, and every id names one type.
 @Suite struct CatalogTests {
-    static let registry = BenchmarkRegistry.all()
+    static let registry = Registrations.registry(adding: [])
+    static let tables = Variant.builtInTables
 
-    @Test(arguments: BenchmarkRegistry.catalogs.map(\.name))
-    func everyBenchmarkMeasuresTheVariantsItsCatalogSaysJoinIt(_ name: String) throws {
-        let table = try #require(BenchmarkRegistry.catalogs.first { $0.name == name })
+    /// The variants of `suite/name`, in the order a run lists them.
+    static func variants(of suite: String, _ name: String) -> [String] {
+        registry.benchmarks.filter { $0.suite == suite && $0.name == name }.flatMap(\.variants)
+    }
+
+    @Test(arguments: tables.map(\.name))
+    func everyBenchmarkMeasuresTheVariantsItsTableSaysJoinIt(_ name: String) throws {
+        let table = try #require(Self.tables.first { $0.name == name })
         let joined = Set(table.rows.flatMap(\.benchmarks))
         #expect(!joined.isEmpty)
         for benchmarkName in joined {
-            let benchmark = try #require(Self.registry.benchmarks.first {
-                $0.suite == table.suite && $0.name == benchmarkName
-            }, "\(table.suite)/\(benchmarkName) is in the catalog but not registered")
             let catalogIDs = table.rows.filter { $0.benchmarks.contains(benchmarkName) }.map(\.id)
-            #expect(benchmark.variants == catalogIDs, "\(table.suite)/\(benchmarkName)")
+            #expect(Self.variants(of: table.suite, benchmarkName) == catalogIDs, "\(table.suite)/\(benchmarkName)")
         }
     }
 
-    /// Every benchmark but the harness's floor measures catalog variants only.
-    @Test func everyRegisteredBenchmarkHasACatalog() {
+    /// Every benchmark but the harness's floor measures the variants of one table.
+    @Test func everyRegisteredBenchmarkHasATable() {
         for benchmark in Self.registry.benchmarks where benchmark.suite != "harness" {
-            let tables = BenchmarkRegistry.catalogs.filter {
+            let tables = Self.tables.filter {
                 $0.suite == benchmark.suite && $0.rows.contains { $0.benchmarks.contains(benchmark.name) }
             }
-            #expect(tables.count == 1, "\(benchmark.suite)/\(benchmark.name) is joined by \(tables.count) catalogs")
+            #expect(tables.count == 1, "\(benchmark.suite)/\(benchmark.name) is joined by \(tables.count) tables")
         }
     }
 
-    @Test(arguments: BenchmarkRegistry.catalogs.map(\.name))
+    @Test(arguments: tables.map(\.name))
     func idsAreUniqueAndNameOneTypeEach(_ name: String) throws {
-        let table = try #require(BenchmarkRegistry.catalogs.first { $0.name == name })
+        let table = try #require(Self.tables.first { $0.name == name })
         #expect(Set(table.rows.map(\.id)).count == table.rows.count)
         let types = table.rows.compactMap(\.typeName)
         #expect(Set(types).count == types.count, "two ids share a type")

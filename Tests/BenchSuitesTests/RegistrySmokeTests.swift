@@ -2,6 +2,7 @@ import BenchCore
 import BenchSuites
 import Synchronization
 import Testing
+import VariantRegistration
 
 /// Every case a run can measure can be set up, measured and torn down: each case of the registry, at threads 1
 /// and 2 (and at the fixed counts of the benchmarks that fix theirs), runs one very short sample. Nothing here
@@ -11,7 +12,7 @@ import Testing
 /// are allowed; a window with no operation at all must then say so with an infinite ns/op. Serialized: cases
 /// run one at a time, as in a real run.
 @Suite(.serialized) struct RegistrySmokeTests {
-    static let registry = BenchmarkRegistry.all()
+    static let registry = Registrations.registry(adding: [])
     static let cases = registry.cases(threads: [1, 2]).map(\.benchmarkCase)
     /// One sample of 0.1 ms after no warm-up: enough to set a case up, calibrate it and run it once.
     static let settings = MeasurementSettings(sampleNanoseconds: 100_000, samples: 1, warmupSamples: 0)
@@ -20,6 +21,7 @@ import Testing
     func setsUpRunsOneSampleAndTearsDown(_ benchmarkCase: BenchmarkCase) async throws {
         let benchmark = try #require(Self.registry.benchmarks.first {
             $0.suite == benchmarkCase.suite && $0.name == benchmarkCase.benchmark
+                && $0.variants.contains(benchmarkCase.variant)
         })
         // Set up, measured and torn down on a plain thread: a sample must not hold a cooperative-pool thread.
         let (results, iterationsRun, pacing) = try await onPlainThread { () throws -> ([CaseResult], Int, Workload.Pacing) in

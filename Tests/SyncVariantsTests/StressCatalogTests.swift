@@ -2,6 +2,7 @@ import BenchCore
 import Foundation
 import StressChecks
 import Testing
+import VariantRegistration
 
 /// The catalog `bench stress` runs, through the same outcome grading: every variant's check observes nothing
 /// forbidden, every negative control is caught, and the grading itself is exact.
@@ -9,9 +10,12 @@ import Testing
 /// Each check runs on a plain thread (`onPlainThread`): a check blocks its thread, and a blocked thread of
 /// Swift's cooperative pool (two threads here) starves the actor store and the task-group fan-out it checks.
 @Suite(.serialized) struct StressCatalogTests {
-    @Test(arguments: StressCatalog.variants.map(\.name))
+    /// Every built-in variant's checks, as its registration made them, and the seed patterns' checks.
+    static let variants = Registrations.stressVariants(adding: [])
+
+    @Test(arguments: variants.map(\.name))
     func variantShowsNoForbiddenOutcome(_ name: String) async throws {
-        let check = try #require(StressCatalog.variants.first { $0.name == name })
+        let check = try #require(Self.variants.first { $0.name == name })
         let counts = await onPlainThread { check.iteration(4) }
         #expect(counts.forbidden == 0, "\(name): \(counts.sorted)")
         #expect(!counts.counts.isEmpty, "\(name) observed nothing")
@@ -27,10 +31,10 @@ import Testing
     }
 
     @Test func everyCaseNameIsUniqueAndControlsAreMarked() {
-        let names = (StressCatalog.variants + StressCatalog.controls).map(\.name)
+        let names = (Self.variants + StressCatalog.controls).map(\.name)
         #expect(Set(names).count == names.count)
         #expect(StressCatalog.controls.allSatisfy { $0.isControl && $0.name.hasPrefix("control/") })
-        #expect(StressCatalog.variants.allSatisfy { !$0.isControl })
+        #expect(Self.variants.allSatisfy { !$0.isControl })
     }
 
     @Test func onceReportGradesEachToken() {

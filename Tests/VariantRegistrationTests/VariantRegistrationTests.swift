@@ -1,10 +1,25 @@
 import BenchCore
-@testable import DispatchBench
+@testable import BenchCommandLine
 import Foundation
 import StressChecks
+import SyncVariants
 import Testing
+import VariantRegistration
 
 extension NSLock: ExclusiveLock {}
+
+/// A store behind a lock that cannot be taken without it: a `LockStore` and no more.
+final class NSLockDictionary: LockStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: IdentityModel]
+
+    init(preloading models: [IdentityModel]) {
+        entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    func read(_ id: String) -> IdentityModel? { lock.withLock { entries[id] } }
+    func write(_ model: IdentityModel) { lock.withLock { entries[model.id] = model } }
+}
 
 /// A variant brought from outside joins its suite as a built-in one does, and a clashing or malformed id is refused.
 struct VariantRegistrationTests {
@@ -27,12 +42,16 @@ struct VariantRegistrationTests {
             .fanOut("my-fan-out") { GroupWaitFanOut() },
             .throttle("my-throttle") { SemaphoreLimitThrottle(limit: $0) },
             .handoff("my-handoff") { SemaphoreHandoff() },
+            .actorStore("my-actor", ActorStore.self),
+            .throttle("my-serial", limits: [1]) { _ in SerialWorkerThrottle() },
+            .lockStore("my-mutex", MutexStore.self),
         ])
         let registry = Registrations.registry(adding: brought)
         for (mine, builtIn, prefix) in [
             ("my-string-once", "set-tracker", "once/"), ("my-index-once", "atomic-flag", "once/"),
             ("my-fan-out", "group-wait", "wait/fan-out/"), ("my-throttle", "semaphore-limit", "wait/throttle/"),
-            ("my-handoff", "semaphore", "wait/handoff/"),
+            ("my-handoff", "semaphore", "wait/handoff/"), ("my-actor", "actor", "isolation/"),
+            ("my-serial", "serial-worker", "wait/throttle/"), ("my-mutex", "mutex", "isolation/"),
         ] {
             let shapes = Self.shapes(mine, under: prefix, in: registry)
             #expect(!shapes.isEmpty, "\(mine)")
@@ -65,10 +84,10 @@ struct VariantRegistrationTests {
         }
     }
 
-    @Test func aBroughtLockStoreHasTheBuiltInMutexCases() throws {
-        let brought = try Registrations.checked([.lockStore("mutex-outside", MutexStore.self)])
+    @Test func aBroughtLockStoreWithoutABareLockSkipsTheCounter() throws {
+        let brought = try Registrations.checked([.lockStore("ns-lock-dictionary", NSLockDictionary.self)])
         let registry = Registrations.registry(adding: brought)
-        let shapes = Self.isolationShapes("mutex-outside", in: registry)
+        let shapes = Self.isolationShapes("ns-lock-dictionary", in: registry)
         #expect(!shapes.isEmpty)
         // A store brings no lock that can be taken without it, so it does not join `counter`, which `mutex` does.
         #expect(shapes == Self.isolationShapes("mutex", in: registry).filter { !$0.hasPrefix("counter ") })
@@ -76,7 +95,7 @@ struct VariantRegistrationTests {
 
     @Test func aPlainLockJoinsWithoutAStore() throws {
         let brought = try Registrations.checked([.lock("ns-lock") { NSLock() }])
-        #expect(brought[0].module == "DispatchBenchTests")
+        #expect(brought[0].module == "VariantRegistrationTests")
         let registry = Registrations.registry(adding: brought)
         #expect(Self.isolationShapes("ns-lock", in: registry) == Self.isolationShapes("mutex", in: registry))
         // The contended lock, swift-nio's lock benchmark, at the thread counts of the built-in locks.
@@ -91,14 +110,31 @@ struct VariantRegistrationTests {
             .map(\.benchmarkCase)
         let lines = cases.map(Bench.listLine)
         let mine = lines.filter { $0.hasPrefix("isolation/mixed/ns-lock ") }
-        #expect(!mine.isEmpty && mine.allSatisfy { $0.hasSuffix(" from:DispatchBenchTests") })
+        #expect(!mine.isEmpty && mine.allSatisfy { $0.hasSuffix(" from:VariantRegistrationTests") })
         let builtIn = lines.filter { $0.hasPrefix("isolation/mixed/mutex ") }
         #expect(!builtIn.isEmpty && builtIn.allSatisfy { !$0.contains("from:") })
     }
 
-    @Test func registeringNothingLeavesTheBuiltInCases() {
-        let builtIn = BenchmarkRegistry.all().cases(threads: [1, 2, 4, 8]).map(\.benchmarkCase)
-        #expect(Registrations.registry(adding: []).cases(threads: [1, 2, 4, 8]).map(\.benchmarkCase) == builtIn)
+    /// One door: every benchmark a built-in variant joins can be joined from outside, through the public
+    /// factories a package calls, and each built-in variant is registered by one of them. A family or benchmark
+    /// open only to built-in variants fails here.
+    @Test func everyBenchmarkOfTheBuiltInVariantsHasAPublicFactory() throws {
+        let public_ = try Registrations.checked([
+            .lockStore("door-store", NSLockDictionary.self), .lockStore("door-exclusive", MutexStore.self),
+            .lock("door-lock") { NSLock() }, .actorStore("door-actor", ActorStore.self),
+            .once("door-once", SetTrackerOnce.self), .fanOut("door-fan-out") { GroupWaitFanOut() },
+            .throttle("door-throttle") { SemaphoreLimitThrottle(limit: $0) },
+            .handoff("door-handoff") { SemaphoreHandoff() },
+        ])
+        func benchmarks(_ variants: [Variant]) -> Set<String> {
+            Set(variants.flatMap(\.benchmarkPaths).map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
+        }
+        let builtIn = benchmarks(Variant.builtIn)
+        #expect(!builtIn.isEmpty)
+        #expect(builtIn.subtracting(benchmarks(public_)).isEmpty, "only built-in variants can join these")
+        let suites = Set(Registrations.registry(adding: []).benchmarks.map(\.suite)).subtracting(["harness"])
+        #expect(suites == Set(Variant.builtIn.map(\.suite)), "a suite whose variants do not come through Variant")
+        #expect(Variant.builtIn.allSatisfy { $0.module == BenchmarkCase.builtInOrigin })
     }
 
     @Test(arguments: [

@@ -6,7 +6,7 @@ import SyncVariants
 
 /// What one `OnceRaceCheck` run saw. A correct variant reports no violation of any kind.
 @usableFromInline
-package struct OnceRaceReport: CustomStringConvertible {
+package struct OnceRaceReport: CustomStringConvertible, Sendable {
     package var rounds = 0
     /// Tokens whose block ran more than once (exactly-once broken).
     package var repeatedRuns = 0

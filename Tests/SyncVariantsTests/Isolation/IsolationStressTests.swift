@@ -5,6 +5,7 @@ import StressChecks
 import SyncVariants
 import Testing
 import VariantCatalog
+import VariantRegistration
 
 /// The isolation family's stress checks, run against every variant and, with the same check functions, against
 /// the broken stores of this target (negative controls), which must be caught.

@@ -5,6 +5,7 @@ import StressChecks
 import SyncVariants
 import Testing
 import VariantCatalog
+import VariantRegistration
 
 /// Exactly once and no early return, for every variant, with real threads racing on fresh tokens.
 @Suite(.serialized) struct OnceStressTests {
@@ -13,7 +14,7 @@ import VariantCatalog
 
     @Test(arguments: OnceVariant.raced, [2, 4, 16])
     func blockRunsExactlyOnceAndNoCallerReturnsEarly(variant: OnceVariant, threads: Int) async throws {
-        let race = try #require(variant.accept(OnceRacer()))
+        let race = try #require(variant.race)
         let report = await onPlainThread { race(threads, Self.rounds) }
         #expect(report.isClean, "\(variant), \(threads) threads: \(report)")
     }

@@ -5,6 +5,7 @@ import StressChecks
 import SyncVariants
 import Testing
 import VariantCatalog
+import VariantRegistration
 
 /// The waiting family's checks, one after another: they spawn threads and load GCD's small pool, and a check
 /// running beside another would change the width the other's variants get.
