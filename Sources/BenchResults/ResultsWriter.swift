@@ -139,8 +139,7 @@ public final class ResultsWriter: @unchecked Sendable {
     public func append(rows: [[String]], header: [String]) throws {
         try lock.withLock {
             precondition(!completed, "rows appended after the run was marked complete")
-            let text = (committedLength == 0 ? CSVFormat.encode(header) : "")
-                + rows.map(CSVFormat.encode).joined()
+            let text = Self.caseText(rows: rows, header: committedLength == 0 ? header : nil)
             do {
                 try file.write(Array(text.utf8))
             } catch let failure {
@@ -158,6 +157,13 @@ public final class ResultsWriter: @unchecked Sendable {
             casesWritten += 1
             rowsWritten += rows.count
         }
+    }
+
+    /// The text `append(rows:header:)` writes for one case: `header`'s line first when given (the file's
+    /// first case), then each row's line, every line as `CSVFormat.encode` makes it. The one encoding of a
+    /// results file's rows: `bench worker`'s `encode` gives a paired run's files the same text.
+    public static func caseText(rows: [[String]], header: [String]?) -> String {
+        (header.map(CSVFormat.encode) ?? "") + rows.map(CSVFormat.encode).joined()
     }
 
     /// Appends every row of one completed case that has a single result.
@@ -182,8 +188,8 @@ public final class ResultsWriter: @unchecked Sendable {
     /// in the same directory, then renamed over it, so that a reader (or a kill) sees the old file or the whole
     /// new one, never a mix. A file with no rows is left as it is. For a writer that is not this process's (the
     /// file of a run whose rounds were other processes); `completeRun()` for this writer's own file.
-    /// bench-commits' paired runs finish their own file with the same rewrite in Python
-    /// (scripts/bench_commits/paired.py `mark_complete`): no `bench` process owns that file.
+    /// bench-commits' paired runs, whose files no `bench` process owns, have it done by `bench worker`'s
+    /// `complete` request.
     @discardableResult
     public static func markRunComplete(path: String,
                                        when condition: (_ header: [String], _ rows: [[String]]) -> Bool

@@ -1,3 +1,4 @@
+import BenchCore
 @testable import BenchResults
 import BenchTestSupport
 import Foundation
@@ -56,7 +57,7 @@ import Testing
         let worker = try Conversation(Self.options)
         let hello = try #require(try worker.next())
         #expect(hello["ok"] as? String == "hello")
-        #expect(hello["protocol"] as? Int == 2)
+        #expect(hello["protocol"] as? Int == 3)
         #expect(hello["columns"] as? [String] == ResultsSchema.header, "the CSV's header, from its one definition")
 
         let list = try worker.ask(["request": "list"])
@@ -190,6 +191,69 @@ import Testing
         #expect(worker.finish() == 0)
         #expect(try worker.next() == nil)
     }
+
+    /// `encode` gives exactly the text a `ResultsWriter` appends for the same rows (a field that must be quoted
+    /// among them), the header only when asked; `complete` marks a file as `markRunComplete` does.
+    @Test func encodeWritesAsTheResultsWriterAndCompleteMarksTheFile() throws {
+        let worker = try Conversation(Self.options)
+        let columns = try #require(try worker.next()?["columns"] as? [String])
+        #expect(try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000])["ok"] as? String
+                == "setup")
+        var records = try #require(try worker.ask(["request": "sample", "samples": 3])["records"] as? [[String: String]])
+        #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
+        records[0]["host"] = "a \"host\", with\nlines"
+
+        let written = BenchProcess.temporaryPath("writer")
+        let encoded = BenchProcess.temporaryPath("encoded")
+        defer { for path in [written, encoded] { try? FileManager.default.removeItem(atPath: path) } }
+        let writer = try ResultsWriter(path: written, environment: Self.environment, settings: Self.settings)
+        var text = ""
+        for (index, part) in [records.prefix(2), records.suffix(1)].enumerated() {
+            try writer.append(rows: part.map { record in columns.map { record[$0]! } }, header: columns)
+            let reply = try worker.ask(["request": "encode", "columns": columns, "records": Array(part),
+                                        "header": index == 0])
+            text += try #require(reply["csv"] as? String, "\(reply)")
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: encoded))
+        #expect(FileManager.default.contents(atPath: encoded) == FileManager.default.contents(atPath: written),
+                "the worker's text is the writer's, byte for byte")
+        #expect(text.contains("\"a \"\"host\"\", with\nlines\""), "a field with a quote, a comma and a line quoted")
+
+        #expect(try worker.ask(["request": "complete", "path": encoded])["marked"] as? Bool == true)
+        try ResultsWriter.markRunComplete(path: written)
+        let marked = try CSVFormat.decode(String(decoding: FileManager.default.contents(atPath: encoded)!, as: UTF8.self))
+        #expect(marked.count == 4 && marked.dropFirst().allSatisfy {
+            $0[columns.firstIndex(of: ResultsSchema.runCompleteColumn)!] == ResultsSchema.runCompleted
+        })
+        #expect(FileManager.default.contents(atPath: encoded) == FileManager.default.contents(atPath: written))
+
+        let headerOnly = try worker.ask(["request": "encode", "columns": columns, "records": [[String: String]](),
+                                         "header": true])
+        try #require(headerOnly["csv"] as? String).write(toFile: encoded, atomically: true, encoding: .utf8)
+        #expect(try worker.ask(["request": "complete", "path": encoded])["marked"] as? Bool == false,
+                "a file of no rows stays as it is")
+
+        let refusals: [([String: Any], String)] = [
+            (["request": "encode", "columns": ["a", "b"], "records": [["a": "1"]]],
+             "encode: record 0 does not have exactly the columns given"),
+            (["request": "encode", "columns": ["a", "a"], "records": [[String: String]]()], "none twice"),
+            (["request": "encode", "records": [[String: String]]()], "encode needs \"columns\" and \"records\""),
+            (["request": "complete"], "complete needs \"path\""),
+            (["request": "complete", "path": encoded + ".missing"], "cannot mark \(encoded).missing complete"),
+        ]
+        for (request, message) in refusals {
+            let error = try #require(try worker.ask(request)["error"] as? String, "an error for \(request)")
+            #expect(error.contains(message), "\(error)")
+        }
+        #expect(worker.finish() == 0)
+    }
+
+    static let environment = RunEnvironment(
+        runID: "run-1", startedAt: "2026-11-21T23:45:01Z", commit: "0123456789abcdef0123456789abcdef01234567",
+        dirty: .clean, host: "host", os: "Linux", kernel: "6.1.0", cpuModel: "cpu", logicalCPUs: 2,
+        swiftVersion: "6.3", build: "debug", allocator: "system", loadAverage1m: nil, benchVersion: "0")
+    static let settings = RunSettings(
+        measurement: MeasurementSettings(sampleNanoseconds: 1_000_000, samples: 1, warmupSamples: 0), threads: "1")
 
     /// The worker dies with the process that started it; an ordinary child (`sleep`, the negative control)
     /// outlives it, so the check can fail.

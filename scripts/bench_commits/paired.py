@@ -9,17 +9,14 @@ case). The first worker to set a case up calibrates it; every later setup of the
 build, is given that plan (``SamplePlans``). Both builds' rows go to their own CSV, written as each case
 of a round completes (both files together, signals held off in between), so an interrupted run keeps
 whole cases in both; only when the whole comparison has completed are the files marked complete
-(``run_complete``).
+(``run_complete``). bench's ResultsWriter writes every byte of both files, through the workers (``ResultsFile``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import signal
 import statistics
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,8 +33,6 @@ from .sides import SIDE_A, SIDE_B
 from .round_binaries import round_binaries
 from .worker import Worker, WorkerError, WorkerRefusal
 
-# run_complete's value once the whole comparison has completed (workers write "false").
-RUN_COMPLETED = "true"
 METRIC = "ns_per_op"
 # How many cases of a round pass between two progress lines.
 PROGRESS_EVERY = 100
@@ -55,48 +50,48 @@ def case_label(case: dict) -> str:
 
 
 class ResultsFile:
-    """One build's CSV of a paired run: the header its worker gave, then whole cases of rows."""
+    """One build's CSV of a paired run: the header its worker gave, then whole cases of rows. Nothing here
+    encodes a row: each case's text is what a worker's ``encode`` replied (bench's ResultsWriter.caseText),
+    appended byte for byte, and ``run_complete`` is rewritten by a worker's ``complete``
+    (ResultsWriter.markRunComplete), so the file is bench's writer's alone."""
 
     def __init__(self, path: Path):
         self.path = path
         self.columns: list[str] | None = None
         self.rows_written = 0
+        self._has_header = False
 
-    def append(self, columns: list[str], records: list[dict]) -> None:
+    def encode(self, encoder: Worker, columns: list[str], records: list[dict]) -> bytes:
+        """One case's text for this file, from ``encoder`` (a worker that can write): ``records`` in
+        ``columns``' order, after the header when the file has none yet. ``columns`` must be the header of
+        the earlier rounds' workers; a worker refuses records without exactly those columns."""
         if self.columns is None:
             self.columns = columns
         elif columns != self.columns:
             raise ComparisonError(f"the workers writing {self.path} gave different headers between rounds")
-        text = io.StringIO()
-        writer = csv.writer(text, lineterminator="\r\n")
-        if self.rows_written == 0:
-            writer.writerow(columns)
-        for record in records:
-            if set(record) != set(columns):
-                raise ComparisonError(f"a worker's record for {self.path} does not have the header's columns")
-            writer.writerow([record[column] for column in columns])
-        with open(self.path, "a", newline="") as handle:
-            handle.write(text.getvalue())
-        self.rows_written += len(records)
+        return encoder.encode(columns, records, header=not self._has_header)
 
-    def mark_complete(self) -> None:
-        """Rewrite the file with run_complete true on every row (a temporary file in the same
-        directory, then a rename), when the schema has that column."""
-        if self.columns is None or RUN_COMPLETE not in self.columns:
-            return
-        index = self.columns.index(RUN_COMPLETE)
-        with open(self.path, newline="") as handle:
-            rows = list(csv.reader(handle))
-        for row in rows[1:]:
-            row[index] = RUN_COMPLETED
-        handle_fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        try:
-            with os.fdopen(handle_fd, "w", newline="") as out:
-                csv.writer(out, lineterminator="\r\n").writerows(rows)
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+    def append(self, text: bytes, rows: int) -> None:
+        """Append ``text`` (of ``rows`` rows), as ``encode`` gave it, unchanged."""
+        with open(self.path, "ab") as handle:
+            handle.write(text)
+        self._has_header = self._has_header or bool(text)
+        self.rows_written += rows
+
+    @property
+    def can_be_marked(self) -> bool:
+        """Whether the file has rows and its schema a run_complete column to mark."""
+        return self.rows_written > 0 and RUN_COMPLETE in (self.columns or [])
+
+
+def writer_for(workers: dict[str, Worker], name: str) -> Worker:
+    """The worker that encodes side ``name``'s rows: its own, or, for a build from before protocol 3, the other
+    side's. ComparisonError when neither can write (compare such builds with --abba)."""
+    for candidate in (name, paired_plan.other(name)):
+        if workers[candidate].can_write:
+            return workers[candidate]
+    raise ComparisonError("neither build's worker can write results (protocol 3, bench worker's encode and "
+                          "complete): builds this old compare with --abba")
 
 
 @dataclass
@@ -179,10 +174,14 @@ def common_cases(listed_a: list[dict], listed_b: list[dict]) -> tuple[list[dict]
 
 
 def _write_both(files: dict, workers: dict, records: dict) -> None:
+    """Both sides' rows of one case, encoded by the workers first, then appended to both files with signals held
+    off between the two writes, so that both files get the case or neither does."""
+    texts = {name: files[name].encode(writer_for(workers, name), workers[name].columns, records[name])
+             for name in (SIDE_A, SIDE_B)}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
     try:
         for name in (SIDE_A, SIDE_B):
-            files[name].append(workers[name].columns, records[name])
+            files[name].append(texts[name], len(records[name]))
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
@@ -192,7 +191,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
     further rounds, up to ``settings.max_rounds``, visit the cases still coarser than the sequential
     rule's target that ``paired_plan.cases_to_visit`` picks, coarsest goal first, then cheapest, while the
-    time budget lasts. Return the two files (marked complete). An interruption
+    time budget lasts. Return the two files, marked complete by the last round's workers. An interruption
     (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
     whole cases, not marked complete."""
     if settings.max_rounds < paired_rule.MIN_CALL_ROUNDS:
@@ -207,13 +206,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
     seconds_by_case: dict[tuple, list[float]] = {}
     for round_number in range(1, settings.max_rounds + 1):
         extra = round_number > settings.rounds
-        if extra and not _budget_allows(started, settings, visit_seconds):
-            still = _still_coarse(cases, ratios, settings.max_rounds)
-            say(f"round {round_number}: the time budget is spent; {still} case(s) still coarser than "
-                f"{paired_rule.TARGET_RESOLUTION:g}x")
-            break
         with _round_workers(sides, bench_options, quick, settings, seed, logs, round_number) as workers:
             if cases is None:
+                writer_for(workers, SIDE_A)  # builds that cannot write are refused before any case is measured
                 settings = _placement_both_can(settings, workers, say)
                 cases, only_a, only_b = common_cases(workers[SIDE_A].list_cases(), workers[SIDE_B].list_cases())
                 for which, missing in ((sides[SIDE_A].label, only_a), (sides[SIDE_B].label, only_b)):
@@ -226,6 +221,7 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                                     else (cases, len(cases)))
             if not visiting:
                 say(f"round {round_number}: every case resolves {paired_rule.TARGET_RESOLUTION:g}x or finer")
+                _mark_complete(files, workers)  # while this round's workers run: they write the files
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
             which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
@@ -243,9 +239,33 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 if (index + 1) % PROGRESS_EVERY == 0:
                     say(f"round {round_number}: {index + 1} of {len(order)} cases, "
                         f"elapsed {elapsed_text(time.monotonic() - started)}")
-    for file in files.values():
-        file.mark_complete()
+            if _last_round(round_number, settings, started, visit_seconds, cases, ratios, say):
+                _mark_complete(files, workers)
+                break
     return files
+
+
+def _last_round(round_number: int, settings: paired_plan.PairedSettings, started: float, visit_seconds: list[float],
+                cases: list[dict], ratios: _Ratios, say) -> bool:
+    """Whether round ``round_number``, just visited, is the comparison's last: the most rounds, or a further
+    round the time budget no longer allows (which it says)."""
+    if round_number == settings.max_rounds:
+        return True
+    if round_number + 1 <= settings.rounds or _budget_allows(started, settings, visit_seconds):
+        return False
+    still = _still_coarse(cases, ratios, settings.max_rounds)
+    say(f"round {round_number + 1}: the time budget is spent; {still} case(s) still coarser than "
+        f"{paired_rule.TARGET_RESOLUTION:g}x")
+    return True
+
+
+def _mark_complete(files: dict[str, ResultsFile], workers: dict[str, Worker]) -> None:
+    """Mark both files complete, the whole comparison having completed: each by the worker that writes its
+    side (``writer_for``), while the last round's workers are still running. A file with no rows, or of a
+    schema without run_complete, stays as it is."""
+    for name, file in files.items():
+        if file.can_be_marked:
+            writer_for(workers, name).complete(file.path)
 
 
 @contextmanager

@@ -11,8 +11,9 @@ import selectors
 import subprocess
 from pathlib import Path
 
-# The protocols this client speaks: 2 added setup's team_cpus (Worker.can_pin_team).
-PROTOCOL_VERSIONS = (1, 2)
+# The protocols this client speaks: 2 added setup's team_cpus (Worker.can_pin_team), 3 encode and complete
+# (Worker.can_write).
+PROTOCOL_VERSIONS = (1, 2, 3)
 # How long a worker may take to answer one request: generous, so that only a hung case hits it.
 REPLY_TIMEOUT_SECONDS = 600.0
 LOG_TAIL_LINES = 5
@@ -58,6 +59,8 @@ class Worker:
             self.columns: list[str] = hello["columns"]
             # Whether setup may give team_cpus (a build of protocol 2 or later).
             self.can_pin_team: bool = hello["protocol"] >= 2
+            # Whether it writes results text through bench's ResultsWriter: encode and complete (protocol 3).
+            self.can_write: bool = hello["protocol"] >= 3
         except BaseException:
             self.kill()
             raise
@@ -94,6 +97,17 @@ class Worker:
 
     def list_cases(self) -> list[dict]:
         return self.request({"request": "list"})["cases"]
+
+    def encode(self, columns: list[str], records: list[dict], header: bool) -> bytes:
+        """``records`` as one case of a results file, each in ``columns``' order, ``columns`` first when
+        ``header``: the bytes bench's ResultsWriter appends for them (protocol 3)."""
+        reply = self.request({"request": "encode", "columns": columns, "records": records, "header": header})
+        return reply["csv"].encode()
+
+    def complete(self, path: Path) -> bool:
+        """Have bench's ResultsWriter.markRunComplete rewrite the results file at ``path`` with run_complete
+        true (protocol 3); False when the file has no rows and stays as it is."""
+        return self.request({"request": "complete", "path": str(path)})["marked"]
 
     def _reply(self, what: str) -> dict:
         line = self._read_line(what)

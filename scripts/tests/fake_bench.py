@@ -4,7 +4,10 @@
 writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v6.csv,
 fixtures/bench-counts-v6.csv).
 
-A worker logs every request it gets as {"worker": pid, "environment", "request"} to $FAKE_BENCH_LOG.
+A worker logs every request it gets as {"worker": pid, "environment", "request"} to $FAKE_BENCH_LOG, and
+the text of every encode reply as {"worker", "environment", "encoded"}. It encodes and marks complete as
+bench's ResultsWriter does (RFC 4180, CRLF, a field quoted only when it holds a comma, a quote, CR or LF);
+FAKE_WORKER_REFUSE_COMPLETE makes it refuse every complete request.
 FAKE_WORKER_SIGNAL_AFTER=N makes a worker send SIGTERM to its parent when it gets its N-th sample
 request, and then wait, never answering (an interruption at a known point);
 FAKE_WORKER_DIE_AFTER=N makes it exit 3 instead (a crashed worker).
@@ -141,6 +144,29 @@ def worker_cases(argv: list[str]) -> list[dict]:
             if pattern.search(f"{suite}/{benchmark}/{variant}") and (allowed is None or count in allowed)]
 
 
+def encode_line(fields: list[str]) -> str:
+    """One record as bench's CSVFormat.encode writes it."""
+    return ",".join('"' + f.replace('"', '""') + '"' if any(c in f for c in ',"\r\n') else f
+                    for f in fields) + "\r\n"
+
+
+def mark_complete(path: str) -> bool:
+    """bench's ResultsWriter.markRunComplete: every row's run_complete true, into a new file renamed over it;
+    False (unchanged) when the file has no rows."""
+    with open(path, newline="") as handle:
+        records = list(csv.reader(handle))
+    if len(records) < 2:
+        return False
+    column = records[0].index("run_complete")
+    for row in records[1:]:
+        row[column] = "true"
+    temporary = f"{path}.complete-{os.getpid()}"
+    with open(temporary, "w", newline="") as out:
+        out.write("".join(encode_line(row) for row in records))
+    os.replace(temporary, path)
+    return True
+
+
 def worker(argv: list[str]) -> int:
     options = argv[:argv.index("worker")]
     env = environment(option(options, "--run-environment"))
@@ -153,14 +179,15 @@ def worker(argv: list[str]) -> int:
     die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
     rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
     open_case, written, sample_requests = None, 0, 0
-    # A commit of the fake repository that plays a build from before plans and team_cpus (protocol 1).
+    # A commit of the fake repository that plays a build from before plans, team_cpus, encode and complete
+    # (protocol 1).
     old_build = Path("NO_PLANS").exists()
 
     def send(reply: dict) -> None:
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
-    send({"ok": "hello", "protocol": 1 if old_build else 2, "columns": header})
+    send({"ok": "hello", "protocol": 1 if old_build else 3, "columns": header})
     for line in sys.stdin:
         request = json.loads(line)
         with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
@@ -212,6 +239,23 @@ def worker(argv: list[str]) -> int:
                 records.append(record)
                 written += 1
             send({"ok": "sample", "records": records})
+        elif kind in ("encode", "complete") and old_build:
+            send({"error": f"unknown request '{kind}' (list, setup, sample, teardown or quit)"})
+        elif kind == "encode":
+            if any(set(record) != set(request["columns"]) for record in request["records"]):
+                send({"error": "encode: a record does not have exactly the columns given"})
+                continue
+            text = (encode_line(request["columns"]) if request.get("header") else "") + "".join(
+                encode_line([record[column] for column in request["columns"]]) for record in request["records"])
+            with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
+                log.write(json.dumps({"worker": os.getpid(), "environment": option(options, "--run-environment"),
+                                      "encoded": text}) + "\n")
+            send({"ok": "encode", "csv": text})
+        elif kind == "complete":
+            if os.environ.get("FAKE_WORKER_REFUSE_COMPLETE"):
+                send({"error": f"cannot mark {request['path']} complete: refused as asked"})
+                continue
+            send({"ok": "complete", "marked": mark_complete(request["path"])})
         elif kind == "teardown":
             open_case = None
             send({"ok": "teardown"})

@@ -24,6 +24,12 @@ extension Bench {
     ///   samples (default 0), then N kept, each a row of the results CSV (one per role for cases whose threads
     ///   play roles), its values the text the CSV would hold. `sample` counts on from the case's earlier
     ///   samples; `round` (default 1), `pair` and `pair_order` label the rows.
+    /// - `{"request": "encode", "columns": [...], "records": [{column: value}, ...], "header": true?}` →
+    ///   `{"ok": "encode", "csv": "..."}` (protocol 3): the text `ResultsWriter` appends for these records as one
+    ///   case (`ResultsWriter.caseText`), the header line first when `header` is true. Any columns, so that a
+    ///   build's worker can write the records of a build whose worker cannot.
+    /// - `{"request": "complete", "path": "..."}` → `{"ok": "complete", "marked": true|false}` (protocol 3):
+    ///   `ResultsWriter.markRunComplete(path:)` on that results file.
     /// - `{"request": "teardown"}` → `{"ok": "teardown"}`; `{"request": "quit"}` → `{"ok": "quit"}`, then exit 0.
     /// A bad request, an unknown case or a request out of turn gets `{"error": "..."}` and the worker goes on.
     /// End of input ends the worker (tearing down an open case). It dies with its parent (SIGKILL when the
@@ -78,8 +84,9 @@ extension Bench {
 /// row records. Not thread-safe: the worker's one loop drives it.
 struct WorkerState {
     /// The protocol's version, sent in the hello line; a client refuses a version it does not know. 2 added
-    /// setup's `team_cpus`.
-    static let protocolVersion = 2
+    /// setup's `team_cpus`; 3 added `encode` and `complete`, so that a paired run's files are written by
+    /// `ResultsWriter`'s encoding alone.
+    static let protocolVersion = 3
     /// The shortest and longest sample a request may ask for, in nanoseconds.
     static let sampleNanosecondsRange: ClosedRange<UInt64> = 100_000...60_000_000_000
     /// The most samples (kept or warm-up) one request may ask for.
@@ -108,6 +115,11 @@ struct WorkerState {
                 return (["ok": "setup", "plan": try Self.json(try setUp(request))], false)
             case "sample":
                 return (["ok": "sample", "records": try sample(request)], false)
+            case "encode":
+                return (["ok": "encode", "csv": try Self.encode(request)], false)
+            case "complete":
+                guard let path = request.path else { throw WorkerError("complete needs \"path\"") }
+                return (["ok": "complete", "marked": try ResultsWriter.markRunComplete(path: path)], false)
             case "teardown":
                 guard open != nil else { throw WorkerError("teardown: no case is set up") }
                 close()
@@ -115,7 +127,8 @@ struct WorkerState {
             case "quit":
                 return (["ok": "quit"], true)
             default:
-                throw WorkerError("unknown request '\(request.request)' (list, setup, sample, teardown or quit)")
+                throw WorkerError("unknown request '\(request.request)' (list, setup, sample, encode, complete, "
+                                  + "teardown or quit)")
             }
         } catch let error as WorkerError {
             return (["error": error.message], false)
@@ -191,6 +204,23 @@ struct WorkerState {
         return records
     }
 
+    /// An `encode` request's text: its records as one case of a results file, each in `columns`' order.
+    private static func encode(_ request: WorkerRequest) throws -> String {
+        guard let columns = request.columns, let records = request.records else {
+            throw WorkerError("encode needs \"columns\" and \"records\"")
+        }
+        guard !columns.isEmpty, Set(columns).count == columns.count else {
+            throw WorkerError("encode: \"columns\" must name at least one column, none twice")
+        }
+        let rows = try records.enumerated().map { index, record in
+            guard Set(record.keys) == Set(columns) else {
+                throw WorkerError("encode: record \(index) does not have exactly the columns given")
+            }
+            return columns.map { record[$0]! }
+        }
+        return ResultsWriter.caseText(rows: rows, header: request.header == true ? columns : nil)
+    }
+
     /// A request's `pair` and `pair_order`: nil when neither is given; both or neither.
     private static func pair(index: Int?, order: String?) throws -> ResultsSchema.SamplePair? {
         switch (index, order) {
@@ -240,10 +270,14 @@ struct WorkerRequest: Decodable {
     var pair_order: String?
     var plan: CaseRunner.SamplePlan?
     var team_cpus: [Int]?
+    var columns: [String]?
+    var records: [[String: String]]?
+    var header: Bool?
+    var path: String?
 
     /// The fields a request may have; any other is refused, so that a misspelt one is not silently ignored.
     static let fields: Set<String> = ["request", "case", "sample_ns", "samples", "warmup", "round", "pair",
-                                      "pair_order", "plan", "team_cpus"]
+                                      "pair_order", "plan", "team_cpus", "columns", "records", "header", "path"]
 
     init(line: String) throws {
         let data = Data(line.utf8)
