@@ -53,8 +53,9 @@ extension BenchmarkRegistry {
 }
 
 /// The isolation suite's two store benchmarks, their parameters, the cases they include, each thread's read mix
-/// and role, for every store registered (`addIsolationBenchmarks(variant:_:)`): one identity map (`[String: IdentityModel]`, preloaded with `keys` models) guarded by
-/// each isolation mechanism in turn, read and written by every thread.
+/// and role, for every store registered (`addIsolationBenchmarks(variant:_:)`): one identity map
+/// (`[String: IdentityModel]`, preloaded with `keys` models) guarded by each isolation mechanism in turn, read and
+/// written by every thread.
 ///
 /// - `isolation/mixed`: every thread runs the same deterministic mix, `read_pct` reads out of every 100
 ///   operations, spread evenly, on keys it steps through.

@@ -59,7 +59,9 @@ extension OnceVariant {
 extension FanOutVariant {
     /// A fresh waiter.
     package func makeWaiter() -> any TaskWaiter {
-        guard case .fanOut(let make) = variant.subject else { preconditionFailure("\(self) is registered as no waiter") }
+        guard case .fanOut(let make) = variant.subject else {
+            preconditionFailure("\(self) is registered as no waiter")
+        }
         return make()
     }
 
@@ -85,7 +87,9 @@ extension ThrottleVariant {
 extension HandoffVariant {
     /// A fresh handoff pair.
     package func makeHandoff() -> any Handoff {
-        guard case .handoff(let make) = variant.subject else { preconditionFailure("\(self) is registered as no handoff") }
+        guard case .handoff(let make) = variant.subject else {
+            preconditionFailure("\(self) is registered as no handoff")
+        }
         return make()
     }
 }

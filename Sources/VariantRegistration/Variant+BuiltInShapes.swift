@@ -18,7 +18,7 @@ extension Variant {
                                                readsConcurrently: Store.readsConcurrently,
                                                writesAsynchronously: Store.self is any AsynchronousWriteStore.Type)
         return Variant(id: id, suite: IsolationVariant.suite, fileID: #fileID,
-                       typeName: String(describing: Store.self), subject: subject) { registry in
+                       type: Store.self, subject: subject) { registry in
             registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0, probe: nil) }
         }
     }
@@ -27,27 +27,25 @@ extension Variant {
     /// stress check make the accessor's runtime call (`swift_once`) on fresh predicates. Package access because a
     /// `static let` is compiled into the module that declares it: none can be handed over at run time.
     static func staticLet(_ id: String) -> Variant {
-        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, typeName: String(describing: LazyStatic.self),
-                subject: .once(LazyStatic.self)) { registry in
-            registry.addStaticLetBenchmarks(variant: id)
-        }
+        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, type: LazyStatic.self,
+                subject: .once(LazyStatic.self)) { $0.addStaticLetBenchmarks(variant: id) }
     }
 
     /// The seed's call-site `once { … }` (`AutoTokenOnce`), whose token is built from `#file`, `#function` and
     /// `#line` on every call: joins `once/hit` alone, and the stress check races it on fresh call sites. Package
     /// access because the call sites it is timed and raced at are DispatchBench's own source lines.
     static func callSiteOnce(_ id: String) -> Variant {
-        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, typeName: String(describing: AutoTokenOnce.self),
-                subject: .once { AutoTokenCallSites.race(threads: $0, rounds: $1) }) { registry in
-            registry.addCallSiteOnceBenchmark(variant: id)
+        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, type: AutoTokenOnce.self,
+                subject: .once { AutoTokenCallSites.race(threads: $0, rounds: $1) }) {
+            $0.addCallSiteOnceBenchmark(variant: id)
         }
     }
 
     /// `once/race` without the once call, to subtract from the other `once/race` rows. Package access because it
     /// is a baseline of the suite, with no pattern to bring.
     static func raceBaseline(_ id: String) -> Variant {
-        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, typeName: nil, subject: .baseline) { registry in
-            registry.addRaceBaselineBenchmark(variant: id)
+        Variant(id: id, suite: OnceVariant.suite, fileID: #fileID, type: nil, subject: .baseline) {
+            $0.addRaceBaselineBenchmark(variant: id)
         }
     }
 }

@@ -13,7 +13,7 @@ extension Variant {
     /// and `bench stress` runs the lost-write, torn-read and read-your-writes checks on it.
     @inlinable
     public static func lockStore<Store: LockStore>(_ id: String, _: Store.Type, fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, typeName: String(describing: Store.self),
+        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
                 subject: .store { Store(preloading: $0) }) { registry in
             registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0) }
         }
@@ -26,7 +26,7 @@ extension Variant {
     public static func lockStore<Store: ExclusiveLockStore>(_ id: String, _: Store.Type,
                                                             fileID: String = #fileID) -> Variant {
         let subject = StressSubject.lock(store: { Store(preloading: $0) }, lock: { Store(preloading: []) })
-        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, typeName: String(describing: Store.self),
+        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
                        subject: subject) { registry in
             registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0) }
             registry.addCounterBenchmark(variant: id) { Store(preloading: []) }
@@ -46,7 +46,7 @@ extension Variant {
     public static func lock<Lock: ExclusiveLock>(_ id: String, fileID: String = #fileID,
                                                  _ make: @escaping @Sendable () -> Lock) -> Variant {
         let subject = StressSubject.lock(store: { LockedStore(lock: make(), preloading: $0) }, lock: make)
-        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, typeName: String(describing: Lock.self),
+        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Lock.self,
                        subject: subject) { registry in
             registry.addIsolationBenchmarks(variant: id) { LockedStore(lock: make(), preloading: $0) }
             registry.addMutexPairBenchmark(variant: id, make)
@@ -61,10 +61,8 @@ extension Variant {
     @inlinable
     public static func actorStore<Store: ActorIsolatedStore>(_ id: String, _: Store.Type,
                                                              fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, typeName: String(describing: Store.self),
-                subject: .actor(Store.self)) { registry in
-            registry.addActorStoreBenchmarks(variant: id, Store.self)
-        }
+        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
+                subject: .actor(Store.self)) { $0.addActorStoreBenchmarks(variant: id, Store.self) }
     }
 
     /// A once of your own, a token in and a block run once (`OnceTable`), under `id`: it joins `once/hit`,
@@ -73,10 +71,8 @@ extension Variant {
     /// early return.
     @inlinable
     public static func once<Table: OnceTable>(_ id: String, _: Table.Type, fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: OnceVariant.suite, fileID: fileID, typeName: String(describing: Table.self),
-                subject: .once(Table.self)) { registry in
-            registry.addOnceBenchmarks(variant: id, Table.self)
-        }
+        Variant(id: id, suite: OnceVariant.suite, fileID: fileID, type: Table.self,
+                subject: .once(Table.self)) { $0.addOnceBenchmarks(variant: id, Table.self) }
     }
 
     /// A waiter of your own, that runs N tasks and returns when all have run (`TaskWaiter`), made by `make` for each
@@ -86,9 +82,8 @@ extension Variant {
     @inlinable
     public static func fanOut<Waiter: TaskWaiter>(_ id: String, fileID: String = #fileID,
                                                   _ make: @escaping @Sendable () -> Waiter) -> Variant {
-        Variant(id: id, suite: FanOutVariant.suite, fileID: fileID, typeName: String(describing: Waiter.self),
-                subject: .fanOut(make)) { registry in
-            registry.addFanOutBenchmark(variant: id, make)
+        Variant(id: id, suite: FanOutVariant.suite, fileID: fileID, type: Waiter.self, subject: .fanOut(make)) {
+            $0.addFanOutBenchmark(variant: id, make)
         }
     }
 
@@ -100,10 +95,9 @@ extension Variant {
                                                       _ make: @escaping @Sendable (_ limit: Int) -> Throttle)
         -> Variant {
         let supports: @Sendable (Int) -> Bool = { limit in limit >= 1 && limits.map { $0.contains(limit) } ?? true }
-        return Variant(id: id, suite: ThrottleVariant.suite, fileID: fileID,
-                       typeName: String(describing: Throttle.self),
-                       subject: .throttle(make, supports: supports)) { registry in
-            registry.addThrottleBenchmark(variant: id, supports: supports, make)
+        return Variant(id: id, suite: ThrottleVariant.suite, fileID: fileID, type: Throttle.self,
+                       subject: .throttle(make, supports: supports)) {
+            $0.addThrottleBenchmark(variant: id, supports: supports, make)
         }
     }
 
@@ -112,9 +106,8 @@ extension Variant {
     @inlinable
     public static func handoff<Pair: Handoff>(_ id: String, fileID: String = #fileID,
                                               _ make: @escaping @Sendable () -> Pair) -> Variant {
-        Variant(id: id, suite: HandoffVariant.suite, fileID: fileID, typeName: String(describing: Pair.self),
-                subject: .handoff(make)) { registry in
-            registry.addHandoffBenchmark(variant: id, make)
+        Variant(id: id, suite: HandoffVariant.suite, fileID: fileID, type: Pair.self, subject: .handoff(make)) {
+            $0.addHandoffBenchmark(variant: id, make)
         }
     }
 }

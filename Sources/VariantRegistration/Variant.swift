@@ -25,12 +25,12 @@ public struct Variant: Sendable, CustomStringConvertible {
     package let subject: StressSubject
 
     @usableFromInline
-    init(id: String, suite: String, fileID: String, typeName: String?, subject: StressSubject,
+    init(id: String, suite: String, fileID: String, type: Any.Type?, subject: StressSubject,
          addBenchmarks: @escaping @Sendable (inout BenchmarkRegistry) -> Void) {
         self.id = id
         self.suite = suite
         self.module = String(fileID.prefix { $0 != "/" })
-        self.typeName = typeName
+        self.typeName = type.map { String(describing: $0) }
         self.subject = subject
         self.addBenchmarks = addBenchmarks
     }
