@@ -102,10 +102,8 @@ extension Variant {
 
     /// The names of the benchmarks of its own suite that the variant joins, in the order it joins them.
     var benchmarkNames: [String] {
-        var registry = BenchmarkRegistry()
-        addBenchmarks(&registry)
         var names: [String] = []
-        for benchmark in registry.benchmarks where benchmark.suite == suite && !names.contains(benchmark.name) {
+        for benchmark in benchmarks where benchmark.suite == suite && !names.contains(benchmark.name) {
             names.append(benchmark.name)
         }
         return names

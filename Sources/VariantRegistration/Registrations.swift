@@ -44,16 +44,7 @@ package enum Registrations {
     /// The benchmarks of one suite and name stay together, in the order the first of them was registered, so that
     /// each benchmark lists its variants in catalog order with the brought-in ones after them.
     package static func registry(spinScale: Double = 1, adding brought: [Variant] = variants) -> BenchmarkRegistry {
-        var joined: [Benchmark] = []
-        for variant in Variant.builtIn + brought {
-            var own = BenchmarkRegistry()
-            variant.addBenchmarks(&own)
-            joined += own.benchmarks.map { benchmark in
-                var benchmark = benchmark
-                benchmark.origin = variant.module
-                return benchmark
-            }
-        }
+        let joined = (Variant.builtIn + brought).flatMap(\.benchmarks)
         var order: [String] = []
         for benchmark in joined where !order.contains(benchmark.path) {
             order.append(benchmark.path)

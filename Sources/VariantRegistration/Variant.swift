@@ -38,6 +38,17 @@ public struct Variant: Sendable, CustomStringConvertible {
     /// `suite/id`, as a test's arguments and a failure message name it.
     public var description: String { "\(suite)/\(id)" }
 
+    /// The benchmarks the variant joins, each carrying the variant's module as its origin.
+    package var benchmarks: [Benchmark] {
+        var registry = BenchmarkRegistry()
+        addBenchmarks(&registry)
+        return registry.benchmarks.map { benchmark in
+            var benchmark = benchmark
+            benchmark.origin = module
+            return benchmark
+        }
+    }
+
     /// This variant as one of DispatchBench's own: its module is `built-in`.
     package func builtIn() -> Variant {
         var variant = self
