@@ -50,8 +50,6 @@ public final class DispatchOnce: OnceTable, @unchecked Sendable {
 func dispatchOnce(_ predicate: UnsafeMutablePointer<dispatch_once_t>, _ block: @escaping () -> Void) {
     // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
     _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in
-        dispatch_once_f(predicate, UnsafeMutableRawPointer(mutating: context)) { context in
-            context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
-        }
+        dispatch_once_f(predicate, UnsafeMutableRawPointer(mutating: context), runOnceBlock)
     }
 }

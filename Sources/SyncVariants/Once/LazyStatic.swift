@@ -46,9 +46,7 @@ public final class LazyStatic: OnceTable, @unchecked Sendable {
         let predicate = predicates.address(of: token)
         // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
         _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in
-            sync_swift_once(predicate, { context in
-                context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
-            }, UnsafeMutableRawPointer(mutating: context))
+            sync_swift_once(predicate, runOnceBlock, UnsafeMutableRawPointer(mutating: context))
         }
     }
 }

@@ -9,3 +9,13 @@ struct OnceBlock {
 
     @usableFromInline init(body: @escaping () -> Void) { self.body = body }
 }
+
+/// Runs the `OnceBlock` that `context` points to: the one C callback of the once variants that hand a block to C
+/// through a context pointer (`dispatch_once_f`, `swift_once`). One function, not an identical closure at each call
+/// site: two identical closures specialized into one module were merged by LLVM into one function and a thunk that
+/// calls it, so a variant paid 8 more instructions per first call or not depending on which module it was
+/// specialized in (docs/findings/2026-11-27-one-door.md).
+@inlinable
+func runOnceBlock(_ context: UnsafeMutableRawPointer?) {
+    context!.assumingMemoryBound(to: OnceBlock.self).pointee.body()
+}
