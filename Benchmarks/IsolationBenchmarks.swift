@@ -26,12 +26,7 @@ extension BenchmarkRegistry {
         variant: String, _ make: @escaping @Sendable (_ preloading: [IdentityModel]) -> Store
     ) {
         for shape in IsolationShape.allCases {
-            add(Benchmark(suite: IsolationShape.suite, name: shape.rawValue, variants: [variant],
-                          parameters: shape.parameters, includes: shape.includes) { benchmarkCase in
-                let plan = shape.plan(benchmarkCase)
-                let store = make(IdentityModel.preload(count: benchmarkCase[parameter: "keys"]))
-                return plan.workload(store, role: shape.role(benchmarkCase))
-            })
+            add(shape.benchmark(variant: variant) { plan, models, role in plan.workload(make(models), role: role) })
         }
     }
 
@@ -42,11 +37,8 @@ extension BenchmarkRegistry {
     @inlinable
     public mutating func addActorStoreBenchmarks<Store: ActorIsolatedStore>(variant: String, _: Store.Type) {
         for shape in IsolationShape.allCases {
-            add(Benchmark(suite: IsolationShape.suite, name: shape.rawValue, variants: [variant],
-                          parameters: shape.parameters, includes: shape.includes) { benchmarkCase in
-                let plan = shape.plan(benchmarkCase)
-                let store = Store(preloading: IdentityModel.preload(count: benchmarkCase[parameter: "keys"]))
-                return plan.workload(store, role: shape.role(benchmarkCase))
+            add(shape.benchmark(variant: variant) { plan, models, role in
+                plan.workload(Store(preloading: models), role: role)
             })
         }
     }
@@ -102,6 +94,22 @@ enum IsolationShape: String, CaseIterable, Sendable {
         switch self {
         case .mixed: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
         case .roles: ["keys": [1_000], "writers": [1]]
+        }
+    }
+
+    /// This benchmark for the store variant `variant`: for each case, `workload` gets the case's plan, the models a
+    /// fresh store is to hold and the threads' roles, and returns the workload on a fresh store, made outside the
+    /// timed region.
+    @inlinable
+    func benchmark(
+        variant: String,
+        _ workload: @escaping @Sendable (_ plan: IsolationPlan, _ preloading: [IdentityModel],
+                                         _ role: (@Sendable (_ threadIndex: Int) -> String)?) -> Workload
+    ) -> Benchmark {
+        Benchmark(suite: Self.suite, name: rawValue, variants: [variant], parameters: parameters,
+                  includes: includes) { benchmarkCase in
+            workload(plan(benchmarkCase), IdentityModel.preload(count: benchmarkCase[parameter: "keys"]),
+                     role(benchmarkCase))
         }
     }
 
