@@ -12,8 +12,10 @@ struct Bench: ParsableCommand {
         discussion: """
         Every case runs on real OS threads (never capped at the core count), meets at a start barrier, is \
         calibrated so that each sample lasts at least --sample-time, and keeps --samples samples after warm-up. \
-        A run has --rounds rounds: each is a fresh process measuring every selected case once, in an order \
-        shuffled by the run's seed, and appending its rows (with their round) to the one CSV. \
+        A run has rounds: each is a fresh process measuring the selected cases once, in an order shuffled by the \
+        run's seed, and appending its rows (with their round) to the one CSV. With --rounds N every case gets N; \
+        by default each case stops once its decisions are settled, after \(Bench.stoppingRule.minimumRounds) to \
+        \(Bench.defaultRounds) rounds (docs/running.md#adaptive-rounds). \
         Rows are written as each case completes: Ctrl-C or SIGTERM stops at the next sample and leaves a valid \
         CSV of the completed cases (a second one stops at once); a run that completed no case leaves no file. \
         Every row says run_complete=false until the whole run has completed, when the file is rewritten with \
@@ -24,6 +26,7 @@ struct Bench: ParsableCommand {
 
         Examples:
           \(ProgramName.current)                          every case, into Results/
+          \(ProgramName.current) --rounds 10              every case 10 rounds: a run to gate on
           \(ProgramName.current) --quick                  smoke run: 2 rounds, too few to gate on
           \(ProgramName.current) --rounds 16              more processes: a finer gate
           \(ProgramName.current) --list --filter '^once/' the cases a run would measure
@@ -77,21 +80,27 @@ struct Bench: ParsableCommand {
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Fresh processes to measure every case in, one after the other, each in its own shuffled order, all "
-            + "appending to one CSV (default \(Bench.defaultRounds), quick \(Bench.quickRounds); 1 measures in "
-            + "this process, in the listed order unless --seed is given). A case's level can differ from one "
-            + "process to the next (memory layout, GCD's thread pool), and only more processes show by how "
-            + "much: scripts/analyze compare and gate judge the rounds, not the samples. Among the full suite's cases "
-            + "they decide together, a change in one case alone needs 10 rounds a side (its U test must reach "
-            + "0.01 over their number), hence the default. On a shared host a case's cost also wanders for seconds at a time, "
-            + "so the defaults take one sample per round: each case is measured at as many moments as there are "
-            + "rounds. A quick run's 2 rounds show the noise but are too few to gate on. The rule: "
-            + "docs/comparison-rule.md.", valueName: "n"))
+            + "appending to one CSV: exactly this many for every case (quick \(Bench.quickRounds); 1 measures in "
+            + "this process, in the listed order unless --seed is given). Without it, rounds are adaptive: every "
+            + "case gets \(Bench.stoppingRule.minimumRounds) and at most \(Bench.defaultRounds), each stopping once "
+            + "its decisions are settled (its interval clears the lines its scenario draws: the pick against the "
+            + "runner-up, 3x the fastest); the rule and its error: docs/running.md#adaptive-rounds. A case's level "
+            + "can differ from one process to the next (memory layout, GCD's thread pool), and only more processes "
+            + "show by how much: scripts/analyze compare and gate judge the rounds, not the samples. Among the full "
+            + "suite's cases they decide together, a change in one case alone needs 10 rounds a side (its U test "
+            + "must reach 0.01 over their number): give --rounds \(Bench.defaultRounds) for a run to gate on. On a "
+            + "shared host a case's cost also wanders for seconds at a time, so the defaults take one sample per "
+            + "round: each case is measured at as many moments as there are rounds. A quick run's 2 rounds show "
+            + "the noise but are too few to gate on. The rule: docs/comparison-rule.md.", valueName: "n"))
     var rounds: Int?
 
-    /// Rounds when `--rounds` is not given: the fewest that let `scripts/analyze gate` call a change in one case
-    /// alone among the whole suite (docs/comparison-rule.md, "A lone change needs 10 rounds a side").
+    /// The most rounds a case gets when `--rounds` is not given: the fewest that let `scripts/analyze gate` call a
+    /// change in one case alone among the whole suite (docs/comparison-rule.md, "A lone change needs 10 rounds a
+    /// side"). `--rounds 10` gives every case all of them.
     static let defaultRounds = 10
     static let quickRounds = 2
+    /// When a case of an adaptive run (no `--rounds`, not `--quick`) stops.
+    static let stoppingRule = StoppingRule(maximumRounds: defaultRounds)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Seed of the shuffled case order (default: a random one when there are several rounds); recorded in "
@@ -112,6 +121,16 @@ struct Bench: ParsableCommand {
     /// A JSON file holding the run environment every round records (written by the first process to need it).
     @Option(name: .customLong("run-environment"), help: .hidden)
     var runEnvironment: String?
+
+    /// In a round of an adaptive run, the fewest rounds a case of the run gets (recorded as `run_min_rounds`); set
+    /// by the run's first process, which then marks the file complete itself.
+    @Option(name: .customLong("min-rounds"), help: .hidden)
+    var minimumRounds: Int?
+
+    /// In a round of an adaptive run after the first look, a file naming the cases still open, one `--list` line
+    /// each: the round measures only those (written by the run's first process, as an anonymous file).
+    @Option(name: .customLong("open-cases"), help: .hidden)
+    var openCases: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
@@ -157,18 +176,29 @@ struct Bench: ParsableCommand {
                 throw ValidationError("--round K needs --rounds N (K in 1...N), --seed, --run-environment and --output")
             }
         }
+        if round == nil && (minimumRounds != nil || openCases != nil) {
+            throw ValidationError("--min-rounds and --open-cases go with --round")
+        }
+        if let minimumRounds, !(1...(rounds ?? 1)).contains(minimumRounds) {
+            throw ValidationError("--min-rounds must be 1 to --rounds, not \(minimumRounds)")
+        }
     }
 
-    /// The rounds of the run: `--rounds`, or the default for the mode.
+    /// The rounds of the run: `--rounds`, or the default for the mode (in an adaptive run, the most a case gets).
     var roundCount: Int {
         rounds ?? (quick ? Self.quickRounds : Self.defaultRounds)
+    }
+
+    /// Whether this run's first process stops each case by the stopping rule: no `--rounds`, not `--quick`.
+    var isAdaptive: Bool {
+        rounds == nil && !quick && round == nil
     }
 
     func run() throws {
         // `bench schema` reads `--format json`; a run has no use for it.
         if format == .json { throw ValidationError("--format json goes with bench schema") }
         if list && format == .md { return print(CatalogTable.markdown()) }
-        let cases = try selectedCases()
+        let cases = try openCases.map(casesStillOpen) ?? selectedCases()
         if list {
             for (benchmarkCase, _) in cases { print(Self.listLine(benchmarkCase)) }
             print(plural(cases.count, "case"))
@@ -217,6 +247,23 @@ struct Bench: ParsableCommand {
             let fixed = Set(matching.map(\.benchmarkCase.threads)).sorted().map(String.init).joined(separator: ",")
             throw BenchError("no case matches --filter '\(filter ?? "")' at --threads \(threads): the matching cases "
                              + "run only at \(fixed) threads")
+        }
+        return cases
+    }
+
+    /// The selected cases that `--open-cases` names at `path`: those an adaptive run's round measures.
+    func casesStillOpen(listedIn path: String) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw BenchError("cannot read the open cases (\(path)): \(error)", exitCode: ExitStatus.internalError)
+        }
+        let named = Set(text.split(separator: "\n").map(String.init))
+        let cases = try selectedCases().filter { named.contains(Self.listLine($0.benchmarkCase)) }
+        guard cases.count == named.count else {
+            throw BenchError("\(named.count - cases.count) of the open cases in \(path) are not among the selected ones",
+                             exitCode: ExitStatus.internalError)
         }
         return cases
     }

@@ -23,7 +23,10 @@ public enum ResultsSchema {
     ///   whether this build's sample of the pair ran `first` or `second`).
     /// - 6: appends `variant_origin`: `built-in` for DispatchBench's own variants, else the module that brought
     ///   the variant (docs/bring-your-own.md).
-    public static let version = 6
+    /// - 7: appends `run_min_rounds`: the fewest rounds a case gets. Equal to `run_rounds` when every case gets
+    ///   them all; less in an adaptive run, where each case stops between the two once the stopping rule
+    ///   settles it, so that a complete file may hold fewer than `run_rounds` rounds.
+    public static let version = 7
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
@@ -110,6 +113,7 @@ public enum ResultsSchema {
         Column("pair", .optionalInt, since: 5) { $0.pair.map { String($0.index) } ?? "" },
         Column("pair_order", .pairOrder, since: 5) { $0.pair?.order.rawValue ?? "" },
         originColumn.reading { ($0.result.benchmarkCase, $0.result.role) },
+        Column("run_min_rounds", .int, since: 7, .run) { String($0.settings.minimumRounds) },
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).

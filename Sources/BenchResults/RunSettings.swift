@@ -13,21 +13,30 @@ public struct RunSettings: Sendable, Equatable {
     public var threads: String
     /// The fresh-process round these rows come from, 1-based; 1 for a single-process run.
     public var round: Int
-    /// Rounds in the run; 1 for a single-process run.
+    /// Rounds in the run; 1 for a single-process run. In an adaptive run, the most a case gets.
     public var rounds: Int
+    /// In an adaptive run (`bench` without `--rounds`), the fewest rounds a case gets: each case stops between
+    /// these and `rounds` once the stopping rule (`StoppingRule`) settles it. Nil when every case gets `rounds`.
+    public var adaptiveMinimum: Int?
     /// The seed that shuffled the case order; empty when the order was not shuffled.
     public var seed: String
+    /// The fewest rounds a case of the run gets (the `run_min_rounds` column): `rounds`, unless the run is
+    /// adaptive.
+    public var minimumRounds: Int { adaptiveMinimum ?? rounds }
+
     /// The factor `--spin-scale` applies to the work of `harness/spin` (and to nothing else); 1 by default.
     public var spinScale: Double
 
     public init(measurement: MeasurementSettings, quick: Bool = false, filter: String = "", threads: String,
-                round: Int = 1, rounds: Int = 1, seed: String = "", spinScale: Double = 1) {
+                round: Int = 1, rounds: Int = 1, adaptiveMinimum: Int? = nil, seed: String = "",
+                spinScale: Double = 1) {
         self.measurement = measurement
         self.quick = quick
         self.filter = filter
         self.threads = threads
         self.round = round
         self.rounds = rounds
+        self.adaptiveMinimum = adaptiveMinimum
         self.seed = seed
         self.spinScale = spinScale
     }

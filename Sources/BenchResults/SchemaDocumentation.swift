@@ -141,7 +141,7 @@ public enum SchemaDocumentation {
         "run_quick": "`true` when `--quick` was given",
         "run_filter": "the `--filter` regular expression, empty when none",
         "run_threads": "the `--threads` list in the order given, e.g. `1,2,4,8`",
-        "run_rounds": "rounds in the run",
+        "run_rounds": "rounds in the run; in an adaptive run (`bench` without `--rounds`), the most a case gets",
         "run_seed": "the seed of the shuffled case order; empty when the order was not shuffled "
                     + "(`--rounds 1` without `--seed`)",
         "load_avg_1m": "the 1-minute load average (`/proc/loadavg`) when the run started; empty when unknown",
@@ -157,6 +157,10 @@ public enum SchemaDocumentation {
                       + "build's sample of the pair ran first",
         "variant_origin": "`built-in` for DispatchBench's own variants; for a variant a package brought "
                           + "(docs/bring-your-own.md), the Swift module that brought it, e.g. `MyBench`",
+        "run_min_rounds": "the fewest rounds a case of the run gets: `run_rounds` when every case gets them all "
+                          + "(`--rounds`, `--quick`); less in an adaptive run, where each case stops between the two "
+                          + "once the stopping rule settles it (docs/running.md#adaptive-rounds); the loader reads "
+                          + "`run_rounds` for older files",
     ]
 
     /// The words for the counts file's own columns.

@@ -58,6 +58,15 @@ package enum Registrations {
         return registry
     }
 
+    /// The `suite/benchmark/variant` of every case that no decision chooses among: the harness's (the floor under
+    /// every case) and the baselines' (`once/race/barrier-only`, subtracted from the others, never chosen), as
+    /// scripts/analyze's decisions leave them out (judge/situations.py `FLOOR_SUITES`, `NOTES`' baselines). The
+    /// adaptive run's stopping rule gives them no line to clear (`StoppingRule`).
+    package static func pathsInNoDecision(adding brought: [Variant] = variants) -> Set<String> {
+        BenchmarkRegistry.harness().variantPaths.union(
+            (Variant.builtIn + brought).filter(\.isBaseline).flatMap(\.benchmarkPaths))
+    }
+
     /// The stress checks of every variant, the built-in ones first, then those of the seed patterns no family
     /// times (`StressCatalog.patterns`).
     package static func stressVariants(adding brought: [Variant] = variants) -> [StressCase] {
@@ -80,6 +89,11 @@ extension Benchmark {
 }
 
 extension Variant {
+    /// Whether the variant is a suite's baseline, which makes no call of a pattern.
+    var isBaseline: Bool {
+        if case .baseline = subject { true } else { false }
+    }
+
     /// The `suite/benchmark/id` of every benchmark the variant joins.
     package var benchmarkPaths: Set<String> {
         var registry = BenchmarkRegistry()

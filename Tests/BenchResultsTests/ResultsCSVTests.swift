@@ -27,14 +27,14 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 6)
+        #expect(ResultsSchema.version == 7)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
             run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
-            pair_order,variant_origin
+            pair_order,variant_origin,run_min_rounds
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
         #expect(StressSchema.version == 3 && StressSchema.header.suffix(2) == ["run_complete", "variant_origin"])
@@ -95,7 +95,21 @@ import Testing
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
-        #expect(before.contains(",false,,,built-in\r\n"))
+        #expect(before.contains(",false,,,built-in,1\r\n"))
+    }
+
+    /// `run_min_rounds`: the rounds every case gets, unless the run was adaptive; then its minimum, with
+    /// `run_rounds` the cap.
+    @Test func theFewestRoundsACaseGetsIsRecorded() {
+        func fields(_ settings: RunSettings) -> [String: String] {
+            let row = ResultsSchema.rows(environment: Self.environment, settings: settings, result: Self.result)[0]
+            return Dictionary(uniqueKeysWithValues: zip(ResultsSchema.header, row))
+        }
+        var settings = Self.settings
+        settings.rounds = 10
+        #expect(fields(settings)["run_rounds"] == "10" && fields(settings)["run_min_rounds"] == "10")
+        settings.adaptiveMinimum = 5
+        #expect(fields(settings)["run_rounds"] == "10" && fields(settings)["run_min_rounds"] == "5")
     }
 
     @Test func fieldsAreQuotedPerRFC4180() {

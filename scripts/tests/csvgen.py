@@ -45,6 +45,8 @@ RUN = {
     "run_complete": "true",
     "pair": "",
     "pair_order": "",
+    # Version 7's run_min_rounds is run_rounds unless a test gives it (write_results): every case got
+    # every round, as in a run with --rounds.
 }
 
 # Version 3's per-sample OS thread counts.
@@ -83,6 +85,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
     ((start, end) OS threads, version 3 and later; OS_THREADS both by default)."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
+    meta.setdefault("run_min_rounds", meta["run_rounds"])
     columns = COLUMNS_BY_VERSION[version]
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)

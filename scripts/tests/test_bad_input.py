@@ -16,6 +16,9 @@ from csvgen import case, write_results
 SCRIPTS_DIR = Path(__file__).resolve().parents[1]
 PNG_BYTES = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
 
+# The timing versions this analyze reads, as its refusal lists them.
+_KNOWN = ", ".join(map(str, sorted(COLUMNS_BY_VERSION)))
+
 
 def _good(path: Path, **kwargs) -> Path:
     return write_results(path, {case(): 100.0}, **kwargs)
@@ -67,7 +70,7 @@ def _make_unknown_version(tmp):
     path = _good(tmp / "v9.csv")
     lines = path.read_text().splitlines(keepends=True)
     path.write_text(lines[0] + "".join("9" + line[1:] for line in lines[1:]))
-    return path, "v9.csv:2: unknown schema_version 9 (this analyze reads 1, 2, 3, 4, 5, 6)"
+    return path, f"v9.csv:2: unknown schema_version 9 (this analyze reads {_KNOWN})"
 
 
 def _make_not_a_number(tmp):

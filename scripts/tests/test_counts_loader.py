@@ -32,6 +32,9 @@ AGREED_COLUMNS = (
 TWO_CASES = {case(variant="dispatch-once", params="tokens=10"): (12.5, 0.0),
              case(variant="array-tracker", params="tokens=10"): (150.25, 1.0)}
 
+# The counts versions this analyze reads, as its refusal lists them.
+_KNOWN_COUNTS = ", ".join(map(str, sorted(COUNTS_COLUMNS_BY_VERSION)))
+
 
 def _rows(path):
     return list(csv.reader(io.StringIO(path.read_text(), newline="")))
@@ -162,7 +165,7 @@ BAD_COUNTS = {
                                       "duplicate case: once/hit/dispatch-once threads:1 tokens=10 is also on line 2"),
     "missing-column": (_missing_column, 1, "missing column(s) for schema_version 3: allocations_per_op"),
     "unknown-version": (_unknown_version, 2, "unknown schema_version 9 (this analyze reads counts files of "
-                                             "version 3, 4, 5, 6); update scripts/analyze"),
+                                             f"version {_KNOWN_COUNTS}); update scripts/analyze"),
     "header-only": (_header_only, None, "no cases: the file has a header but no rows"),
 }
 

@@ -31,7 +31,8 @@ extension Bench {
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs,
-                                roundsAfter: round.map { runSettings.rounds - $0 } ?? 0)
+                                roundsAfter: round.map { runSettings.rounds - $0 } ?? 0,
+                                atMost: runSettings.adaptiveMinimum != nil)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
         warn("bench: \(roundText)\(plural(cases.count, "case")), \(plural(settings.samples, "sample")) of "
              + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(writer.path)")
@@ -127,7 +128,8 @@ extension Bench {
 
     /// Ends a run whose cases all completed. A whole run marks its file complete and prints the summary; a round
     /// says what it appended, and the last round marks the file complete only when it holds every round (whoever
-    /// started them: `bench --rounds` or scripts/bench-commits, each of which stops at a failed round).
+    /// started them: `bench --rounds` or scripts/bench-commits, each of which stops at a failed round). The rounds
+    /// of an adaptive run (`--min-rounds`) leave that to the run's first process, which alone knows which is last.
     private func finish(_ writer: ResultsWriter, _ results: [CaseResult], _ runSettings: RunSettings,
                         logicalCPUs: Int) throws {
         guard let round else {
@@ -137,7 +139,7 @@ extension Bench {
                                 "\(plural(writer.rowsWritten, "row")), \(plural(writer.casesWritten, "case"))")
             return
         }
-        if round == runSettings.rounds {
+        if round == runSettings.rounds && minimumRounds == nil {
             var missing: [Int] = []
             try writer.completeRun { header, rows in
                 missing = Self.missingRounds(in: rows, header: header, rounds: runSettings.rounds)
@@ -165,7 +167,8 @@ extension Bench {
     func runSettings() throws -> RunSettings {
         RunSettings(measurement: settings, quick: quick, filter: filter ?? "",
                     threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","),
-                    round: round ?? 1, rounds: round == nil ? 1 : roundCount, seed: seed.map(String.init) ?? "",
+                    round: round ?? 1, rounds: round == nil ? 1 : roundCount,
+                    adaptiveMinimum: round == nil ? nil : minimumRounds, seed: seed.map(String.init) ?? "",
                     spinScale: spinScale)
     }
 

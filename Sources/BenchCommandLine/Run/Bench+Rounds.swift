@@ -4,10 +4,17 @@ import BenchPlatform
 import BenchResults
 import Foundation
 import Synchronization
+import VariantRegistration
 
 extension Bench {
-    /// Runs `roundCount` rounds, each a fresh `bench --round K` process measuring every selected case, one after
-    /// the other, all appending to one file under one run environment and one seed. Measures nothing itself.
+    /// Runs `roundCount` rounds, each a fresh `bench --round K` process, one after the other, all appending to one
+    /// file under one run environment and one seed. Measures nothing itself.
+    ///
+    /// With `--rounds` (or `--quick`) every round measures every selected case. Without, the run is adaptive
+    /// (`isAdaptive`): the first `StoppingRule.minimumRounds` rounds measure every case; after each later round
+    /// this process reads the file back, and the next round measures only the cases the rule finds still open
+    /// (passed as an anonymous file, `--open-cases`), up to `roundCount`; a round with no open case is not
+    /// started, and this process, which alone knows which round was the last, marks the file complete.
     ///
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
@@ -16,23 +23,19 @@ extension Bench {
         let caseCount = cases.count
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let seed = self.seed ?? CaseOrder.randomSeed()
+        let rule = isAdaptive ? Self.stoppingRule : nil
         var settings = try runSettings()
         settings.rounds = roundCount
+        settings.adaptiveMinimum = rule?.minimumRounds
         settings.seed = String(seed)
         // The file is named (and reserved, empty) here; the rounds append to it.
         let writer = try resultsWriter(environment, settings)
         // The rounds read the run environment from a file in memory, not on disk: it ends with the last process
         // holding it, so that even a killed run leaves no temporary file behind.
-        let environmentFile: FileDescriptor
-        do {
-            environmentFile = try FileDescriptor.anonymousFile(named: "bench-run-\(environment.runID).json")
-        } catch {
-            throw BenchError("cannot create the run environment file in memory: \(error)",
-                             exitCode: ExitStatus.internalError)
-        }
+        let environmentFile = try Self.fileInMemory(named: "bench-run-\(environment.runID).json",
+                                                    holding: try JSONEncoder().encode(environment),
+                                                    what: "the run environment")
         defer { environmentFile.close() }
-        FileHandle(fileDescriptor: environmentFile.rawValue, closeOnDealloc: false)
-            .write(try JSONEncoder().encode(environment))
         let environmentPath = "/dev/fd/\(environmentFile.rawValue)"
 
         let current = Mutex<RoundProcess?>(nil)
@@ -46,15 +49,29 @@ extension Bench {
         )
         warn("bench: \(plural(roundCount, "round")) of \(plural(caseCount, "case")), each a fresh process, "
              + "seed \(seed), writing \(writer.path)")
+        if let rule {
+            warn("rounds are adaptive: every case gets \(rule.minimumRounds) and at most \(roundCount), stopping once "
+                 + "its decisions are settled (docs/running.md#adaptive-rounds; --rounds N for exactly N)")
+        }
         let arguments = Array(CommandLine.arguments.dropFirst()) + [
             "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentPath,
             "--output", writer.path,
-        ]
+        ] + (rule.map { ["--min-rounds", String($0.minimumRounds)] } ?? [])
+        let inNoDecision = Registrations.pathsInNoDecision()
+        var open = cases
+        var lastRound = 0
         for round in 1...roundCount {
             if let signal = interruption.stoppingSignal { try stopped(by: signal, path: writer.path, after: round - 1) }
+            // Only the cases still open, when some are settled: one `--list` line each.
+            let openFile = open.count == caseCount ? nil : try Self.fileInMemory(
+                named: "bench-open-\(environment.runID)-\(round)",
+                holding: Data(open.map { Self.listLine($0) + "\n" }.joined().utf8), what: "the open cases")
+            defer { openFile?.close() }
             let process = try current.withLock { process in
-                let started = try RoundProcess(executable: BenchMain.executable,
-                                               arguments: arguments + ["--round", String(round)])
+                let started = try RoundProcess(
+                    executable: BenchMain.executable,
+                    arguments: arguments + ["--round", String(round)]
+                        + (openFile.map { ["--open-cases", "/dev/fd/\($0.rawValue)"] } ?? []))
                 process = started
                 return started
             }
@@ -67,10 +84,82 @@ extension Bench {
                 throw BenchError("round \(round) of \(roundCount) failed (exit status \(status), above); "
                                  + kept(path: writer.path, rounds: round - 1), exitCode: status)
             }
+            lastRound = round
+            guard let rule, round >= rule.minimumRounds, round < roundCount else { continue }
+            let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
+            open = try Self.stillOpen(csv: csv, cases: cases, rule: rule, inNoDecision: inNoDecision)
+            if open.isEmpty {
+                warn("after round \(round): every case is settled; no further round")
+                break
+            }
+            warn("after round \(round): \(caseCount - open.count) of \(plural(caseCount, "case")) settled; round "
+                 + "\(round + 1) measures the \(open.count) still open")
         }
+        if rule != nil { try completeAdaptiveRun(path: writer.path, rounds: lastRound) }
         let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
+        let summaries = try RunSummary.summarize(csv: csv, order: cases)
         print(try RunSummary.render(csv: csv, order: cases, logicalCPUs: environment.logicalCPUs))
-        printWhatWasWritten(writer.path, "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)")
+        let what = rule == nil ? "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)"
+            : "adaptive rounds of \(plural(caseCount, "case")): \(Self.roundsText(summaries)); seed \(seed)"
+        printWhatWasWritten(writer.path, what)
+    }
+
+    /// An anonymous file in memory holding `bytes`, which a round reads as `/dev/fd/N`.
+    private static func fileInMemory(named name: String, holding bytes: Data, what: String) throws -> FileDescriptor {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.anonymousFile(named: name)
+        } catch {
+            throw BenchError("cannot create \(what) file in memory: \(error)", exitCode: ExitStatus.internalError)
+        }
+        FileHandle(fileDescriptor: file.rawValue, closeOnDealloc: false).write(bytes)
+        return file
+    }
+
+    /// The cases of `cases` that `rule` does not find settled by the rows of `csv` (a case with no rows is open),
+    /// in their order. `inNoDecision`: the `suite/benchmark/variant` paths that take part in no decision.
+    static func stillOpen(csv: String, cases: [BenchmarkCase], rule: StoppingRule,
+                          inNoDecision: Set<String>) throws -> [BenchmarkCase] {
+        let byKey = Dictionary(cases.map { (RunSummary.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let rows = try RunSummary.summarize(csv: csv, order: cases).compactMap { summary in
+            byKey[summary.key].map { benchmarkCase in
+                StoppingRule.Row(benchmarkCase: benchmarkCase,
+                                 scenario: "\(benchmarkCase.suite)/\(benchmarkCase.benchmark)|\(benchmarkCase.threads)|"
+                                     + benchmarkCase.parameterString(role: summary.role),
+                                 roundMedians: summary.roundMedians,
+                                 decides: !inNoDecision.contains(benchmarkCase.path))
+            }
+        }
+        let open = rule.openCases(rows)
+        let measured = Set(rows.map(\.benchmarkCase))
+        return cases.filter { open.contains($0) || !measured.contains($0) }
+    }
+
+    /// How many rounds the cases got, as the end of an adaptive run says it: `412 cases stopped at 5 rounds, 192
+    /// at 10`. A case whose threads play roles counts once.
+    static func roundsText(_ summaries: [RunSummary.Case]) -> String {
+        var rounds: [String: Int] = [:]
+        for summary in summaries { rounds[summary.key] = max(rounds[summary.key] ?? 0, summary.roundMedians.count) }
+        let counts = Dictionary(grouping: rounds.values, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key }
+        return counts.enumerated().map { index, entry in
+            index == 0 ? "\(plural(entry.value, "case")) stopped at \(plural(entry.key, "round"))"
+                : "\(entry.value) at \(entry.key)"
+        }.joined(separator: ", ")
+    }
+
+    /// Marks an adaptive run's file complete once its last round (`rounds`) has ended, if it holds every round
+    /// up to that one; else says it is incomplete, as a last round of a fixed run does.
+    private func completeAdaptiveRun(path: String, rounds: Int) throws {
+        var missing: [Int] = []
+        try ResultsWriter.markRunComplete(path: path) { header, rows in
+            missing = Self.missingRounds(in: rows, header: header, rounds: rounds)
+            return missing.isEmpty
+        }
+        if !missing.isEmpty {
+            warn("warning: \(path) has no rows of round(s) \(missing.map(String.init).joined(separator: ", ")): "
+                 + "the run is incomplete and its file says so (\(ResultsSchema.runCompleteColumn)="
+                 + "\(ResultsSchema.runIncomplete))")
+        }
     }
 
     /// Ends a run of rounds that a signal stopped, with the signal's exit status.

@@ -3,18 +3,22 @@ import Foundation
 
 /// Progress on stderr while a run goes: which case, how far along, and a rough estimate of the time left in the
 /// whole run (the mean time per completed case so far, times the cases still to run in this round and in the
-/// rounds after it).
+/// rounds after it). In an adaptive run later rounds measure only the cases still open: the estimate is then a
+/// bound, and says so.
 struct Progress {
     let total: Int
     let logicalCPUs: Int
     /// Rounds still to run after this one (each a fresh process measuring every case again).
     let roundsAfter: Int
+    /// Whether the rounds after this one may measure fewer cases (an adaptive run).
+    let atMost: Bool
     private let started = MonotonicClock.now()
 
-    init(total: Int, logicalCPUs: Int, roundsAfter: Int = 0) {
+    init(total: Int, logicalCPUs: Int, roundsAfter: Int = 0, atMost: Bool = false) {
         self.total = total
         self.logicalCPUs = logicalCPUs
         self.roundsAfter = roundsAfter
+        self.atMost = atMost && roundsAfter > 0
     }
 
     /// Announces case `index` (0-based) before it is measured.
@@ -24,7 +28,7 @@ struct Progress {
         if index > 0 {
             let elapsed = Double(MonotonicClock.now() - started) / 1e9
             let remaining = elapsed / Double(index) * Double(total - index + total * roundsAfter)
-            line += "  ~\(Self.duration(remaining)) left in the run"
+            line += "  ~\(Self.duration(remaining)) left in the run\(atMost ? " at most" : "")"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

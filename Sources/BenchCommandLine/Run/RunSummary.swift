@@ -14,6 +14,16 @@ enum RunSummary {
         var name: String
         var threads: Int
         var roundMedians: [Double]
+        /// `suite/benchmark/variant|threads|params` without the role: the `BenchmarkCase` the row belongs to
+        /// (`key(_:)`).
+        var key: String = ""
+        /// The role of the row's threads (`role=…` in `params`), nil when they play none.
+        var role: String? = nil
+    }
+
+    /// The key a summarized row of `benchmarkCase` carries (`Case.key`).
+    static func key(_ benchmarkCase: BenchmarkCase) -> String {
+        "\(benchmarkCase.path)|\(benchmarkCase.threads)|\(benchmarkCase.parameterString())"
     }
 
     /// The table for the rows of `csv`, cases in the order of `order` (the selected cases, in the suites' order);
@@ -56,9 +66,9 @@ enum RunSummary {
         let suite = try column("suite"), benchmark = try column("benchmark"), variant = try column("variant")
         let threads = try column("threads"), params = try column("params"), round = try column("round")
         let nsPerOp = try column("ns_per_op")
-        let rank = Dictionary(order.enumerated().map { ("\($1.path)|\($1.threads)|\($1.parameterString())", $0) },
-                              uniquingKeysWith: { first, _ in first })
-        var byCase: [String: (rank: Int, name: String, threads: Int, rounds: [Int: [Double]])] = [:]
+        let rank = Dictionary(order.enumerated().map { (key($1), $0) }, uniquingKeysWith: { first, _ in first })
+        var byCase: [String: (rank: Int, name: String, threads: Int, key: String, role: String?,
+                              rounds: [Int: [Double]])] = [:]
         for record in records.dropFirst() where record.count == header.count {
             let path = "\(record[suite])/\(record[benchmark])/\(record[variant])"
             let fields = record[params].split(separator: ";").map(String.init)
@@ -68,12 +78,14 @@ enum RunSummary {
             let shown = ([path, "threads:\(record[threads])"] + plain.map { $0.replacingOccurrences(of: "=", with: ":") }
                          + (role.map { [$0.replacingOccurrences(of: "=", with: ":")] } ?? [])).joined(separator: " ")
             let value = record[nsPerOp] == "inf" ? Double.infinity : Double(record[nsPerOp]) ?? .nan
-            byCase[shown, default: (rank[key] ?? order.count, shown, Int(record[threads]) ?? 0, [:])]
+            byCase[shown, default: (rank[key] ?? order.count, shown, Int(record[threads]) ?? 0, key,
+                                    role.map { String($0.dropFirst("role=".count)) }, [:])]
                 .rounds[Int(record[round]) ?? 1, default: []].append(value)
         }
         return byCase.values.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { entry in
             Case(name: entry.name, threads: entry.threads,
-                 roundMedians: entry.rounds.keys.sorted().map { Statistics(entry.rounds[$0]!)?.median ?? .nan })
+                 roundMedians: entry.rounds.keys.sorted().map { Statistics(entry.rounds[$0]!)?.median ?? .nan },
+                 key: entry.key, role: entry.role)
         }
     }
 }
