@@ -48,7 +48,8 @@ ANALYZE_EXIT_CODES: tuple[tuple[int, str], ...] = (
                         f"`harness/empty` moved: {_RULE}); the headline says what would decide it."),
     (EXIT_INCOMPLETE, "`gate`: incomplete: base cases are missing from head (an interrupted or filtered run; "
                       "`--allow-missing` if on purpose), or head's run did not complete (`run_complete` false, "
-                      "or fewer rounds than `run_rounds`; nothing overrides that)."),
+                      "or fewer rounds than `run_rounds`, `run_min_rounds` in an adaptive run; nothing overrides "
+                      "that)."),
 )
 
 BENCH_COMMITS_EXIT_CODES: tuple[tuple[int, str], ...] = (

@@ -49,6 +49,7 @@ from .schema import (
     PAIR_ORDERS,
     RUN_COMPLETE,
     RUN_SETTING_DEFAULTS,
+    RUN_SETTING_FROM,
     RUN_SETTINGS_SINCE_VERSION,
     SAMPLE_NUMERIC_COLUMNS,
     STRESS,
@@ -380,6 +381,8 @@ class _Table:
             if self.layout.kind == TIMING and self.version >= RUN_SETTINGS_SINCE_VERSION:
                 for column, value in RUN_SETTING_DEFAULTS.items():
                     self.run.setdefault(column, value)
+                for column, source in RUN_SETTING_FROM.items():
+                    self.run.setdefault(column, self.run[source])
             if self.run["logical_cpus"] < 1:
                 raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", self.path, line)
             return
@@ -406,16 +409,20 @@ class _Table:
 def incompleteness(table: _Table, rounds: set[int] | None = None) -> str | None:
     """Why a loaded file is known to be incomplete, or None: a row says run_complete false
     (bench rewrites every row to true only when the whole run completed), or a timing file
-    holds fewer distinct ``rounds`` than its run_rounds (how files before version 5 show an
-    interrupted run of rounds)."""
+    holds fewer distinct ``rounds`` than every case of its run gets (how files before version 5
+    show an interrupted run of rounds): run_rounds, or in an adaptive run, whose cases stop
+    between run_min_rounds and run_rounds, run_min_rounds."""
     if table.incomplete_line is not None:
         return (f"{RUN_COMPLETE} is false (line {table.incomplete_line}): the run that wrote it did not "
                 "complete (interrupted, killed, or still running)")
-    expected = table.run.get("run_rounds")
+    expected = table.run.get("run_min_rounds", table.run.get("run_rounds"))
     if rounds is not None and expected is not None and len(rounds) < expected:
-        held = ", ".join(map(str, sorted(rounds)))
-        return (f"it holds {len(rounds)} of the run's {expected} rounds (run_rounds {expected}; "
-                f"round{'s' if len(rounds) != 1 else ''} {held}): the run did not complete")
+        held = f"round{'s' if len(rounds) != 1 else ''} {', '.join(map(str, sorted(rounds)))}"
+        if expected != table.run.get("run_rounds"):
+            return (f"it holds {len(rounds)} rounds, fewer than the {expected} every case of its adaptive run "
+                    f"gets (run_min_rounds {expected}; {held}): the run did not complete")
+        return (f"it holds {len(rounds)} of the run's {expected} rounds (run_rounds {expected}; {held}): "
+                "the run did not complete")
     return None
 
 

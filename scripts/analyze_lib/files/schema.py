@@ -149,12 +149,16 @@ PAIR_ORDERS = ("first", "second")
 # comparison warns when they differ. Not run_seed: the shuffle seed differs by design.
 RUN_SETTING_COLUMNS = (
     "run_samples", "run_warmup", "run_sample_ns", "run_quick", "run_filter", "run_threads",
-    "run_rounds", "run_spin_scale",
+    "run_rounds", "run_spin_scale", "run_min_rounds",
 )
 
 # Run settings added after the others, with the one value every earlier file was measured
 # with: the loader fills them in for files of version RUN_SETTINGS_SINCE_VERSION and later.
 RUN_SETTING_DEFAULTS = {"run_spin_scale": 1.0}
+# Run settings added after the others whose value in every earlier file is another column's: the
+# loader fills them in from it. run_min_rounds (version 7): before adaptive runs every case got
+# every round, run_rounds of them.
+RUN_SETTING_FROM = {"run_min_rounds": "run_rounds"}
 
 # What identifies a sample within its case: (round, sample) is unique per case in a file
 # (the role is part of params). Files before version 3 have no round: it is 1 there.
@@ -195,7 +199,8 @@ COUNTS_MARKER = "instructions_per_op"
 
 # The columns this module names must be the schema's (the run settings among its run columns):
 # a column renamed or dropped in Swift fails here, at import, not in the middle of an analysis.
-_NAMED = {TIMING: (METRIC, PAIR_COLUMN, *RUN_SETTING_DEFAULTS, *SAMPLE_ID_COLUMNS),
+_NAMED = {TIMING: (METRIC, PAIR_COLUMN, *RUN_SETTING_DEFAULTS, *RUN_SETTING_FROM, *RUN_SETTING_FROM.values(),
+                   *SAMPLE_ID_COLUMNS),
           COUNTS: (COUNTS_MARKER, *COUNTS_PER_OP, *COUNTS_PER_OP.values())}
 _MISSING = sorted(f"{kind}: {c}" for kind, names in _NAMED.items() for c in names if c not in SCHEMAS[kind].types)
 _MISSING += [f"{TIMING} run column: {c}" for c in RUN_SETTING_COLUMNS if c not in RUN_COLUMNS]
@@ -220,10 +225,10 @@ def column_type(column: str, version: int) -> str:
     return schema.column_type(column, version)
 
 
-# The first version that records the run settings (those without a default).
+# The first version that records the run settings (those the loader cannot fill in).
 RUN_SETTINGS_SINCE_VERSION = min(
     v for v, columns in COLUMNS_BY_VERSION.items()
-    if set(RUN_SETTING_COLUMNS) - set(RUN_SETTING_DEFAULTS) <= set(columns))
+    if set(RUN_SETTING_COLUMNS) - set(RUN_SETTING_DEFAULTS) - set(RUN_SETTING_FROM) <= set(columns))
 
 
 def run_columns(version: int) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..files.errors import AnalyzeError
 from ..files.model import CaseKey, ResultsFile, filter_cases
-from ..files.schema import RUN_SETTING_COLUMNS, RUN_SETTINGS_SINCE_VERSION
+from ..files.schema import RUN_SETTING_COLUMNS, RUN_SETTING_FROM, RUN_SETTINGS_SINCE_VERSION
 
 # Run metadata that must match for timings to be comparable, with a reader's name.
 COMPARABLE_RUN_FIELDS = (
@@ -31,6 +31,7 @@ RUN_SETTING_LABELS = {
     "run_threads": "--threads",
     "run_rounds": "rounds",
     "run_spin_scale": "--spin-scale",
+    "run_min_rounds": "fewest rounds a case (less than rounds when adaptive)",
 }
 
 
@@ -56,6 +57,11 @@ def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -
     if _records_settings(base) and _records_settings(head):
         for column in RUN_SETTING_COLUMNS:
             before, after = base.run[column], head.run[column]
+            # A setting that follows another (run_min_rounds is run_rounds unless rounds were adaptive) is
+            # named only where that other agrees: else its warning says the same again.
+            source = RUN_SETTING_FROM.get(column)
+            if source is not None and base.run[source] != head.run[source]:
+                continue
             if before != after:
                 warnings.append(
                     f"different run setting {RUN_SETTING_LABELS[column]} ({column}): "

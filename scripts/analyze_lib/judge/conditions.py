@@ -1,7 +1,8 @@
 """Under what conditions a timing run was made, and what they allow a report to judge.
 
 ``run_conditions`` reads a loaded timing file's run settings (``--quick``, rounds, samples,
-sample length, ``--filter``, ``--threads``) and what its samples measured of the machine;
+sample length, ``--filter``, ``--threads``), how many rounds each case got (an adaptive run stops
+each case between run_min_rounds and run_rounds) and what its samples measured of the machine;
 ``RunConditions.busy`` says whether the machine was busy, and ``fairness_not_judged`` whether a
 thread that did little can be blamed on the variant: only when every thread had a CPU to itself.
 
@@ -16,6 +17,7 @@ is judged as before (threads within the CPUs). docs/diagnosis.md states the boun
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..files.model import ResultsFile
@@ -41,6 +43,11 @@ class RunConditions:
     logical_cpus: int
     threads: tuple[int, ...]
     rounds: int
+    # The fewest rounds a case of the run gets (run_min_rounds): below ``rounds`` in an adaptive
+    # run, None where the file predates it.
+    min_rounds: int | None = None
+    # How many cases got how many rounds: (rounds, cases), fewest rounds first.
+    rounds_per_case: tuple[tuple[int, int], ...] = ()
     quick: bool | None = None
     filter: str | None = None
     samples: int | None = None
@@ -55,6 +62,12 @@ class RunConditions:
     def recorded(self) -> bool:
         """Whether the file records its run settings (schema 3 and later)."""
         return self.quick is not None
+
+    @property
+    def adaptive(self) -> bool:
+        """Whether each case stopped once bench's stopping rule settled it, between ``min_rounds``
+        and ``rounds`` (bench without --rounds)."""
+        return self.min_rounds is not None and self.min_rounds < self.rounds
 
     @property
     def busy(self) -> bool:
@@ -80,10 +93,12 @@ def run_conditions(results: ResultsFile) -> RunConditions:
     """The conditions of ``results``' run, from its run-level columns and its cases."""
     run = results.run
     cases = results.cases.values()
+    per_case = Counter(c.round_count for c in cases)
     return RunConditions(
         logical_cpus=results.logical_cpus,
         threads=tuple(sorted({c.key.threads for c in cases})),
         rounds=run.get("run_rounds") or max((c.round_count for c in cases), default=1),
+        min_rounds=run.get("run_min_rounds"), rounds_per_case=tuple(sorted(per_case.items())),
         quick=run.get("run_quick"), filter=run.get("run_filter"), samples=run.get("run_samples"),
         warmup=run.get("run_warmup"), sample_ns=run.get("run_sample_ns"),
         load_at_start=run.get("load_avg_1m"),

@@ -17,8 +17,19 @@ def _shape(c: RunConditions) -> str:
         return (f"{fmt_count(c.rounds, 'round')} in the file; its settings (quick or not, samples, sample "
                 "length, filter) are not recorded: the file's schema predates them")
     kind = "**quick** (`bench --quick`)" if c.quick else "full (not `--quick`)"
+    if c.adaptive:
+        return (f"{kind}: rounds adaptive, {c.min_rounds} to {c.rounds} a case, each case stopping once its "
+                f"decisions were settled ({_rounds_per_case(c)}); {fmt_count(c.samples, 'sample')} per case and "
+                f"round, each at least {c.sample_ns / NS_PER_MS:g} ms, after "
+                f"{fmt_count(c.warmup, 'warm-up sample')}")
     return (f"{kind}: {fmt_count(c.rounds, 'round')} of {fmt_count(c.samples, 'sample')} per case, each at "
             f"least {c.sample_ns / NS_PER_MS:g} ms, after {fmt_count(c.warmup, 'warm-up sample')}")
+
+
+def _rounds_per_case(c: RunConditions) -> str:
+    """``18 cases stopped at 5 rounds, 1 at 6, 30 at 10``."""
+    return ", ".join(f"{fmt_count(cases, 'case')} stopped at {fmt_count(rounds, 'round')}" if index == 0
+                     else f"{cases} at {rounds}" for index, (rounds, cases) in enumerate(c.rounds_per_case))
 
 
 def _filter(c: RunConditions) -> str:
