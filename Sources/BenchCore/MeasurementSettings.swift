@@ -14,7 +14,7 @@ public struct MeasurementSettings: Sendable, Equatable {
         self.warmupSamples = warmupSamples
     }
 
-    /// 1 sample of at least 8 ms after 1 warm-up sample: one round of a default run (ten rounds in all; why:
+    /// 1 sample of at least 8 ms after 1 warm-up sample: one round of a default run (5 to 10 rounds a case; why:
     /// docs/running.md, "What a run does").
     public static let standard = MeasurementSettings(sampleNanoseconds: 8_000_000, samples: 1, warmupSamples: 1)
     /// A smoke run's round: 1 sample of at least 2 ms after 1 warm-up sample (two rounds in all).
