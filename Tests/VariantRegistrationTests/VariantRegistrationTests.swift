@@ -152,6 +152,24 @@ struct VariantRegistrationTests {
         }
     }
 
+    /// Issue 60: the pages a package's author reads give the exit status that a refused id really ends with
+    /// (`DispatchBench.main` hands the error to `BenchMain.fail`, which exits with `exitStatus(for:)`).
+    @Test func theDocsGiveTheStatusARefusedIdExitsWith() throws {
+        var refusal: Error?
+        do { _ = try Registrations.checked([.lock("mutex") { NSLock() }]) } catch { refusal = error }
+        let status = BenchMain.exitStatus(for: try #require(refusal))
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for page in ["docs/bring-your-own.md", "Sources/DispatchBench/DispatchBench.docc/BringingALock.md",
+                     "Sources/DispatchBench/DispatchBench.swift"] {
+            let text = try String(contentsOf: checkout.appendingPathComponent(page), encoding: .utf8)
+                .replacingOccurrences(of: #"\s*\n\s*(///)?\s*"#, with: " ", options: .regularExpression)
+            let stated = text.matches(of: /one-line error and (?:exit )?status (\d+)/).map { Int32($0.1)! }
+            #expect(!stated.isEmpty, "\(page) no longer says the status of a refused id")
+            #expect(stated.allSatisfy { $0 == status }, "\(page) says status \(stated); a refused id exits \(status)")
+        }
+    }
+
     @Test func anIdGivenTwiceIsRefused() {
         #expect {
             try Registrations.checked([.lock("twice") { NSLock() }, .lockStore("twice", MutexStore.self)])
