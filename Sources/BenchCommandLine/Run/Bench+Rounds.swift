@@ -44,8 +44,8 @@ extension Bench {
             },
             onSecond: { signal in current.withLock { $0?.signal(signal) } }
         )
-        warn("bench: \(plural(roundCount, "round")) of \(plural(caseCount, "case")), each a fresh process, "
-             + "seed \(seed), writing \(writer.path)")
+        warn("\(ProgramName.current): \(plural(roundCount, "round")) of \(plural(caseCount, "case")), "
+             + "each a fresh process, seed \(seed), writing \(writer.path)")
         let arguments = Array(CommandLine.arguments.dropFirst()) + [
             "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentPath,
             "--output", writer.path,

@@ -120,8 +120,9 @@ extension Bench {
                                                  kind: "stress-")
             let runner = StressRunner(slots: slots, duration: duration, environment: environment, writer: writer,
                                       watchdogSeconds: watchdog)
-            warn("bench stress: \(variants.count) checks at threads \(threads), \(controlCases.count) controls, "
-                 + "~\(Progress.duration(duration)) plus controls, writing \(writer.path)")
+            warn("\(ProgramName.current) stress: \(variants.count) checks at threads \(threads), "
+                 + "\(controlCases.count) controls, ~\(Progress.duration(duration)) plus controls, "
+                 + "writing \(writer.path)")
             let results = runner.run()
             print(StressReport.render(results))
             if let signal = runner.stoppingSignal {
