@@ -178,6 +178,19 @@ struct VariantRegistrationTests {
         }
     }
 
+    /// Issue 60: `stress --list-checks` marks a brought-in variant's checks with the module that brought it, as
+    /// `--list` marks its cases; a built-in variant's checks are not marked.
+    @Test func listChecksMarksTheChecksOfABroughtVariantWithItsModule() throws {
+        let brought = try Registrations.checked([.lock("ns-lock") { NSLock() }])
+        let lines = Registrations.stressVariants(adding: brought).map(Bench.Stress.listLine)
+        #expect(lines.filter { $0.contains("/ns-lock/") } == ["lost-writes", "torn-reads", "read-your-writes",
+                                                               "mutual-exclusion"]
+            .map { "isolation/ns-lock/\($0) from:VariantRegistrationTests" })
+        #expect(lines.contains("isolation/mutex/lost-writes"))
+        #expect(lines.filter { $0.contains(" from:") }.count == 4)
+        #expect(StressCatalog.controls.map(Bench.Stress.listLine) == StressCatalog.controls.map(\.name))
+    }
+
     /// The brought-in store goes through its family's checks: a sound one passes them all.
     @Test func aSoundBroughtStorePassesItsStressChecks() async throws {
         let cases = try Registrations.checked([.lock("ns-lock") { NSLock() }]).flatMap(\.stressCases)
