@@ -11,6 +11,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
+from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
 from .origin_marks import Origins, marked, variant_module
@@ -21,7 +22,7 @@ from ..files.schema import FORBIDDEN, STALLED_OUTCOME
 from ..judge.stats import finite_median, quartiles, starved_count
 from ..judge.summary import case_median, factor
 
-# Marks a variant the decision tables disqualify (it starves a role or is unfair).
+# Marks a variant the decision tables disqualify (it failed a stress check, starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"
 LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
 
@@ -56,12 +57,13 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     cpu_share: float | None, origins: Origins = {}) -> list[tuple[str, Table]]:
+                     cpu_share: float | None, origins: Origins = {},
+                     failed: StressFailures = NO_STRESS_FAILURES) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
     as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
     reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
-    disqualify it, judged as they are: ``cpu_share`` as in decisions.decide). A scenario whose
+    disqualify it, judged as they are: ``cpu_share`` and ``failed`` as in decisions.decide). A scenario whose
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
@@ -81,7 +83,8 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
             ranked = sorted(scenario_cases, key=lambda c: (case_median(c), c.key.variant))
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
-            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share) is not None
+            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share,
+                                                   failed=failed) is not None
                    for c in scenario_cases}
             if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
