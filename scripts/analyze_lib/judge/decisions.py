@@ -19,7 +19,6 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-import numpy as np
 
 from ..files.model import Case, CaseKey
 from ..fmt import fmt_multiple
@@ -33,6 +32,7 @@ from .situations import (
     thread_situations,
     varying_params,
 )
+from . import signals
 from .stats import RatioEstimate, finite_median, starved_count
 from .stress import NO_STRESS_FAILURES, StressFailures
 from .summary import case_median, factor
@@ -45,7 +45,7 @@ AVOID_FACTOR = 3.0
 # the same case (medians over samples of thread_ops_max): every thread is given the same time.
 ROLE_STARVATION_FACTOR = 10.0
 # Unfair: the slowest thread completed less than this share of the busiest thread's
-# operations (median over samples of thread_ops_min / thread_ops_max). Judged only when
+# operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
 # every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
 # than CPUs, or other work holding them, a thread that did little may have been waiting for
 # a CPU, not for the variant.
@@ -77,14 +77,6 @@ def role_siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
     """The role rows of ``case``'s measurement (``role_rows``), itself among them."""
     key = case.key
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
-
-
-def _fairness(case: Case) -> float | None:
-    """Median over samples of the slowest thread's operations over the busiest's."""
-    fewest, most = case.columns["thread_ops_min"], case.columns["thread_ops_max"]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        shares = np.where(most > 0, fewest / most, np.nan)
-    return finite_median(shares)
 
 
 def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
@@ -121,7 +113,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
                     f"{_role_text(most)})")
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
-            fairness = _fairness(row)
+            fairness = signals.fairness(row)
             if fairness is not None and fairness < FAIRNESS_MIN:
                 within = f" within {_role_text(row)}" if len(siblings) > 1 else ""
                 return f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops)"

@@ -396,7 +396,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     if by_suite:
         blocks += [Heading(2, "All cases"), *_marked(conditions),
                    Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
-                             "thread's operations over the busiest's, medians over samples).")]
+                             "thread's operations over the busiest's, each sample's, as a median of round medians: the "
+                             "figure the decision tables judge).")]
         blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus, origins=origins),))
                    for suite in order]
     return blocks

@@ -11,6 +11,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
+from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
@@ -133,7 +134,7 @@ def _samples_text(case: Case) -> str:
 
 def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, origins: Origins = {}) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
-    recorded (the slowest thread's operations over the fastest's, median over samples)."""
+    recorded (signals.fairness: the slowest thread's operations over the busiest's, as the rules judge it)."""
     fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
     headers = ["Case", "n", "Median ns/op", "IQR"]
     if fairness:
@@ -143,8 +144,8 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, 
         row = [case_name(case.key, logical_cpus, with_suite, origins), _samples_text(case),
                fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
-            low, high = (finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
-            row.append(f"{low / high:.2f}" if low is not None and high else "")
+            level = fairness_level(case)
+            row.append(f"{level:.2f}" if level is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
 
