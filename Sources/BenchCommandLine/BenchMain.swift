@@ -47,6 +47,12 @@ package enum BenchMain {
         exit(ExitStatus.success)
     }
 
+    /// `message` as one line of stderr, after the name of the executable that was run (`bench: error: …` here,
+    /// `MyBench: error: …` in a package that brings its own patterns).
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("\(ProgramName.current): error: \(message)\n".utf8))
+    }
+
     /// Ends the process for `error`: its message on one line of stderr and its status (`--help` and friends
     /// arrive as errors that print to stdout and exit 0).
     package static func fail(_ error: Error) -> Never {
@@ -57,7 +63,7 @@ package enum BenchMain {
         }
         let message = Bench.message(for: error)
         if !message.isEmpty {
-            FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
+            printError(message)
         }
         exit(code)
     }
@@ -66,7 +72,7 @@ package enum BenchMain {
     /// has, then becomes `command`. Never returns.
     static func execBoundToParent(parent: String, command: [String]) -> Never {
         if let error = Platform.dieWithParent(signal: SIGKILL) {
-            FileHandle.standardError.write(Data("bench: error: cannot bind a child to its parent: \(error)\n".utf8))
+            printError("cannot bind a child to its parent: \(error)")
             exit(ExitStatus.internalError)
         }
         // The parent may have died before the request: then the child was adopted, and must not run.
@@ -74,7 +80,7 @@ package enum BenchMain {
             exit(Interruption.exitStatus(SIGKILL))
         }
         let error = Platform.replaceProcess(with: command[0], arguments: command)
-        FileHandle.standardError.write(Data("bench: error: cannot start \(command[0]): \(error)\n".utf8))
+        printError("cannot start \(command[0]): \(error)")
         exit(ExitStatus.internalError)
     }
 

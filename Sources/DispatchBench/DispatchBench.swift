@@ -22,7 +22,7 @@ import BenchCommandLine
 public enum DispatchBench {
     /// Runs the command line that `CommandLine.arguments` asks for, with `variants` registered beside the built-in
     /// ones, and exits with its status (see `bench --help`). An id that is malformed, used twice, or already a
-    /// built-in variant's in the same suite is refused before anything runs, with a one-line error and status 2.
+    /// built-in variant's in the same suite is refused before anything runs, with a one-line error and status 64.
     public static func main(_ variants: [Variant] = []) -> Never {
         do {
             try Registrations.register(variants)

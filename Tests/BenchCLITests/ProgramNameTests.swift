@@ -20,6 +20,22 @@ import Testing
         #expect(ours.standardOutput.contains("USAGE: bench stress ["))
     }
 
+    /// Issue 60: an error begins with the name of the executable that ran, not `bench`'s.
+    @Test func errorsNameTheExecutableThatWasRun() async throws {
+        let directory = try BenchProcess.temporaryDirectory("program-name-error")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let renamed = directory + "/LockLab"
+        try FileManager.default.createSymbolicLink(atPath: renamed,
+                                                   withDestinationPath: BenchProcess.debug.executable.path)
+        let mine = try await BenchProcess(executable: URL(fileURLWithPath: renamed)).run(["--threads", "0"])
+        #expect(mine.status == 64, "bad input")
+        #expect(mine.errorLines.count == 1, "stderr: \(mine.standardError)")
+        #expect(mine.standardError.hasPrefix("LockLab: error: --threads: invalid list '0'"), "\(mine.standardError)")
+        // The control: the built-in executable keeps its own name.
+        let ours = try await BenchProcess.debug.run(["--threads", "0"])
+        #expect(ours.standardError.hasPrefix("bench: error: --threads: invalid list '0'"), "\(ours.standardError)")
+    }
+
     @Test func theNextCommandIsAPathFromTheWorkingDirectory() async throws {
         let directory = try BenchProcess.temporaryDirectory("next")
         defer { try? FileManager.default.removeItem(atPath: directory) }

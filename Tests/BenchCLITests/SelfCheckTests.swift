@@ -1,6 +1,7 @@
 @testable import BenchCommandLine
 import BenchCore
 import BenchTestSupport
+import Foundation
 import Testing
 
 /// Issue 14 (14): how `self-check` grades its checks and reaches its verdict, on given values (nothing is timed).
@@ -67,6 +68,59 @@ import Testing
     @Test func aFailedCheckHasAStatusOfItsOwn() {
         #expect(ExitStatus.checkFailed == 1)
         #expect(Set(ExitStatus.all.map(\.status)).count == ExitStatus.all.count)
+    }
+}
+
+/// Issue 60: `self-check` says before it starts how long its sweep takes at least and at most, from its own plan,
+/// and shows its progress as it goes.
+@Suite struct SelfCheckProgressTests {
+    static let lock = BenchmarkCase(suite: "isolation", benchmark: "mixed", variant: "mutex", threads: 8)
+    static let hit = BenchmarkCase(suite: "once", benchmark: "hit", variant: "lazy-static", threads: 8)
+
+    /// A case is a 50 ms warm-up and 4 to 64 pairs of 50 ms turns; a fairness case adds a warm-up and 150 ms.
+    @Test func theSweepsTimeIsItsPlans() {
+        #expect(Bench.SelfCheck.sweepSeconds([]) == 0...0)
+        let one = Bench.SelfCheck.sweepSeconds([Self.lock])
+        #expect(abs(one.lowerBound - 0.45) < 1e-9 && abs(one.upperBound - 6.45) < 1e-9, "\(one)")
+        #expect(Bench.SelfCheck.measuresFairness(Self.hit) && !Bench.SelfCheck.measuresFairness(Self.lock))
+        let both = Bench.SelfCheck.sweepSeconds([Self.lock, Self.hit])
+        #expect(abs(both.lowerBound - 1.1) < 1e-9 && abs(both.upperBound - 13.1) < 1e-9, "\(both)")
+        let plan = Bench.SelfCheck.plan([Self.lock, Self.hit])
+        #expect(plan.hasSuffix("sweep: 2 cases, each 4 to 64 pairs of turns until decided, 1s to 13s of samples "
+                               + "plus calibration (docs/running.md: a measured time)"), "\(plan)")
+    }
+
+    @Test func eachCaseOfTheSweepSaysWhatWasDecidedAndTheTimeLeft() {
+        let within = CostRatio(measured: turns(4, around: 100, spread: 0.02),
+                               reference: turns(4, around: 100, spread: 0.02))
+        let line = Bench.SelfCheck.progressLine(Self.lock, index: 2, of: 10, pairs: 4, comparison: within,
+                                                elapsedSeconds: 3)
+        #expect(line == "  [3/10] sample-length isolation/mixed/mutex threads:8: short/long \(within.description) "
+                    + "within after 4 pairs, ~7s left")
+        let last = Bench.SelfCheck.progressLine(Self.lock, index: 9, of: 10, pairs: 4, comparison: within,
+                                                elapsedSeconds: 3)
+        #expect(last.hasSuffix("within after 4 pairs"))
+    }
+
+    /// The binary prints its plan and announces each check on stderr before measuring it (stopped early: a whole
+    /// run takes minutes).
+    @Test func thePlanAndTheFirstCheckComeFirst() async throws {
+        let (process, _, error) = try BenchProcess.debug.start(["self-check"])
+        // SIGKILL: the child may inherit a mask that blocks SIGTERM from the test's thread. After a minute in any
+        // case, so that a line that never comes fails the test instead of leaving it waiting for the whole run.
+        let stop = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: stop)
+        defer {
+            stop.cancel()
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let received = await onPlainThread { BenchProcess.read(error, until: "[1/3] mutex-pair\n") }
+        let lines = received.split(separator: "\n").filter { !$0.hasPrefix("WARNING: debug build") }
+        let count = Bench.SelfCheck.sampleLengthCases().count
+        #expect(lines.first?.hasPrefix("bench self-check: 3 checks, nearly all the time in the sample-length "
+                                       + "sweep: \(count) cases") == true, "\(received)")
+        #expect(lines.dropFirst().first == "[1/3] mutex-pair", "\(received)")
     }
 }
 

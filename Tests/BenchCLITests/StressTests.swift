@@ -55,6 +55,8 @@ import VariantRegistration
         #expect(lines.filter { $0.hasPrefix("control/") }.sorted()
                 == ["control/once/early-return/race", "control/once/unsynced-tracker/race"])
         #expect(lines.last == "9 checks, 2 controls")
+        // Issue 60: a built-in variant's checks carry no origin mark (a brought-in one's: VariantRegistrationTests).
+        #expect(!lines.contains { $0.contains("from:") })
         let without = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
         #expect(without.standardOutput.split(separator: "\n").last == "9 checks, 0 controls")
         // A check's controls only: isolation's do not come with once's checks.

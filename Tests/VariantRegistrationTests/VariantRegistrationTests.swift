@@ -152,12 +152,43 @@ struct VariantRegistrationTests {
         }
     }
 
+    /// Issue 60: the pages a package's author reads give the exit status that a refused id really ends with
+    /// (`DispatchBench.main` hands the error to `BenchMain.fail`, which exits with `exitStatus(for:)`).
+    @Test func theDocsGiveTheStatusARefusedIdExitsWith() throws {
+        var refusal: Error?
+        do { _ = try Registrations.checked([.lock("mutex") { NSLock() }]) } catch { refusal = error }
+        let status = BenchMain.exitStatus(for: try #require(refusal))
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for page in ["docs/bring-your-own.md", "Sources/DispatchBench/DispatchBench.docc/BringingALock.md",
+                     "Sources/DispatchBench/DispatchBench.swift"] {
+            let text = try String(contentsOf: checkout.appendingPathComponent(page), encoding: .utf8)
+                .replacingOccurrences(of: #"\s*\n\s*(///)?\s*"#, with: " ", options: .regularExpression)
+            let stated = text.matches(of: /one-line error and (?:exit )?status (\d+)/).map { Int32($0.1)! }
+            #expect(!stated.isEmpty, "\(page) no longer says the status of a refused id")
+            #expect(stated.allSatisfy { $0 == status }, "\(page) says status \(stated); a refused id exits \(status)")
+        }
+    }
+
     @Test func anIdGivenTwiceIsRefused() {
         #expect {
             try Registrations.checked([.lock("twice") { NSLock() }, .lockStore("twice", MutexStore.self)])
         } throws: { error in
             "\(error)".contains("registered twice")
         }
+    }
+
+    /// Issue 60: `stress --list-checks` marks a brought-in variant's checks with the module that brought it, as
+    /// `--list` marks its cases; a built-in variant's checks are not marked.
+    @Test func listChecksMarksTheChecksOfABroughtVariantWithItsModule() throws {
+        let brought = try Registrations.checked([.lock("ns-lock") { NSLock() }])
+        let lines = Registrations.stressVariants(adding: brought).map(Bench.Stress.listLine)
+        #expect(lines.filter { $0.contains("/ns-lock/") } == ["lost-writes", "torn-reads", "read-your-writes",
+                                                               "mutual-exclusion"]
+            .map { "isolation/ns-lock/\($0) from:VariantRegistrationTests" })
+        #expect(lines.contains("isolation/mutex/lost-writes"))
+        #expect(lines.filter { $0.contains(" from:") }.count == 4)
+        #expect(StressCatalog.controls.map(Bench.Stress.listLine) == StressCatalog.controls.map(\.name))
     }
 
     /// The brought-in store goes through its family's checks: a sound one passes them all.

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from analyze_lib import exit_codes
 from bench_commits import abba_plan, cli, gate_check, sides, verdict
 from bench_commits.errors import ComparisonError
 from bench_commits.git import resolve
@@ -578,6 +579,20 @@ def test_ci_gate_bad_input_exits_2_and_keeps_nothing(repo, argv, words):
     done = subprocess.run([str(CI_GATE), *argv], cwd=repo, capture_output=True, text=True)
     assert done.returncode == 2 and words in done.stderr and results(repo) == []
     assert len(done.stderr.strip().splitlines()) <= 2, "one line (and the usage line)"
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_ci_gate_help_prints_its_usage_and_exits_0(tmp_path, flag):
+    # Issue 60: anywhere, even outside a package and a repository, without BASE and HEAD.
+    done = subprocess.run([str(CI_GATE), flag], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "scripts/ci-gate BASE HEAD [bench-commits options] [-- bench options]" in done.stdout
+    assert "merge base" in done.stdout and "Results/bench-commits-" in done.stdout
+    # The exit codes it names are bench-commits', every one of them, and no other.
+    codes = re.search(r"Exit codes, bench-commits'[^:]*:(.*?)\.", done.stdout, re.S).group(1)
+    assert [int(code) for code in re.findall(r"\b(\d+) [a-z]", codes)] == \
+        [code for code, _ in exit_codes.BENCH_COMMITS_EXIT_CODES]
+    assert not any(line.startswith(("#", "set -")) for line in done.stdout.splitlines()), "the header only"
 
 
 def test_ci_gate_runs_only_in_a_package_directory(repo, tmp_path):

@@ -151,3 +151,19 @@ def test_a_run_without_the_harness_cannot_tell(tmp_path):
     markdown, _ = _report(tmp_path, QUIET_FULL, harness=False)
     assert "- **Busy or free:** not measured: the run has no CPU-bound harness case (`harness/empty/loop` and " \
            "`harness/spin/loop`) within the CPUs, so this report cannot tell whether the machine was busy." in markdown
+
+
+def test_the_busy_signal_is_the_median_of_the_cpu_bound_cases_not_the_larger(tmp_path):
+    """Two CPU-bound harness cases at a thread count, one with all of its CPUs and one with half: their median is
+    0.75, busy. The rule it replaced took the upper of the two (sorted(shares)[len // 2]), 1.0, quiet: it leaned
+    towards "quiet"; this test fails on it."""
+    harness = {**HARNESS, **{case("harness", "spin", "loop", t): rounds(3.0, 2, samples=2) for t in (1, 2)}}
+    signals = {key: {"utilisation": 1.0 if key[1] == "empty" else 0.5} for key in harness}
+    path = write_results(tmp_path / "run.csv", {**harness, **CASES}, version=6, run=QUIET_FULL, signals=signals)
+    conditions = run_conditions(load_results(path))
+    assert conditions.cpu_share == pytest.approx(0.75, abs=0.01)
+    assert conditions.busy is True
+    # Control: both cases with all of their CPUs is quiet.
+    signals = {key: {"utilisation": 1.0} for key in harness}
+    path = write_results(tmp_path / "run.csv", {**harness, **CASES}, version=6, run=QUIET_FULL, signals=signals)
+    assert run_conditions(load_results(path)).busy is False

@@ -12,6 +12,7 @@ from analyze_lib.files.loader import load_results
 from analyze_lib.judge.diagnosis import (
     CLIFF_FACTOR, CONVOY, CPU_BOUND, LABELS, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
     UNCLEAR, UNFAIR, cliffs, diagnose)
+from analyze_lib.present.diagnosis_text import cause_text
 from csvgen import case, write_results
 
 CPUS = "2"
@@ -126,6 +127,15 @@ def test_a_thread_that_completed_nothing_is_starvation(tmp_path):
 def test_a_case_that_starved_is_starvation(tmp_path):
     line = {**UNFAIR_LINE, UNFAIR_2: [math.inf] * 10 + [1.0] * 5}
     assert _label(_diagnose(tmp_path, line), UNFAIR_2) == STARVATION
+
+
+@pytest.mark.parametrize("starved, samples", [(1, 3), (10, 15), (15, 15)])
+def test_starvation_says_in_how_many_samples_of_how_many(tmp_path, starved, samples):
+    # Issue 60: one starved sample of three read "no operation completed in many samples".
+    line = {**UNFAIR_LINE, UNFAIR_2: [math.inf] * starved + [1.0] * (samples - starved)}
+    [found] = [d for d in _diagnose(tmp_path, line).values() if d.label == STARVATION]
+    assert (found.starved, found.samples) == (starved, samples)
+    assert cause_text(found) == f"starvation: no operation completed in {starved} of {samples} samples"
 
 
 def test_a_cost_that_doubles_with_each_thread_count_has_no_cliff(tmp_path):

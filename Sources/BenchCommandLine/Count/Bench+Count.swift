@@ -84,8 +84,8 @@ extension Bench {
             var environment = RunEnvironment.current(benchVersion: BenchVersion.current)
             environment.allocator = "jemalloc"  // the allocation pass's
             let writer = try bench.resultsWriter(environment, try bench.runSettings(), kind: "counts-")
-            warn("bench count: \(plural(cases.count, "one-thread case")), \(plural(count, "iteration")) each, "
-                 + "writing \(writer.path)")
+            warn("\(ProgramName.current) count: \(plural(cases.count, "one-thread case")), "
+                 + "\(plural(count, "iteration")) each, writing \(writer.path)")
             let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter, spinScale: bench.spinScale)
             let counted: [CountsSchema.Row], offloaded: [String]
             do {

@@ -23,8 +23,8 @@ struct CountPasses {
 
         var (environment, cleared) = Self.countedEnvironment(ProcessInfo.processInfo.environment)
         if !cleared.isEmpty {
-            warn("bench count: counting without \(cleared.sorted().joined(separator: ", ")) from this environment: "
-                 + "\(cleared.count == 1 ? "it changes" : "they change") what is counted")
+            warn("\(ProgramName.current) count: counting without \(cleared.sorted().joined(separator: ", ")) from "
+                 + "this environment: \(cleared.count == 1 ? "it changes" : "they change") what is counted")
         }
         environment[BenchMain.deterministicHashing] = "1"
         // A crash under valgrind must end the pass, not wait on Swift's backtracer.

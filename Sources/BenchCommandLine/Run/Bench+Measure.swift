@@ -34,8 +34,9 @@ extension Bench {
                                 roundsAfter: round.map { runSettings.rounds - $0 } ?? 0,
                                 atMost: runSettings.adaptiveMinimum != nil)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
-        warn("bench: \(roundText)\(plural(cases.count, "case")), \(plural(settings.samples, "sample")) of "
-             + "≥\(settings.sampleNanoseconds / 1_000_000) ms each, writing \(writer.path)")
+        warn("\(ProgramName.current): \(roundText)\(plural(cases.count, "case")), "
+             + "\(plural(settings.samples, "sample")) of ≥\(settings.sampleNanoseconds / 1_000_000) ms each, "
+             + "writing \(writer.path)")
         var results: [CaseResult] = []
         /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
         func stopped(by signal: Int32) throws -> Never {

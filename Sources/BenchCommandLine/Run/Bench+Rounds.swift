@@ -47,8 +47,8 @@ extension Bench {
             },
             onSecond: { signal in current.withLock { $0?.signal(signal) } }
         )
-        warn("bench: \(plural(roundCount, "round")) of \(plural(caseCount, "case")), each a fresh process, "
-             + "seed \(seed), writing \(writer.path)")
+        warn("\(ProgramName.current): \(plural(roundCount, "round")) of \(plural(caseCount, "case")), "
+             + "each a fresh process, seed \(seed), writing \(writer.path)")
         if let rule {
             warn("rounds are adaptive: every case gets \(rule.minimumRounds) and at most \(roundCount), stopping once "
                  + "its decisions are settled (docs/running.md#adaptive-rounds; --rounds N for exactly N)")

@@ -44,6 +44,10 @@ extension Bench {
 
             Then the harness floor (empty loop, opaque call, static let read), and a last line with the verdict. \
             Exits 1 when a check failed. Use a release build on a quiet machine. More: docs/running.md.
+
+            Progress goes to stderr: first the plan, with the least and most time the sweep spends in samples (its \
+            cases decided at the first look, or at the last), then a line as each check starts and as each case \
+            of the sweep is decided, with a rough estimate of the time left.
             """
         )
 
@@ -54,13 +58,24 @@ extension Bench {
         /// far outside it, while a harness that adds nothing falls well within it.
         static let mutexPairTolerance = 0.10
 
-        /// The checks, run in this order, each measuring what it compares and grading itself. Add a check by
-        /// appending a function that returns its `SelfCheckResult`.
-        static let checks: [@Sendable (SelfCheck) throws -> [SelfCheckResult]] = [
-            { [try $0.mutexPair()] },
-            { [try $0.pthreadOnce()] },
-            { try $0.sampleLength() },
+        /// The checks, run in this order, each measuring what it compares and grading itself, under the name its
+        /// progress line gives. Add a check by appending a function that returns its `SelfCheckResult`.
+        static let checks: [(name: String, run: @Sendable (SelfCheck) throws -> [SelfCheckResult])] = [
+            ("mutex-pair", { [try $0.mutexPair()] }),
+            ("pthread-once", { [try $0.pthreadOnce()] }),
+            ("sample-length and fairness", { try $0.sampleLength() }),
         ]
+
+        /// The line on stderr before anything is measured: what runs, and how long the sample-length sweep, which
+        /// takes nearly all the time, spends in timed samples at least and at most (`sweepSeconds`).
+        static func plan(_ cases: [BenchmarkCase]) -> String {
+            let sweep = sweepSeconds(cases)
+            return "\(ProgramName.current) self-check: \(plural(checks.count, "check")), nearly all the time in "
+                + "the sample-length sweep: \(plural(cases.count, "case")), each \(pairsAtEachLook.first!) to "
+                + "\(pairsAtEachLook.last!) pairs of turns until decided, \(Progress.duration(sweep.lowerBound)) "
+                + "to \(Progress.duration(sweep.upperBound)) of samples plus calibration (docs/running.md: a "
+                + "measured time)"
+        }
 
         /// What a pthread-once hit through the harness may cost over a bare `pthread_once` on a done control: up
         /// to 30% more (the variant adds a bounds check and one thread-local store to the call, the harness its
@@ -75,11 +90,16 @@ extension Bench {
         }
 
         func run() throws {
-            if RunEnvironment.buildIsDebug { warn("WARNING: debug build; use swift run -c release bench self-check") }
+            if RunEnvironment.buildIsDebug {
+                warn("WARNING: debug build; use swift run -c release \(ProgramName.current) self-check")
+            }
+            warn(Self.plan(Self.sampleLengthCases().map(\.benchmarkCase)))
             var results: [SelfCheckResult] = []
-            for check in Self.checks {
-                for result in try check(self) {
+            for (index, check) in Self.checks.enumerated() {
+                warn("[\(index + 1)/\(Self.checks.count)] \(check.name)")
+                for result in try check.run(self) {
                     print(result.line)
+                    fflush(nil)  // each check's line as it is graded, when stdout is a pipe too
                     results.append(result)
                 }
             }

@@ -50,8 +50,10 @@ extension Bench.SelfCheck {
     func sampleLength() throws -> [SelfCheckResult] {
         var compared: [(name: String, pairs: Int, comparison: CostRatio)] = []
         var fairness: [(name: String, value: Double)] = []
-        let settings = MeasurementSettings(sampleNanoseconds: Self.longSampleNanoseconds, samples: 1, warmupSamples: 1)
-        for (benchmarkCase, benchmark) in Self.sampleLengthCases() {
+        let settings = Self.turnSettings
+        let cases = Self.sampleLengthCases()
+        let started = MonotonicClock.now()
+        for (index, (benchmarkCase, benchmark)) in cases.enumerated() {
             var comparison: CostRatio?
             let results = try CaseRunner(settings: settings).measure(
                 benchmarkCase, workload: benchmark.setup(benchmarkCase)
@@ -70,9 +72,12 @@ extension Bench.SelfCheck {
                 print("  sample-length \(benchmarkCase.description): short/long \(comparison!.description) "
                       + "after \(results.count / 2) pairs of turns")
             }
-            if benchmarkCase.threads == 8, Self.readOnlyHits.contains(benchmarkCase.path) {
+            if Self.measuresFairness(benchmarkCase) {
                 fairness.append((benchmarkCase.description, try Self.shortSampleFairness(benchmarkCase, benchmark)))
             }
+            let elapsed = Double(MonotonicClock.now() - started) / 1e9
+            warn(Self.progressLine(benchmarkCase, index: index, of: cases.count, pairs: results.count / 2,
+                                   comparison: comparison!, elapsedSeconds: elapsed))
         }
         guard let widest = compared.max(by: { abs(log($0.comparison.estimate)) < abs(log($1.comparison.estimate)) }),
               let leastFair = fairness.min(by: { $0.value < $1.value })
@@ -89,11 +94,53 @@ extension Bench.SelfCheck {
         ]
     }
 
+    /// How the sweep measures a case: a warm-up sample of 50 ms, then turns of 50 ms each (one sample of 50 ms,
+    /// or 25 of 2 ms).
+    static let turnSettings = MeasurementSettings(sampleNanoseconds: longSampleNanoseconds, samples: 1,
+                                                  warmupSamples: 1)
+    /// How a fairness case is measured besides: a warm-up, then 150 ms of 2 ms samples on one launch.
+    static let fairnessSettings = MeasurementSettings(sampleNanoseconds: longSampleNanoseconds, samples: 3,
+                                                      warmupSamples: 1)
+
+    /// Whether the sweep also measures `benchmarkCase`'s fairness: a read-only hit path at 8 threads.
+    static func measuresFairness(_ benchmarkCase: BenchmarkCase) -> Bool {
+        benchmarkCase.threads == 8 && readOnlyHits.contains(benchmarkCase.path)
+    }
+
+    /// The least and the most time the sweep spends in timed samples on `cases`, from its plan: each case's
+    /// warm-up and its pairs of turns, up to the first look (every case decided there) or to the last (none
+    /// decided before it), and the fairness cases' own samples. Calibration and setup come on top.
+    static func sweepSeconds(_ cases: [BenchmarkCase]) -> ClosedRange<Double> {
+        func seconds(_ settings: MeasurementSettings, samples: Int) -> Double {
+            Double(settings.warmupSamples + samples) * Double(settings.sampleNanoseconds) / 1e9
+        }
+        let fairness = Double(cases.filter(measuresFairness).count)
+            * seconds(fairnessSettings, samples: fairnessSettings.samples)
+        let fewest = seconds(turnSettings, samples: 2 * pairsAtEachLook.first!)
+        let most = seconds(turnSettings, samples: 2 * pairsAtEachLook.last!)
+        return Double(cases.count) * fewest + fairness...Double(cases.count) * most + fairness
+    }
+
+    /// The line on stderr as the sweep finishes a case: which, of how many, what its turns decided after how many
+    /// pairs, and a rough estimate of the time left (the mean time per case so far, times the cases to come).
+    static func progressLine(_ benchmarkCase: BenchmarkCase, index: Int, of total: Int, pairs: Int,
+                             comparison: CostRatio, elapsedSeconds: Double) -> String {
+        let decided = switch comparison.verdict(tolerance: sampleLengthTolerance) {
+        case .within: "within"
+        case .outside: "beyond"
+        case .undecided: "undecided"
+        }
+        let left = index + 1 < total
+            ? ", ~\(Progress.duration(elapsedSeconds / Double(index + 1) * Double(total - index - 1))) left" : ""
+        return "  [\(index + 1)/\(total)] sample-length \(benchmarkCase): short/long \(comparison.description) "
+            + "\(decided) after \(pairs) pairs\(left)"
+    }
+
     /// The median fairness of `benchmarkCase`'s short samples over 150 ms on one launch of its threads. Its own
     /// measurement, not the sample-length turns': a turn of 50 ms holds only two windows at 8 threads (a window
     /// spans two scheduler rotations), each close to the threads' launch, when they start one after another.
     static func shortSampleFairness(_ benchmarkCase: BenchmarkCase, _ benchmark: Benchmark) throws -> Double {
-        let settings = MeasurementSettings(sampleNanoseconds: longSampleNanoseconds, samples: 3, warmupSamples: 1)
+        let settings = fairnessSettings
         let short = try CaseRunner(settings: settings)
             .measure(benchmarkCase, workload: benchmark.setup(benchmarkCase), sampleTimes: [shortSampleNanoseconds])
         return Statistics(short[0].samples.compactMap(\.fairness))!.median

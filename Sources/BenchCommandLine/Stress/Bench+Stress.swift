@@ -83,7 +83,9 @@ extension Bench {
             "Also run a control that deadlocks for certain, to see the watchdog end the run.", visibility: .hidden))
         var deadlockControl = false
 
-        @Flag(name: .customLong("list-checks"), help: "List the checks and controls a run would run, and run nothing.")
+        @Flag(name: .customLong("list-checks"), help: ArgumentHelp(
+            "List the checks and controls a run would run, a brought-in variant's marked from:<module>, and run "
+                + "nothing."))
         var listChecks = false
 
         func validate() throws {
@@ -109,7 +111,7 @@ extension Bench {
                 throw BenchError("no stress check matches --filter '\(filter ?? "")' (see them with --list-checks)")
             }
             if listChecks {
-                for check in variants + controlCases { print(check.name) }
+                for check in variants + controlCases { print(Self.listLine(check)) }
                 return print("\(variants.count) checks, \(controlCases.count) controls")
             }
             let slots = variants.flatMap { check in counts.map { StressSlot(check: check, threads: $0) } }
@@ -120,8 +122,9 @@ extension Bench {
                                                  kind: "stress-")
             let runner = StressRunner(slots: slots, duration: duration, environment: environment, writer: writer,
                                       watchdogSeconds: watchdog)
-            warn("bench stress: \(variants.count) checks at threads \(threads), \(controlCases.count) controls, "
-                 + "~\(Progress.duration(duration)) plus controls, writing \(writer.path)")
+            warn("\(ProgramName.current) stress: \(variants.count) checks at threads \(threads), "
+                 + "\(controlCases.count) controls, ~\(Progress.duration(duration)) plus controls, "
+                 + "writing \(writer.path)")
             let results = runner.run()
             print(StressReport.render(results))
             if let signal = runner.stoppingSignal {
@@ -134,6 +137,12 @@ extension Bench {
             print(StressReport.verdict(results, path: writer.path))
             fflush(nil)
             if !StressReport.failures(results).isEmpty { throw BenchError("", exitCode: ExitStatus.checkFailed) }
+        }
+
+        /// A check as `--list-checks` prints it: its name, then `from:<module>` when a package brought its
+        /// variant, as `bench --list` marks a case and the stress file's `variant_origin` says.
+        static func listLine(_ check: StressCase) -> String {
+            check.origin == BenchmarkCase.builtInOrigin ? check.name : "\(check.name) from:\(check.origin)"
         }
 
         /// What a check name says about the check, without the variant it runs on: `once/race` for

@@ -66,7 +66,7 @@ final class StressRunner: Sendable {
     /// Runs every slot, or until a signal; returns what each completed (or interrupted) slot observed.
     func run() -> [StressResult] {
         let watchdog = StressWatchdog(limitSeconds: watchdogSeconds) { [self] check, seconds in
-            warn("bench stress: suspected deadlock: \(check) made no progress for "
+            warn("\(ProgramName.current) stress: suspected deadlock: \(check) made no progress for "
                  + "\(String(format: "%.1f", seconds)) s (--watchdog \(watchdogSeconds)); abandoning it")
             if var stalled = inProgress.withLock({ $0 }) {
                 stalled.stalled = true
@@ -76,8 +76,8 @@ final class StressRunner: Sendable {
         }
         let interruption = Interruption(onFirst: { [self] number in
             _ = signal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
-            warn("bench stress: \(Interruption.name(number)): stopping after the current iteration "
-                 + "(\(Interruption.again(number)) to stop at once)")
+            warn("\(ProgramName.current) stress: \(Interruption.name(number)): stopping after the current "
+                 + "iteration (\(Interruption.again(number)) to stop at once)")
         }, onSecond: { [writer] number in
             writer.endAtOnce { _, _ in exit(Interruption.exitStatus(number)) }
         })
@@ -91,7 +91,7 @@ final class StressRunner: Sendable {
             do {
                 try write(result)
             } catch {
-                warn("bench stress: \(error)")
+                warn("\(ProgramName.current) stress: \(error)")
                 exit(ExitStatus.writeFailed)
             }
             warn("    \(plural(result.iterations, "iteration")): " + result.counts.sorted

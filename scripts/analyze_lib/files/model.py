@@ -305,6 +305,17 @@ class StressResult:
         """The check's family (``once``, ``isolation``, ``wait``), a control's too."""
         return self.check.removeprefix(CONTROL_PREFIX).split("/", 1)[0]
 
+    @property
+    def variant(self) -> str:
+        """The id of the variant the check checks: bench names a check ``family/variant/check``, or
+        ``wait/benchmark/variant/check`` in the waiting family (Swift's ``Variant.stressCases``)."""
+        return self.check.rsplit("/", 2)[-2]
+
+    @property
+    def check_name(self) -> str:
+        """The check itself, without its family and variant (``lost-writes``)."""
+        return self.check.rsplit("/", 1)[-1]
+
 
 @dataclass
 class StressFile(RunMetadata):

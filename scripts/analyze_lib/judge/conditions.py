@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..files.model import ResultsFile
 from .signals import cpu_share, signal_level
 
@@ -118,7 +120,7 @@ def measured_cpu_share(cases, logical_cpus: int) -> float | None:
                 by_threads.setdefault(key.threads, []).append(share)
     if not by_threads:
         return None
-    return min(sorted(shares)[len(shares) // 2] for shares in by_threads.values())
+    return min(float(np.median(shares)) for shares in by_threads.values())
 
 
 def is_busy(share: float | None) -> bool:

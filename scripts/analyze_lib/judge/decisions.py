@@ -4,8 +4,9 @@ For every situation a benchmark was measured in (one thread, contended, oversubs
 the fewest and the most of each swept parameter; each role), ``decide`` names the variant
 to use, the runner-up and the variants to avoid, each with its factor to the recommended
 one and the 95% bootstrap CI of that factor. A variant is *disqualified*, whatever its
-median, when it starves itself, starves another role of the same case, or is unfair; it is
-listed with the reason, and marked when it was the fastest by median. Fairness is judged only
+median, when it failed a stress check (a forbidden outcome in any of its checks: then in every
+situation of its suite), starves itself, starves another role of the same case, or is unfair;
+it is listed with the reason, and marked when it was the fastest by median. Fairness is judged only
 where a thread that did little cannot have been waiting for a CPU instead (conditions.py):
 not with more threads than CPUs, nor when the samples show the machine was busy; a decision
 says when it was not.
@@ -18,7 +19,6 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-import numpy as np
 
 from ..files.model import Case, CaseKey
 from ..fmt import fmt_multiple
@@ -32,7 +32,9 @@ from .situations import (
     thread_situations,
     varying_params,
 )
+from . import signals
 from .stats import RatioEstimate, finite_median, starved_count
+from .stress import NO_STRESS_FAILURES, StressFailures
 from .summary import case_median, factor
 
 # A variant to avoid costs at least this many times the recommended one, at the low end
@@ -43,7 +45,7 @@ AVOID_FACTOR = 3.0
 # the same case (medians over samples of thread_ops_max): every thread is given the same time.
 ROLE_STARVATION_FACTOR = 10.0
 # Unfair: the slowest thread completed less than this share of the busiest thread's
-# operations (median over samples of thread_ops_min / thread_ops_max). Judged only when
+# operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
 # every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
 # than CPUs, or other work holding them, a thread that did little may have been waiting for
 # a CPU, not for the variant.
@@ -77,24 +79,21 @@ def role_siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
 
 
-def _fairness(case: Case) -> float | None:
-    """Median over samples of the slowest thread's operations over the busiest's."""
-    fewest, most = case.columns["thread_ops_min"], case.columns["thread_ops_max"]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        shares = np.where(most > 0, fewest / most, np.nan)
-    return finite_median(shares)
-
-
 def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
-                      cpu_share: float | None) -> str | None:
+                      cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
-    Looks at every role row of the same measurement: starving any role, or being unfair
+    A variant in ``failed`` (judge/stress.stress_failures: a forbidden outcome in one of its stress checks)
+    is disqualified in every situation, for that first: whatever it costs, it broke its contract. Otherwise
+    looks at every role row of the same measurement: starving any role, or being unfair
     within one, disqualifies the variant for all of them. Unfairness counts only where it
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
     CPU-bound harness cases got of their CPUs) says the machine was busy
     (conditions.fairness_not_judged).
     """
+    broken = failed.get((case.key.suite, case.key.variant))
+    if broken is not None:
+        return broken
     siblings = role_siblings(case, rows)
     for row in [case] + [s for s in siblings if s is not case]:
         starved = starved_count(row.ns_per_op)
@@ -114,7 +113,7 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
                     f"{_role_text(most)})")
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
-            fairness = _fairness(row)
+            fairness = signals.fairness(row)
             if fairness is not None and fairness < FAIRNESS_MIN:
                 within = f" within {_role_text(row)}" if len(siblings) > 1 else ""
                 return f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops)"
@@ -165,8 +164,10 @@ def _avoided(standing: Standing) -> bool:
 
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
-            rows: dict[tuple, list[Case]], logical_cpus: int, cpu_share: float | None) -> Decision:
-    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share) for c in candidates}
+            rows: dict[tuple, list[Case]], logical_cpus: int, cpu_share: float | None,
+            failed: StressFailures) -> Decision:
+    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed)
+               for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
     eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
     best = eligible[0] if eligible else None
@@ -190,10 +191,12 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
                     unjudged if threads <= logical_cpus else None)
 
 
-def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None) -> list[Decision]:
+def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,
+           failed: StressFailures = NO_STRESS_FAILURES) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
     ``cpu_share``: what the run's CPU-bound harness cases got of their CPUs (None: not measured),
-    which decides where fairness can be judged (conditions.fairness_not_judged).
+    which decides where fairness can be judged (conditions.fairness_not_judged); ``failed``: the
+    variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere.
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
@@ -219,5 +222,6 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
                 if len(candidates) < 2:
                     continue
                 situation = thread_label + (f", {params_label(params)}" if params else "")
-                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share))
+                decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share,
+                                         failed))
     return decisions

@@ -87,7 +87,8 @@ class Diagnosis:
 
     ``growth`` is the case's cost over its line's cost at ``reference_threads``, the most threads
     measured that fit the CPUs (None at or below them, or when that count was not measured);
-    ``proportion`` is threads / reference_threads, what taking turns alone would explain."""
+    ``proportion`` is threads / reference_threads, what taking turns alone would explain;
+    ``starved`` of the case's ``samples`` completed no operation."""
 
     key: CaseKey
     label: str
@@ -96,6 +97,8 @@ class Diagnosis:
     growth: float | None = None
     proportion: float | None = None
     reference_threads: int | None = None
+    starved: int = 0
+    samples: int = 0
 
 
 @dataclass(frozen=True)
@@ -170,9 +173,10 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
                 growth, proportion = case_median(case) / base, key.threads / reference
         s = signals(case, logical_cpus, role_siblings(case, rows))
         judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
-        starved = starved_count(case.ns_per_op) / case.n if case.n else 0.0
-        found[key] = Diagnosis(key, label(s, starved, growth, proportion, judged), s, case_median(case),
-                               growth, proportion, reference if growth is not None else None)
+        starved = starved_count(case.ns_per_op)
+        share = starved / case.n if case.n else 0.0
+        found[key] = Diagnosis(key, label(s, share, growth, proportion, judged), s, case_median(case),
+                               growth, proportion, reference if growth is not None else None, starved, case.n)
     return found
 
 

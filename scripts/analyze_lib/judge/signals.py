@@ -113,6 +113,16 @@ def cpu_share(case: Case, logical_cpus: int) -> np.ndarray:
     return _per(np.asarray(columns[USER], dtype=float) + np.asarray(columns[SYS], dtype=float), capacity)
 
 
+def fairness(case: Case) -> float | None:
+    """The case's fairness, the one definition every rule and table uses: each sample's slowest thread's
+    operations over its busiest thread's, as a level (``signal_level``: the median of the round medians, as a
+    case's ns/op); None where no sample recorded them."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fewest, most = case.columns[FEWEST], case.columns[MOST]
+        shares = np.where(most > 0, fewest / np.where(most > 0, most, 1), np.nan)
+    return signal_level(shares, case.round_ids)
+
+
 def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -> Signals:
     """``case``'s Signals; ``siblings``: the other role rows of the same measurement, whose
     operations share the process's CPU time and switches (decisions.role_rows)."""
@@ -122,9 +132,6 @@ def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -
     def per_op(column: str) -> float | None:
         return signal_level(_per(np.asarray(columns[column], dtype=float), ops), rounds)
 
-    with np.errstate(invalid="ignore", divide="ignore"):
-        fewest, most = columns[FEWEST], columns[MOST]
-        fairness = np.where(most > 0, fewest / np.where(most > 0, most, 1), np.nan)
     start, end = columns.get(OS_THREADS_START), columns.get(OS_THREADS_END)
     created = signal_level(end - start, rounds) if start is not None and end is not None else None
     return Signals(
@@ -132,7 +139,7 @@ def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -
         voluntary=per_op(VOLUNTARY), involuntary=per_op(INVOLUNTARY),
         kernel_ns=per_op(SYS), user_ns=per_op(USER),
         utilisation=signal_level(cpu_share(case, logical_cpus), rounds),
-        fairness=signal_level(fairness, rounds),
+        fairness=fairness(case),
         threads_created=created,
         os_threads=signal_level(end, rounds) if end is not None else None)
 

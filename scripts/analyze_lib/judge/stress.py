@@ -10,8 +10,15 @@ status 1: a forbidden outcome in a variant, or a control never caught.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
 
 from ..files.model import OutcomeCount, StressResult
+
+# (suite, variant) -> why the variant cannot be recommended: the stress checks it failed.
+StressFailures = Mapping[tuple[str, str], str]
+# No stress file, or none failed.
+NO_STRESS_FAILURES: StressFailures = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -72,3 +79,18 @@ def judge_stress(results: dict[tuple[str, int], StressResult]) -> StressVerdict:
     controls = tuple(r for r in ordered if r.is_control)
     failures = tuple((r, o) for r in variants for o in r.forbidden)
     return StressVerdict(variants, controls, failures)
+
+
+def stress_failures(verdict: StressVerdict | None) -> dict[tuple[str, str], str]:
+    """Every variant with a forbidden outcome in any of its checks, as (suite, variant) -> the reason that
+    disqualifies it in every situation of its suite (judge/decisions.py): the checks it failed, each with the
+    forbidden outcomes it observed (``failed stress: `lost-writes` (write-lost)``). Empty without a verdict."""
+    if verdict is None:
+        return {}
+    failed: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
+    for result, observed in verdict.failures:
+        checks = failed.setdefault((result.family, result.variant), {})
+        checks.setdefault(result.check_name, {})[observed.outcome] = None
+    return {variant: "failed stress: " + ", ".join(f"`{check}` ({', '.join(outcomes)})"
+                                                   for check, outcomes in checks.items())
+            for variant, checks in failed.items()}

@@ -49,7 +49,7 @@ def cause_text(d: Diagnosis) -> str:
         return f"unfair: the slowest thread did {s.fairness:.2g} of the busiest one's ops"
     if d.label == STARVATION:
         if d.median == math.inf or not finite(s.fairness) or s.fairness > 0:
-            return "starvation: no operation completed in many samples"
+            return f"starvation: no operation completed in {d.starved} of {d.samples} samples"
         return "starvation: a thread completed no operation"
     if d.label == SERIALIZED:
         return (f"serialized: {s.busy_cpus:.1f} CPUs busy at {s.threads} threads (one at a time: a serial queue "

@@ -5,7 +5,9 @@ brought-in variant with its cases, so that none can vanish from the report for s
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping
+from typing import Iterable, Mapping
+
+from ..files.model import StressResult
 
 # Joins a name to its module (and, in the decision tables, a variant to its factor and a CI's ends), so that a
 # table cell never wraps between them.
@@ -24,35 +26,31 @@ def variant_module(origins: Origins, suite: str, variant: str) -> str | None:
     return origins.get((suite, variant))
 
 
-def check_module(origins: Origins, check: str, origin: str | None = None) -> str | None:
-    """The module that brought the variant a stress check (``family/variant/check``) checks: the stress file's
-    own ``origin`` when it records one, else the timing file's ``origins``."""
-    if origin:
-        return origin
-    parts = check.split("/")
-    return origins.get((parts[0], parts[1])) if len(parts) >= 3 else None
-
-
-def brought_in_rows(origins: Origins, cases, checks) -> list[tuple[str, str, str, str]]:
-    """A row per brought-in variant: its name, its module, its timed cases (``benchmark threads:N,M``, joined)
-    and its stress checks, so that each is listed even when it stands in no decision table. ``cases`` are the
-    timed CaseKeys; ``checks`` (check name, module) pairs of the stress file."""
-    timed: dict[tuple[str, str], dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+def brought_in_rows(origins: Origins, cases,
+                    stress: Iterable[StressResult] | None) -> list[tuple[str, str, str, str]]:
+    """A row per brought-in variant (its id and module, once however many suites it joins): its timed cases
+    (``suite/benchmark`` at its thread counts) and its stress checks, a failed one marked with its forbidden
+    outcomes, so that each is listed even when it stands in no decision table. ``cases`` are the timed
+    CaseKeys; ``stress`` the stress file's results (None without a stress file)."""
+    modules = {variant: module for (_, variant), module in origins.items()}
+    timed: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
     for key in cases:
         if (key.suite, key.variant) in origins:
-            timed[key.suite, key.variant][key.benchmark].add(key.threads)
-    checked: dict[tuple[str, str], set[str]] = defaultdict(set)
-    modules = dict(origins)
-    for check, module in checks:
-        parts = check.split("/")
-        if module and len(parts) >= 3 and parts[0] != "control":
-            checked[parts[0], parts[1]].add(parts[2])
-            modules.setdefault((parts[0], parts[1]), module)
+            timed[key.variant][f"{key.suite}/{key.benchmark}"].add(key.threads)
+    checked: dict[str, dict[str, dict[str, None]]] = defaultdict(dict)
+    for result in stress or ():
+        if result.is_control or not result.origin:
+            continue
+        modules.setdefault(result.variant, result.origin)
+        forbidden = checked[result.variant].setdefault(result.check_name, {})
+        forbidden.update(dict.fromkeys(o.outcome for o in result.forbidden))
     rows = []
-    for (suite, variant), module in sorted(modules.items()):
-        benchmarks = timed.get((suite, variant), {})
-        timed_text = "; ".join(f"`{suite}/{benchmark}` at {', '.join(map(str, sorted(threads)))} threads"
-                               for benchmark, threads in sorted(benchmarks.items())) or "not timed here"
-        checks_text = ", ".join(f"`{name}`" for name in sorted(checked.get((suite, variant), ()))) or "none here"
-        rows.append((f"`{variant}`", module, timed_text, checks_text))
+    for variant, module in sorted(modules.items()):
+        timed_text = "; ".join(f"`{benchmark}` at {', '.join(map(str, sorted(threads)))} threads"
+                               for benchmark, threads in sorted(timed.get(variant, {}).items())) or "not timed here"
+        checks = checked.get(variant, {})
+        checks_text = ", ".join(f"**`{name}` FAILED** ({', '.join(outcomes)})" if outcomes else f"`{name}`"
+                                for name, outcomes in sorted(checks.items()))
+        unchecked = "none in the stress file" if stress is not None else "no stress file given"
+        rows.append((f"`{variant}`", module, timed_text, checks_text or unchecked))
     return rows

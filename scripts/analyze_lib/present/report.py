@@ -40,7 +40,7 @@ from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, St
 from ..files.output import atomic_directory
 from ..judge.conditions import RunConditions, run_conditions
 from ..judge.situations import FLOOR_SUITES
-from ..judge.stress import StressVerdict, judge_stress
+from ..judge.stress import StressVerdict, judge_stress, stress_failures
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -64,6 +64,10 @@ HEADLINES_TITLE = "Headlines:"
 COUNTS_HEADING = "Counts per operation"
 BROUGHT_IN_HEADING = "Variants brought from outside"
 STRESS_HEADING = "Stress checks"
+# Said once near the top of a report that recommends variants without a stress file.
+UNCHECKED_NOTE = ("**Correctness was not checked in this report:** no stress file was given, so a variant is "
+                  "recommended for its speed alone. Run `bench stress` and pass its CSV to `report` too: a variant "
+                  "that fails a check is then disqualified.")
 # How long bench stress runs a negative control before giving up on catching it (Swift's
 # Bench.Stress.controlBudget).
 BENCH_CONTROL_BUDGET_S = 10
@@ -94,16 +98,25 @@ def _brought_text(origins: dict[tuple[str, str], str]) -> str:
 
 
 def _brought_in_section(origins: Origins, cases, stress: StressFile | None) -> list:
-    """Every variant a package brought, with its module, its timed cases and its stress checks: listed here
-    whether or not it stands in a decision table (none when the files hold no brought-in variant)."""
-    checks = [(r.check, r.origin) for r in stress.results.values()] if stress is not None else []
-    rows = brought_in_rows(origins, cases, checks)
+    """Every variant a package brought, with its module, its timed cases and its stress checks (a failed one
+    marked): listed here whether or not it stands in a decision table (none when the files hold no brought-in
+    variant)."""
+    rows = brought_in_rows(origins, cases, stress.results.values() if stress is not None else None)
     if not rows:
         return []
     return [Heading(2, BROUGHT_IN_HEADING),
             Paragraph("The variants a package brought beside DispatchBench's own (docs/bring-your-own.md), "
                       "marked with their module wherever the report names them."),
             Table(("Variant", "Module", "Timed cases", "Stress checks"), tuple(rows), "llll")]
+
+
+def _shown_stress(stress: StressFile, pattern, cases) -> dict:
+    """The stress results a report shows: those whose check ``pattern`` matches, and every check of a variant
+    among ``cases`` (the timed cases it shows)."""
+    timed = {(key.suite, key.variant) for key in cases}
+    matched = filter_stress(stress.results, pattern)
+    return {key: result for key, result in stress.results.items()
+            if key in matched or (not result.is_control and (result.family, result.variant) in timed)}
 
 
 def _how_to_read(cpus: int) -> list:
@@ -152,7 +165,8 @@ def _family(suite: str, decisions: list[Decision], figures, ratios,
             "Per scenario (same benchmark, threads and params), the fastest variant by median and "
             "every variant's median as a multiple of it. "
             f"`{TIE_PREFIX}`: the 95% bootstrap CI of the ratio reaches 1.00 (not told apart); "
-            f"`{DISQUALIFIED_MARK}`: disqualified in the decision table (starves a role or is unfair); "
+            f"`{DISQUALIFIED_MARK}`: disqualified in the decision table (failed a stress check, starves a role "
+            "or is unfair); "
             "`starved`: no operation completed in at least half its samples; empty: not measured.")]
         for name, table in ratios:
             inner += [Heading(4, name), table]
@@ -285,7 +299,11 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         raise ValueError("build_report needs a timing file, a counts file or a stress file")
     cases = filter_cases(results.cases, pattern) if results is not None else {}
     counted = filter_cases(counts.cases, pattern) if counts is not None else {}
-    verdict = judge_stress(filter_stress(stress.results, pattern)) if stress is not None else None
+    # A variant that failed a stress check is disqualified wherever it is timed (stress_failures), whatever the
+    # filter matched of the check names; the checks shown are those the filter matches and those of the variants
+    # the report times, so that each disqualification's check is on the page too.
+    failed = stress_failures(judge_stress(stress.results)) if stress is not None else {}
+    verdict = judge_stress(_shown_stress(stress, pattern, cases)) if stress is not None else None
     cpus = main.logical_cpus
     budget = FigureBudget()
     figures = plan_charts(cases, cpus, budget)
@@ -294,10 +312,10 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     conditions = run_conditions(results) if results is not None else None
     share = conditions.cpu_share if conditions is not None else None
-    decisions = decide(cases, cpus, cpu_share=share)
+    decisions = decide(cases, cpus, cpu_share=share, failed=failed)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
-    ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins)
+    ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins, failed=failed)
     diagnoses = diagnose(cases, cpus, share)
     cliffs = find_cliffs(diagnoses)
     found = headlines(decisions, diagnoses, cliffs, cpus, verdict)
@@ -315,6 +333,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         source = f"Stress checks from `{stress.path}`" + (
             f" ({_run_text(stress)})" if main is stress else "")
         summary.append(f"{source}: {stress_verdict_text(verdict)}")
+    elif decisions:
+        summary.append(UNCHECKED_NOTE)
     # An incomplete file is named before anything read from it: its run did not complete.
     incomplete = [Paragraph(f"**Incomplete:** `{f.path}`: {f.incomplete}. What follows is what it holds, "
                             "not what the whole run would have measured.")
@@ -376,7 +396,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     if by_suite:
         blocks += [Heading(2, "All cases"), *_marked(conditions),
                    Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
-                             "thread's operations over the busiest's, medians over samples).")]
+                             "thread's operations over the busiest's, each sample's, as a median of round medians: the "
+                             "figure the decision tables judge).")]
         blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus, origins=origins),))
                    for suite in order]
     return blocks

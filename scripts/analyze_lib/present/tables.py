@@ -11,6 +11,8 @@ from collections import defaultdict
 import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
+from ..judge.signals import fairness as fairness_level
+from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
 from .origin_marks import Origins, marked, variant_module
@@ -21,7 +23,7 @@ from ..files.schema import FORBIDDEN, STALLED_OUTCOME
 from ..judge.stats import finite_median, quartiles, starved_count
 from ..judge.summary import case_median, factor
 
-# Marks a variant the decision tables disqualify (it starves a role or is unfair).
+# Marks a variant the decision tables disqualify (it failed a stress check, starves a role or is unfair).
 DISQUALIFIED_MARK = "✗"
 LATENCY_COLUMNS = ("p50_ns", "p90_ns", "p99_ns")
 
@@ -56,12 +58,13 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     cpu_share: float | None, origins: Origins = {}) -> list[tuple[str, Table]]:
+                     cpu_share: float | None, origins: Origins = {},
+                     failed: StressFailures = NO_STRESS_FAILURES) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
     as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
     reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
-    disqualify it, judged as they are: ``cpu_share`` as in decisions.decide). A scenario whose
+    disqualify it, judged as they are: ``cpu_share`` and ``failed`` as in decisions.decide). A scenario whose
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
@@ -81,7 +84,8 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
             ranked = sorted(scenario_cases, key=lambda c: (case_median(c), c.key.variant))
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
-            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share) is not None
+            out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share,
+                                                   failed=failed) is not None
                    for c in scenario_cases}
             if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
@@ -130,7 +134,7 @@ def _samples_text(case: Case) -> str:
 
 def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, origins: Origins = {}) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
-    recorded (the slowest thread's operations over the fastest's, median over samples)."""
+    recorded (signals.fairness: the slowest thread's operations over the busiest's, as the rules judge it)."""
     fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
     headers = ["Case", "n", "Median ns/op", "IQR"]
     if fairness:
@@ -140,8 +144,8 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, 
         row = [case_name(case.key, logical_cpus, with_suite, origins), _samples_text(case),
                fmt_ns(case_median(case)), _iqr_text(case.ns_per_op)]
         if fairness:
-            low, high = (finite_median(case.columns[c]) for c in ("thread_ops_min", "thread_ops_max"))
-            row.append(f"{low / high:.2f}" if low is not None and high else "")
+            level = fairness_level(case)
+            row.append(f"{level:.2f}" if level is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
 
