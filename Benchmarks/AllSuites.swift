@@ -6,7 +6,7 @@ extension BenchmarkRegistry {
     /// in).
     ///
     /// - Parameter spinScale: the factor on `harness/spin`'s work (`bench --spin-scale`); it changes no other case.
-    public static func harness(spinScale: Double = 1) -> BenchmarkRegistry {
+    package static func harness(spinScale: Double = 1) -> BenchmarkRegistry {
         var registry = BenchmarkRegistry()
         registry.addHarnessBenchmarks(spinScale: spinScale)
         return registry

@@ -77,7 +77,7 @@ extension BenchmarkRegistry {
     /// section per operation, each thread with its own lock from `make` (uncontended), as `pthread-mutex` does
     /// with a `pthread_mutex_t`. `@inlinable`, so that the timed loop calls the concrete `Lock` directly.
     @inlinable
-    public mutating func addMutexPairBenchmark<Lock: ExclusiveLock>(variant: String,
+    package mutating func addMutexPairBenchmark<Lock: ExclusiveLock>(variant: String,
                                                                    _ make: @escaping @Sendable () -> Lock) {
         add(Benchmark(suite: "harness", name: "mutex-pair", variants: [variant]) { benchmarkCase in
             let locks = (0..<benchmarkCase.threads).map { _ in make() }

@@ -8,7 +8,7 @@ extension BenchmarkRegistry {
     /// one shared counter under the one lock `make` returns for the case, as the catalog's locks do. `@inlinable`,
     /// so that the timed loop calls the concrete `Lock` directly.
     @inlinable
-    public mutating func addCounterBenchmark<Lock: ExclusiveLock>(variant: String,
+    package mutating func addCounterBenchmark<Lock: ExclusiveLock>(variant: String,
                                                                  _ make: @escaping @Sendable () -> Lock) {
         add(Benchmark(suite: IsolationShape.suite, name: LockCounter.benchmark, variants: [variant]) { benchmarkCase in
             LockCounter(threads: benchmarkCase.threads, path: benchmarkCase.path).workload(make())
@@ -22,7 +22,7 @@ extension BenchmarkRegistry {
     /// `@inlinable`, so that the timed loop is compiled in the caller's module for the concrete `Store`: no
     /// existential and no unspecialized generic call in the loop, as for a built-in store.
     @inlinable
-    public mutating func addIsolationBenchmarks<Store: IsolatedStore>(
+    package mutating func addIsolationBenchmarks<Store: IsolatedStore>(
         variant: String, _ make: @escaping @Sendable (_ preloading: [IdentityModel]) -> Store
     ) {
         for shape in IsolationShape.allCases {
@@ -35,7 +35,7 @@ extension BenchmarkRegistry {
     /// actor: each batch a worker thread is given runs as one task of awaited calls). A fresh store holding the
     /// case's models is made for each case, outside the timed region. `@inlinable`, as `addIsolationBenchmarks`.
     @inlinable
-    public mutating func addActorStoreBenchmarks<Store: ActorIsolatedStore>(variant: String, _: Store.Type) {
+    package mutating func addActorStoreBenchmarks<Store: ActorIsolatedStore>(variant: String, _: Store.Type) {
         for shape in IsolationShape.allCases {
             add(shape.benchmark(variant: variant) { plan, models, role in
                 plan.workload(Store(preloading: models), role: role)

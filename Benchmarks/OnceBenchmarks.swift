@@ -9,7 +9,7 @@ extension BenchmarkRegistry {
     ///
     /// `@inlinable`, so that the timed loops are compiled in the caller's module for the concrete `Table`.
     @inlinable
-    public mutating func addOnceBenchmarks<Table: OnceTable>(variant: String, _: Table.Type) {
+    package mutating func addOnceBenchmarks<Table: OnceTable>(variant: String, _: Table.Type) {
         let sweepsTokens = Table.Token.self == String.self
         for shape in OnceShape.allCases {
             add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],

@@ -7,9 +7,9 @@ extension BenchmarkRegistry {
     /// parameters: `make` builds one waiter per case, outside the timed region. `@inlinable`, so that the timed
     /// loop calls the concrete `Waiter` directly.
     @inlinable
-    public mutating func addFanOutBenchmark<Waiter: TaskWaiter>(variant: String,
+    package mutating func addFanOutBenchmark<Waiter: TaskWaiter>(variant: String,
                                                                  _ make: @escaping @Sendable () -> Waiter) {
-        add(Benchmark(suite: FanOutVariant.suite, name: FanOutVariant.Benchmark.fanOut.rawValue, variants: [variant],
+        add(Benchmark(suite: WaitShape.fanOut.suite, name: WaitShape.fanOut.name, variants: [variant],
                       parameters: WaitShape.fanOutParameters, includes: WaitShape.fanOutIncludes) { benchmarkCase in
             batchWorkload(make(), tasks: benchmarkCase[parameter: "tasks"], work: benchmarkCase[parameter: "work"])
         })
@@ -19,11 +19,11 @@ extension BenchmarkRegistry {
     /// catalog's: `make(limit)` builds one per case. `@inlinable`, as `addFanOutBenchmark(variant:_:)`.
     /// `supports` says which limits it takes (`serial-worker`: 1 alone); it joins only at those.
     @inlinable
-    public mutating func addThrottleBenchmark<Throttle: TaskWaiter>(
+    package mutating func addThrottleBenchmark<Throttle: TaskWaiter>(
         variant: String, supports: @escaping @Sendable (_ limit: Int) -> Bool = { _ in true },
         _ make: @escaping @Sendable (_ limit: Int) -> Throttle
     ) {
-        add(Benchmark(suite: ThrottleVariant.suite, name: ThrottleVariant.Benchmark.throttle.rawValue,
+        add(Benchmark(suite: WaitShape.throttle.suite, name: WaitShape.throttle.name,
                       variants: [variant], parameters: WaitShape.throttleParameters,
                       threadCounts: WaitShape.throttleThreads,
                       includes: { supports($0[parameter: "limit"]) }) { benchmarkCase in
@@ -35,8 +35,8 @@ extension BenchmarkRegistry {
     /// Adds a handoff brought from outside to `wait/handoff`, under the CSV id `variant`: two threads ping-pong
     /// through one pair from `make`. `@inlinable`, as `addFanOutBenchmark(variant:_:)`.
     @inlinable
-    public mutating func addHandoffBenchmark<Pair: Handoff>(variant: String, _ make: @escaping @Sendable () -> Pair) {
-        add(Benchmark(suite: HandoffVariant.suite, name: HandoffVariant.Benchmark.handoff.rawValue,
+    package mutating func addHandoffBenchmark<Pair: Handoff>(variant: String, _ make: @escaping @Sendable () -> Pair) {
+        add(Benchmark(suite: WaitShape.handoff.suite, name: WaitShape.handoff.name,
                       variants: [variant], threadCounts: WaitShape.handoffThreads) { _ in
             handoffWorkload(make())
         })
@@ -52,6 +52,14 @@ extension BenchmarkRegistry {
 /// - `wait/handoff`: two threads ping-pong; ns_per_op is one round trip, with per-round-trip percentiles.
 @usableFromInline
 enum WaitShape {
+    /// Each benchmark's suite and name, from its catalog: the inlinable factories name them through here, so that
+    /// the catalogs stay out of the code compiled in a caller's module.
+    @usableFromInline static let fanOut = (suite: FanOutVariant.suite, name: FanOutVariant.Benchmark.fanOut.rawValue)
+    @usableFromInline static let throttle =
+        (suite: ThrottleVariant.suite, name: ThrottleVariant.Benchmark.throttle.rawValue)
+    @usableFromInline static let handoff =
+        (suite: HandoffVariant.suite, name: HandoffVariant.Benchmark.handoff.rawValue)
+
     @usableFromInline static let fanOutParameters: KeyValuePairs<String, [Int]> =
         ["tasks": [1, 16, 256, 4096], "work": [0, 1000]]
 

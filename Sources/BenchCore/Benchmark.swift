@@ -3,28 +3,28 @@
 /// The grid expands to one `BenchmarkCase` per variant × thread count × parameter combination (minus those
 /// `includes` rejects). For each case the harness calls `setup`, which builds the state (outside the timed
 /// region) and returns the `Workload` to time.
-public struct Benchmark: Sendable {
+@usableFromInline package struct Benchmark: Sendable {
     /// Where a benchmark's thread counts come from.
-    public enum ThreadCounts: Sendable {
+    @usableFromInline package enum ThreadCounts: Sendable {
         /// The run's `--threads` list.
         case swept
         /// Only these counts (a handoff between two threads); a run keeps those its `--threads` list names.
         case fixed([Int])
     }
 
-    public let suite: String
-    public let name: String
-    public let variants: [String]
+    package let suite: String
+    package let name: String
+    package let variants: [String]
     /// Each parameter's name and the values it takes.
-    public let parameters: KeyValuePairs<String, [Int]>
-    public let threadCounts: ThreadCounts
+    package let parameters: KeyValuePairs<String, [Int]>
+    package let threadCounts: ThreadCounts
     /// Keeps only the combinations that make sense (a variant without a token table runs with `tokens=1` only).
-    public let includes: @Sendable (BenchmarkCase) -> Bool
-    public let setup: @Sendable (BenchmarkCase) -> Workload
+    package let includes: @Sendable (BenchmarkCase) -> Bool
+    package let setup: @Sendable (BenchmarkCase) -> Workload
     /// Where its variants come from (`BenchmarkCase.origin`); set by whoever registers a variant from outside.
-    public var origin = BenchmarkCase.builtInOrigin
+    package var origin = BenchmarkCase.builtInOrigin
 
-    public init(
+    @usableFromInline package init(
         suite: String,
         name: String,
         variants: [String],
@@ -43,7 +43,7 @@ public struct Benchmark: Sendable {
     }
 
     /// Every case of this benchmark for the given swept thread counts, in declaration order.
-    public func cases(sweptThreads: [Int]) -> [BenchmarkCase] {
+    package func cases(sweptThreads: [Int]) -> [BenchmarkCase] {
         let threadList: [Int]
         switch threadCounts {
         case .swept: threadList = sweptThreads

@@ -1,14 +1,14 @@
 /// The list of benchmarks a run can choose from. Suites add theirs in extensions
 /// (`registry.addOnceBenchmarks()`); the run expands them to cases and filters those.
-public struct BenchmarkRegistry: Sendable {
-    public private(set) var benchmarks: [Benchmark] = []
+@usableFromInline package struct BenchmarkRegistry: Sendable {
+    package private(set) var benchmarks: [Benchmark] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds a benchmark. Several benchmarks may share a suite and a name (a variant brought from outside joins
     /// a built-in benchmark that way), but a variant registered twice under one benchmark is a bug: callers
     /// refuse a clashing id before they get here (`variantPaths`).
-    public mutating func add(_ benchmark: Benchmark) {
+    @usableFromInline package mutating func add(_ benchmark: Benchmark) {
         for earlier in benchmarks where earlier.suite == benchmark.suite && earlier.name == benchmark.name {
             let twice = Set(earlier.variants).intersection(benchmark.variants).sorted()
             precondition(twice.isEmpty, "\(benchmark.suite)/\(benchmark.name)/\(twice.first ?? "") registered twice")
@@ -17,13 +17,13 @@ public struct BenchmarkRegistry: Sendable {
     }
 
     /// Every `suite/benchmark/variant` registered so far.
-    public var variantPaths: Set<String> {
+    package var variantPaths: Set<String> {
         Set(benchmarks.flatMap { benchmark in benchmark.variants.map { "\(benchmark.suite)/\(benchmark.name)/\($0)" } })
     }
 
     /// Every case for the given thread counts whose `suite/benchmark/variant` path `matches`, in
     /// registration order, each with the benchmark that sets it up.
-    public func cases(
+    package func cases(
         threads: [Int],
         matching matches: (String) -> Bool = { _ in true }
     ) -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {

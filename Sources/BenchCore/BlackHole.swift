@@ -9,45 +9,45 @@ import CBenchSupport
 
 /// Marks an integer as used, so the work that produced it cannot be deleted. Costs no instruction.
 @inlinable @inline(__always)
-public func blackHole(_ value: Int) {
+package func blackHole(_ value: Int) {
     bench_keep_u64(UInt64(UInt(bitPattern: value)))
 }
 
 /// Marks an unsigned integer as used. Costs no instruction.
 @inlinable @inline(__always)
-public func blackHole(_ value: UInt64) {
+package func blackHole(_ value: UInt64) {
     bench_keep_u64(value)
 }
 
 /// Marks a Boolean as used. Costs no instruction.
 @inlinable @inline(__always)
-public func blackHole(_ value: Bool) {
+package func blackHole(_ value: Bool) {
     bench_keep_u64(value ? 1 : 0)
 }
 
 /// Marks an object reference as used (and the memory behind it as read), without retaining it.
 @inlinable @inline(__always)
-public func blackHole(_ object: AnyObject) {
+package func blackHole(_ object: AnyObject) {
     bench_keep_pointer(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()))
 }
 
 /// Marks any value as used. For types other than the overloads above this is an opaque call (about a
 /// nanosecond), so prefer reducing a result to an integer first in the cheapest benchmarks.
 @inline(never)
-public func blackHole<T>(_ value: T) {
+package func blackHole<T>(_ value: T) {
     withUnsafePointer(to: value) { bench_keep_pointer(UnsafeRawPointer($0)) }
 }
 
 /// Returns `value` unchanged through a call the optimizer cannot see into from another module: the cost of
 /// one plain function call, for the harness floor.
 @inline(never)
-public func opaqueIdentity(_ value: Int) -> Int {
+package func opaqueIdentity(_ value: Int) -> Int {
     value
 }
 
 /// Returns `value` unchanged, but hidden from the optimizer: a constant passed through `opaque` cannot be
 /// folded into the code that uses it. Call it outside the timed loop; it is an out-of-line call.
 @inline(never)
-public func opaque<T>(_ value: T) -> T {
+package func opaque<T>(_ value: T) -> T {
     value
 }

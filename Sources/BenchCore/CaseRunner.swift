@@ -1,6 +1,6 @@
 /// Thrown when a measurement stops because its caller asked it to (Ctrl-C): the case has no result.
-public struct MeasurementInterrupted: Error {
-    public init() {}
+package struct MeasurementInterrupted: Error {
+    package init() {}
 }
 
 /// Measures one case: starts its thread team, calibrates, discards warm-up samples and keeps the rest.
@@ -8,8 +8,8 @@ public struct MeasurementInterrupted: Error {
 /// Thread creation, setup and calibration stay outside every timed region. Timed workloads are measured in a
 /// synchronized window (`Session.timed`) whose batches are sized from one thread's cost; lockstep workloads run
 /// a fixed count per thread, calibrated by the threads' own clocks so that a slow wake-up cannot shrink it.
-public struct CaseRunner: Sendable {
-    public let settings: MeasurementSettings
+package struct CaseRunner: Sendable {
+    package let settings: MeasurementSettings
 
     /// One timed-pacing batch is about this much of one thread's work: short enough that a count read at a
     /// window's edge is at most this stale, long enough that the per-batch store and flag check vanish in it.
@@ -24,7 +24,7 @@ public struct CaseRunner: Sendable {
     /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window.
     static let maximumRotationNanoseconds: UInt64 = 50_000_000
 
-    public init(settings: MeasurementSettings) {
+    package init(settings: MeasurementSettings) {
         self.settings = settings
     }
 
@@ -33,7 +33,7 @@ public struct CaseRunner: Sendable {
     /// - Parameter shouldContinue: asked between samples; when it returns false the case is abandoned and
     ///   `MeasurementInterrupted` is thrown.
     /// - Returns: one result, or one per role when the workload assigns roles to threads.
-    public func measure(
+    package func measure(
         _ benchmarkCase: BenchmarkCase,
         workload: Workload,
         shouldContinue: () -> Bool = { true }
@@ -48,7 +48,7 @@ public struct CaseRunner: Sendable {
     /// samples of its sample time, or as many shorter samples as fill that time), so that what differs between
     /// the results is the sample length alone, not how much of a pattern's slower and faster phases they saw.
     /// Returns the first role's result (or the only one) for each entry.
-    public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload, sampleTimes: [UInt64]) throws -> [CaseResult] {
+    package func measure(_ benchmarkCase: BenchmarkCase, workload: Workload, sampleTimes: [UInt64]) throws -> [CaseResult] {
         try measure(benchmarkCase, workload: workload) { done in
             done.count < sampleTimes.count ? sampleTimes[done.count] : nil
         }
@@ -57,7 +57,7 @@ public struct CaseRunner: Sendable {
     /// As `measure(_:workload:sampleTimes:)`, with each entry's sample time chosen when the entry is due:
     /// `nextSampleTime` gets the results so far and returns the next sample time, or nil to stop. Lets a caller
     /// measure until what it has seen is enough, all on the same thread team.
-    public func measure(_ benchmarkCase: BenchmarkCase, workload: Workload,
+    package func measure(_ benchmarkCase: BenchmarkCase, workload: Workload,
                         nextSampleTime: ([CaseResult]) -> UInt64?) throws -> [CaseResult] {
         let open = OpenCase(benchmarkCase, workload: workload)
         defer { open.close() }
@@ -95,7 +95,7 @@ public struct CaseRunner: Sendable {
 
     /// How every sample of a case runs, as calibration decided. Codable, so that a process can hand the plan
     /// it calibrated to a later process (`bench worker`'s setup), which then skips calibrating.
-    public enum SamplePlan: Equatable, Codable, Sendable {
+    package enum SamplePlan: Equatable, Codable, Sendable {
         /// Each thread runs `iterations`, enough for the quickest thread to spend the sample time.
         case lockstep(iterations: Int)
         /// Each thread runs batches of `batches[thread]` iterations in windows of `window` nanoseconds.

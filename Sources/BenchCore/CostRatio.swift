@@ -14,9 +14,9 @@ import Foundation
 /// changes hands through the kernel); a one-thread hit path sits on one of two levels per thread. A few turns
 /// then say more about those than about what is compared; the interval says how much the turns measured, and the
 /// verdict waits until it is narrow enough to say.
-public struct CostRatio: Equatable, Sendable {
+package struct CostRatio: Equatable, Sendable {
     /// What the interval says against a tolerance.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// The whole interval lies within the tolerance: the two costs differ by less.
         case within
         /// The whole interval lies beyond it: they differ by more.
@@ -26,18 +26,18 @@ public struct CostRatio: Equatable, Sendable {
     }
 
     /// The standard normal quantile of the interval's two-sided 95% coverage.
-    public static let z95 = 1.959964
+    package static let z95 = 1.959964
 
     /// The fewest turns of each that have an interval. Below it the normal approximation is too coarse (at 3 and
     /// 3 it would give the whole range, whose exact coverage is 90%); at 4 and 4 the exact coverage is 94.3%.
-    public static let fewestTurns = 4
+    package static let fewestTurns = 4
 
     /// measured/reference: 1.08 means the measured cost is 8% higher.
-    public let estimate: Double
+    package let estimate: Double
     /// The 95% confidence interval of `estimate`; nil with too few turns to have one (`fewestTurns`).
-    public let interval: ClosedRange<Double>?
+    package let interval: ClosedRange<Double>?
 
-    public init(measured: [Double], reference: [Double]) {
+    package init(measured: [Double], reference: [Double]) {
         precondition(!measured.isEmpty && !reference.isEmpty, "turns of both costs")
         let ratios = measured.flatMap { m in reference.map { m / $0 } }.sorted()
         let count = ratios.count
@@ -50,12 +50,12 @@ public struct CostRatio: Equatable, Sendable {
     }
 
     /// Whether the measured cost is within `tolerance` of the reference (0.15 = ±15%).
-    public func verdict(tolerance: Double) -> Verdict {
+    package func verdict(tolerance: Double) -> Verdict {
         verdict(band: (1 - tolerance)...(1 + tolerance))
     }
 
     /// Whether the ratio lies within `band` (0.5...1.3: from half the reference's cost to 30% more).
-    public func verdict(band: ClosedRange<Double>) -> Verdict {
+    package func verdict(band: ClosedRange<Double>) -> Verdict {
         guard let interval else { return .undecided }
         if band.contains(interval.lowerBound) && band.contains(interval.upperBound) { return .within }
         if interval.upperBound < band.lowerBound || interval.lowerBound > band.upperBound { return .outside }
@@ -63,7 +63,7 @@ public struct CostRatio: Equatable, Sendable {
     }
 
     /// `0.97 [0.91, 1.04]`.
-    public var description: String {
+    package var description: String {
         let bounds = interval.map { String(format: " [%.2f, %.2f]", $0.lowerBound, $0.upperBound) } ?? " [no interval]"
         return String(format: "%.2f", estimate) + bounds
     }

@@ -8,15 +8,15 @@
 /// counted as the cost of every operation.
 ///
 /// Not thread-safe: one coordinator calls `count`, one case at a time.
-public final class CountRunner: @unchecked Sendable {
+package final class CountRunner: @unchecked Sendable {
     /// Iterations of the workload in the counted run (and in the warm-up run before it).
-    public let iterations: Int
+    package let iterations: Int
     private let team = ThreadTeam(count: 1, name: "bench-count")
     private let worker = WorkerContext(index: 0, threadCount: 1)
     /// Written on the worker thread, read by the coordinator after the team's end barrier orders it.
     private var counted: Any?
 
-    public init(iterations: Int) {
+    package init(iterations: Int) {
         precondition(iterations >= 1, "a counted run has at least one iteration")
         self.iterations = iterations
     }
@@ -28,7 +28,7 @@ public final class CountRunner: @unchecked Sendable {
     /// Runs `workload` on the runner's thread: a warm-up run, then a run between `begin` and `end`, which
     /// return what was counted; then drains and tears the workload down. Returns what `end` counted and the
     /// operations of the counted run.
-    public func count<Counted>(
+    package func count<Counted>(
         _ workload: Workload,
         begin: @escaping @Sendable () -> Void,
         end: @escaping @Sendable () -> Counted

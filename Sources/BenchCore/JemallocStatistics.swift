@@ -5,7 +5,7 @@ import BenchPlatform
 ///
 /// Counts are exact only with the thread cache off (`MALLOC_CONF=tcache:false`): with it on, jemalloc counts
 /// the refills of a thread's cache, not each allocation.
-public enum JemallocStatistics {
+package enum JemallocStatistics {
     private typealias Mallctl = @convention(c) (
         UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
     ) -> Int32
@@ -22,11 +22,11 @@ public enum JemallocStatistics {
     }
 
     /// Whether jemalloc is the allocator of this process.
-    public static var isLoaded: Bool { mallctl != nil }
+    package static var isLoaded: Bool { mallctl != nil }
 
     /// The allocations made so far in the process (small plus large `nmalloc` over all arenas, 4096 being
     /// `MALLCTL_ARENAS_ALL`), after an `epoch` refresh; nil when jemalloc is not loaded or refuses a name.
-    public static func allocations() -> UInt64? {
+    package static func allocations() -> UInt64? {
         guard let mallctl else { return nil }
         var epoch: UInt64 = 1
         guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }

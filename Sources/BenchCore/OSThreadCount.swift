@@ -5,9 +5,9 @@ import BenchPlatform
 /// shows threads left behind by a case; one far above a case's team shows a pool at work behind it.
 ///
 /// Reads a directory of procfs; costs a few microseconds, so it is taken outside the timed region.
-public enum OSThreadCount {
+package enum OSThreadCount {
     /// The current count, or nil where `/proc/self/task` cannot be read (not Linux, no procfs).
-    public static func current() -> Int? {
+    package static func current() -> Int? {
         Platform.osThreadCount()
     }
 }

@@ -5,8 +5,8 @@
 ///
 /// Not thread-safe: one coordinator drives it, one measurement at a time. `close()` shuts the thread team
 /// down and tears the workload down; it must be called once, and nothing may follow it.
-public final class OpenCase {
-    public let benchmarkCase: BenchmarkCase
+package final class OpenCase {
+    package let benchmarkCase: BenchmarkCase
     let session: Session
     /// The plan for each sample length asked for so far (calibrated or adopted), so that a length is calibrated
     /// at most once.
@@ -14,19 +14,19 @@ public final class OpenCase {
 
     /// Starts the case's thread team on `workload`, thread *i* on CPU `teamCPUs[i % teamCPUs.count]` alone when
     /// given (`ThreadTeam`; `pinFailure` says when that failed). Calibrates nothing yet (`plan(sampleNanoseconds:)`).
-    public init(_ benchmarkCase: BenchmarkCase, workload: Workload, teamCPUs: [Int]? = nil) {
+    package init(_ benchmarkCase: BenchmarkCase, workload: Workload, teamCPUs: [Int]? = nil) {
         self.benchmarkCase = benchmarkCase
         session = Session(workload: workload, threads: benchmarkCase.threads, cpus: teamCPUs)
     }
 
     /// Why the team's threads are not on the CPUs asked for, or nil.
-    public var pinFailure: String? { session.team.pinFailure }
+    package var pinFailure: String? { session.team.pinFailure }
 
     /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
     /// earlier process calibrated for this case (of this build or another: `bench-commits --paired` gives both
     /// builds one plan). Throws `PlanMismatch` when the plan cannot measure this case (another pacing, another
     /// number of threads, a count calibration never makes).
-    public func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
+    package func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
         if let reason = plan.mismatch(session) { throw PlanMismatch(reason: reason) }
         plans[sampleNanoseconds] = plan
     }
@@ -36,7 +36,7 @@ public final class OpenCase {
     ///
     /// - Parameter shouldContinue: asked between samples; when it returns false the measurement is abandoned
     ///   and `MeasurementInterrupted` is thrown (the case stays open).
-    public func measure(_ settings: MeasurementSettings, shouldContinue: () -> Bool = { true }) throws -> [CaseResult] {
+    package func measure(_ settings: MeasurementSettings, shouldContinue: () -> Bool = { true }) throws -> [CaseResult] {
         let runner = CaseRunner(settings: settings)
         let plan = plan(sampleNanoseconds: settings.sampleNanoseconds)
         session.collectLatencies()  // calibration's latencies, or whatever ran since the last sample, are not a sample's
@@ -51,7 +51,7 @@ public final class OpenCase {
 
     /// The plan samples of `sampleNanoseconds` run by: the one adopted for that length, or calibration's
     /// (calibrating first, once per length), so that no calibration falls between later samples.
-    public func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
+    package func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
         if let plan = plans[sampleNanoseconds] { return plan }
         let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
         let plan = CaseRunner(settings: settings).plan(session)
@@ -60,12 +60,12 @@ public final class OpenCase {
     }
 
     /// Shuts the thread team down and tears the workload down.
-    public func close() {
+    package func close() {
         session.finish()
     }
 }
 
 /// A plan given to `OpenCase.adopt` that cannot measure the case; `reason` says why.
-public struct PlanMismatch: Error {
-    public let reason: String
+package struct PlanMismatch: Error {
+    package let reason: String
 }

@@ -7,14 +7,14 @@ import Foundation
 /// thread (waiting on a semaphore, a group, a child process, or running a long sample) would hold one of those
 /// threads and starve every task in the process, the actor calls of the isolation checks among them. Every test
 /// or tool that blocks from an async context goes through here instead.
-public func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         start { continuation.resume(returning: body()) }
     }
 }
 
 /// `onPlainThread` for a body that throws: the error is rethrown to the caller.
-public func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func onPlainThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         start { continuation.resume(with: Result { try body() }) }
     }

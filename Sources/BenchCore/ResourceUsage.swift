@@ -2,15 +2,15 @@ import BenchPlatform
 
 /// The process's CPU time and context switches at one moment (`getrusage(RUSAGE_SELF)`), so that a sample can
 /// say how much CPU it burned and how often threads were descheduled, not only how long it took.
-public struct ResourceUsage: Sendable, Equatable {
-    public var userNanoseconds: UInt64
-    public var systemNanoseconds: UInt64
+package struct ResourceUsage: Sendable, Equatable {
+    package var userNanoseconds: UInt64
+    package var systemNanoseconds: UInt64
     /// Context switches because a thread blocked (waiting for a lock, a semaphore, I/O).
-    public var voluntaryContextSwitches: Int
+    package var voluntaryContextSwitches: Int
     /// Context switches because the scheduler preempted a thread (more runnable threads than cores).
-    public var involuntaryContextSwitches: Int
+    package var involuntaryContextSwitches: Int
 
-    public init(userNanoseconds: UInt64 = 0, systemNanoseconds: UInt64 = 0,
+    package init(userNanoseconds: UInt64 = 0, systemNanoseconds: UInt64 = 0,
                 voluntaryContextSwitches: Int = 0, involuntaryContextSwitches: Int = 0) {
         self.userNanoseconds = userNanoseconds
         self.systemNanoseconds = systemNanoseconds
@@ -19,7 +19,7 @@ public struct ResourceUsage: Sendable, Equatable {
     }
 
     /// The whole process's usage so far.
-    public static func current() -> ResourceUsage {
+    package static func current() -> ResourceUsage {
         let usage = Platform.processUsage()
         return ResourceUsage(
             userNanoseconds: usage.userNanoseconds,
@@ -30,7 +30,7 @@ public struct ResourceUsage: Sendable, Equatable {
     }
 
     /// What was used between `earlier` and `self`.
-    public func since(_ earlier: ResourceUsage) -> ResourceUsage {
+    package func since(_ earlier: ResourceUsage) -> ResourceUsage {
         ResourceUsage(
             userNanoseconds: userNanoseconds &- earlier.userNanoseconds,
             systemNanoseconds: systemNanoseconds &- earlier.systemNanoseconds,

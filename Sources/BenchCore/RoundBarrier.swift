@@ -9,15 +9,15 @@ import Synchronization
 /// sleep and wake) would add a wake-up of every waiter to each round. Its cost is part of a round's cost, which
 /// is why the once suite measures it alone (`barrier-only`). Thread-safe; generations make it reusable
 /// without a reset.
-public final class RoundBarrier: Sendable {
+@usableFromInline package final class RoundBarrier: Sendable {
     /// The number of threads that meet each round.
-    public let parties: Int
+    package let parties: Int
     private let arrived = Atomic<Int>(0)
     private let generation = Atomic<Int>(0)
     /// Checks of the generation before the first `sched_yield`.
     private static let spinsBeforeYield = 100
 
-    public init(parties: Int) {
+    @usableFromInline package init(parties: Int) {
         precondition(parties >= 1, "a barrier needs at least one party")
         self.parties = parties
     }
@@ -25,7 +25,7 @@ public final class RoundBarrier: Sendable {
     /// Waits until all parties have arrived for this round. Returns false (and leaves the barrier broken for
     /// this round) if `deadline`, a `MonotonicClock.now()` time, passes first.
     @discardableResult
-    public func arriveAndWait(deadline: UInt64 = .max) -> Bool {
+    @usableFromInline package func arriveAndWait(deadline: UInt64 = .max) -> Bool {
         let round = generation.load(ordering: .acquiring)
         if arrived.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == parties {
             // Reset before publishing the new round: a thread that sees the new generation arrives afterwards.

@@ -1,21 +1,21 @@
 /// One timed sample of one case: what was done, how long it took, and what it cost the process.
-public struct Sample: Sendable, Equatable {
+package struct Sample: Sendable, Equatable {
     /// Operations completed by all threads (of the row's role) together.
-    public var operations: Int
+    package var operations: Int
     /// Wall time from releasing the threads to the last one finishing (and any drain), in nanoseconds.
-    public var elapsedNanoseconds: UInt64
+    package var elapsedNanoseconds: UInt64
     /// Operations completed by each thread, in thread order: unequal counts show an unfair mechanism.
-    public var threadOperations: [Int]
+    package var threadOperations: [Int]
     /// CPU time and context switches of the whole process during the sample.
-    public var usage: ResourceUsage
+    package var usage: ResourceUsage
     /// Percentiles of the latencies recorded by the workload, when it records any.
-    public var latency: LatencyPercentiles?
+    package var latency: LatencyPercentiles?
     /// The process's OS threads (`OSThreadCount.current()`) when the sample started and when it ended; nil when
     /// not counted. Threads that appear during a sample were started by the mechanism under test.
-    public var osThreadsAtStart: Int?
-    public var osThreadsAtEnd: Int?
+    package var osThreadsAtStart: Int?
+    package var osThreadsAtEnd: Int?
 
-    public init(operations: Int, elapsedNanoseconds: UInt64, threadOperations: [Int],
+    package init(operations: Int, elapsedNanoseconds: UInt64, threadOperations: [Int],
                 usage: ResourceUsage = ResourceUsage(), latency: LatencyPercentiles? = nil,
                 osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil) {
         self.operations = operations
@@ -29,30 +29,30 @@ public struct Sample: Sendable, Equatable {
 
     /// Elapsed wall time divided by all threads' operations: the cost of one operation to the system as a
     /// whole (with T threads in parallel this is less than one thread's latency per operation).
-    public var nanosecondsPerOperation: Double {
+    package var nanosecondsPerOperation: Double {
         operations == 0 ? .infinity : Double(elapsedNanoseconds) / Double(operations)
     }
 
     /// Throughput of all threads together.
-    public var operationsPerSecond: Double {
+    package var operationsPerSecond: Double {
         elapsedNanoseconds == 0 ? 0 : Double(operations) * 1e9 / Double(elapsedNanoseconds)
     }
 
     /// The slowest thread's share of the work relative to a fair share: 1 when every thread did the same,
     /// 0 when one thread starved. Nil without threads.
-    public var fairness: Double? {
+    package var fairness: Double? {
         guard let fewest = threadOperations.min(), operations > 0 else { return nil }
         return Double(fewest) * Double(threadOperations.count) / Double(operations)
     }
 }
 
 /// Latency percentiles in nanoseconds, from an HdrHistogram with three significant digits.
-public struct LatencyPercentiles: Sendable, Equatable {
-    public var p50: UInt64
-    public var p90: UInt64
-    public var p99: UInt64
+package struct LatencyPercentiles: Sendable, Equatable {
+    package var p50: UInt64
+    package var p90: UInt64
+    package var p99: UInt64
 
-    public init(p50: UInt64, p90: UInt64, p99: UInt64) {
+    package init(p50: UInt64, p90: UInt64, p99: UInt64) {
         self.p50 = p50
         self.p90 = p90
         self.p99 = p99
@@ -60,20 +60,20 @@ public struct LatencyPercentiles: Sendable, Equatable {
 }
 
 /// The samples of one case, or of one role of a case whose threads play different roles.
-public struct CaseResult: Sendable {
-    public var benchmarkCase: BenchmarkCase
+package struct CaseResult: Sendable {
+    package var benchmarkCase: BenchmarkCase
     /// The role of the threads these samples count (`read`, `write`), or nil when all threads do the same.
-    public var role: String?
-    public var samples: [Sample]
+    package var role: String?
+    package var samples: [Sample]
 
-    public init(benchmarkCase: BenchmarkCase, role: String? = nil, samples: [Sample]) {
+    package init(benchmarkCase: BenchmarkCase, role: String? = nil, samples: [Sample]) {
         self.benchmarkCase = benchmarkCase
         self.role = role
         self.samples = samples
     }
 
     /// Summary of the samples' nanoseconds per operation.
-    public var nanosecondsPerOperation: Statistics? {
+    package var nanosecondsPerOperation: Statistics? {
         Statistics(samples.map(\.nanosecondsPerOperation))
     }
 }

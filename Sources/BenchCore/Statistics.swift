@@ -2,19 +2,19 @@
 ///
 /// The summary a benchmark reports is the median with the interquartile range: robust to the occasional sample
 /// that a preemption or a page fault made slow, which the mean is not.
-public struct Statistics: Sendable, Equatable {
-    public let count: Int
-    public let min: Double
-    public let max: Double
-    public let mean: Double
+package struct Statistics: Sendable, Equatable {
+    package let count: Int
+    package let min: Double
+    package let max: Double
+    package let mean: Double
     /// Sample standard deviation (n − 1 in the denominator); 0 for a single value.
-    public let standardDeviation: Double
-    public let median: Double
-    public let lowerQuartile: Double
-    public let upperQuartile: Double
+    package let standardDeviation: Double
+    package let median: Double
+    package let lowerQuartile: Double
+    package let upperQuartile: Double
 
     /// Summarizes `values`; nil when there are none.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         count = sorted.count
@@ -30,18 +30,18 @@ public struct Statistics: Sendable, Equatable {
     }
 
     /// Interquartile range divided by the median: a scale-free spread that ignores outliers.
-    public var relativeSpread: Double {
+    package var relativeSpread: Double {
         median == 0 ? 0 : (upperQuartile - lowerQuartile) / median
     }
 
     /// Coefficient of variation: standard deviation over mean.
-    public var coefficientOfVariation: Double {
+    package var coefficientOfVariation: Double {
         mean == 0 ? 0 : standardDeviation / mean
     }
 
     /// The `q`-quantile (0...1) of already sorted values by linear interpolation between closest ranks
     /// (the definition numpy and R use by default), so Swift and Python summaries agree.
-    public static func quantile(sorted: [Double], _ q: Double) -> Double {
+    package static func quantile(sorted: [Double], _ q: Double) -> Double {
         precondition(!sorted.isEmpty && (0...1).contains(q), "quantile needs values and 0 ≤ q ≤ 1")
         let position = q * Double(sorted.count - 1)
         let lower = Int(position.rounded(.down))

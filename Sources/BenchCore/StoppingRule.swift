@@ -38,24 +38,24 @@ import Foundation
 /// Every case gets `minimumRounds` (at least `fewestRounds`, and no fewer than `firstLook`) and at most
 /// `maximumRounds`; after each round from `minimumRounds` on, the cases not settled by everything measured so far
 /// go into the next round, and a settled case is reopened if a later look finds it no longer settled.
-public struct StoppingRule: Sendable, Equatable {
+package struct StoppingRule: Sendable, Equatable {
     /// A case to avoid costs at least this many times the one to use (scripts/analyze_lib/judge/decisions.py
     /// AVOID_FACTOR).
-    public static let avoidFactor = 3.0
+    package static let avoidFactor = 3.0
     /// The fewest rounds any case of an adaptive run gets, whatever `alpha` allows.
-    public static let fewestRounds = 3
+    package static let fewestRounds = 3
     /// The error allowed to each claim across all looks: 0.10, so that the first look is at 5 rounds (0.0625). At
     /// 0.05 it would come a round later; a look at 3 rounds would allow a wrong claim one time in four.
-    public static let standardAlpha = 0.10
+    package static let standardAlpha = 0.10
 
     /// The error allowed to each claim, across all looks together.
-    public let alpha: Double
+    package let alpha: Double
     /// The most rounds a case gets.
-    public let maximumRounds: Int
+    package let maximumRounds: Int
     /// The fewest rounds at which a claim's error is within `alpha`: the first look.
-    public let firstLook: Int
+    package let firstLook: Int
 
-    public init(alpha: Double = Self.standardAlpha, maximumRounds: Int) {
+    package init(alpha: Double = Self.standardAlpha, maximumRounds: Int) {
         precondition(alpha > 0 && alpha < 1 && maximumRounds >= 1, "an error between 0 and 1 and a cap")
         self.alpha = alpha
         self.maximumRounds = maximumRounds
@@ -66,26 +66,26 @@ public struct StoppingRule: Sendable, Equatable {
 
     /// The rounds every case gets: the first look, and never fewer than `fewestRounds` nor more than
     /// `maximumRounds`.
-    public var minimumRounds: Int { min(max(Self.fewestRounds, firstLook), maximumRounds) }
+    package var minimumRounds: Int { min(max(Self.fewestRounds, firstLook), maximumRounds) }
 
     /// The probability, at most, that a claim made from ranges of at least `rounds` round medians is wrong: one
     /// range misses below (2⁻ⁿ) or the other above (2⁻ⁿ).
-    public static func claimError(rounds: Int) -> Double {
+    package static func claimError(rounds: Int) -> Double {
         2 * pow(0.5, Double(rounds))
     }
 
     /// One case's (or one role's) round medians in a scenario.
-    public struct Row<Case: Hashable> {
+    package struct Row<Case: Hashable> {
         /// The case the row belongs to: a case is settled when all its rows are.
-        public var benchmarkCase: Case
+        package var benchmarkCase: Case
         /// What makes two rows compete: suite, benchmark, threads, parameters and role.
-        public var scenario: String
+        package var scenario: String
         /// The row's round medians, in any order.
-        public var roundMedians: [Double]
+        package var roundMedians: [Double]
         /// Whether the row takes part in its scenario's decisions (not the harness, not a baseline).
-        public var decides: Bool
+        package var decides: Bool
 
-        public init(benchmarkCase: Case, scenario: String, roundMedians: [Double], decides: Bool = true) {
+        package init(benchmarkCase: Case, scenario: String, roundMedians: [Double], decides: Bool = true) {
             self.benchmarkCase = benchmarkCase
             self.scenario = scenario
             self.roundMedians = roundMedians
@@ -94,7 +94,7 @@ public struct StoppingRule: Sendable, Equatable {
     }
 
     /// The cases of `rows` that are not settled: those to measure in the next round (before `maximumRounds`).
-    public func openCases<Case>(_ rows: [Row<Case>]) -> Set<Case> {
+    package func openCases<Case>(_ rows: [Row<Case>]) -> Set<Case> {
         var open = Set<Case>()
         for (_, scenario) in Dictionary(grouping: rows, by: \.scenario) {
             for (row, settled) in zip(scenario, settled(scenario)) where !settled {

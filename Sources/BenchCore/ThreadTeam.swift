@@ -18,11 +18,11 @@ import Foundation
 /// case's whole worker process from outside (scripts/bench_commits/worker.py `confine`); this team applies the list.
 ///
 /// Not thread-safe: one coordinator thread calls `start`, `join` and `shutdown`, in that order per job.
-public final class ThreadTeam: @unchecked Sendable {
+package final class ThreadTeam: @unchecked Sendable {
     /// The number of worker threads.
-    public let count: Int
+    package let count: Int
     /// Why a thread could not be confined to its CPU of `cpus` (the first that could not), or nil.
-    public private(set) var pinFailure: String?
+    package private(set) var pinFailure: String?
 
     private let startBarrier: ThreadBarrier
     private let endBarrier: ThreadBarrier
@@ -36,7 +36,7 @@ public final class ThreadTeam: @unchecked Sendable {
 
     /// Starts `count` worker threads, which wait for the first job. `count` must be at least 1, and `cpus`, when
     /// given, not empty. Returns once each thread is on its CPU of `cpus` (or `pinFailure` says why one is not).
-    public init(count: Int, name: String = "bench-worker", cpus: [Int]? = nil) {
+    package init(count: Int, name: String = "bench-worker", cpus: [Int]? = nil) {
         precondition(count >= 1, "a thread team needs at least one thread")
         precondition(cpus.map { !$0.isEmpty } ?? true, "a thread team's CPUs, when given, are at least one")
         self.count = count
@@ -71,24 +71,24 @@ public final class ThreadTeam: @unchecked Sendable {
     }
 
     /// Releases every worker into `job(threadIndex)` at once. Returns as soon as they are released.
-    public func start(_ job: @escaping @Sendable (Int) -> Void) {
+    package func start(_ job: @escaping @Sendable (Int) -> Void) {
         self.job = job
         startBarrier.wait()
     }
 
     /// Waits until every worker has returned from the current job.
-    public func join() {
+    package func join() {
         endBarrier.wait()
     }
 
     /// Runs `job` on every worker and waits for all of them.
-    public func run(_ job: @escaping @Sendable (Int) -> Void) {
+    package func run(_ job: @escaping @Sendable (Int) -> Void) {
         start(job)
         join()
     }
 
     /// Ends the worker threads and waits until they have exited. The team cannot be used afterwards.
-    public func shutdown() {
+    package func shutdown() {
         isShuttingDown = true
         job = nil
         startBarrier.wait()

@@ -5,10 +5,10 @@ import Histogram
 ///
 /// Owned by one worker thread during a sample; the coordinator reads it only between samples, after the
 /// team's end barrier.
-public final class WorkerContext: @unchecked Sendable {
+@usableFromInline package final class WorkerContext: @unchecked Sendable {
     /// 0..<threadCount; stable for the whole case.
-    public let index: Int
-    public let threadCount: Int
+    @usableFromInline package let index: Int
+    package let threadCount: Int
     var latencies = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
     var completedIterations = 0
     /// How long this thread's last untimed-by-the-coordinator run took, by its own clock (for calibration).
@@ -21,7 +21,7 @@ public final class WorkerContext: @unchecked Sendable {
 
     /// Records the latency of one operation, in nanoseconds, for the sample's p50/p90/p99.
     @inline(__always)
-    public func recordLatency(nanoseconds: UInt64) {
+    @usableFromInline package func recordLatency(nanoseconds: UInt64) {
         _ = latencies.record(nanoseconds)
     }
 }

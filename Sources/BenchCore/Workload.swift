@@ -4,9 +4,9 @@
 /// the timed region. The harness then calls `body` on every worker thread with an iteration count; `body` runs
 /// that many operations in a loop it owns, so the loop costs nothing beyond the operation and the harness adds
 /// no call per operation. Results must be handed to `blackHole` so the optimizer cannot delete them.
-public struct Workload: Sendable {
+@usableFromInline package struct Workload: Sendable {
     /// How the harness decides when a sample ends.
-    public enum Pacing: Sendable {
+    @usableFromInline package enum Pacing: Sendable {
         /// Every thread runs batches in a synchronized measurement window (`Session.timed`): the window opens
         /// once every thread runs and closes after the sample time (or several scheduler rotations, when more
         /// threads than cores make those longer); only the operations inside it count. A batch is about a
@@ -24,31 +24,31 @@ public struct Workload: Sendable {
     }
 
     /// Runs `iterations` operations on the calling worker thread.
-    public var body: @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
-    public var pacing: Pacing
+    package var body: @Sendable (_ worker: WorkerContext, _ iterations: Int) -> Void
+    package var pacing: Pacing
     /// How many reported operations one iteration performs: a fan-out iteration of 256 tasks reports 256, so
     /// that `ns_per_op` is nanoseconds per task.
-    public var operationsPerIteration: Int
+    package var operationsPerIteration: Int
     /// Runs on the coordinator after every worker has stopped and before the clock stops: for work the
     /// iterations started but did not wait for (asynchronous writes), so that it cannot look free.
-    public var drain: (@Sendable () -> Void)?
+    package var drain: (@Sendable () -> Void)?
     /// Splits the threads into roles reported on separate rows (`role=read`, `role=write`), or nil for one row.
-    public var role: (@Sendable (_ threadIndex: Int) -> String)?
+    package var role: (@Sendable (_ threadIndex: Int) -> String)?
     /// Which threads' operations are reported, or nil for all. A thread left out still runs, but only serves
     /// the others: in a ping-pong, the responder completes the same round trips as the initiator, and counting
     /// both would halve the cost of a round trip.
-    public var reportsThread: (@Sendable (_ threadIndex: Int) -> Bool)?
+    package var reportsThread: (@Sendable (_ threadIndex: Int) -> Bool)?
     /// Runs on the coordinator before every timed run (calibration runs included), outside the timed region,
     /// with the iterations each thread will be asked for (per batch, for timed pacing): for state that each run
     /// must find fresh, such as tokens that no call has registered yet.
-    public var prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)?
+    package var prepare: (@Sendable (_ iterationsPerThread: Int) -> Void)?
     /// Runs once after the last sample, outside the timed region.
-    public var teardown: (@Sendable () -> Void)?
+    package var teardown: (@Sendable () -> Void)?
     /// True when the operation's work runs on threads the harness does not own (GCD's pool, Swift's
     /// cooperative pool): `bench count` leaves such cases out, because it counts on the calling thread only.
-    public var offloadsWork: Bool
+    package var offloadsWork: Bool
 
-    public init(
+    @usableFromInline package init(
         pacing: Pacing = .timed,
         operationsPerIteration: Int = 1,
         role: (@Sendable (_ threadIndex: Int) -> String)? = nil,

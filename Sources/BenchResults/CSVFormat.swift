@@ -1,14 +1,14 @@
 /// RFC 4180 encoding and decoding of comma-separated records: fields that contain a comma, a double quote,
 /// a carriage return or a line feed are quoted, and quotes inside them doubled. Records end with CRLF on
 /// output, as the RFC says; the reader accepts CRLF or LF.
-public enum CSVFormat {
+package enum CSVFormat {
     /// One record as a line, CRLF included.
-    public static func encode(_ fields: [String]) -> String {
+    package static func encode(_ fields: [String]) -> String {
         fields.map(encodeField).joined(separator: ",") + "\r\n"
     }
 
     /// A field, quoted when it must be.
-    public static func encodeField(_ field: String) -> String {
+    package static func encodeField(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
             return field
         }
@@ -16,7 +16,7 @@ public enum CSVFormat {
     }
 
     /// Every record of `text`. Throws on an unterminated quoted field or a stray character after a quote.
-    public static func decode(_ text: String) throws -> [[String]] {
+    package static func decode(_ text: String) throws -> [[String]] {
         var records: [[String]] = []
         var record: [String] = []
         var field = ""
@@ -73,8 +73,8 @@ public enum CSVFormat {
 }
 
 /// A CSV text that does not follow RFC 4180.
-public struct CSVError: Error, CustomStringConvertible {
-    public let line: Int
-    public let message: String
-    public var description: String { "line \(line): \(message)" }
+package struct CSVError: Error, CustomStringConvertible {
+    package let line: Int
+    package let message: String
+    package var description: String { "line \(line): \(message)" }
 }

@@ -1,6 +1,6 @@
 /// How a reader parses a column's field. The raw values are the type names `scripts/analyze` parses by
 /// (`scripts/analyze_lib/files/loader.py`), read from `results-schema.json`.
-public enum ColumnType: String, Sendable, Equatable, CaseIterable {
+package enum ColumnType: String, Sendable, Equatable, CaseIterable {
     /// Any text, taken as it is.
     case string = "str"
     /// A 64-bit integer.
@@ -26,7 +26,7 @@ public enum ColumnType: String, Sendable, Equatable, CaseIterable {
 }
 
 /// Over what a column's value stays the same.
-public enum ColumnScope: String, Sendable, Equatable, CaseIterable {
+package enum ColumnScope: String, Sendable, Equatable, CaseIterable {
     /// What the run was and how it was asked to measure: the same value on every row of a file.
     case run
     /// What identifies a case (and a row's role, inside `params`): the same on every row of one case.
@@ -43,17 +43,17 @@ public enum ColumnScope: String, Sendable, Equatable, CaseIterable {
 
 /// A column as a reader needs to know it: its header name, its type in each version of its file, and its scope.
 /// The version that added the column is the first of `types`; a column is in every later version of its file.
-public struct ColumnDefinition: Sendable, Equatable {
+package struct ColumnDefinition: Sendable, Equatable {
     /// A column's type from one version of its file on.
-    public struct VersionedType: Sendable, Equatable {
-        public let since: Int
-        public let type: ColumnType
+    package struct VersionedType: Sendable, Equatable {
+        package let since: Int
+        package let type: ColumnType
     }
 
-    public let name: String
+    package let name: String
     /// The column's types, oldest first, each from its version on; never empty.
-    public let types: [VersionedType]
-    public let scope: ColumnScope
+    package let types: [VersionedType]
+    package let scope: ColumnScope
 
     /// A column whose type changed: `types` as (version it applies from, type), oldest first.
     init(_ name: String, types: [(since: Int, type: ColumnType)], scope: ColumnScope) {
@@ -65,10 +65,10 @@ public struct ColumnDefinition: Sendable, Equatable {
     }
 
     /// The version of its file that added the column.
-    public var since: Int { types[0].since }
+    package var since: Int { types[0].since }
 
     /// The column's type in `version` of its file (nil before the column existed).
-    public func type(in version: Int) -> ColumnType? {
+    package func type(in version: Int) -> ColumnType? {
         types.last { $0.since <= version }?.type
     }
 
@@ -88,12 +88,12 @@ public struct ColumnDefinition: Sendable, Equatable {
 
 /// A column of a file `bench` writes: what a reader needs to know of it (`definition`) and how a row, made from
 /// `Source`, fills it.
-public struct SchemaColumn<Source>: Sendable {
-    public let definition: ColumnDefinition
+package struct SchemaColumn<Source>: Sendable {
+    package let definition: ColumnDefinition
     /// The field of the row made from a source.
-    public let value: @Sendable (Source) -> String
+    package let value: @Sendable (Source) -> String
 
-    public var name: String { definition.name }
+    package var name: String { definition.name }
 
     init(_ definition: ColumnDefinition, value: @escaping @Sendable (Source) -> String) {
         self.definition = definition

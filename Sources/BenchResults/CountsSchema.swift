@@ -5,19 +5,19 @@ import Foundation
 /// allocations per operation. Same schema family as the timing file (`ResultsSchema`): the same version, the same
 /// environment and case columns; told apart by its count columns (it has `instructions_per_op`, no `ns_per_op`).
 /// Version 5 appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
-public enum CountsSchema {
+package enum CountsSchema {
     /// What one row is made from.
-    public struct Row: Sendable {
-        public var benchmarkCase: BenchmarkCase
+    package struct Row: Sendable {
+        package var benchmarkCase: BenchmarkCase
         /// Iterations of the counted run, and the operations they performed.
-        public var iterations: Int
-        public var operations: Int
+        package var iterations: Int
+        package var operations: Int
         /// Instructions callgrind counted in the counted run, collecting only around its loop.
-        public var instructions: UInt64
+        package var instructions: UInt64
         /// Allocations jemalloc counted in the counted run (small plus large, thread cache off).
-        public var allocations: UInt64
+        package var allocations: UInt64
 
-        public init(benchmarkCase: BenchmarkCase, iterations: Int, operations: Int, instructions: UInt64,
+        package init(benchmarkCase: BenchmarkCase, iterations: Int, operations: Int, instructions: UInt64,
                     allocations: UInt64) {
             self.benchmarkCase = benchmarkCase
             self.iterations = iterations
@@ -26,19 +26,19 @@ public enum CountsSchema {
             self.allocations = allocations
         }
 
-        public var instructionsPerOperation: Double { Double(instructions) / Double(operations) }
-        public var allocationsPerOperation: Double { Double(allocations) / Double(operations) }
+        package var instructionsPerOperation: Double { Double(instructions) / Double(operations) }
+        package var allocationsPerOperation: Double { Double(allocations) / Double(operations) }
     }
 
     /// The family version (`ResultsSchema.version`) that introduced the counts file: its oldest columns are from it.
     static let firstVersion = 3
 
     /// What one row's fields are made from.
-    public typealias Source = (row: Row, environment: RunEnvironment)
+    package typealias Source = (row: Row, environment: RunEnvironment)
 
     /// The columns, in file order: the timing file's version, environment, `bench_version` and case columns, the
     /// count columns, `run_complete` and `variant_origin`, each as the counts file has it (added at `firstVersion` at the earliest).
-    public static let columns: [SchemaColumn<Source>] = (
+    package static let columns: [SchemaColumn<Source>] = (
         ([ResultsSchema.versionColumn] + ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn])
             .map { column in column.reading { (source: Source) in source.environment } }
         + ResultsSchema.caseColumns.map { column in
@@ -64,19 +64,19 @@ public enum CountsSchema {
     ]
 
     /// The counts file as a reader needs it.
-    public static let file = FileSchema(kind: .counts, version: ResultsSchema.version,
+    package static let file = FileSchema(kind: .counts, version: ResultsSchema.version,
                                         columns: columns.map(\.definition))
 
     /// The header record's fields.
-    public static var header: [String] { columns.map(\.name) }
+    package static var header: [String] { columns.map(\.name) }
 
     /// One row's fields, in header order.
-    public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
+    package static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
         columns.map { $0.value((row, environment)) }
     }
 
     /// The whole file: the header and every row, each ended by a line end.
-    public static func text(_ rows: [Row], environment: RunEnvironment) -> String {
+    package static func text(_ rows: [Row], environment: RunEnvironment) -> String {
         ([header] + rows.map { fields($0, environment: environment) }).map(CSVFormat.encode).joined()
     }
 }

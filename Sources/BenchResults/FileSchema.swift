@@ -1,28 +1,28 @@
 /// One kind of CSV file `bench` writes, as a reader needs it: its columns in file order, each with the version
 /// that added it, so that every version's columns follow (columns are only ever appended).
-public struct FileSchema: Sendable {
+package struct FileSchema: Sendable {
     /// The three kinds; the raw values are the names `scripts/analyze` gives them.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case timing, counts, stress
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The version the writer writes now.
-    public let version: Int
+    package let version: Int
     /// The columns of `version`, in file order; the first holds the file's version.
-    public let columns: [ColumnDefinition]
+    package let columns: [ColumnDefinition]
 
     /// The column that holds the file's version (its first).
-    public var versionColumn: String { columns[0].name }
+    package var versionColumn: String { columns[0].name }
 
     /// Every version of the file, from the first (its oldest column's) to `version`.
-    public var versions: ClosedRange<Int> { columns.map(\.since).min()!...version }
+    package var versions: ClosedRange<Int> { columns.map(\.since).min()!...version }
 
     /// The columns of `version`, in file order.
-    public func columns(in version: Int) -> [ColumnDefinition] {
+    package func columns(in version: Int) -> [ColumnDefinition] {
         columns.filter { $0.since <= version }
     }
 
     /// The three files, in the order the documentation gives them.
-    public static let all: [FileSchema] = [ResultsSchema.file, CountsSchema.file, StressSchema.file]
+    package static let all: [FileSchema] = [ResultsSchema.file, CountsSchema.file, StressSchema.file]
 }

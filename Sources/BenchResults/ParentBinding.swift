@@ -12,20 +12,20 @@ import Synchronization
 /// The kernel sends the signal when the parent's *thread* that started the child ends: children are started
 /// from the main thread, which lives as long as the process. Off (children start as they are) until enabled,
 /// so that library code in tests starts its commands directly.
-public enum ParentBinding {
+package enum ParentBinding {
     /// The first argument of the trampoline form; `bench` handles it before parsing its options.
-    public static let marker = "--exec-bound-to-parent"
+    package static let marker = "--exec-bound-to-parent"
 
     private static let trampoline = Mutex<String?>(nil)
 
     /// Starts every later child through `path` (this executable).
-    public static func enable(trampoline path: String) {
+    package static func enable(trampoline path: String) {
         trampoline.withLock { $0 = path }
     }
 
     /// What to start instead of `program arguments` (arguments after the program name): the trampoline form
     /// once enabled, else the command as it is.
-    public static func command(_ program: String, _ arguments: [String]) -> (program: String, arguments: [String]) {
+    package static func command(_ program: String, _ arguments: [String]) -> (program: String, arguments: [String]) {
         guard let path = trampoline.withLock({ $0 }) else { return (program, arguments) }
         return (path, [marker, String(Platform.processID), program] + arguments)
     }

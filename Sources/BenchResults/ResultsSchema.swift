@@ -4,7 +4,7 @@ import BenchCore
 ///
 /// One row per kept sample (per role, for cases whose threads play roles). Changing a column's meaning,
 /// removing or reordering columns means a new `version`; the Python loader refuses versions it does not know.
-public enum ResultsSchema {
+package enum ResultsSchema {
     /// The value of every row's `schema_version`.
     ///
     /// - 1: the columns up to `mallocs`.
@@ -26,50 +26,50 @@ public enum ResultsSchema {
     /// - 7: appends `run_min_rounds`: the fewest rounds a case gets. Equal to `run_rounds` when every case gets
     ///   them all; less in an adaptive run, where each case stops between the two once the stopping rule
     ///   settles it, so that a complete file may hold fewer than `run_rounds` rounds.
-    public static let version = 7
+    package static let version = 7
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
-    public static let runCompleteColumn = "run_complete"
+    package static let runCompleteColumn = "run_complete"
     /// `run_complete`'s value on every row written while the run is under way.
-    public static let runIncomplete = "false"
-    public static let runCompleted = "true"
+    package static let runIncomplete = "false"
+    package static let runCompleted = "true"
 
     /// Where a sample stands in a paired comparison (two builds alternating sample by sample): the pair's index
     /// within its case and round, identical in the two builds' files, and whether this build's sample ran first.
-    public struct SamplePair: Sendable, Equatable {
-        public enum Order: String, Sendable { case first, second }
-        public var index: Int
-        public var order: Order
+    package struct SamplePair: Sendable, Equatable {
+        package enum Order: String, Sendable { case first, second }
+        package var index: Int
+        package var order: Order
 
-        public init(index: Int, order: Order) {
+        package init(index: Int, order: Order) {
             self.index = index
             self.order = order
         }
     }
 
     /// What one row is made from.
-    public struct RowSource {
-        public var environment: RunEnvironment
-        public var settings: RunSettings
-        public var result: CaseResult
-        public var sampleIndex: Int
+    package struct RowSource {
+        package var environment: RunEnvironment
+        package var settings: RunSettings
+        package var result: CaseResult
+        package var sampleIndex: Int
         /// The `sample` number of the result's first sample: 0, unless earlier samples of the case (in this
         /// round) were written from other results, as `bench worker` does.
-        public var firstSampleNumber = 0
+        package var firstSampleNumber = 0
         /// The sample's place in a paired comparison; nil in an ordinary run.
-        public var pair: SamplePair? = nil
-        public var sample: Sample { result.samples[sampleIndex] }
+        package var pair: SamplePair? = nil
+        package var sample: Sample { result.samples[sampleIndex] }
     }
 
     /// A column of the timing file.
-    public typealias Column = SchemaColumn<RowSource>
+    package typealias Column = SchemaColumn<RowSource>
 
     /// What identifies a case: the case and the role of a row's threads (nil when they play none).
-    public typealias CaseSource = (benchmarkCase: BenchmarkCase, role: String?)
+    package typealias CaseSource = (benchmarkCase: BenchmarkCase, role: String?)
 
     /// The columns, in file order, each with the version that added it.
-    public static let columns: [Column] = [versionColumn.reading { $0.environment }]
+    package static let columns: [Column] = [versionColumn.reading { $0.environment }]
         + environmentColumns.map { column in column.reading { $0.environment } }
         + caseColumns.map { column in column.reading { ($0.result.benchmarkCase, $0.result.role) } }
         + sampleColumns
@@ -117,13 +117,13 @@ public enum ResultsSchema {
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).
-    public static let versionColumn = SchemaColumn<RunEnvironment>("schema_version", .int, since: 1, .run) { _ in
+    package static let versionColumn = SchemaColumn<RunEnvironment>("schema_version", .int, since: 1, .run) { _ in
         String(version)
     }
 
     /// Where the run came from, in file order: the same columns on every row of a timing file and of a counts
     /// file (`CountsSchema`), and of a stress file (`StressSchema`). Versions are the family's (`version`).
-    public static let environmentColumns: [SchemaColumn<RunEnvironment>] = [
+    package static let environmentColumns: [SchemaColumn<RunEnvironment>] = [
         .init("run_id", .string, since: 1, .run) { $0.runID },
         .init("started_at", .timestamp, since: 1, .run) { $0.startedAt },
         .init("commit", .string, since: 1, .run) { $0.commit },
@@ -141,18 +141,18 @@ public enum ResultsSchema {
 
     /// The version of `bench` that wrote the file: a run column of every file of the family, after the
     /// environment (and the run's settings, in a timing file).
-    public static let benchVersionColumn = SchemaColumn<RunEnvironment>("bench_version", .string, since: 3, .run) {
+    package static let benchVersionColumn = SchemaColumn<RunEnvironment>("bench_version", .string, since: 3, .run) {
         $0.benchVersion
     }
 
     /// `run_complete` (`runCompleteColumn`): `runIncomplete` on every row as it is written, until
     /// `ResultsWriter.completeRun()` rewrites the file. Counts files take it as it is; stress files number it anew.
-    public static let completionColumn = SchemaColumn<RunEnvironment>(runCompleteColumn, .bool, since: 5,
+    package static let completionColumn = SchemaColumn<RunEnvironment>(runCompleteColumn, .bool, since: 5,
                                                                       .completion) { _ in runIncomplete }
 
     /// What identifies a case (and the role of a row's threads, inside `params`), in file order; shared with
     /// `CountsSchema`.
-    public static let caseColumns: [SchemaColumn<CaseSource>] = [
+    package static let caseColumns: [SchemaColumn<CaseSource>] = [
         .init("suite", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.suite },
         .init("benchmark", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.benchmark },
         .init("variant", .string, since: 1, .benchmarkCase) { $0.benchmarkCase.variant },
@@ -162,19 +162,19 @@ public enum ResultsSchema {
 
     /// Where the case's variant comes from (`BenchmarkCase.origin`): appended to the timing and counts files in
     /// version 6, after their other columns.
-    public static let originColumn = SchemaColumn<CaseSource>("variant_origin", .string, since: 6, .variant) {
+    package static let originColumn = SchemaColumn<CaseSource>("variant_origin", .string, since: 6, .variant) {
         $0.benchmarkCase.origin
     }
 
     /// The timing file as a reader needs it.
-    public static let file = FileSchema(kind: .timing, version: version, columns: columns.map(\.definition))
+    package static let file = FileSchema(kind: .timing, version: version, columns: columns.map(\.definition))
 
     /// The header record's fields.
-    public static var header: [String] { columns.map(\.name) }
+    package static var header: [String] { columns.map(\.name) }
 
     /// Every row of one case result, in sample order, numbered from `firstSampleNumber`; `pairs`, when given,
     /// holds each sample's place in a paired comparison (one per sample).
-    public static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
+    package static func rows(environment: RunEnvironment, settings: RunSettings, result: CaseResult,
                             firstSampleNumber: Int = 0, pairs: [SamplePair]? = nil) -> [[String]] {
         precondition(pairs == nil || pairs?.count == result.samples.count, "one pair per sample")
         return result.samples.indices.map { index in

@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Thread-safe: a lock serializes writes, so an interrupt handler can end the process between two cases' rows
 /// (`endAtOnce`), never in the middle of one.
-public final class ResultsWriter: @unchecked Sendable {
-    public let path: String
+package final class ResultsWriter: @unchecked Sendable {
+    package let path: String
     private let environment: RunEnvironment
     private let settings: RunSettings
     private let file: FileDescriptor
@@ -25,13 +25,13 @@ public final class ResultsWriter: @unchecked Sendable {
     /// Whether the file is this writer's own (it created it empty), so that it may remove it when no case came.
     private var ownsFile = true
     /// Cases whose rows are in the file.
-    public private(set) var casesWritten = 0
+    package private(set) var casesWritten = 0
     /// Rows in the file, the header not counted.
-    public private(set) var rowsWritten = 0
+    package private(set) var rowsWritten = 0
 
     /// Creates the file, empty. Refuses an existing file unless `overwrite` is true, and throws a message that
     /// names the path when the file cannot be created.
-    public convenience init(path: String, environment: RunEnvironment, settings: RunSettings,
+    package convenience init(path: String, environment: RunEnvironment, settings: RunSettings,
                             overwrite: Bool = false) throws {
         let file = try Self.create(path, exclusive: !overwrite)
         self.init(path: path, file: file, environment: environment, settings: settings)
@@ -40,7 +40,7 @@ public final class ResultsWriter: @unchecked Sendable {
     /// Opens `path` to append one round's rows after the rounds already in it (`bench --round`), or creates it.
     /// Refuses a file whose header is not `header` (another schema or kind) and one that does not end with a
     /// whole row. `removeIfEmpty` removes the file only when this writer created it.
-    public static func appending(to path: String, header: [String], environment: RunEnvironment,
+    package static func appending(to path: String, header: [String], environment: RunEnvironment,
                                  settings: RunSettings) throws -> ResultsWriter {
         let existing = FileManager.default.contents(atPath: path) ?? Data()
         if !existing.isEmpty {
@@ -68,12 +68,12 @@ public final class ResultsWriter: @unchecked Sendable {
     }
 
     /// The most names `unique(in:stem:…)` tries before it gives up.
-    public static let maximumNameAttempts = 1_000
+    package static let maximumNameAttempts = 1_000
 
     /// Creates a new file `directory/stem.csv`, or `stem-2.csv`, `stem-3.csv`, … when that name is taken, so that
     /// runs started in the same second never collide. Never touches an existing file: `O_EXCL` decides
     /// atomically which run gets which name.
-    public static func unique(in directory: String, stem: String, environment: RunEnvironment,
+    package static func unique(in directory: String, stem: String, environment: RunEnvironment,
                               settings: RunSettings) throws -> ResultsWriter {
         for attempt in 1...maximumNameAttempts {
             let path = "\(directory)/\(stem)\(attempt == 1 ? "" : "-\(attempt)").csv"
@@ -129,14 +129,14 @@ public final class ResultsWriter: @unchecked Sendable {
     ///
     /// All or nothing: when the write fails (a full disk, a file size limit), the file is cut back to its
     /// previous length, so it still ends at the last whole row, and the error says so.
-    public func append(_ results: [CaseResult]) throws {
+    package func append(_ results: [CaseResult]) throws {
         try append(rows: results.flatMap { ResultsSchema.rows(environment: environment, settings: settings, result: $0) },
                    header: ResultsSchema.header)
     }
 
     /// Appends `rows` as one case, after `header` when these are the file's first rows: for any file of the
     /// schema family (a counts file writes its `CountsSchema` rows this way). All or nothing, as `append(_:)`.
-    public func append(rows: [[String]], header: [String]) throws {
+    package func append(rows: [[String]], header: [String]) throws {
         try lock.withLock {
             precondition(!completed, "rows appended after the run was marked complete")
             let text = Self.caseText(rows: rows, header: committedLength == 0 ? header : nil)
@@ -162,12 +162,12 @@ public final class ResultsWriter: @unchecked Sendable {
     /// The text `append(rows:header:)` writes for one case: `header`'s line first when given (the file's
     /// first case), then each row's line, every line as `CSVFormat.encode` makes it. The one encoding of a
     /// results file's rows: `bench worker`'s `encode` gives a paired run's files the same text.
-    public static func caseText(rows: [[String]], header: [String]?) -> String {
+    package static func caseText(rows: [[String]], header: [String]?) -> String {
         (header.map(CSVFormat.encode) ?? "") + rows.map(CSVFormat.encode).joined()
     }
 
     /// Appends every row of one completed case that has a single result.
-    public func append(_ result: CaseResult) throws {
+    package func append(_ result: CaseResult) throws {
         try append([result])
     }
 
@@ -176,7 +176,7 @@ public final class ResultsWriter: @unchecked Sendable {
     /// first; when it says false (a last round that finds an earlier round missing), the file stays as it is.
     /// Returns whether the file was marked.
     @discardableResult
-    public func completeRun(when condition: (_ header: [String], _ rows: [[String]]) -> Bool = { _, _ in true })
+    package func completeRun(when condition: (_ header: [String], _ rows: [[String]]) -> Bool = { _, _ in true })
         throws -> Bool {
         try lock.withLock {
             completed = true
@@ -191,7 +191,7 @@ public final class ResultsWriter: @unchecked Sendable {
     /// bench-commits' paired runs, whose files no `bench` process owns, have it done by `bench worker`'s
     /// `complete` request.
     @discardableResult
-    public static func markRunComplete(path: String,
+    package static func markRunComplete(path: String,
                                        when condition: (_ header: [String], _ rows: [[String]]) -> Bool
                                            = { _, _ in true }) throws -> Bool {
         func failure(_ reason: String) -> ResultsWriterError {
@@ -247,13 +247,13 @@ public final class ResultsWriter: @unchecked Sendable {
     /// Removes the file when it holds no case (the run ended before one completed); true when it did. A later
     /// `append` must not follow.
     @discardableResult
-    public func removeIfEmpty() -> Bool {
+    package func removeIfEmpty() -> Bool {
         lock.withLock { removeIfEmptyLocked() }
     }
 
     /// Ends the process between two writes: waits for a write in progress, removes the file when it holds no
     /// case, then calls `exit` with the cases kept and whether the file was removed. For a second Ctrl-C.
-    public func endAtOnce(_ exit: (_ casesKept: Int, _ removedEmptyFile: Bool) -> Never) -> Never {
+    package func endAtOnce(_ exit: (_ casesKept: Int, _ removedEmptyFile: Bool) -> Never) -> Never {
         lock.lock()
         // The lock is never released: no write may start after this.
         exit(casesWritten, removeIfEmptyLocked())
@@ -267,21 +267,21 @@ public final class ResultsWriter: @unchecked Sendable {
 }
 
 /// A results file that could not be created or written; the message names the file.
-public struct ResultsWriterError: Error, CustomStringConvertible {
-    public let message: String
+package struct ResultsWriterError: Error, CustomStringConvertible {
+    package let message: String
     /// Whether the file could not be created, or could not take a case's rows.
-    public let stage: Stage
+    package let stage: Stage
     /// What stood in the way, where it matters to the caller.
-    public let reason: Reason?
+    package let reason: Reason?
 
-    public enum Stage: Sendable { case create, write }
-    public enum Reason: Sendable { case exists, directory }
+    package enum Stage: Sendable { case create, write }
+    package enum Reason: Sendable { case exists, directory }
 
-    public init(message: String, stage: Stage, reason: Reason? = nil) {
+    package init(message: String, stage: Stage, reason: Reason? = nil) {
         self.message = message
         self.stage = stage
         self.reason = reason
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

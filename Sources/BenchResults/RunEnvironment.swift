@@ -4,42 +4,42 @@ import Synchronization
 
 /// Where a results file came from: the run, the code, the machine and the build. Every row carries it, so a
 /// CSV on its own says what produced it.
-public struct RunEnvironment: Sendable, Equatable, Codable {
-    public var runID: String
+package struct RunEnvironment: Sendable, Equatable, Codable {
+    package var runID: String
     /// When the run started, ISO 8601 in UTC (`2026-11-21T23:45:01Z`).
-    public var startedAt: String
+    package var startedAt: String
     /// The working tree's `git rev-parse HEAD`, `BENCH_COMMIT` when set, `unknown` when git cannot be read.
-    public var commit: String
+    package var commit: String
     /// Whether tracked files differ from `commit`; `unknown` when git cannot be read.
-    public var dirty: TreeState
-    public var host: String
-    public var os: String
-    public var kernel: String
-    public var cpuModel: String
-    public var logicalCPUs: Int
-    public var swiftVersion: String
+    package var dirty: TreeState
+    package var host: String
+    package var os: String
+    package var kernel: String
+    package var cpuModel: String
+    package var logicalCPUs: Int
+    package var swiftVersion: String
     /// `release` or `debug`.
-    public var build: String
+    package var build: String
     /// The allocator the process runs with: `system` (glibc malloc), or `jemalloc` when jemalloc is loaded.
-    public var allocator: String
+    package var allocator: String
     /// The first field of `/proc/loadavg` when the run started: runnable threads averaged over a minute. At or
     /// above `logicalCPUs`, something else competes for the cores. Nil where it cannot be read.
-    public var loadAverage1m: Double?
+    package var loadAverage1m: Double?
     /// The `bench` version that wrote the file (`bench --version`).
-    public var benchVersion: String
+    package var benchVersion: String
     /// Why git could not be read (git's own words), when it could not; then `dirty` is `unknown`. Not a column:
     /// the tool warns with it.
-    public var gitProblem: String?
+    package var gitProblem: String?
 
     /// Whether the working tree matched its commit.
-    public enum TreeState: String, Sendable, Equatable, Codable {
+    package enum TreeState: String, Sendable, Equatable, Codable {
         case clean
         case modified
         /// Git could not be read: not a checkout, a repository it refuses (dubious ownership), no git.
         case unknown
 
         /// The `dirty` field: `false`, `true` or `unknown`.
-        public var csvField: String {
+        package var csvField: String {
             switch self {
             case .clean: "false"
             case .modified: "true"
@@ -48,7 +48,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
         }
     }
 
-    public init(runID: String, startedAt: String, commit: String, dirty: TreeState, host: String, os: String,
+    package init(runID: String, startedAt: String, commit: String, dirty: TreeState, host: String, os: String,
                 kernel: String, cpuModel: String, logicalCPUs: Int, swiftVersion: String, build: String,
                 allocator: String, loadAverage1m: Double? = nil, benchVersion: String = "unknown",
                 gitProblem: String? = nil) {
@@ -71,7 +71,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
 
     /// The environment saved at `path` (`save(to:)`), so that every round of a run records the same one; or,
     /// when there is no such file, this process's environment, saved there for the rounds that follow.
-    public static func shared(at path: String, benchVersion: String) throws -> RunEnvironment {
+    package static func shared(at path: String, benchVersion: String) throws -> RunEnvironment {
         if let data = FileManager.default.contents(atPath: path) {
             do {
                 return try JSONDecoder().decode(RunEnvironment.self, from: data)
@@ -85,7 +85,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     }
 
     /// Writes the environment to `path` as JSON, for `shared(at:)`.
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         do {
             try JSONEncoder().encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -94,12 +94,12 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     }
 
     /// The commit's first seven characters, for file names.
-    public var shortCommit: String {
+    package var shortCommit: String {
         commit == "unknown" ? commit : String(commit.prefix(7))
     }
 
     /// Reads the environment of this process now; `benchVersion` is the tool's own version.
-    public static func current(benchVersion: String, date: Date = Date()) -> RunEnvironment {
+    package static func current(benchVersion: String, date: Date = Date()) -> RunEnvironment {
         let git = GitState.read()
         let override = ProcessInfo.processInfo.environment["BENCH_COMMIT"].flatMap { $0.isEmpty ? nil : $0 }
         return RunEnvironment(
@@ -149,12 +149,12 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     }
 
     /// `debug` when compiled without optimization, else `release`.
-    public static var buildConfiguration: String {
+    package static var buildConfiguration: String {
         buildIsDebug ? "debug" : "release"
     }
 
     /// Whether this binary was compiled in the debug configuration, whose timings mean little.
-    public static var buildIsDebug: Bool {
+    package static var buildIsDebug: Bool {
         #if DEBUG
         return true
         #else
@@ -262,7 +262,7 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
 }
 
 /// A run environment file (`bench --run-environment`) that could not be read or written.
-public struct RunEnvironmentFileError: Error, CustomStringConvertible {
-    public let description: String
+package struct RunEnvironmentFileError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

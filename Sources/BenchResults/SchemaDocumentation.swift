@@ -6,12 +6,12 @@
 ///
 /// `swift run bench schema > docs/csv-schema.md` regenerates the page; the test demands the committed page be
 /// `markdown()` to the character.
-public enum SchemaDocumentation {
+package enum SchemaDocumentation {
     /// What a column without an entry renders as: a visible gap, never a silent omission.
-    public static let undocumentedMarker = "**undocumented**"
+    package static let undocumentedMarker = "**undocumented**"
 
     /// The page: a header saying how it is made, then one table per file.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var lines = [
             "# The CSV files",
             "",
@@ -54,7 +54,7 @@ public enum SchemaDocumentation {
     }
 
     /// The columns of the three files that have no words, as `file: column`.
-    public static func undocumentedColumns() -> [String] {
+    package static func undocumentedColumns() -> [String] {
         FileSchema.all.flatMap { file in
             file.columns.filter { meaning(of: $0.name, in: file.kind) == nil }.map { "\(file.kind): \($0.name)" }
         }
@@ -62,7 +62,7 @@ public enum SchemaDocumentation {
 
     /// What `column` of a file of `kind` holds: the file's own words for it, else the timing file's (whose
     /// environment and case columns the other files share); nil when neither has words for it.
-    public static func meaning(of column: String, in kind: FileSchema.Kind) -> String? {
+    package static func meaning(of column: String, in kind: FileSchema.Kind) -> String? {
         let own: [String: String] = switch kind {
         case .timing: timing
         case .counts: counts

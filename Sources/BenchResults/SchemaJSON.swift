@@ -10,11 +10,11 @@ import Foundation
 ///
 /// `regenerateCommand` regenerates the file; `SchemaJSONTests` demands the committed file be `text()` to the
 /// character.
-public enum SchemaJSON {
+package enum SchemaJSON {
     /// Where the file lives, from the repository's root.
-    public static let path = "scripts/analyze_lib/files/results-schema.json"
+    package static let path = "scripts/analyze_lib/files/results-schema.json"
     /// The command that regenerates the file, from the repository's root.
-    public static let regenerateCommand = "swift run bench schema --format json > \(path)"
+    package static let regenerateCommand = "swift run bench schema --format json > \(path)"
 
     /// What the document says of itself, first.
     static let about = "The CSV files bench writes, generated from Sources/BenchResults by `\(regenerateCommand)`; "
@@ -24,7 +24,7 @@ public enum SchemaJSON {
         + "version is the one that added it) and its meaning."
 
     /// The document: two-space indents, one version or column per line, a line end at the end.
-    public static func text() -> String {
+    package static func text() -> String {
         let files = FileSchema.all.map { file in
             "    \(quoted(file.kind.rawValue)): {\n"
                 + "      \"version_column\": \(quoted(file.versionColumn)),\n"

@@ -4,34 +4,34 @@ import Foundation
 /// The outcomes CSV that `bench stress` writes, defined once: one row per (check, threads, outcome) with how many
 /// times the outcome was observed and its grade. Versioned on its own (`stress_schema_version`), since its rows
 /// are outcomes, not samples; the environment columns are the timing file's (`ResultsSchema.environmentColumns`).
-public enum StressSchema {
+package enum StressSchema {
     /// Bumped whenever a column is added, removed, renamed or changes meaning.
     ///
     /// - 1: the environment, `bench_version` and the outcome columns.
     /// - 2: appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
     /// - 3: appends `variant_origin`, as in the timing file.
-    public static let version = 3
+    package static let version = 3
 
     /// What one row is made from: plain values, so that this schema does not depend on the checks.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// `family/variant/check`; a negative control's starts with `control/`.
-        public var check: String
-        public var isControl: Bool
+        package var check: String
+        package var isControl: Bool
         /// `built-in`, or the module that brought the checked variant.
-        public var origin: String
-        public var threads: Int
+        package var origin: String
+        package var threads: Int
         /// Iterations of the check run at this thread count.
-        public var iterations: Int
-        public var seconds: Double
-        public var outcome: String
+        package var iterations: Int
+        package var seconds: Double
+        package var outcome: String
         /// `acceptable`, `acceptable-interesting` or `forbidden`.
-        public var grade: String
-        public var count: Int
+        package var grade: String
+        package var count: Int
         /// For a control: seconds from its start to its first forbidden outcome; nil when never caught (and for
         /// variants).
-        public var secondsToFirstForbidden: Double?
+        package var secondsToFirstForbidden: Double?
 
-        public init(check: String, isControl: Bool, origin: String = BenchmarkCase.builtInOrigin, threads: Int, iterations: Int,
+        package init(check: String, isControl: Bool, origin: String = BenchmarkCase.builtInOrigin, threads: Int, iterations: Int,
                     seconds: Double, outcome: String, grade: String, count: Int,
                     secondsToFirstForbidden: Double? = nil) {
             self.check = check
@@ -48,12 +48,12 @@ public enum StressSchema {
     }
 
     /// What one row's fields are made from.
-    public typealias Source = (row: Row, environment: RunEnvironment)
+    package typealias Source = (row: Row, environment: RunEnvironment)
 
     /// The columns, in file order: its own version, the timing file's environment and `bench_version` (as of
     /// version 1, with the types they have now), the outcome columns, `run_complete` (version 2) and
     /// `variant_origin` (version 3).
-    public static let columns: [SchemaColumn<Source>] =
+    package static let columns: [SchemaColumn<Source>] =
         [SchemaColumn<Source>("stress_schema_version", .int, since: 1, .run) { _ in String(version) }]
         + (ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn]).map { column in
             column.redefined { $0.introduced(at: 1) }.reading { (source: Source) in source.environment }
@@ -79,13 +79,13 @@ public enum StressSchema {
     ]
 
     /// The stress file as a reader needs it.
-    public static let file = FileSchema(kind: .stress, version: version, columns: columns.map(\.definition))
+    package static let file = FileSchema(kind: .stress, version: version, columns: columns.map(\.definition))
 
     /// The header record's fields.
-    public static var header: [String] { columns.map(\.name) }
+    package static var header: [String] { columns.map(\.name) }
 
     /// One row's fields, in header order.
-    public static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
+    package static func fields(_ row: Row, environment: RunEnvironment) -> [String] {
         columns.map { $0.value((row, environment)) }
     }
 }

@@ -1,5 +1,5 @@
 /// The catalog of `wait/fan-out`: every way the seeds wait for a batch of tasks to finish.
-public enum FanOutVariant: String, VariantCatalog {
+package enum FanOutVariant: String, VariantCatalog {
     case semaphore
     case groupWait = "group-wait"
     case groupNotify = "group-notify"
@@ -8,14 +8,14 @@ public enum FanOutVariant: String, VariantCatalog {
     case taskGroup = "task-group"
 
     /// The one benchmark these variants join.
-    public enum Benchmark: String, CaseIterable, Hashable, Sendable {
+    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
         case fanOut = "fan-out"
     }
 
-    public static let suite = "wait"
-    public static let summaryHeading = "what the waiter does"
+    package static let suite = "wait"
+    package static let summaryHeading = "what the waiter does"
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .semaphore: "each task signals a semaphore; the waiter waits `tasks` times"
         case .groupWait: "`queue.async(group:)` per task, then `group.wait()`"

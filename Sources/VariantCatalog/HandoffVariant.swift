@@ -1,18 +1,18 @@
 /// The catalog of `wait/handoff`: every way two threads hand control back and forth.
-public enum HandoffVariant: String, VariantCatalog {
+package enum HandoffVariant: String, VariantCatalog {
     case semaphore
     case group
     case condition
 
     /// The one benchmark these variants join.
-    public enum Benchmark: String, CaseIterable, Hashable, Sendable {
+    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
         case handoff
     }
 
-    public static let suite = "wait"
-    public static let summaryHeading = "mechanism"
+    package static let suite = "wait"
+    package static let summaryHeading = "mechanism"
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .semaphore: "one semaphore per direction: `signal` the other's, `wait` on yours"
         case .group:

@@ -1,6 +1,6 @@
 /// The isolation family's catalog: every mechanism `isolation/…` puts around the same identity map, and the stress
 /// tests check.
-public enum IsolationVariant: String, VariantCatalog {
+package enum IsolationVariant: String, VariantCatalog {
     case serialSync = "serial-sync"
     case serialAsyncWrite = "serial-async-write"
     case concurrentBarrierAsync = "concurrent-barrier-async"
@@ -15,7 +15,7 @@ public enum IsolationVariant: String, VariantCatalog {
     case actor
 
     /// The isolation suite's benchmarks.
-    public enum Benchmark: String, CaseIterable, Hashable, Sendable {
+    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
         /// Every thread runs the same mix of reads and writes.
         case mixed
         /// One thread writes while the others read.
@@ -24,11 +24,11 @@ public enum IsolationVariant: String, VariantCatalog {
         case counter
     }
 
-    public static let suite = "isolation"
-    public static let summaryHeading = "reads and writes"
+    package static let suite = "isolation"
+    package static let summaryHeading = "reads and writes"
 
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .serialSync: "reads and writes: `sync` on one serial queue"
         case .serialAsyncWrite: "reads: `sync` on a serial queue; writes: `async` on it"

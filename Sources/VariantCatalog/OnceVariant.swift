@@ -1,5 +1,5 @@
 /// The once family's catalog: every way of running code once that `once/…` measures and the stress tests race.
-public enum OnceVariant: String, VariantCatalog {
+package enum OnceVariant: String, VariantCatalog {
     case arrayTracker = "array-tracker"
     case setTracker = "set-tracker"
     case osLock = "os-lock"
@@ -12,7 +12,7 @@ public enum OnceVariant: String, VariantCatalog {
     case barrierOnly = "barrier-only"
 
     /// The once suite's benchmarks.
-    public enum Benchmark: String, CaseIterable, Hashable, Sendable {
+    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
         /// A call whose block has already run: the path every later call takes.
         case hit
         /// The first call for a fresh token: registration plus an empty block.
@@ -21,11 +21,11 @@ public enum OnceVariant: String, VariantCatalog {
         case race
     }
 
-    public static let suite = "once"
-    public static let summaryHeading = "what it is"
+    package static let suite = "once"
+    package static let summaryHeading = "what it is"
 
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .arrayTracker:
             "The seed as written: `[String]`, `contains` then `append`, block run while the lock is held. "

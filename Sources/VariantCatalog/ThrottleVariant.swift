@@ -1,18 +1,18 @@
 /// The catalog of `wait/throttle`: every way the seeds keep at most `limit` tasks in flight.
-public enum ThrottleVariant: String, VariantCatalog {
+package enum ThrottleVariant: String, VariantCatalog {
     case semaphoreLimit = "semaphore-limit"
     case operationQueueLimit = "operation-queue-limit"
     case serialWorker = "serial-worker"
 
     /// The one benchmark these variants join.
-    public enum Benchmark: String, CaseIterable, Hashable, Sendable {
+    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
         case throttle
     }
 
-    public static let suite = "wait"
-    public static let summaryHeading = "how the limit is kept"
+    package static let suite = "wait"
+    package static let summaryHeading = "how the limit is kept"
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .semaphoreLimit:
             "seed 003's `LimitedWorker`: every task is submitted at once; each block waits on a semaphore created "

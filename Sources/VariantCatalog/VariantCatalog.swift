@@ -3,7 +3,7 @@
 ///
 /// A catalog names; it does not register. Each id is bound to its type once, by the `Variant` factory that
 /// registers it (VariantRegistration's `BuiltInVariants.swift`), the way a package registers a variant of its own.
-public protocol VariantCatalog: CaseIterable, RawRepresentable, Hashable, Sendable, CustomStringConvertible
+package protocol VariantCatalog: CaseIterable, RawRepresentable, Hashable, Sendable, CustomStringConvertible
 where RawValue == String, AllCases == [Self] {
     /// The benchmarks of the family's suite, named as in the CSV `benchmark` column.
     associatedtype Benchmark: RawRepresentable, CaseIterable, Hashable, Sendable
@@ -20,28 +20,28 @@ where RawValue == String, AllCases == [Self] {
 
 extension VariantCatalog {
     /// The CSV id, so that a test's arguments and a failure message name the variant as the CSV does.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The name of the variant table: the suite (`once`), or `suite/benchmark` for a family whose catalog serves
     /// one benchmark (`wait/fan-out`).
-    public static var tableName: String {
+    package static var tableName: String {
         Benchmark.allCases.count == 1 ? "\(suite)/\(Benchmark.allCases[0].rawValue)" : suite
     }
 }
 
 /// A family's catalog as plain data: what `bench --list --format md` renders and the tables of docs/suites.md must
 /// match.
-public struct VariantTable: Sendable, Equatable {
+package struct VariantTable: Sendable, Equatable {
     /// One variant.
-    public struct Row: Sendable, Equatable {
-        public let id: String
+    package struct Row: Sendable, Equatable {
+        package let id: String
         /// Nil for a variant only the suite has.
-        public let typeName: String?
+        package let typeName: String?
         /// The names of the benchmarks that measure it, in the suite's order.
-        public let benchmarks: [String]
-        public let summary: String
+        package let benchmarks: [String]
+        package let summary: String
 
-        public init(id: String, typeName: String?, benchmarks: [String], summary: String) {
+        package init(id: String, typeName: String?, benchmarks: [String], summary: String) {
             self.id = id
             self.typeName = typeName
             self.benchmarks = benchmarks
@@ -50,12 +50,12 @@ public struct VariantTable: Sendable, Equatable {
     }
 
     /// The suite (`once`), or `suite/benchmark` for a family whose catalog serves one benchmark (`wait/fan-out`).
-    public let name: String
-    public let suite: String
-    public let summaryHeading: String
-    public let rows: [Row]
+    package let name: String
+    package let suite: String
+    package let summaryHeading: String
+    package let rows: [Row]
 
-    public init(name: String, suite: String, summaryHeading: String, rows: [Row]) {
+    package init(name: String, suite: String, summaryHeading: String, rows: [Row]) {
         self.name = name
         self.suite = suite
         self.summaryHeading = summaryHeading

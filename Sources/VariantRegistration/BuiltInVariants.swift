@@ -4,8 +4,9 @@ import VariantCatalog
 
 /// A family's catalog whose every id is registered through the factories a package calls: the one place an id
 /// meets its type.
-protocol BuiltInFamily: VariantCatalog {
-    /// The variant this id names, made by a factory of `Variant`.
+package protocol BuiltInFamily: VariantCatalog {
+    /// The variant this id names, made by a factory of `Variant`. Package access for the tests, which ask it what a
+    /// built-in variant is (`BuiltInVariants+Questions.swift` in SyncVariantsTests).
     var variant: Variant { get }
 }
 
@@ -26,7 +27,7 @@ extension BuiltInFamily {
 }
 
 extension OnceVariant: BuiltInFamily {
-    var variant: Variant {
+    package var variant: Variant {
         switch self {
         case .arrayTracker: .once(rawValue, ArrayTrackerOnce.self)
         case .setTracker: .once(rawValue, SetTrackerOnce.self)
@@ -43,7 +44,7 @@ extension OnceVariant: BuiltInFamily {
 }
 
 extension IsolationVariant: BuiltInFamily {
-    var variant: Variant {
+    package var variant: Variant {
         switch self {
         case .serialSync: .queueStore(rawValue, SerialSyncStore.self)
         case .serialAsyncWrite: .queueStore(rawValue, SerialAsyncWriteStore.self)
@@ -62,7 +63,7 @@ extension IsolationVariant: BuiltInFamily {
 }
 
 extension FanOutVariant: BuiltInFamily {
-    var variant: Variant {
+    package var variant: Variant {
         switch self {
         case .semaphore: .fanOut(rawValue) { SemaphoreFanOut() }
         case .groupWait: .fanOut(rawValue) { GroupWaitFanOut() }
@@ -75,7 +76,7 @@ extension FanOutVariant: BuiltInFamily {
 }
 
 extension ThrottleVariant: BuiltInFamily {
-    var variant: Variant {
+    package var variant: Variant {
         switch self {
         case .semaphoreLimit: .throttle(rawValue) { SemaphoreLimitThrottle(limit: $0) }
         case .operationQueueLimit: .throttle(rawValue) { OperationQueueLimitThrottle(limit: $0) }
@@ -85,7 +86,7 @@ extension ThrottleVariant: BuiltInFamily {
 }
 
 extension HandoffVariant: BuiltInFamily {
-    var variant: Variant {
+    package var variant: Variant {
         switch self {
         case .semaphore: .handoff(rawValue) { SemaphoreHandoff() }
         case .group: .handoff(rawValue) { GroupHandoff() }

@@ -13,7 +13,7 @@ extension Variant {
     /// and `bench stress` runs the lost-write, torn-read and read-your-writes checks on it.
     @inlinable
     public static func lockStore<Store: LockStore>(_ id: String, _: Store.Type, fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
+        Variant(id: id, suite: Suite.isolation, fileID: fileID, type: Store.self,
                 subject: .store { Store(preloading: $0) }) { registry in
             registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0) }
         }
@@ -26,7 +26,7 @@ extension Variant {
     public static func lockStore<Store: ExclusiveLockStore>(_ id: String, _: Store.Type,
                                                             fileID: String = #fileID) -> Variant {
         let subject = StressSubject.lock(store: { Store(preloading: $0) }, lock: { Store(preloading: []) })
-        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
+        return Variant(id: id, suite: Suite.isolation, fileID: fileID, type: Store.self,
                        subject: subject) { registry in
             registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0) }
             registry.addCounterBenchmark(variant: id) { Store(preloading: []) }
@@ -46,7 +46,7 @@ extension Variant {
     public static func lock<Lock: ExclusiveLock>(_ id: String, fileID: String = #fileID,
                                                  _ make: @escaping @Sendable () -> Lock) -> Variant {
         let subject = StressSubject.lock(store: { LockedStore(lock: make(), preloading: $0) }, lock: make)
-        return Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Lock.self,
+        return Variant(id: id, suite: Suite.isolation, fileID: fileID, type: Lock.self,
                        subject: subject) { registry in
             registry.addIsolationBenchmarks(variant: id) { LockedStore(lock: make(), preloading: $0) }
             registry.addMutexPairBenchmark(variant: id, make)
@@ -61,7 +61,7 @@ extension Variant {
     @inlinable
     public static func actorStore<Store: ActorIsolatedStore>(_ id: String, _: Store.Type,
                                                              fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: IsolationVariant.suite, fileID: fileID, type: Store.self,
+        Variant(id: id, suite: Suite.isolation, fileID: fileID, type: Store.self,
                 subject: .actor(Store.self)) { $0.addActorStoreBenchmarks(variant: id, Store.self) }
     }
 
@@ -71,7 +71,7 @@ extension Variant {
     /// early return.
     @inlinable
     public static func once<Table: OnceTable>(_ id: String, _: Table.Type, fileID: String = #fileID) -> Variant {
-        Variant(id: id, suite: OnceVariant.suite, fileID: fileID, type: Table.self,
+        Variant(id: id, suite: Suite.once, fileID: fileID, type: Table.self,
                 subject: .once(Table.self)) { $0.addOnceBenchmarks(variant: id, Table.self) }
     }
 
@@ -82,7 +82,7 @@ extension Variant {
     @inlinable
     public static func fanOut<Waiter: TaskWaiter>(_ id: String, fileID: String = #fileID,
                                                   _ make: @escaping @Sendable () -> Waiter) -> Variant {
-        Variant(id: id, suite: FanOutVariant.suite, fileID: fileID, type: Waiter.self, subject: .fanOut(make)) {
+        Variant(id: id, suite: Suite.fanOut, fileID: fileID, type: Waiter.self, subject: .fanOut(make)) {
             $0.addFanOutBenchmark(variant: id, make)
         }
     }
@@ -95,7 +95,7 @@ extension Variant {
                                                       _ make: @escaping @Sendable (_ limit: Int) -> Throttle)
         -> Variant {
         let supports: @Sendable (Int) -> Bool = { limit in limit >= 1 && limits.map { $0.contains(limit) } ?? true }
-        return Variant(id: id, suite: ThrottleVariant.suite, fileID: fileID, type: Throttle.self,
+        return Variant(id: id, suite: Suite.throttle, fileID: fileID, type: Throttle.self,
                        subject: .throttle(make, supports: supports)) {
             $0.addThrottleBenchmark(variant: id, supports: supports, make)
         }
@@ -106,8 +106,21 @@ extension Variant {
     @inlinable
     public static func handoff<Pair: Handoff>(_ id: String, fileID: String = #fileID,
                                               _ make: @escaping @Sendable () -> Pair) -> Variant {
-        Variant(id: id, suite: HandoffVariant.suite, fileID: fileID, type: Pair.self, subject: .handoff(make)) {
+        Variant(id: id, suite: Suite.handoff, fileID: fileID, type: Pair.self, subject: .handoff(make)) {
             $0.addHandoffBenchmark(variant: id, make)
         }
+    }
+}
+
+extension Variant {
+    /// The suite each factory's variants join, as the family's catalog names it. Read here, not in the factories'
+    /// bodies: those are compiled in the caller's module, and the catalogs are not part of the library's surface.
+    @usableFromInline
+    enum Suite {
+        @usableFromInline static let isolation = IsolationVariant.suite
+        @usableFromInline static let once = OnceVariant.suite
+        @usableFromInline static let fanOut = FanOutVariant.suite
+        @usableFromInline static let throttle = ThrottleVariant.suite
+        @usableFromInline static let handoff = HandoffVariant.suite
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The CPUs the calling thread may run on, from the kernel's `Cpus_allowed_list` ("0-1", "3", "0,2-3"); empty
 /// where /proc does not say.
-public func allowedCPUs() -> [Int] {
+package func allowedCPUs() -> [Int] {
     let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else {
         return []

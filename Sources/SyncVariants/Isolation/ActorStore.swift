@@ -8,21 +8,21 @@
 /// actor is busy, a suspension of the caller; a synchronous caller (a thread outside any task) cannot call it at
 /// all without starting a task and blocking on it, which costs far more than one call. The benchmark starts one
 /// task per batch and amortizes that over the batch: see the isolation benchmarks.
-public actor ActorStore: ActorIsolatedStore {
+package actor ActorStore: ActorIsolatedStore {
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
     /// The model stored under `id`, or nil.
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         entries[id]
     }
 
     /// Inserts `model` under `model.id`, replacing any model stored there.
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         entries[model.id] = model
     }
 }

@@ -8,12 +8,12 @@ import Dispatch
 /// `write` returns before the write is applied (see `AsynchronousWriteStore`): a read issued afterwards still
 /// sees it, because it queues behind the barrier, but pays for every barrier queued ahead. Writers that enqueue
 /// faster than the queue applies grow the queue without bound until they stop.
-public final class ConcurrentBarrierAsyncStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
+package final class ConcurrentBarrierAsyncStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.concurrent-barrier-async", attributes: .concurrent)
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
 
-    public static let readsConcurrently = true
+    package static let readsConcurrently = true
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     package init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
@@ -21,17 +21,17 @@ public final class ConcurrentBarrierAsyncStore: QueueStore, AsynchronousWriteSto
         self.probe = probe
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         guard let probe else { return queue.sync { entries[id] } }
         return queue.sync { probe.observing(.read) { entries[id] } }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         guard let probe else { return queue.async(flags: .barrier) { self.entries[model.id] = model } }
         queue.async(flags: .barrier) { probe.observing(.write) { self.entries[model.id] = model } }
     }
 
-    public func drainWrites() {
+    package func drainWrites() {
         queue.sync(flags: .barrier) {}
     }
 }

@@ -5,12 +5,12 @@ import Dispatch
 ///
 /// Thread-safe; `entries` is read only inside blocks of `queue` and written only inside its barrier blocks.
 /// A write has been applied when `write` returns.
-public final class ConcurrentBarrierSyncStore: QueueStore, @unchecked Sendable {
+package final class ConcurrentBarrierSyncStore: QueueStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.concurrent-barrier-sync", attributes: .concurrent)
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
 
-    public static let readsConcurrently = true
+    package static let readsConcurrently = true
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     package init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
@@ -18,12 +18,12 @@ public final class ConcurrentBarrierSyncStore: QueueStore, @unchecked Sendable {
         self.probe = probe
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         guard let probe else { return queue.sync { entries[id] } }
         return queue.sync { probe.observing(.read) { entries[id] } }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         guard let probe else { return queue.sync(flags: .barrier) { entries[model.id] = model } }
         queue.sync(flags: .barrier) { probe.observing(.write) { entries[model.id] = model } }
     }

@@ -9,25 +9,25 @@ import Synchronization
 /// kernel (as `pthread-mutex-pi` does without the spin; swiftlang/swift#88440). Later toolchains may change this.
 ///
 /// Thread-safe. A write has been applied when `write` returns.
-public final class MutexStore: ExclusiveLockStore, Sendable {
+package final class MutexStore: ExclusiveLockStore, Sendable {
     @usableFromInline let entries: Mutex<[String: IdentityModel]>
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Mutex(Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 }))
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         entries.withLock { $0[id] }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         entries.withLock { $0[model.id] = model }
     }
 
     /// Runs `body` with the mutex held, without touching the dictionary.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try entries.withLock { _ in try body() }
     }
 }

@@ -3,22 +3,22 @@ import Foundation
 /// `nslock`: the dictionary behind a Foundation `NSLock` (a pthread mutex on Linux), for reads and writes alike.
 ///
 /// Thread-safe; `entries` is touched only while `lock` is held. A write has been applied when `write` returns.
-public final class NSLockStore: ExclusiveLockStore, @unchecked Sendable {
+package final class NSLockStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let lock = NSLock()
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         lock.lock()
         defer { lock.unlock() }
         return entries[id]
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         lock.lock()
         defer { lock.unlock() }
         entries[model.id] = model
@@ -26,7 +26,7 @@ public final class NSLockStore: ExclusiveLockStore, @unchecked Sendable {
 
     /// Runs `body` with the lock held, without touching the dictionary.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body()

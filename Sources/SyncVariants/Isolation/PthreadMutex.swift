@@ -5,9 +5,9 @@ import CSyncSupport
 ///
 /// The mutex lives at a stable heap address, as pthread requires; it is never moved or copied, and is destroyed
 /// with this object. Thread-safe: `withLock` runs its body while no other `withLock` of the same mutex runs its own.
-public final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
+package final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
     /// How a thread that finds the mutex held waits.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Default attributes (`PTHREAD_MUTEX_NORMAL`): sleeps in `futex(FUTEX_WAIT)` at once.
         case normal
         /// `PTHREAD_PRIO_INHERIT`: waits in the kernel's queue (`FUTEX_LOCK_PI`), which hands the lock over.
@@ -19,7 +19,7 @@ public final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A mutex of `kind`; traps when pthread refuses the attributes (a libc without them).
-    public init(_ kind: Kind) {
+    package init(_ kind: Kind) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
@@ -47,7 +47,7 @@ public final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
 
     /// Runs `body` with the mutex held.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

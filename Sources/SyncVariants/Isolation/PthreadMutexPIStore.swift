@@ -12,26 +12,26 @@
 /// short spin fails (swiftlang/swift#88440), here without that spin.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
-public final class PthreadMutexPIStore: ExclusiveLockStore, @unchecked Sendable {
+package final class PthreadMutexPIStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let mutex = PthreadMutex(.priorityInheritance)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }
 
     /// Runs `body` with the mutex held.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try mutex.withLock(body)
     }
 }

@@ -7,12 +7,12 @@ import CSyncSupport
 /// Thread-safe; `entries` is read only under the read or write lock and written only under the write lock.
 /// A write has been applied when `write` returns. glibc's default rwlock prefers readers, so a steady stream of
 /// readers can delay a writer. `withLock` takes the write lock: the lock alone, as exclusive as a mutex.
-public final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
+package final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
@@ -26,13 +26,13 @@ public final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
         lock.deallocate()
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return entries[id]
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         entries[model.id] = model
@@ -40,7 +40,7 @@ public final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
 
     /// Runs `body` with the write lock held, without touching the dictionary.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body()

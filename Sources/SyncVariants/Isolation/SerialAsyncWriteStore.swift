@@ -7,12 +7,12 @@ import Dispatch
 /// (see `AsynchronousWriteStore`): a read issued afterwards still sees it, because it queues behind it, but pays
 /// for every write queued ahead. Writers that enqueue faster than the queue applies grow the queue without bound
 /// until they stop: there is no back-pressure.
-public final class SerialAsyncWriteStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
+package final class SerialAsyncWriteStore: QueueStore, AsynchronousWriteStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.serial-async-write")
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
 
-    public static let readsConcurrently = false
+    package static let readsConcurrently = false
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     package init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
@@ -20,17 +20,17 @@ public final class SerialAsyncWriteStore: QueueStore, AsynchronousWriteStore, @u
         self.probe = probe
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         guard let probe else { return queue.sync { entries[id] } }
         return queue.sync { probe.observing(.read) { entries[id] } }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         guard let probe else { return queue.async { self.entries[model.id] = model } }
         queue.async { probe.observing(.write) { self.entries[model.id] = model } }
     }
 
-    public func drainWrites() {
+    package func drainWrites() {
         queue.sync {}
     }
 }

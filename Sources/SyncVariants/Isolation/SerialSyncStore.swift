@@ -5,12 +5,12 @@ import Dispatch
 ///
 /// Thread-safe; `entries` is touched only inside blocks of `queue`. A write has been applied when `write`
 /// returns, so the writer's next read (and anyone's read ordered after it) sees it.
-public final class SerialSyncStore: QueueStore, @unchecked Sendable {
+package final class SerialSyncStore: QueueStore, @unchecked Sendable {
     private let queue = DispatchQueue(label: "dispatchbench.isolation.serial-sync")
     private var entries: [String: IdentityModel]
     private let probe: (any QueueBlockProbe)?
 
-    public static let readsConcurrently = false
+    package static let readsConcurrently = false
 
     /// A store holding `models`. `probe` is for tests only; see `QueueBlockProbe`.
     package init(preloading models: [IdentityModel] = [], probe: (any QueueBlockProbe)? = nil) {
@@ -18,12 +18,12 @@ public final class SerialSyncStore: QueueStore, @unchecked Sendable {
         self.probe = probe
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         guard let probe else { return queue.sync { entries[id] } }
         return queue.sync { probe.observing(.read) { entries[id] } }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         guard let probe else { return queue.sync { entries[model.id] = model } }
         queue.sync { probe.observing(.write) { entries[model.id] = model } }
     }

@@ -15,26 +15,26 @@ import Synchronization
 ///
 /// Thread-safe; `entries` is touched only while the flag is held (acquire on taking it, release on freeing it).
 /// A write has been applied when `write` returns.
-public final class SpinLockStore: ExclusiveLockStore, @unchecked Sendable {
+package final class SpinLockStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let held = Atomic<Bool>(false)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
-    public init(preloading models: [IdentityModel] = []) {
+    package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
-    public func read(_ id: String) -> IdentityModel? {
+    package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
-    public func write(_ model: IdentityModel) {
+    package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }
 
     /// Runs `body` with the flag held: spins until this thread's swap is the one that took it.
     @inlinable
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         while held.exchange(true, ordering: .acquiring) {
             repeat { sync_spin_pause() } while held.load(ordering: .relaxed)
         }

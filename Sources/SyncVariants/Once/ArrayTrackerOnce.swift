@@ -11,19 +11,19 @@
 /// caller returns before the block has. Because the lock is recursive, a block may call `once` for another
 /// token; a block that calls `once` for its own token returns at once without waiting for itself, as in the
 /// seed. Blocks of different tokens never run at the same time.
-public final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
+package final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
     @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
     @usableFromInline var tracker: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public static func makeTable(tokens: Int) -> ArrayTrackerOnce {
+    package static func makeTable(tokens: Int) -> ArrayTrackerOnce {
         ArrayTrackerOnce()
     }
 
     @inlinable
-    public func once(token: String, block: () -> Void) {
+    package func once(token: String, block: () -> Void) {
         lock.withLock {
             if tracker.contains(token) { return }
             tracker.append(token)

@@ -12,15 +12,15 @@ import Synchronization
 /// load pairs with it, so a caller that sees "done" sees the block's effects; callers that lose the race wait on
 /// the token's mutex until the block has returned. Blocks of different tokens may run at the same time. A block
 /// that calls `once` for its own token deadlocks.
-public final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
+package final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens in the table.
-    public let count: Int
+    package let count: Int
     /// `count` flags, false until the token's block has returned.
     @usableFromInline let done: UnsafeMutablePointer<Atomic<Bool>>
     /// `count` mutexes, one per token, taken only while its flag is false.
     @usableFromInline let slowPath: UnsafeMutablePointer<Mutex<Void>>
 
-    public init(count: Int) {
+    package init(count: Int) {
         precondition(count >= 1, "a table holds at least one token")
         self.count = count
         done = .allocate(capacity: count)
@@ -38,12 +38,12 @@ public final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
         slowPath.deallocate()
     }
 
-    public static func makeTable(tokens: Int) -> AtomicFlagOnce {
+    package static func makeTable(tokens: Int) -> AtomicFlagOnce {
         AtomicFlagOnce(count: tokens)
     }
 
     @inlinable
-    public func once(token: Int, block: () -> Void) {
+    package func once(token: Int, block: () -> Void) {
         precondition(token >= 0 && token < count, "token \(token) outside 0..<\(count)")
         if done[token].load(ordering: .acquiring) { return }
         slowPath[token].withLock { _ in

@@ -6,25 +6,25 @@
 /// In Swift 6 mode `#file` is the short `Module/File.swift` (the seed's Swift 3 had the full path, a longer
 /// string). Two call sites on the same line of same-named functions in same-named files share a token, as
 /// the seed warns. Thread-safety and nesting are as for `SetTrackerOnce`.
-public final class AutoTokenOnce: OnceTable, Sendable {
+package final class AutoTokenOnce: OnceTable, Sendable {
     @usableFromInline let tracker = SetTrackerOnce()
 
-    public init() {}
+    package init() {}
 
-    public static func makeTable(tokens: Int) -> AutoTokenOnce {
+    package static func makeTable(tokens: Int) -> AutoTokenOnce {
         AutoTokenOnce()
     }
 
     /// Runs `block` once per call site (file, function and line).
     @inlinable
-    public func once(file: String = #file, function: String = #function, line: Int = #line, block: () -> Void) {
+    package func once(file: String = #file, function: String = #function, line: Int = #line, block: () -> Void) {
         let token = file + ":" + function + ":" + String(line)
         tracker.once(token: token, block: block)
     }
 
     /// Runs `block` once per explicit token, sharing the table with the call-site tokens (as the seed does).
     @inlinable
-    public func once(token: String, block: () -> Void) {
+    package func once(token: String, block: () -> Void) {
         tracker.once(token: token, block: block)
     }
 }

@@ -18,29 +18,29 @@ import Dispatch
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks
 /// (libdispatch traps where it can tell).
-public final class DispatchOnce: OnceTable, @unchecked Sendable {
+package final class DispatchOnce: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
     @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
-    public var count: Int { predicates.count }
+    package var count: Int { predicates.count }
 
-    public init(count: Int) {
+    package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
-    public static func makeTable(tokens: Int) -> DispatchOnce {
+    package static func makeTable(tokens: Int) -> DispatchOnce {
         DispatchOnce(count: tokens)
     }
 
     @inlinable
-    public func once(token: Int, block: @escaping () -> Void) {
+    package func once(token: Int, block: @escaping () -> Void) {
         dispatchOnce(predicates.address(of: token), block)
     }
 
     /// The raw predicate of `token` (0: not run, -1: done), as seed 002 prints it. Only meaningful while no
     /// call for that token is in flight.
-    public func predicate(of token: Int) -> Int {
+    package func predicate(of token: Int) -> Int {
         predicates.address(of: token).pointee
     }
 }

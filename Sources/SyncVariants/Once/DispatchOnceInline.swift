@@ -13,23 +13,23 @@ import Dispatch
 /// tries a compare-exchange on x86-64 even when the predicate is done). The acquire load pairs with libdispatch's
 /// release of the predicate once the block has returned, so a caller that skips the call sees the block's effects.
 /// Same table of zeroed predicates, same thread-safety and nesting rules as `DispatchOnce`.
-public final class DispatchOnceInline: OnceTable, @unchecked Sendable {
+package final class DispatchOnceInline: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
     @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
-    public var count: Int { predicates.count }
+    package var count: Int { predicates.count }
 
-    public init(count: Int) {
+    package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
-    public static func makeTable(tokens: Int) -> DispatchOnceInline {
+    package static func makeTable(tokens: Int) -> DispatchOnceInline {
         DispatchOnceInline(count: tokens)
     }
 
     @inlinable
-    public func once(token: Int, block: @escaping () -> Void) {
+    package func once(token: Int, block: @escaping () -> Void) {
         let predicate = predicates.address(of: token)
         if sync_dispatch_once_is_done(predicate) { return }
         dispatchOnce(predicate, block)

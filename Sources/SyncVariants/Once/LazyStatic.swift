@@ -18,12 +18,12 @@ import CSyncSupport
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token is not
 /// supported (the runtime's lock is not recursive).
-public final class LazyStatic: OnceTable, @unchecked Sendable {
+package final class LazyStatic: OnceTable, @unchecked Sendable {
     private static let storage: Int = Int.random(in: 1...1_000)
 
     /// Reads the static, initializing it on the first call. Thread-safe.
     @inline(never)
-    public static func value() -> Int {
+    package static func value() -> Int {
         storage
     }
 
@@ -31,18 +31,18 @@ public final class LazyStatic: OnceTable, @unchecked Sendable {
     @usableFromInline let predicates: PredicateBuffer<sync_swift_once_t>
 
     /// The number of tokens (predicates) in the table.
-    public var count: Int { predicates.count }
+    package var count: Int { predicates.count }
 
-    public init(count: Int) {
+    package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
-    public static func makeTable(tokens: Int) -> LazyStatic {
+    package static func makeTable(tokens: Int) -> LazyStatic {
         LazyStatic(count: tokens)
     }
 
     @inlinable
-    public func once(token: Int, block: @escaping () -> Void) {
+    package func once(token: Int, block: @escaping () -> Void) {
         let predicate = predicates.address(of: token)
         // Unprotected: the pointer never outlives the call; a stack protector would add a check to every call.
         _withUnprotectedUnsafePointer(to: OnceBlock(body: block)) { context in

@@ -9,17 +9,17 @@ import Synchronization
 /// before the block has. The mutex is not recursive: a block that calls `once` on the same tracker (for any
 /// token) deadlocks, or traps where the platform detects it. Blocks of different tokens never run at the same
 /// time.
-public final class OSLockOnce: OnceTable, Sendable {
+package final class OSLockOnce: OnceTable, Sendable {
     @usableFromInline let tracker = Mutex<Set<String>>([])
 
-    public init() {}
+    package init() {}
 
-    public static func makeTable(tokens: Int) -> OSLockOnce {
+    package static func makeTable(tokens: Int) -> OSLockOnce {
         OSLockOnce()
     }
 
     @inlinable
-    public func once(token: String, block: () -> Void) {
+    package func once(token: String, block: () -> Void) {
         tracker.withLock { registered in
             if registered.contains(token) { return }
             registered.insert(token)

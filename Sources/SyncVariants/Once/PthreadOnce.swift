@@ -11,23 +11,23 @@ import CSyncSupport
 ///
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks.
-public final class PthreadOnce: OnceTable, @unchecked Sendable {
+package final class PthreadOnce: OnceTable, @unchecked Sendable {
     /// Written only by `pthread_once` after initialization.
     @usableFromInline let controls: PredicateBuffer<pthread_once_t>
 
     /// The number of tokens (controls) in the table.
-    public var count: Int { controls.count }
+    package var count: Int { controls.count }
 
-    public init(count: Int) {
+    package init(count: Int) {
         controls = PredicateBuffer(count: count, initialValue: pthread_once_t(PTHREAD_ONCE_INIT))
     }
 
-    public static func makeTable(tokens: Int) -> PthreadOnce {
+    package static func makeTable(tokens: Int) -> PthreadOnce {
         PthreadOnce(count: tokens)
     }
 
     @inlinable
-    public func once(token: Int, block: @escaping () -> Void) {
+    package func once(token: Int, block: @escaping () -> Void) {
         let control = controls.address(of: token)
         // Unprotected: the pointer never outlives the call, and a stack protector would add a canary load and
         // check to every hit.

@@ -5,19 +5,19 @@
 /// A hit costs one hash of the token (Swift's seeded SipHash over all its bytes) and, on a match, one string
 /// comparison, whatever the number of tokens registered. Thread-safety and nesting are as for
 /// `ArrayTrackerOnce`.
-public final class SetTrackerOnce: OnceTable, @unchecked Sendable {
+package final class SetTrackerOnce: OnceTable, @unchecked Sendable {
     @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
     @usableFromInline var tracker: Set<String> = []
 
-    public init() {}
+    package init() {}
 
-    public static func makeTable(tokens: Int) -> SetTrackerOnce {
+    package static func makeTable(tokens: Int) -> SetTrackerOnce {
         SetTrackerOnce()
     }
 
     @inlinable
-    public func once(token: String, block: () -> Void) {
+    package func once(token: String, block: () -> Void) {
         lock.withLock {
             if tracker.contains(token) { return }
             tracker.insert(token)

@@ -2,15 +2,15 @@
 /// when that work is done: the seed's `CustomOperation1`/`CustomOperation2` without a subclass per job.
 ///
 /// Thread-safe as `AsyncOperation` is; `finish` must be called exactly once, from any thread.
-public final class AsyncBlockOperation: AsyncOperation, @unchecked Sendable {
+package final class AsyncBlockOperation: AsyncOperation, @unchecked Sendable {
     private let body: @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void
 
-    public init(_ body: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
+    package init(_ body: @escaping @Sendable (_ finish: @escaping @Sendable () -> Void) -> Void) {
         self.body = body
         super.init()
     }
 
-    override public func main() {
+    override package func main() {
         body { [self] in finish() }
     }
 }

@@ -14,13 +14,13 @@ import Foundation
 /// outside the state lock, as the seed notes, because observers read the state back.
 ///
 /// Thread-safe: `state` is guarded by a lock. Subclasses override `main()` and must call `finish()` exactly once.
-open class AsyncOperation: Operation, @unchecked Sendable {
+package class AsyncOperation: Operation, @unchecked Sendable {
     /// The life of an asynchronous operation.
-    public enum State: Sendable {
+    package enum State: Sendable {
         case ready, executing, finished
 
         /// Whether an operation in this state may move to `next`.
-        public func canTransition(to next: State) -> Bool {
+        package func canTransition(to next: State) -> Bool {
             switch (self, next) {
             case (.ready, .executing), (.ready, .finished), (.executing, .finished): return true
             default: return false
@@ -32,21 +32,21 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     private var _state = State.ready
 
     /// The current state. Read from any thread.
-    public var state: State {
+    package var state: State {
         stateLock.lock()
         defer { stateLock.unlock() }
         return _state
     }
 
-    override open var isAsynchronous: Bool { true }
-    override open var isExecuting: Bool { state == .executing }
-    override open var isFinished: Bool { state == .finished }
+    override package var isAsynchronous: Bool { true }
+    override package var isExecuting: Bool { state == .executing }
+    override package var isFinished: Bool { state == .finished }
 
-    override public init() {
+    override package init() {
         super.init()
     }
 
-    override public final func start() {
+    override package final func start() {
         if isCancelled || dependencies.contains(where: \.isCancelled) {
             finish()
             return
@@ -56,12 +56,12 @@ open class AsyncOperation: Operation, @unchecked Sendable {
     }
 
     /// Starts the work and returns; the work calls `finish()` when it is done. Subclasses must override it.
-    override open func main() {
+    override package func main() {
         preconditionFailure("\(type(of: self)) must override main() and call finish() when its work is done")
     }
 
     /// Marks the operation finished, so that the queue removes it and starts its dependents. Call it once.
-    public final func finish() {
+    package final func finish() {
         transition(to: .finished)
     }
 

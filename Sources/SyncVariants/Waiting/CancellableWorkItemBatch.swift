@@ -9,18 +9,18 @@ import Dispatch
 /// running the canceller. Here the items go to a per-call queue created inactive (targeting the shared queue),
 /// and are cancelled before it is activated, so the choice of which items run is exact.
 /// Thread-safe: each call has its own group and inactive queue.
-public final class CancellableWorkItemBatch: Sendable {
+package final class CancellableWorkItemBatch: Sendable {
     private let queue: DispatchQueue
 
     /// Runs the items on `queue` (by default a private concurrent queue).
-    public init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.cancellable", attributes: .concurrent)) {
+    package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.cancellable", attributes: .concurrent)) {
         self.queue = queue
     }
 
     /// Submits `task(0)` … `task(tasks - 1)` as work items, cancels those for which `shouldCancel` is true, and
     /// waits until the group balances or `deadline` passes. On `.success` every item not cancelled has run
     /// exactly once and no cancelled item has run or will run.
-    public func run(
+    package func run(
         tasks: Int,
         cancelling shouldCancel: (Int) -> Bool,
         deadline: DispatchTime,

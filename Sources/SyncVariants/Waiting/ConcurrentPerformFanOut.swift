@@ -6,10 +6,10 @@ import Dispatch
 ///
 /// Stateless and thread-safe. Several threads calling it at once share GCD's one pool, so with more callers
 /// than cores each caller's width shrinks.
-public struct ConcurrentPerformFanOut: TaskWaiter {
-    public init() {}
+package struct ConcurrentPerformFanOut: TaskWaiter {
+    package init() {}
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         DispatchQueue.concurrentPerform(iterations: tasks, execute: task)
     }
 }

@@ -7,14 +7,14 @@ import CSyncSupport
 /// The flag is only read and written with the mutex held and every wait re-checks it, so a signal sent before
 /// the other side waits is not lost (the flag already says so) and a spurious wake-up only loops.
 /// `@unchecked Sendable`: `turn` is guarded by `mutex`. Thread-safe for one initiator and one responder.
-public final class ConditionHandoff: Handoff, @unchecked Sendable {
+package final class ConditionHandoff: Handoff, @unchecked Sendable {
     private enum Turn { case initiator, responder }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var turn = Turn.initiator
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -28,7 +28,7 @@ public final class ConditionHandoff: Handoff, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func ping() {
+    package func ping() {
         pthread_mutex_lock(mutex)
         turn = .responder
         pthread_cond_signal(condition)
@@ -36,7 +36,7 @@ public final class ConditionHandoff: Handoff, @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    public func pong() {
+    package func pong() {
         pthread_mutex_lock(mutex)
         while turn != .responder { pthread_cond_wait(condition, mutex) }
         turn = .initiator

@@ -8,11 +8,11 @@ import Dispatch
 /// balanced when freed (a group freed while entered is a libdispatch crash). Like a semaphore, a group that
 /// reached zero before the wait began lets the wait return at once, so no wake-up is lost.
 /// Thread-safe for one initiator and one responder; free it only between round trips.
-public final class GroupHandoff: Handoff {
+package final class GroupHandoff: Handoff {
     private let toResponder = DispatchGroup()
     private let toInitiator = DispatchGroup()
 
-    public init() {
+    package init() {
         toResponder.enter()
         toInitiator.enter()
     }
@@ -22,13 +22,13 @@ public final class GroupHandoff: Handoff {
         toInitiator.leave()
     }
 
-    public func ping() {
+    package func ping() {
         toResponder.leave()
         toInitiator.wait()
         toInitiator.enter()
     }
 
-    public func pong() {
+    package func pong() {
         toResponder.wait()
         toResponder.enter()
         toInitiator.leave()

@@ -9,15 +9,15 @@ import Dispatch
 /// price of handing completion back to a waiting thread.
 ///
 /// Each call uses its own group and semaphore. Thread-safe: the queue is the only shared state.
-public final class GroupNotifyFanOut: TaskWaiter {
+package final class GroupNotifyFanOut: TaskWaiter {
     private let queue: DispatchQueue
 
     /// Runs tasks, and the notify block, on `queue` (by default a private concurrent queue).
-    public init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.group-notify", attributes: .concurrent)) {
+    package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.group-notify", attributes: .concurrent)) {
         self.queue = queue
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let group = DispatchGroup()
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {

@@ -5,15 +5,15 @@ import Dispatch
 /// `group.wait()`, as in seed 003's `dispatch_group_async` + `dispatch_group_wait`.
 ///
 /// Each call uses its own group. Thread-safe: the queue is the only shared state.
-public final class GroupWaitFanOut: TimedTaskWaiter {
+package final class GroupWaitFanOut: TimedTaskWaiter {
     private let queue: DispatchQueue
 
     /// Runs tasks on `queue` (by default a private concurrent queue).
-    public init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.group-wait", attributes: .concurrent)) {
+    package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.group-wait", attributes: .concurrent)) {
         self.queue = queue
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let group = DispatchGroup()
         for index in 0..<tasks {
             queue.async(group: group) { task(index) }
@@ -21,7 +21,7 @@ public final class GroupWaitFanOut: TimedTaskWaiter {
         group.wait()
     }
 
-    public func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
+    package func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
         let group = DispatchGroup()
         for index in 0..<tasks {
             queue.async(group: group) { task(index) }

@@ -6,12 +6,12 @@ import Foundation
 /// Tasks wait inside the queue, not on a thread. One `BlockOperation` per task, added with
 /// `addOperations(_:waitUntilFinished: true)`; creating them is part of the cost. Thread-safe; concurrent callers
 /// share one limit.
-public final class OperationQueueLimitThrottle: TaskWaiter {
+package final class OperationQueueLimitThrottle: TaskWaiter {
     /// The most tasks that run at the same time.
-    public let limit: Int
+    package let limit: Int
     private let queue: OperationQueue
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         precondition(limit >= 1, "a throttle lets at least one task run")
         self.limit = limit
         queue = OperationQueue()
@@ -19,7 +19,7 @@ public final class OperationQueueLimitThrottle: TaskWaiter {
         queue.maxConcurrentOperationCount = limit
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let operations = (0..<tasks).map { index in BlockOperation { task(index) } }
         queue.addOperations(operations, waitUntilFinished: true)
     }

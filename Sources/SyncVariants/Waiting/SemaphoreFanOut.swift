@@ -5,16 +5,16 @@ import Dispatch
 ///
 /// Each call uses its own semaphore, so concurrent callers never consume each other's signals.
 /// Thread-safe: the queue is the only shared state.
-public final class SemaphoreFanOut: TimedTaskWaiter {
+package final class SemaphoreFanOut: TimedTaskWaiter {
     private let queue: DispatchQueue
 
     /// Runs tasks on `queue` (by default a private concurrent queue, which GCD serves from its pool of about
     /// one thread per core).
-    public init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.semaphore", attributes: .concurrent)) {
+    package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.semaphore", attributes: .concurrent)) {
         self.queue = queue
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {
             queue.async {
@@ -25,7 +25,7 @@ public final class SemaphoreFanOut: TimedTaskWaiter {
         for _ in 0..<tasks { done.wait() }
     }
 
-    public func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
+    package func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {
             queue.async {

@@ -4,18 +4,18 @@ import Dispatch
 ///
 /// A semaphore keeps a signal that arrives before the wait, so no wake-up can be lost whatever the
 /// interleaving. Thread-safe for one initiator and one responder.
-public final class SemaphoreHandoff: Handoff {
+package final class SemaphoreHandoff: Handoff {
     private let toResponder = DispatchSemaphore(value: 0)
     private let toInitiator = DispatchSemaphore(value: 0)
 
-    public init() {}
+    package init() {}
 
-    public func ping() {
+    package func ping() {
         toResponder.signal()
         toInitiator.wait()
     }
 
-    public func pong() {
+    package func pong() {
         toResponder.wait()
         toInitiator.signal()
     }

@@ -7,13 +7,13 @@ import Dispatch
 /// As in the seed, the waiting happens on GCD's worker threads: blocks beyond the limit occupy a pool thread
 /// while they wait, which is part of what this pattern costs (and on Darwin a cause of thread explosion).
 /// Thread-safe; concurrent callers share one limit.
-public final class SemaphoreLimitThrottle: TaskWaiter {
+package final class SemaphoreLimitThrottle: TaskWaiter {
     /// The most tasks that run at the same time.
-    public let limit: Int
+    package let limit: Int
     private let queue: DispatchQueue
     private let slots: DispatchSemaphore
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         precondition(limit >= 1, "a throttle lets at least one task run")
         self.limit = limit
         queue = DispatchQueue(label: "dispatchbench.wait.semaphore-limit", attributes: .concurrent)
@@ -22,7 +22,7 @@ public final class SemaphoreLimitThrottle: TaskWaiter {
 
     /// Submits one piece of work; it starts once fewer than `limit` others are running. `group`, when given,
     /// is entered until the work has finished.
-    public func enqueueWork(group: DispatchGroup? = nil, _ work: @escaping @Sendable () -> Void) {
+    package func enqueueWork(group: DispatchGroup? = nil, _ work: @escaping @Sendable () -> Void) {
         let slots = self.slots
         queue.async(group: group) {
             slots.wait()
@@ -31,7 +31,7 @@ public final class SemaphoreLimitThrottle: TaskWaiter {
         }
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let group = DispatchGroup()
         for index in 0..<tasks {
             enqueueWork(group: group) { task(index) }

@@ -9,16 +9,16 @@ import Dispatch
 /// that way: the work hops to a concurrent executor queue and calls `done` from there, as in the seed's
 /// playground. Each task therefore costs two submissions and a semaphore handoff, and the serial queue's thread is
 /// blocked while a task runs. Thread-safe; every caller's work joins the one serial line.
-public final class SerialWorkerThrottle: TaskWaiter {
+package final class SerialWorkerThrottle: TaskWaiter {
     /// Always 1: the serial queue runs one piece of work at a time.
-    public let limit = 1
+    package let limit = 1
     private let serialQueue = DispatchQueue(label: "dispatchbench.wait.serial-worker")
     private let executor = DispatchQueue(label: "dispatchbench.wait.serial-worker.executor", attributes: .concurrent)
 
-    public init() {}
+    package init() {}
 
     /// Queues `work`, which must call the `done` it is given exactly once, from any thread, when it has finished.
-    public func enqueueWork(_ work: @escaping @Sendable (_ done: @escaping @Sendable () -> Void) -> Void) {
+    package func enqueueWork(_ work: @escaping @Sendable (_ done: @escaping @Sendable () -> Void) -> Void) {
         serialQueue.async {
             let finished = DispatchSemaphore(value: 0)
             work { finished.signal() }
@@ -27,12 +27,12 @@ public final class SerialWorkerThrottle: TaskWaiter {
     }
 
     /// Blocks until all work queued before this call has called its `done`.
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         // Each serial block returns only after its work's `done`, so an empty block behind them runs after all.
         serialQueue.sync {}
     }
 
-    public func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
+    package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let executor = self.executor
         for index in 0..<tasks {
             enqueueWork { done in
