@@ -127,12 +127,13 @@ def describe(comparison: CodeComparison, cases: int | None = None, timed_all: bo
     if comparison.status == UNKNOWN:
         return [f"**Code: {UNKNOWN}** ({comparison.why}).{timed}"]
     if comparison.same:
-        control = (f" The timing below is the control ({CONTROL_ROUNDS} paired rounds): a case it calls slower or "
-                   "faster moved although its code did not, a finding" if timed_all is False
-                   else " Every case was timed as asked" if timed_all else "")
+        control = (" The timing below is the control (its first paired rounds, no further ones): a case it calls "
+                   "slower or faster moved although its code did not, a finding." if timed_all is False
+                   else " Every case was timed as asked." if timed_all else "")
+        run = f"{every} run" if cases is not None else f"{every} runs"
         return [f"**Code: same code.** Every input and every section of the two builds is identical: "
-                f"{evidence(comparison)}. So {every} run identical code, and each is **unchanged: same code**."
-                f"{control} (docs/comparison-rule.md#same-code-before-anything-is-timed)."]
+                f"{evidence(comparison)}. So {run} identical code, and each is **unchanged: same code** "
+                f"(docs/comparison-rule.md#same-code-before-anything-is-timed).{control}"]
     lines = [f"**Code: changed**: {changes_summary(comparison)}.{timed}"]
     shown = comparison.changed_pieces[:LISTED_CHANGES]
     if shown:
