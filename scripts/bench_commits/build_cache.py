@@ -1,8 +1,9 @@
 """Builds kept between runs of bench-commits, so that comparing a commit again does not build it again.
 
 A build is keyed by what makes it: the commit, the toolchain (``swift --version``), the build command, the
-binary's path and the package's directory in the repository. What is kept is the binary and its link kit
-(link_kit: the objects and the command that link it again), in
+binary's path and the package's directory in the repository. What is kept is the binary, its link kit
+(link_kit: the objects and the command that link it again) and its code identity (code_identity: what
+same_code compares, computed once, when the build is made), in
 ``${XDG_CACHE_HOME:-~/.cache}/dispatchbench/builds/<key>/`` (BENCH_COMMITS_CACHE chooses another place), never in
 a package's ``.build``; the most recently used KEEP_BUILDS are kept. A dependency that resolves to a newer version
 for the same commit is not part of the key: ``--rebuild`` builds afresh.
@@ -19,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import link_kit
+from .code_identity import IDENTITY_FILE, CodeIdentity
 from .link_kit import LinkKit
 
 CACHE_ENV = "BENCH_COMMITS_CACHE"
 KEEP_BUILDS = 12
-# Part of every key: what an entry holds. Entries kept before builds kept their link kit are not reused.
-ENTRY_FORMAT = "binary and link kit"
+# Part of every key: what an entry holds. Entries kept before builds kept their link kit and code identity are
+# not reused.
+ENTRY_FORMAT = "binary, link kit and code identity"
 LINK_DIRECTORY = "link"
 
 
@@ -75,15 +78,28 @@ class BuildCache:
         """The link kit kept with the build of ``commit``, or None (a build without one)."""
         return link_kit.load(self._entry(commit) / LINK_DIRECTORY)
 
-    def store(self, commit: str, binary: Path, kit: LinkKit | None = None) -> None:
-        """Keep ``binary`` and its ``kit`` as the build of ``commit`` (each written whole or not at all; the
-        binary last, as it is what says there is a build), then forget the least recently used builds beyond
-        KEEP_BUILDS. A cache that cannot be written is skipped silently."""
+    def identity(self, commit: str) -> CodeIdentity | None:
+        """The code identity kept with the build of ``commit``, or None (a build without one)."""
+        try:
+            return CodeIdentity.from_json((self._entry(commit) / IDENTITY_FILE).read_text())
+        except OSError:
+            return None
+
+    def store(self, commit: str, binary: Path, kit: LinkKit | None = None,
+              identity: CodeIdentity | None = None) -> None:
+        """Keep ``binary``, its ``kit`` and its code ``identity`` as the build of ``commit`` (each written whole or
+        not at all; the binary last, as it is what says there is a build), then forget the least recently used
+        builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
         entry = self._entry(commit)
         try:
             entry.mkdir(parents=True, exist_ok=True)
             if kit is not None:
                 kit.copy_to(entry / LINK_DIRECTORY)
+            (entry / IDENTITY_FILE).unlink(missing_ok=True)
+            if identity is not None:
+                partial_identity = entry / f".{IDENTITY_FILE}.{os.getpid()}"
+                partial_identity.write_text(identity.to_json())
+                os.replace(partial_identity, entry / IDENTITY_FILE)
             partial = entry / f".{binary.name}.{os.getpid()}"
             shutil.copy2(binary, partial)
             os.replace(partial, entry / binary.name)

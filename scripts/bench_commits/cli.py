@@ -19,13 +19,14 @@ from analyze_lib.judge.compare import DEFAULT_ALPHA
 from analyze_lib import exit_codes
 from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
+from analyze_lib.present.gate_text import code_headline
 from analyze_lib.present.render import resolution_table
-from . import abba_plan, brought_in, gate_check, git, package_manifest, paired_plan, verdict
+from . import abba_plan, brought_in, gate_check, git, package_manifest, paired_plan, same_code, verdict
 from .bench_options import check_bench_options
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
-from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
+from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
     run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
@@ -46,6 +47,13 @@ then run side by side (paired, below), and scripts/analyze's gate compares them:
 comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
 exactly (skipped with a note when valgrind is missing).
+
+Same code first: each build's code identity (every section the program loads, of every object it
+links, and the toolchain, build and link commands, manifest and resolved dependencies) is computed once
+and kept with the build. When the two are equal, every case runs identical code and is "unchanged:
+same code", and only a control of every case in a few paired rounds is timed (a case it calls slower
+still fails); else every case is timed and the changed sections are named. --all times every case
+anyway; --what-changed times nothing (docs/comparison-rule.md#same-code-before-anything-is-timed).
 
 Paired, by default: the two builds alternate sample by sample, one worker process per build and
 round, fresh every round and started from a link of its build made for that round, its code and data
@@ -95,8 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
-                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--rebuild] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
+                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--all] "
+                         f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
+                         f"       {PROG} BASE HEAD --what-changed [--product NAME] [--rebuild] [--keep]\n"
+                         f"       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
                          f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
                          f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -117,6 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
                              "cases; with fewer it is inconclusive, exit 4, unless --filter selects few cases; it "
                              f"judges rounds from {abba_plan.MIN_DECIDING_PAIRS})")
     parser.add_argument("--no-count", action="store_true", help="skip bench count and the exact counts gate")
+    parser.add_argument("--all", action="store_true",
+                        help="time every case as a changed one, even when the two builds run identical code (by "
+                             "default a same-code comparison times only a control of "
+                             f"{same_code.CONTROL_ROUNDS} paired rounds: "
+                             "docs/comparison-rule.md#same-code-before-anything-is-timed)")
+    parser.add_argument("--what-changed", action="store_true",
+                        help="build both commits, say whether they run the same code and what differs (the "
+                             "changed sections and their symbols), and time nothing; exit 0")
     parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
                         help=f"the timing gate's significance level: the chance that any unchanged case is called "
                              f"(paired) or its false discovery rate over the cases (not paired), and 1 - the "
@@ -299,16 +317,22 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         for commit, directory in directories.items():
             if leaving:
                 package_manifest.check_paths_from(package_manifest.read(directory), leaving, commit)
-        binaries = {}
+        builds = {}
         for side, commit in (("base", base), ("head", head)):
-            if commit not in binaries:
-                binary, kit = build(side, commit, directories[commit], builder, workspace.logs, cache, args.rebuild)
-                binaries[commit] = (binary, directories[commit], kit)
+            if commit not in builds:
+                builds[commit] = build(side, commit, directories[commit], builder, workspace.logs, cache,
+                                       args.rebuild)
         if not manifest.is_dispatchbench:
-            _check_measures_package(manifest, product, binaries.values(), bench_options)
+            _check_measures_package(manifest, product, [(built.binary, directories[commit], built.kit)
+                                                        for commit, built in builds.items()], bench_options)
+        code = _compare_code(builds[base], builds[head])
+        control = _time_control(args, code)
+        if args.what_changed:
+            sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, code)))
+            return exit_codes.EXIT_PASSED
         sides = {
-            name: Side(name, f"{role} {short(commit)}", binaries[commit][0], binaries[commit][1],
-                       workspace.root / f"environment-{name.lower()}.json", timing, link=binaries[commit][2])
+            name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
+                       workspace.root / f"environment-{name.lower()}.json", timing, link=builds[commit].kit)
             for name, role, commit, timing in ((SIDE_A, "base", base, paths.timing_a),
                                                (SIDE_B, "head", head, paths.timing_b))
         }
@@ -322,13 +346,14 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                  {SIDE_A: paths.counts_a, SIDE_B: paths.counts_b}, workspace.logs)
     finally:
         workspace.close()
-    markdown, timing_exit, timing_headline = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
-    codes = [timing_exit]
-    headlines = [f"timings: {_without_gate(timing_headline)}"]
+    markdown, timing_exit, timing_headline, cases = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
+    codes = [same_code.control_exit(timing_exit) if control else timing_exit]
+    headlines = [_code_headline(code, cases, control),
+                 f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
-           "wall time.", ""]
+           "wall time.", "", *same_code.describe(code, cases, timed_all=not control), ""]
     if from_copies:
         out += [f"**Layout not shuffled:** every round ran {' and '.join(from_copies)} from a copy of its build, "
                 "not from a fresh link (the build's note on stderr says why), so where the linker put its code "
@@ -351,6 +376,53 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     out += [f"**Verdict: {verdict.VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines), ""]
     sys.stdout.write("\n".join(out))
     return code
+
+
+def _compare_code(base: Built, head: Built) -> same_code.CodeComparison:
+    """What the two builds' code identities say (same_code), with a line on stderr."""
+    why = "; ".join(f"{role}: {built.why_no_identity}" for role, built in (("base", base), ("head", head))
+                    if built.identity is None)
+    code = same_code.compare_identities(base.identity, head.identity, why)
+    if code.same:
+        say(f"same code: {same_code.evidence(code)}")
+    elif code.status == same_code.CHANGED:
+        say(f"changed code: {len(code.changed_pieces)} section(s) differ"
+            + (f", and {', '.join(code.changed_inputs)}" if code.changed_inputs else ""))
+    else:
+        say(f"{same_code.UNKNOWN}: {code.why}")
+    return code
+
+
+def _time_control(args, code: same_code.CodeComparison) -> bool:
+    """Whether the comparison times only the control (same code, paired, not --all); if so, it gets no rounds
+    beyond the first (``--rounds``, by default same_code.CONTROL_ROUNDS), with a line on stderr."""
+    if not code.same or args.all:
+        return False
+    if not args.paired:
+        say("same code, but --abba times every case as asked")
+        return False
+    args.rounds = args.max_rounds = args.rounds or same_code.CONTROL_ROUNDS
+    say(f"same code: every case is unchanged: same code; timing a control of {args.rounds} paired rounds, none "
+        "further (--all times every case as a changed one)")
+    return True
+
+
+def _code_headline(code: same_code.CodeComparison, cases: int, control: bool) -> str:
+    """The code part of the verdict line (gate_text.code_headline)."""
+    if code.same:
+        return "code: " + code_headline(cases, same_code.evidence(code), timed_all=not control)
+    if code.status == same_code.CHANGED:
+        return "code: " + code_headline(cases, changed=same_code.changes_summary(code))
+    return "code: " + code_headline(cases, unknown=code.why)
+
+
+def _what_changed(base_rev: str, head_rev: str, base: str, head: str, code: same_code.CodeComparison) -> list[str]:
+    """The Markdown of --what-changed: the code section alone, nothing timed."""
+    return [f"# bench-commits --what-changed: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
+            *same_code.describe(code, None, timed_all=None), "",
+            f"**Code: {code.status}**" + (f" ({same_code.evidence(code)})" if code.same else
+                                         f" ({same_code.changes_summary(code)})" if code.status == same_code.CHANGED
+                                         else f" ({code.why})"), ""]
 
 
 def _without_gate(headline: str) -> str:
@@ -398,7 +470,8 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
     rows = []
     try:
         worktree = workspace.worktree(commit)
-        binary, kit = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
+        built = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
+        binary, kit = built.binary, built.kit
         checks = (gate_check.planted_check(args.plant),) if args.plant else gate_check.gate_checks(quick, args.paired)
         what = _comparisons(checks, _shape(args, quick))
         say(f"gate check of {short(commit)}: seed {seed}; {what}")
@@ -460,6 +533,8 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
             if given:
                 raise ComparisonError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
+        if args.what_changed and args.check_gate:
+            raise ComparisonError("--what-changed compares two commits; --check-gate compares HEAD with itself")
         if args.plant and not args.check_gate:
             raise ComparisonError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:

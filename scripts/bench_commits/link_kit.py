@@ -74,6 +74,19 @@ class LinkKit:
         return LinkKit(directory, self.command, self.files)
 
 
+def objects(kit: LinkKit) -> list[str]:
+    """The object files ``kit`` links, in the order of its link line, as its object list names them (relative to
+    its directory when under it): its object list, or the files it names when its line had none. LinkError when
+    the list cannot be read."""
+    listed = str(KIT_DIRECTORY / OBJECT_LIST)
+    if listed not in kit.files:
+        return list(kit.files)
+    try:
+        return read_response_file(kit.directory / listed)
+    except OSError as error:
+        raise LinkError(f"cannot read the object list: {error}") from None
+
+
 def shuffle_seed(seed: int, round_number: int, side: str) -> int:
     """The section order of ``side``'s link in round ``round_number`` of a comparison seeded ``seed``: the
     same for a rerun with that seed, different for every side and round."""

@@ -23,9 +23,10 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.present.gate_text import headline as gate_headline
 from analyze_lib.present.render import render_markdown
 
-from . import abba_plan, gate_check, link_kit
+from . import abba_plan, code_identity, gate_check, link_kit
 from .bench_options import BENCH_INTERRUPTED, BENCH_UNAVAILABLE, count_arguments
-from .build_cache import BuildCache
+from .build_cache import BuildCache, toolchain_version
+from .code_identity import CodeIdentity
 from .errors import ComparisonError
 from .link_kit import LinkError, LinkKit
 from .package_manifest import OWN_PRODUCT
@@ -112,17 +113,31 @@ def _signal_group(group: int, signal_number: int) -> None:
         pass
 
 
+@dataclass(frozen=True)
+class Built:
+    """A build of one commit: its binary, its link kit (None: its rounds run from copies), and its code identity
+    (None: ``why_no_identity`` says why)."""
+
+    binary: Path
+    kit: LinkKit | None
+    identity: CodeIdentity | None
+    why_no_identity: str = ""
+
+
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
-          rebuild: bool = False) -> tuple[Path, LinkKit | None]:
-    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary and its link
-    kit (None, with a note, when there is no kit that links: its rounds then run from copies). The build of
-    ``commit`` kept in ``cache`` is reused unless ``rebuild``; a new build is kept there. ComparisonError naming
-    the side, the commit and the end of the build log when it fails."""
+          rebuild: bool = False) -> Built:
+    """Build the product in ``worktree`` (the package's directory in a worktree); return the binary, its link kit
+    (None, with a note, when there is no kit that links: its rounds then run from copies) and its code identity
+    (computed from the kit's objects right after the build, while they are in the worktree). The build of
+    ``commit`` kept in ``cache`` is reused, identity and all, unless ``rebuild``; a new build is kept there.
+    ComparisonError naming the side, the commit and the end of the build log when it fails."""
     binary = worktree / builder.binary
     log = logs / f"build-{commit[:12]}.log"
     if cache is not None and not rebuild and cache.restore(commit, binary):
         say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
-        return binary, _checked_link(side, cache.kit(commit), "the kept build has no link kit", binary, log)
+        identity = cache.identity(commit)
+        return Built(binary, _checked_link(side, cache.kit(commit), "the kept build has no link kit", binary, log),
+                     identity, "" if identity else "the kept build has no code identity (--rebuild makes one)")
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:
@@ -138,9 +153,30 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
         kit, why = link_kit.capture(builder.command, worktree, binary, log), ""
     except LinkError as error:
         kit, why = None, str(error)
+    identity, why_no_identity = _identity(side, commit, worktree, builder, kit, cache)
     if cache is not None:
-        cache.store(commit, binary, kit)
-    return binary, _checked_link(side, kit, why, binary, log)
+        cache.store(commit, binary, kit, identity)
+    return Built(binary, _checked_link(side, kit, why, binary, log), identity, why_no_identity)
+
+
+def _identity(side: str, commit: str, worktree: Path, builder: Builder, kit: LinkKit | None,
+              cache: BuildCache | None) -> tuple[CodeIdentity | None, str]:
+    """The code identity of the build just made in ``worktree`` (code_identity), or None and why not."""
+    if kit is None:
+        return None, "a build without a link kit: the objects it links are not known"
+    toolchain = cache.toolchain if cache is not None else toolchain_version()
+    if toolchain is None:
+        return None, "swift --version did not answer: the toolchain is not known"
+    started = time.monotonic()
+    try:
+        identity = code_identity.identity(worktree, link_kit.objects(kit), {
+            "toolchain": toolchain, "build command": shlex.join(builder.command),
+            "link command": shlex.join(kit.command)})
+    except (OSError, LinkError) as error:
+        return None, f"its objects could not be read: {error}"
+    say(f"code identity of {side} ({commit[:12]}): {len(identity.pieces)} sections, "
+        f"{elapsed_text(time.monotonic() - started)}")
+    return identity, ""
 
 
 def _checked_link(side: str, kit: LinkKit | None, why_none: str, binary: Path, log: Path) -> LinkKit | None:
@@ -229,10 +265,10 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
     return comparison, decide_gate(comparison)
 
 
-def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str]:
-    """The gate's Markdown for two timing files, its exit code and its headline."""
+def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str, int]:
+    """The gate's Markdown for two timing files, its exit code, its headline and how many cases it compared."""
     comparison, decision = timing_gate(base, head, alpha)
-    return render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision)
+    return render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision), decision.compared
 
 
 def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
@@ -255,5 +291,5 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
                                resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
-__all__ = ["AnalyzeError", "Builder", "Interrupted", "Side", "build", "counts_markdown", "observe",
+__all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "counts_markdown", "observe",
            "run_counts", "run_rounds", "say", "timing_markdown"]

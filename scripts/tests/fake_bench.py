@@ -15,7 +15,8 @@ FAKE_WORKER_DIE_AFTER=N makes it exit 3 instead (a crashed worker).
 Every invocation appends {"argv", "cwd", "commit" (of the cwd), "program" (the path it was started by),
 "link" (the section order it was linked with, empty for the build's own binary)} as a JSON line to
 $FAKE_BENCH_LOG. The speed of a commit is in
-the commit: a file SPEED in the working directory (the side's worktree) multiplies every ns/op but
+the commit: a file SPEED (or UNSEEN_SPEED, which fake_build leaves out of the object: a change code identity cannot
+see) in the working directory (the side's worktree) multiplies every ns/op but
 harness/empty's (the machine's canary, an empty loop no change to a pattern touches), a file
 INSTRUCTIONS every instruction count. FAKE_BENCH_COUNT_EXIT makes `count` exit with that status (69:
 no valgrind); FAKE_BENCH_EXIT makes a timed round exit with it.
@@ -98,7 +99,7 @@ def timed(argv: list[str]) -> int:
     spin_scale = float(option(argv, "--spin-scale", "1"))
     env = environment(option(argv, "--run-environment"))
     header, row = template("bench-v7.csv")
-    speed = factor("SPEED")
+    speed = factor("SPEED") * factor("UNSEEN_SPEED")
     rng = random.Random(f"{seed}-{round_number}-{spin_scale}-{speed}-{os.getcwd()}")
     rows = []
     for suite, benchmark, variant, threads, ns in CASES:
@@ -174,7 +175,7 @@ def worker(argv: list[str]) -> int:
     cases = worker_cases(options)
     base_ns = {(s, b, v, str(t)): ns for s, b, v, t, ns in CASES}
     spin_scale = float(option(options, "--spin-scale", "1"))
-    speed = factor("SPEED")
+    speed = factor("SPEED") * factor("UNSEEN_SPEED")
     signal_after = int(os.environ.get("FAKE_WORKER_SIGNAL_AFTER", "0"))
     die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
     rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")

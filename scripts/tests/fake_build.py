@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A stand-in for `swift build` in bench-commits' tests: run in a worktree, it installs fake_bench.py as
 .build/release/bench beside one object file and its list, or fails like a broken build when the commit has a
-file named BROKEN. With `-v` it also prints the line that links the binary, as SwiftPM does; that line runs this
+file named BROKEN. Its object holds the commit's code (SPEED, INSTRUCTIONS, CODE). With `-v` it also prints the
+line that links the binary, as SwiftPM does; that line runs this
 file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
 the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
 Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. As `dump`, it stands in for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1
@@ -66,7 +67,12 @@ Path(tempfile.gettempdir(), str(release.parent).replace("/", "_") + ".lock").tou
 binary = release / "bench"
 write_launcher(binary)
 (release / "Bench.build").mkdir(exist_ok=True)
-(release / "Bench.build" / "main.o").write_text("an object\n")
+# The object holds the commit's code: what makes the fake's speed and counts (SPEED, INSTRUCTIONS) and a file CODE,
+# so that two commits differ in code exactly when one of these differs, and the worktree's path, as a #filePath
+# literal puts it in a real object.
+code = "".join(f"{name}: {Path(name).read_text()}" for name in ("SPEED", "INSTRUCTIONS", "CODE")
+               if Path(name).exists())
+(release / "Bench.build" / "main.o").write_text(f"an object\n{code}file: {Path.cwd()}/Sources/main.swift\n")
 # A dependency's file whose name has a space (swift-atomics has `Unmanaged extensions.swift`): SwiftPM
 # single-quotes such a path in the list, and writes the others bare.
 (release / "Bench.build" / "Unmanaged extensions.swift.o").write_text("an object\n")

@@ -230,7 +230,8 @@ def test_a_slower_head_exits_1_and_prints_the_comparison(repo, capsys):
     assert "Gate: FAILED" in out and "slower" in out
     assert "Counts: not run (--no-count)." in out
     # The last line is the verdict, its word the exit code's.
-    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); timings: FAILED, ")
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); code: 4 cases run changed code")
+    assert "; timings: FAILED, " in out.rstrip().splitlines()[-1]
     assert out.rstrip().splitlines()[-1].endswith("; counts: not run")
 
 
@@ -239,14 +240,16 @@ def test_a_faster_head_passes(repo, capsys):
     assert run(repo, "HEAD~1", "HEAD", "--no-count") == 0
     out = capsys.readouterr().out
     assert "faster" in out
-    assert out.rstrip().splitlines()[-1].startswith("**Verdict: PASSED** (exit 0); timings: passed")
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: PASSED** (exit 0); code: ")
+    assert "; timings: passed" in out.rstrip().splitlines()[-1]
 
 
 def test_too_few_pairs_is_inconclusive(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--abba", "--pairs", "4", "--no-count") == 4
     out, err = capsys.readouterr()
     assert "warning: with 4 pair(s) the gate has fewer than 5 rounds a side" in err
-    assert out.rstrip().splitlines()[-1].startswith("**Verdict: INCONCLUSIVE** (exit 4); timings: INCONCLUSIVE, ")
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: INCONCLUSIVE** (exit 4); code: ")
+    assert "; timings: INCONCLUSIVE, " in out.rstrip().splitlines()[-1]
 
 
 def test_counts_are_gated_exactly(repo, capsys):
@@ -254,7 +257,7 @@ def test_counts_are_gated_exactly(repo, capsys):
     assert run(repo, "HEAD~1", "HEAD", "--abba", "--quick", "--", "--filter", "^harness") == 1
     out = capsys.readouterr().out
     assert "## DispatchBench counts comparison" in out and "worse" in out
-    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); timings: ")
+    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); code: ")
     assert "; counts: FAILED, " in out.rstrip().splitlines()[-1]
     counts = [call["argv"] for call in invocations(repo) if call["argv"][0] == "count"]
     assert len(counts) == 2

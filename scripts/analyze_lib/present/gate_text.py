@@ -172,6 +172,19 @@ def _timing_headline(gate: GateDecision) -> str:
     return "Gate: passed, no case slower"
 
 
+def code_headline(cases: int, same_code: str | None = None, timed_all: bool = False, changed: str | None = None,
+                  unknown: str | None = None) -> str:
+    """bench-commits' words on what two builds' code says of their ``cases`` (bench_commits.same_code decides):
+    every case runs identical code (``same_code``: the evidence; ``timed_all``: timed all the same), or changed
+    code (``changed``: what differs), or the code was not compared (``unknown``: why)."""
+    if same_code is not None:
+        return (f"0 cases run changed code; {cases} run identical code (same code: {same_code})"
+                + ("; every case timed as asked" if timed_all else ""))
+    if changed is not None:
+        return f"{fmt_count(cases, 'case')} run changed code, all timed ({changed})"
+    return f"not compared ({unknown}); {fmt_count(cases, 'case')} timed"
+
+
 def _better_text(gate: CountsGateDecision) -> str:
     return f"{fmt_count(gate.better, 'case')} better ({BETTER_TEXT}: check why)"
 

@@ -1,0 +1,154 @@
+"""The rule that finds what changed before anything is timed, stated once.
+
+**Same code.** When two builds have equal code identities (code_identity): the same toolchain, build command,
+link command and object list, manifest, resolved dependencies and link inputs from outside the package, and
+every piece (every section the program loads, of every object on the link line, with its relocations and
+symbols) equal in both, then the two binaries are links of the same objects by the same command, and every
+case runs identical code. Each case is then judged **unchanged: same code**, with that evidence named, and
+bench-commits times only a short control (``CONTROL_ROUNDS`` rounds of every case, paired): what code identity
+cannot see (layout, which every round's link shuffles; the machine) is still timed, and a case the control calls
+slower or faster is reported and gated, not hidden.
+
+**Changed code.** When anything differs, every case is timed as before, and the comparison names what differs:
+the inputs, and the changed pieces by the symbols they define (demangled). No case is left out: which cases
+execute a changed piece is not decided here.
+
+**Unknown.** When an identity cannot be had (a build without a link kit, whose objects are not known), every
+case is timed as before, and the comparison says why the selection could not run.
+
+``--all`` times every case whatever the identities say.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED
+from analyze_lib.judge import paired as paired_rule
+
+from .code_identity import CodeIdentity
+
+# The control a same-code comparison times: every case, this many paired rounds, no further ones. The fewest
+# from which the paired rule calls a change, so that a case that moves anyway can be called.
+CONTROL_ROUNDS = paired_rule.MIN_CALL_ROUNDS
+# How many changed pieces the comparison lists by name; the rest are counted.
+LISTED_CHANGES = 20
+# How many symbols of one changed section it names.
+LISTED_SYMBOLS = 4
+DEMANGLE_TIMEOUT_SECONDS = 60
+
+SAME = "same code"
+CHANGED = "changed code"
+UNKNOWN = "code identity unknown"
+
+
+@dataclass(frozen=True)
+class CodeComparison:
+    """What two builds' identities say: ``status`` (SAME, CHANGED or UNKNOWN), the inputs compared and those that
+    differ, the pieces that differ or are only in one build (sorted, each with the symbols it defines in either
+    build), and how many pieces and symbols are equal. ``why`` says why the status is UNKNOWN."""
+
+    status: str
+    changed_inputs: tuple[str, ...] = ()
+    changed_pieces: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    identical_pieces: int = 0
+    identical_symbols: int = 0
+    inputs: tuple[str, ...] = ()
+    why: str = ""
+
+    @property
+    def same(self) -> bool:
+        return self.status == SAME
+
+
+def compare_identities(base: CodeIdentity | None, head: CodeIdentity | None, why_none: str = "") -> CodeComparison:
+    """Apply the rule (module doc) to the identities of the base and the head build; ``why_none`` says why one
+    is None."""
+    if base is None or head is None:
+        return CodeComparison(UNKNOWN, why=why_none or "a build has no code identity")
+    inputs = tuple(sorted(set(base.inputs) | set(head.inputs)))
+    changed_inputs = tuple(name for name in inputs if base.inputs.get(name) != head.inputs.get(name))
+    keys = set(base.pieces) | set(head.pieces)
+    changed = sorted(key for key in keys if base.pieces.get(key) != head.pieces.get(key))
+    pieces = tuple((key, tuple(sorted({*base.symbols.get(key, ()), *head.symbols.get(key, ())}))) for key in changed)
+    identical = keys - set(changed)
+    status = SAME if not changed_inputs and not changed else CHANGED
+    return CodeComparison(status, changed_inputs, pieces, len(identical),
+                          sum(len(base.symbols.get(key, ())) for key in identical), inputs)
+
+
+def evidence(comparison: CodeComparison) -> str:
+    """The evidence of a same-code comparison in a line, e.g. ``8235 sections identical (23926 symbols); same
+    toolchain, build command, …``."""
+    inputs = sorted(comparison.inputs, key=lambda name: (name != "toolchain", name))
+    return (f"{comparison.identical_pieces} sections identical ({comparison.identical_symbols} symbols); same "
+            + ", ".join(inputs))
+
+
+def demangle(names: list[str]) -> list[str]:
+    """``names`` demangled by the toolchain's swift-demangle (simplified), or as they are when it cannot run."""
+    tool = shutil.which("swift-demangle")
+    if not names or tool is None:
+        return list(names)
+    try:
+        done = subprocess.run([tool, "--simplified", "--compact"], input="\n".join(names) + "\n",
+                              capture_output=True, text=True, timeout=DEMANGLE_TIMEOUT_SECONDS)
+    except (OSError, subprocess.TimeoutExpired):
+        return list(names)
+    lines = done.stdout.splitlines()
+    return lines if done.returncode == 0 and len(lines) == len(names) else list(names)
+
+
+def control_exit(timing_exit: int) -> int:
+    """The exit code of a same-code comparison whose control's timing gate gave ``timing_exit``: a control that
+    calls a case slower fails (1) and an incomplete one is incomplete (5), as any comparison; one that could
+    decide little (4) passes, since identical code, not the control, is the evidence."""
+    return EXIT_PASSED if timing_exit == EXIT_INCONCLUSIVE else timing_exit
+
+
+def changes_summary(comparison: CodeComparison) -> str:
+    """What differs, in a few words: ``3 of 8253 sections differ; manifest``."""
+    total = len(comparison.changed_pieces) + comparison.identical_pieces
+    parts = [f"{len(comparison.changed_pieces)} of {total} sections differ"] if comparison.changed_pieces else []
+    if comparison.changed_inputs:
+        parts.append(f"{' and '.join(comparison.changed_inputs)} differ{'s' if len(comparison.changed_inputs) == 1 else ''}")
+    return "; ".join(parts)
+
+
+def describe(comparison: CodeComparison, cases: int | None = None, timed_all: bool | None = True) -> list[str]:
+    """The comparison's code section in Markdown lines: what the rule found and its evidence, or what differs
+    (up to LISTED_CHANGES changed sections with their symbols, demangled), or why it is unknown. ``cases``: how
+    many cases were compared, when known; ``timed_all``: whether every case was timed as a changed one (False:
+    the control; None: nothing was timed)."""
+    every = f"all {cases} cases" if cases is not None else "every case"
+    timed = "" if timed_all is None else f" {every[0].upper()}{every[1:]} timed."
+    if comparison.status == UNKNOWN:
+        return [f"**Code: {UNKNOWN}** ({comparison.why}).{timed}"]
+    if comparison.same:
+        control = (" The timing below is the control (its first paired rounds, no further ones): a case it calls "
+                   "slower or faster moved although its code did not, a finding." if timed_all is False
+                   else " Every case was timed as asked." if timed_all else "")
+        run = f"{every} run" if cases is not None else f"{every} runs"
+        return [f"**Code: same code.** Every input and every section of the two builds is identical: "
+                f"{evidence(comparison)}. So {run} identical code, and each is **unchanged: same code** "
+                f"(docs/comparison-rule.md#same-code-before-anything-is-timed).{control}"]
+    lines = [f"**Code: changed**: {changes_summary(comparison)}.{timed}"]
+    shown = comparison.changed_pieces[:LISTED_CHANGES]
+    if shown:
+        names = [name for _, symbols in shown for name in symbols[:LISTED_SYMBOLS]]
+        readable = dict(zip(names, demangle(names)))
+        lines += ["", "| changed section | its symbols, demangled |", "| --- | --- |"]
+        for key, symbols in shown:
+            text = "; ".join(f"`{_cell(readable[name])}`" for name in symbols[:LISTED_SYMBOLS])
+            more = f" and {len(symbols) - LISTED_SYMBOLS} more" if len(symbols) > LISTED_SYMBOLS else ""
+            lines.append(f"| `{_cell(key)}` | {text or 'none'}{more} |")
+        if len(comparison.changed_pieces) > len(shown):
+            lines.append(f"| … and {len(comparison.changed_pieces) - len(shown)} more | |")
+    return lines
+
+
+def _cell(text: str) -> str:
+    """``text`` fit for a Markdown table cell inside a code span."""
+    return text.replace("|", "\\|").replace("`", "'")

@@ -1,0 +1,150 @@
+"""The same-code rule (bench_commits.same_code) and its place in bench-commits, with fake_build.py (whose object
+holds a commit's SPEED, INSTRUCTIONS and CODE) and fake_bench.py: identical code times only the control and says
+so with its evidence, a control that moves anyway still fails, changed code is timed whole and named, a build
+without an identity is timed whole and says why, --all times every case, --what-changed times nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyze_lib import exit_codes
+from analyze_lib.judge import paired as paired_rule
+from analyze_lib.present.gate_text import code_headline
+from bench_commits import same_code
+from bench_commits.code_identity import CodeIdentity
+from test_bench_commits import commit, invocations, repo, run  # noqa: F401 (repo is a fixture)
+
+ONE_CASE = ("--no-count", "--seed", "7", "--", "--filter", "^harness/spin", "--threads", "1")
+SAME = "**Verdict: PASSED** (exit 0); code: 0 cases run changed code; 1 run identical code (same code: "
+
+
+def worker_rounds(repo: Path) -> int:
+    """How many rounds ran: the fake's worker processes, two a round."""
+    return sum(1 for call in invocations(repo) if "argv" in call and call["argv"][-1:] == ["worker"]) // 2
+
+
+@pytest.fixture
+def always_coarse(monkeypatch):
+    """Every case wants a further round, so that the rounds run are the ones a comparison allows."""
+    monkeypatch.setattr(paired_rule, "refinement", lambda rounds, **_: paired_rule.Refinement(1.10, 1))
+
+
+# The rule
+
+
+def identity(pieces: dict, **inputs) -> CodeIdentity:
+    return CodeIdentity({"toolchain": "6.3.1", **inputs}, pieces, {key: (f"sym_{key}",) for key in pieces})
+
+
+def test_equal_identities_are_same_code_with_their_evidence():
+    compared = same_code.compare_identities(identity({"a": "1", "b": "2"}), identity({"b": "2", "a": "1"}))
+    assert compared.same and compared.identical_pieces == 2 and compared.identical_symbols == 2
+    assert same_code.evidence(compared) == "2 sections identical (2 symbols); same toolchain"
+
+
+@pytest.mark.parametrize("head, changed_inputs, changed_pieces", [
+    (identity({"a": "1", "b": "3"}), (), ("b",)),                       # a piece differs
+    (identity({"a": "1"}), (), ("b",)),                                 # a piece is gone
+    (identity({"a": "1", "b": "2", "c": "4"}), (), ("c",)),             # a piece is new
+    (identity({"a": "1", "b": "2"}, toolchain="6.3.2"), ("toolchain",), ()),  # an input differs
+], ids=["differs", "gone", "new", "input"])
+def test_any_difference_is_changed_code_and_names_it(head, changed_inputs, changed_pieces):
+    compared = same_code.compare_identities(identity({"a": "1", "b": "2"}), head)
+    assert compared.status == same_code.CHANGED and not compared.same
+    assert compared.changed_inputs == changed_inputs
+    assert tuple(key for key, _ in compared.changed_pieces) == changed_pieces
+    assert all(symbols == (f"sym_{key}",) for key, symbols in compared.changed_pieces)
+
+
+def test_a_missing_identity_is_unknown():
+    compared = same_code.compare_identities(identity({"a": "1"}), None, "head: no link kit")
+    assert compared.status == same_code.UNKNOWN and compared.why == "head: no link kit"
+
+
+def test_a_control_that_decides_little_passes_and_any_other_verdict_stands():
+    assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE) == exit_codes.EXIT_PASSED
+    for code in (exit_codes.EXIT_PASSED, exit_codes.EXIT_REGRESSION, exit_codes.EXIT_INCOMPLETE):
+        assert same_code.control_exit(code) == code
+
+
+def test_the_code_headline():
+    assert code_headline(604, same_code="8235 sections identical") == \
+        "0 cases run changed code; 604 run identical code (same code: 8235 sections identical)"
+    assert code_headline(604, changed="3 of 8235 sections differ") == \
+        "604 cases run changed code, all timed (3 of 8235 sections differ)"
+    assert code_headline(1, unknown="no kit") == "not compared (no kit); 1 case timed"
+
+
+# In bench-commits
+
+
+def test_identical_code_times_only_the_control_and_names_its_evidence(repo, capsys, always_coarse):
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "12", *ONE_CASE) == 0
+    out, err = capsys.readouterr()
+    assert worker_rounds(repo) == same_code.CONTROL_ROUNDS
+    assert "**Code: same code.**" in out and "**unchanged: same code**" in out
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith(SAME) and "same toolchain" in last and "manifest" in last
+    assert "; timings (control): " in last
+    assert "same code: every case is unchanged: same code" in err
+
+
+def test_all_times_identical_code_as_a_changed_one(repo, capsys, always_coarse):
+    # The negative control of the one above: the same commits with --all get every round asked for.
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--all", "--max-rounds", "12", *ONE_CASE) in (0, 4)
+    assert worker_rounds(repo) == 12
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert "run identical code" in last and "every case timed as asked" in last and "(control)" not in last
+
+
+def test_a_control_that_moves_anyway_fails(repo, capsys):
+    # UNSEEN_SPEED slows the head down without being in its objects: what code identity cannot see.
+    commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", *ONE_CASE) == exit_codes.EXIT_REGRESSION
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last.startswith("**Verdict: FAILED** (exit 1); code: 0 cases run changed code; 1 run identical code")
+    assert "; timings (control): FAILED, 1 case slower" in last
+
+
+def test_changed_code_is_timed_whole_and_named(repo, capsys, always_coarse):
+    commit(repo, "code", {"CODE": "a new body\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "12", *ONE_CASE) in (0, 4)
+    out, err = capsys.readouterr()
+    assert worker_rounds(repo) == 12
+    assert "**Code: changed**: 1 of 2 sections differ." in out
+    assert "| `.build/release/Bench.build/main.o:(file)` | none |" in out
+    assert "code: 1 case run changed code, all timed (1 of 2 sections differ)" in out.rstrip().splitlines()[-1]
+    assert "changed code: 1 section(s) differ" in err
+
+
+def test_a_manifest_change_alone_is_changed_code(repo, capsys):
+    commit(repo, "manifest", {"Package.swift": "// base\n// swiftSettings: [.define(\"PLANTED\")]\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--what-changed") == 0
+    out = capsys.readouterr().out
+    assert "**Code: changed**: manifest differs." in out
+
+
+def test_a_build_without_an_identity_is_timed_whole_and_says_why(repo, capsys, monkeypatch, always_coarse):
+    monkeypatch.setenv("FAKE_BUILD_NO_LINK_LINE", "1")
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "12", *ONE_CASE) in (0, 4)
+    out = capsys.readouterr().out
+    assert worker_rounds(repo) == 12
+    assert "**Code: code identity unknown** (base: a build without a link kit" in out
+    assert "code: not compared (base: a build without a link kit" in out.rstrip().splitlines()[-1]
+
+
+def test_what_changed_times_nothing_and_a_kept_build_keeps_its_identity(repo, capsys):
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--what-changed") == 0
+    out, err = capsys.readouterr()
+    assert worker_rounds(repo) == 0 and not any(call.get("argv", [None])[0] == "count" for call in invocations(repo))
+    assert out.rstrip().splitlines()[-1].startswith("**Code: same code** (2 sections identical")
+    assert err.count("code identity of") == 2
+    assert run(repo, "HEAD~1", "HEAD", "--what-changed") == 0
+    again, err = capsys.readouterr()
+    assert again == out and "code identity of" not in err and err.count("reused the build") == 2
