@@ -12,6 +12,7 @@ import signal
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from analyze_lib.argtypes import checked_number, significance_level
@@ -95,10 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (usage errors exit 2)."""
     parser = argparse.ArgumentParser(
         prog=PROG, usage=f"{PROG} BASE HEAD [--product NAME] [--quick] [--rounds R] [--max-rounds M] "
-                         f"[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] [--rebuild] [--keep] [--seed S] "
-                         f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
+                         "[--visit-pairs N] [--sample-time MS] [--budget MIN] [--placement P] [--no-count] "
+                         "[--rebuild] [--keep] [--seed S] "
+                         f"[-- bench options]\n       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] "
+                         "[--no-count] "
                          f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
-                         f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
+                         f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] "
+                         "[--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--product", metavar="NAME",
@@ -131,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
     paired = parser.add_argument_group(
-        "paired runs (the default)", "The two builds alternate sample by sample (docs/bench-commits.md#the-paired-comparison): one "
+        "paired runs (the default)", "The two builds alternate sample by sample "
+                       "(docs/bench-commits.md#the-paired-comparison): one "
                        "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
                        "case set up on both and sampled in pairs, the side that runs first alternating from pair "
                        "to pair. The first --rounds rounds visit every case; further rounds visit only the cases "
@@ -278,7 +283,7 @@ def _check_measures_package(manifest: package_manifest.Manifest, product: str, b
         default = None
     for binary, directory, _ in built:
         brought_in.check_measures_package(manifest.name, product,
-                                          lambda: brought_in.list_cases(binary, directory, []),
+                                          partial(brought_in.list_cases, binary, directory, []),
                                           brought_in.list_cases(binary, directory, bench_options), bench_options,
                                           default)
 

@@ -679,7 +679,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | No
 
 
 def slower_signals(rows: list[CompareRow], base: ResultsFile, head: ResultsFile,
-                   base_cases: Mapping[CaseKey, Samples], head_cases: Mapping[CaseKey, Samples]) -> dict[CaseKey, WhatMoved]:
+                   base_cases: Mapping[CaseKey, Samples],
+                   head_cases: Mapping[CaseKey, Samples]) -> dict[CaseKey, WhatMoved]:
     """What moved with each row called slower (judge/moved.py), by its key; not for a starved
     median, whose samples that completed nothing have no signal per operation."""
     slower = [row for row in rows if row.outcome == SLOWER and row.starved is None]

@@ -39,8 +39,8 @@ OVERSUBSCRIBED_REASON = "more threads than CPUs"
 @dataclass(frozen=True)
 class RunConditions:
     """How one timing run was made: its settings as ``bench`` recorded them (None where the
-    file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started (shown,
-    never deciding) and what share of their CPUs the CPU-bound harness cases got."""
+    file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started
+    (shown, never deciding) and what share of their CPUs the CPU-bound harness cases got."""
 
     logical_cpus: int
     threads: tuple[int, ...]

@@ -211,7 +211,7 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
         baselines = notes(suite, benchmark).baselines
         varying = varying_params(group)
 
-        def combo(case: Case) -> tuple:
+        def combo(case: Case, varying: list[str] = varying) -> tuple:
             return tuple((k, v) for k, v in case.key.params if k in varying)
 
         measured = sorted({combo(c) for c in group}, key=lambda p: CaseKey("", "", "", 1, p).sort_key())

@@ -84,7 +84,8 @@ TARGET_RESOLUTION = 1.03
 # The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
 # to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
 # as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. A further round takes the cases of the coarsest
-# goal first (bench_commits.paired_plan.cases_to_visit); why: docs/paired-design.md#sequential-sampling-coarsest-goal-first.
+# goal first (bench_commits.paired_plan.cases_to_visit); why:
+# docs/paired-design.md#sequential-sampling-coarsest-goal-first.
 RESOLUTION_GOALS = (2.0, 1.10, 1.05, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000

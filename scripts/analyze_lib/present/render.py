@@ -117,7 +117,8 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
          [(row.key, f"{row.base_rounds} ({row.base_n}) / {row.head_rounds} ({row.head_n})")
           for row in comparison.undetectable]),
         ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
-        ("Bimodal, not gated", "Levels", [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
+        ("Bimodal, not gated", "Levels",
+         [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
     ]
     return [(title, column, rows) for title, column, rows in lists if rows]
 
