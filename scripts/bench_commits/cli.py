@@ -469,9 +469,10 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             raise ComparisonError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:
             raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
-        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:
+        # args.pairs is an int without --paired (set above); mypy keeps the None of the paired branch's check.
+        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:  # type: ignore[operator]
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
-                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
+                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else  # type: ignore[operator]
                                                         "it falls back to the samples of one process"))
         start = cwd or Path.cwd()
         repo = git.toplevel(start)
