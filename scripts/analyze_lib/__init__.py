@@ -15,8 +15,9 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     the one rule), ``paired`` (the rule for two builds alternated sample by sample: log
     ratios of pairs, each case's resolution), ``comparable`` (whether two runs can be compared, and their common
     cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
-    comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes stands
-    against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress file's verdict),
+    comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes
+    stands against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress
+    file's verdict),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
     the few facts a file does not carry), ``signals`` (a case's per-operation signals: switches,
     kernel and user time, utilisation, fairness, OS threads), ``conditions`` (how a run was made,

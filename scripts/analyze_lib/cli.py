@@ -1,7 +1,8 @@
 """The command line: a thin argparse front over report, compare, gate, export and history.
 
-``main(argv)`` returns the exit code (their meanings: exit_codes.ANALYZE_EXIT_CODES). compare and gate take timing files or counts files (bench count); report any
-mix of a timing, a counts and a stress file (bench stress); headers tell them apart.
+``main(argv)`` returns the exit code (their meanings: exit_codes.ANALYZE_EXIT_CODES). compare and gate take timing
+files or counts files (bench count); report any mix of a timing, a counts and a stress file (bench stress); headers
+tell them apart.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ GATE_DESCRIPTION = (
     " The gate passes only when it could have failed: base cases missing from head fail it "
     f"(exit {EXIT_INCOMPLETE}; --allow-missing for a head filtered on purpose), undetectable "
     f"cases are listed and not judged, and when no case can be decided, or what it could not judge "
-    f"stands against a pass, it is inconclusive (exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never failing. With counts files "
+    f"stands against a pass, it is inconclusive (exit {EXIT_INCONCLUSIVE}). Cases only in head are listed, never "
+    "failing. With counts files "
     f"the gate fails (exit {EXIT_REGRESSION}) when a case is worse; better cases are listed and do "
     "not fail it.")
 

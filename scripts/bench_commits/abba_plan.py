@@ -16,7 +16,7 @@ MIN_DECIDING_PAIRS = 5
 def abba_order(pairs: int) -> list[tuple[int, str]]:
     """The invocations of a run as (round, side): pair i runs A then B when i is odd, B then A when even,
     so neither side always runs first (a warming or cooling machine favours both equally)."""
-    order = []
+    order: list[tuple[int, str]] = []
     for pair in range(1, pairs + 1):
         sides = (SIDE_A, SIDE_B) if pair % 2 == 1 else (SIDE_B, SIDE_A)
         order.extend((pair, side) for side in sides)

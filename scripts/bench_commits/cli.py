@@ -12,6 +12,7 @@ import signal
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from analyze_lib.argtypes import checked_number, significance_level
@@ -108,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
                          f"       {PROG} BASE HEAD --what-changed [--product NAME] [--rebuild] [--keep]\n"
                          f"       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
                          f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
-                         f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] [--seed S]",
+                         f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] "
+                         "[--seed S]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--product", metavar="NAME",
@@ -149,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the temporary worktrees, builds and logs (their directory is printed)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
     paired = parser.add_argument_group(
-        "paired runs (the default)", "The two builds alternate sample by sample (docs/bench-commits.md#the-paired-comparison): one "
+        "paired runs (the default)", "The two builds alternate sample by sample "
+                       "(docs/bench-commits.md#the-paired-comparison): one "
                        "bench worker per build and round, fresh every round; the cases in a shuffled order; each "
                        "case set up on both and sampled in pairs, the side that runs first alternating from pair "
                        "to pair. The first --rounds rounds visit every case; further rounds visit only the cases "
@@ -296,7 +299,7 @@ def _check_measures_package(manifest: package_manifest.Manifest, product: str, b
         default = None
     for binary, directory, _ in built:
         brought_in.check_measures_package(manifest.name, product,
-                                          lambda: brought_in.list_cases(binary, directory, []),
+                                          partial(brought_in.list_cases, binary, directory, []),
                                           brought_in.list_cases(binary, directory, bench_options), bench_options,
                                           default)
 
@@ -539,9 +542,10 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
             raise ComparisonError("--plant goes with --check-gate")
         if not args.check_gate and len(args.revisions) != 2:
             raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
-        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:
+        # args.pairs is an int without --paired (set above); mypy keeps the None of the paired branch's check.
+        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:  # type: ignore[operator]
             say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
-                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else
+                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else  # type: ignore[operator]
                                                         "it falls back to the samples of one process"))
         start = cwd or Path.cwd()
         repo = git.toplevel(start)

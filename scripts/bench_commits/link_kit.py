@@ -180,11 +180,11 @@ def _kit_from(argv: list[str], package: Path) -> LinkKit:
             (package / object_list).write_text("".join(f"{shlex.quote(name)}\n" for name in listed))
             files.append(str(object_list))
             command.append(f"@{object_list}")
-        elif (name := relative(arg)) is not None and name != ".":
+        elif (inside := relative(arg)) is not None and inside != ".":
             # A file under the package (an object) is part of the kit; a directory (-L) is made where it is used.
             if Path(arg).is_file():
-                files.append(name)
-            command.append(name)
+                files.append(inside)
+            command.append(inside)
         else:
             command.append(arg)
     kit_file = package / KIT_DIRECTORY / COMMAND_FILE

@@ -127,9 +127,10 @@ class _Ratios:
         if not roles:
             return paired_rule.refinement([], cases=cases, max_rounds=max_rounds)
         wanted = [paired_rule.refinement(rounds, cases=cases, max_rounds=max_rounds) for rounds in roles.values()]
-        reachable = [role for role in wanted if role.rounds]
+        # A role with rounds to go has a goal (Refinement: goal is None only once rounds is 0).
+        reachable = [(role.goal, role.rounds) for role in wanted if role.goal is not None and role.rounds]
         if reachable:
-            return paired_rule.Refinement(max(role.goal for role in reachable), max(role.rounds for role in reachable))
+            return paired_rule.Refinement(max(goal for goal, _ in reachable), max(rounds for _, rounds in reachable))
         if all(role.rounds == 0 for role in wanted):
             return paired_rule.Refinement(None, 0)
         return paired_rule.Refinement(max(role.goal for role in wanted if role.goal is not None), None)
@@ -326,7 +327,8 @@ def _visiting(cases: list[dict], ratios: _Ratios, seconds_by_case: dict, setting
 
 
 def _still_coarse(cases: list[dict] | None, ratios: _Ratios, max_rounds: int) -> int:
-    return sum(ratios.refinement(case_key(c), len(cases), max_rounds).rounds != 0 for c in cases or [])
+    cases = cases or []
+    return sum(ratios.refinement(case_key(c), len(cases), max_rounds).rounds != 0 for c in cases)
 
 
 def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _Ratios, plans: SamplePlans,
@@ -343,7 +345,7 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
     # Set up in the order the first pair runs in, which the seed varies from case to case.
     for name in (firsts[0], paired_plan.other(firsts[0])):
         plans.set_up(workers[name], case, settings.sample_ns, team)
-    records = {SIDE_A: [], SIDE_B: []}
+    records: dict[str, list[dict]] = {SIDE_A: [], SIDE_B: []}
     for pair, first in enumerate(firsts):
         pair_records = {}
         for name in (first, paired_plan.other(first)):

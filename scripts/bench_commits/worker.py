@@ -72,9 +72,11 @@ class Worker:
     def request(self, request: dict) -> dict:
         """Send one request; return its reply (WorkerRefusal on an error reply, WorkerError when the
         worker dies or does not answer)."""
+        stdin = self.process.stdin
+        assert stdin is not None  # started with stdin=PIPE
         try:
-            self.process.stdin.write((json.dumps(request) + "\n").encode())
-            self.process.stdin.flush()
+            stdin.write((json.dumps(request) + "\n").encode())
+            stdin.flush()
         except OSError:
             raise self._died(request["request"]) from None
         return self._reply(request["request"])
@@ -123,13 +125,15 @@ class Worker:
         return reply
 
     def _read_line(self, what: str) -> str:
+        stdout = self.process.stdout
+        assert stdout is not None  # started with stdout=PIPE
         with selectors.DefaultSelector() as selector:
-            selector.register(self.process.stdout, selectors.EVENT_READ)
+            selector.register(stdout, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 if not selector.select(self.timeout):
                     raise WorkerError(f"the worker of {self.name} did not answer {what} within "
                                       f"{self.timeout:.0f} s")
-                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                chunk = os.read(stdout.fileno(), 1 << 16)
                 if not chunk:
                     raise self._died(what)
                 self._buffer += chunk
@@ -158,6 +162,7 @@ class Worker:
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyze_lib.files.schema import COLUMNS_BY_VERSION, CONTROL_PREFIX, COUNTS_COLUMNS_BY_VERSION, STRESS_COLUMNS_BY_VERSION
+from analyze_lib.files.schema import (COLUMNS_BY_VERSION, CONTROL_PREFIX, COUNTS_COLUMNS_BY_VERSION,
+                                      STRESS_COLUMNS_BY_VERSION)
 
 DEFAULT_SEED = 7
 DEFAULT_SAMPLES = 15

@@ -178,7 +178,8 @@ def worker(argv: list[str]) -> int:
     speed = factor("SPEED") * factor("UNSEEN_SPEED")
     signal_after = int(os.environ.get("FAKE_WORKER_SIGNAL_AFTER", "0"))
     die_after = int(os.environ.get("FAKE_WORKER_DIE_AFTER", "0"))
-    rng = random.Random(f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
+    rng = random.Random(
+        f"{option(options, '--seed')}-{os.getcwd()}-{option(options, '--run-environment')}-{os.getpid()}")
     open_case, written, sample_requests = None, 0, 0
     # A commit of the fake repository that plays a build from before plans, team_cpus, encode and complete
     # (protocol 1).

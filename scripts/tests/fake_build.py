@@ -5,8 +5,9 @@ file named BROKEN. Its object holds the commit's code (SPEED, INSTRUCTIONS, CODE
 line that links the binary, as SwiftPM does; that line runs this
 file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
 the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
-Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. As `dump`, it stands in for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1
-leaves the line out, as a build that is not SwiftPM's would; FAKE_LINK_FAILS=1 makes every link fail."""
+Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. As `dump`, it stands in
+for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's
+would; FAKE_LINK_FAILS=1 makes every link fail."""
 
 import json
 import os

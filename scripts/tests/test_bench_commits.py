@@ -22,46 +22,12 @@ from bench_commits.errors import ComparisonError
 from bench_commits.git import resolve
 from bench_commits.gate_check import Observed, SpinRow
 from bench_commits.run import Builder
+from gitrepo import commit, git
 
 TESTS_DIR = Path(__file__).resolve().parent
 WRAPPER = TESTS_DIR.parent / "bench-commits"
 FAKE_BUILD = Builder((sys.executable, str(TESTS_DIR / "fake_build.py")), ".build/release/bench")
 STAMPED = re.compile(r"^\d{8}-\d{6}-")
-
-
-def git(repo: Path, *arguments: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *arguments], check=True, capture_output=True,
-                          text=True).stdout.strip()
-
-
-def commit(repo: Path, message: str, files: dict[str, str | None]) -> str:
-    """Commit ``files`` (None removes one) and return the commit id."""
-    for name, text in files.items():
-        if text is None:
-            git(repo, "rm", "-q", name)
-        else:
-            (repo / name).write_text(text)
-            git(repo, "add", name)
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
-
-
-@pytest.fixture
-def repo(tmp_path, monkeypatch):
-    """A repository whose first commit is the base; tests add heads. bench's invocations are logged."""
-    path = tmp_path / "repo"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.email", "test@example.com")
-    git(path, "config", "user.name", "Test")
-    commit(path, "base", {"Package.swift": "// base\n"})
-    monkeypatch.setenv("FAKE_BENCH_LOG", str(tmp_path / "bench.log"))
-    monkeypatch.setenv("BENCH_COMMITS_BUILD", f"{sys.executable} {TESTS_DIR / 'fake_build.py'}")
-    monkeypatch.setenv("BENCH_COMMITS_DUMP", f"{sys.executable} {TESTS_DIR / 'fake_build.py'} dump")
-    monkeypatch.setenv("BENCH_COMMITS_CACHE", str(tmp_path / "builds"))
-    monkeypatch.delenv("FAKE_BENCH_EXIT", raising=False)
-    monkeypatch.delenv("FAKE_BENCH_COUNT_EXIT", raising=False)
-    return path
 
 
 def invocations(repo: Path) -> list[dict]:
@@ -527,8 +493,8 @@ def test_a_package_below_the_top_is_built_and_run_in_its_directory(repo):
     commit(repo, "slower", {"Mine/SPEED": "2.0\n"})
     assert run(repo, "HEAD~1", "HEAD", "--no-count") == 0  # from the top: the top's package, which did not change
     at_top = len(invocations(repo))
-    assert {Path(call["cwd"]).name for call in invocations(repo) if "cwd" in call} == {"worktree-" + git(repo, "rev-parse", "HEAD")[:12],
-                                                                       "worktree-" + git(repo, "rev-parse", "HEAD~1")[:12]}
+    assert {Path(call["cwd"]).name for call in invocations(repo) if "cwd" in call} == {
+        "worktree-" + git(repo, "rev-parse", "HEAD")[:12], "worktree-" + git(repo, "rev-parse", "HEAD~1")[:12]}
     assert run(package, "HEAD~1", "HEAD", "--no-count") == 1
     assert {Path(call["cwd"]).name for call in invocations(repo)[at_top:] if "cwd" in call} == {"Mine"}
     assert len(results(package)) == 2 and all(name.endswith(".csv") for name in results(package))

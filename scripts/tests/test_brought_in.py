@@ -14,7 +14,7 @@ import pytest
 from bench_commits.brought_in import ListedCase, check_measures_package, parse_list
 from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import LinkError, read_response_file
-from test_bench_commits import CI_GATE, commit, invocations, repo, run  # noqa: F401 (repo is a fixture)
+from test_bench_commits import CI_GATE, commit, invocations, run
 
 LISTED = """\
 harness/empty/loop threads:1

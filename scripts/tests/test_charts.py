@@ -111,7 +111,7 @@ def test_the_tokens_chart_shows_the_one_thread_figures_the_readme_quotes(referen
     drawn = _by_name(reference, "once-hit-by-tokens.png")
     assert "at 1 and 2 threads" in drawn.title
     one_thread = next(ax for ax in drawn.panels if ax.get_title().startswith("1 thread"))
-    [line] = [l for l in one_thread.lines if l.get_label() == "array-tracker"]
+    [line] = [drawn_line for drawn_line in one_thread.lines if drawn_line.get_label() == "array-tracker"]
     assert line.get_ydata()[0] == pytest.approx(17.8, rel=0.02)
     assert line.get_ydata()[-1] == pytest.approx(47875, rel=0.02)
 

@@ -110,7 +110,8 @@ def test_gate_lists_slower_first(tmp_path, capsys):
     assert main(["gate", str(base_path), str(head_path), "--format", "text"]) == 1
     out = capsys.readouterr().out
     table = out.splitlines()[4:9]
-    assert table[1].startswith("once/hit/twice-slower") and "× slower; switches and kernel time per op did not move" in table[1]
+    assert table[1].startswith("once/hit/twice-slower")
+    assert "× slower; switches and kernel time per op did not move" in table[1]
     assert table[2].startswith("once/hit/twice-faster")
     assert out.rstrip().endswith("Gate: FAILED, 1 case slower")
 

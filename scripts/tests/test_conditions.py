@@ -6,7 +6,6 @@ note that says so; and on every section of a run taken under load, a mark."""
 
 from __future__ import annotations
 
-import re
 
 import pytest
 

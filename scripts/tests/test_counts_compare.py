@@ -301,4 +301,5 @@ def test_help_says_how_counts_are_judged(capsys):
     assert "--instructions-tolerance PCT" in out and "--allocations-tolerance N" in out
     assert "Counts files (bench count: instructions and allocations per op) are compared exactly" in out
     assert "better cases are listed and do not fail it" in out
-    assert "1 gate: regression, at least one case or a whole suite is slower, or for counts files worse (more instructions or allocations per op)" in out
+    assert ("1 gate: regression, at least one case or a whole suite is slower, or for counts files worse "
+            "(more instructions or allocations per op)") in out

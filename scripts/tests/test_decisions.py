@@ -79,7 +79,8 @@ def test_a_variant_that_starves_a_role_is_disqualified(roles_report):
     assert "rwlock" not in reads["Use"] + reads["Runner-up"] + reads["Avoid"]
     assert re.fullmatch(r"`rwlock` 0\.4\d×: fastest by median, but starves role=write "
                         r"\(100× fewer ops per thread than role=read\)<br>"
-                        r"`barrier-async` 80\.\d×: starves role=read \(.*\)", reads["Disqualified"]), reads["Disqualified"]
+                        r"`barrier-async` 80\.\d×: starves role=read \(.*\)", reads["Disqualified"]), \
+        reads["Disqualified"]
     writes = _row(rows, "roles", "2 threads (contended), role=write")
     assert writes["Use"].startswith("**`mutex`** ")
     assert "barrier-async" in writes["Disqualified"] and "fastest by median, but starves role=read" \

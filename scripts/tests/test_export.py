@@ -8,7 +8,7 @@ import numpy as np
 
 from analyze_lib.cli import main
 from analyze_lib.exit_codes import EXIT_BAD_INPUT
-from csvgen import case, once_hit_counts, rounds, write_counts, write_results
+from csvgen import case, once_hit_counts, write_counts, write_results
 
 SAMPLES = [10.0, 11.0, 12.0, 13.0, 14.0]  # median 12, quartiles 11 and 13
 

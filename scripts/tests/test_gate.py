@@ -8,7 +8,8 @@ import pytest
 
 from analyze_lib.cli import main
 from analyze_lib.judge.compare import UNCHANGED, compare_samples
-from analyze_lib.exit_codes import ANALYZE_EXIT_CODES, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION, plain
+from analyze_lib.exit_codes import (ANALYZE_EXIT_CODES, EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED,
+                                    EXIT_REGRESSION, plain)
 from analyze_lib.files.model import CaseKey
 from analyze_lib.present.outcome_text import outcome_text
 from csvgen import case, write_results
@@ -52,7 +53,8 @@ def test_markdown_and_json_name_the_missing_cases(tmp_path, capsys):
     assert ("**Gate: INCOMPLETE, 3 of 4 base cases are missing from head (interrupted or filtered run? "
             "--allow-missing if filtered on purpose)**") in out
     assert ("<details><summary>Missing from head: 3 cases (once 3)</summary>\n\n| Case |\n| --- |\n"
-            "| `once/hit/v1 threads:1` |\n| `once/hit/v2 threads:1` |\n| `once/hit/v3 threads:1` |\n\n</details>") in out
+            "| `once/hit/v1 threads:1` |\n| `once/hit/v2 threads:1` |\n| `once/hit/v3 threads:1` |\n\n"
+            "</details>") in out
     assert _gate(tmp_path, base, head, fmt="json") == EXIT_INCOMPLETE
     gate = json.loads(capsys.readouterr().out)["gate"]
     assert gate == {"status": "incomplete", "passed": False, "exit_code": EXIT_INCOMPLETE, "slower": 0,
@@ -130,7 +132,8 @@ def test_some_undetectable_cases_are_listed_and_the_rest_decided(tmp_path, capsy
     assert "> Also: 1 of 2 cases undetectable (too few samples: p can never be below alpha 0.01), " \
            "not judged" in out
     assert ("<details><summary>Undetectable, not judged: 1 case (once 1)</summary>\n\n"
-            "| Case | Rounds (samples) base / head |\n| --- | --- |\n| `once/hit/few threads:1` | 1 (4) / 1 (4) |") in out
+            "| Case | Rounds (samples) base / head |\n| --- | --- |\n"
+            "| `once/hit/few threads:1` | 1 (4) / 1 (4) |") in out
     assert "- To do: look at the slower case first: it is the table's first row." in out
 
 

@@ -63,7 +63,8 @@ def test_two_of_three_rounds_is_named_by_report_compare_and_export(tmp_path, cap
     whole = _timing(tmp_path / "whole.csv")
     reason = "it holds 2 of the run's 3 rounds (run_rounds 3; rounds 1, 2): the run did not complete"
     assert main(["report", str(short), "--out", str(tmp_path / "r")]) == 0
-    assert (tmp_path / "r" / "report.md").read_text().split("\n\n")[1].startswith(f"**Incomplete:** `{short}`: {reason}")
+    assert (tmp_path / "r" / "report.md").read_text().split("\n\n")[1].startswith(
+        f"**Incomplete:** `{short}`: {reason}")
     capsys.readouterr()
     assert main(["compare", str(whole), str(short)]) == 0
     captured = capsys.readouterr()
@@ -100,4 +101,5 @@ def test_gate_refuses_an_incomplete_counts_head(tmp_path, capsys):
     base = write_counts(tmp_path / "base.csv", once_hit_counts(), version=5)
     head = _mark(write_counts(tmp_path / "head.csv", once_hit_counts(), version=5))
     assert main(["gate", str(base), str(head), "--format", "text"]) == EXIT_INCOMPLETE
-    assert capsys.readouterr().out.splitlines()[-1] == f"Gate: INCOMPLETE, head is incomplete: {FALSE} (rerun it to the end)"
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        f"Gate: INCOMPLETE, head is incomplete: {FALSE} (rerun it to the end)"

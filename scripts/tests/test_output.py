@@ -98,7 +98,8 @@ def test_long_lists_are_folded_tables_or_wrapped_by_suite(tmp_path, capsys):
     assert "<details><summary>Missing from head: 299 cases (isolation 100, once 99, wait 100)</summary>" in out
     assert "| `wait/hit/variant-with-a-long-name-99 threads:1` |" in out
     # One table row per missing case, no line that strings them together.
-    rows = [line for line in out.splitlines() if re.fullmatch(r"\| `\w+/hit/variant-with-a-long-name-\d+ threads:1` \|", line)]
+    rows = [line for line in out.splitlines()
+            if re.fullmatch(r"\| `\w+/hit/variant-with-a-long-name-\d+ threads:1` \|", line)]
     assert len(rows) == 299
     assert not any(line.count("variant-with") > 1 for line in out.splitlines())
 

@@ -23,8 +23,7 @@ from bench_commits.round_binaries import round_binaries, round_binary_path
 from bench_commits.worker import WorkerError, WorkerRefusal
 
 from fake_bench import worker_cases
-from test_bench_commits import (commit, git, invocations, process_alive, repo,  # noqa: F401 (repo is a fixture)
-                                 results, run)
+from test_bench_commits import commit, git, invocations, process_alive, results, run
 
 FOUR_CASES = ("--", "--threads", "1,2")
 
@@ -220,7 +219,9 @@ def test_pairs_alternate_abba_and_both_files_record_them(repo):
     file_a, file_b = timing_files(repo)
     rows_a, rows_b = rows(file_a), rows(file_b)
     assert len(rows_a) == len(rows_b) == 2 * 4 * 3
-    key = lambda row: (row["round"], row["suite"], row["benchmark"], row["variant"], row["threads"], row["sample"])
+    def key(row: dict) -> tuple:
+        return row["round"], row["suite"], row["benchmark"], row["variant"], row["threads"], row["sample"]
+
     assert sorted(map(key, rows_a)) == sorted(map(key, rows_b))
     assert {row["round"] for row in rows_a} == {"1", "2"}
     assert {row["sample"] for row in rows_a} == {"0", "1", "2"}
@@ -330,7 +331,8 @@ def test_a_case_is_projected_again_only_once_it_has_new_ratios(monkeypatch):
 
 
 def test_a_case_of_several_roles_works_toward_the_coarsest_goal_any_role_can_reach(monkeypatch):
-    by_role = {1: paired_rule.Refinement(1.05, 3), 2: paired_rule.Refinement(1.10, 8), 3: paired_rule.Refinement(2.0, None)}
+    by_role = {1: paired_rule.Refinement(1.05, 3), 2: paired_rule.Refinement(1.10, 8),
+               3: paired_rule.Refinement(2.0, None)}
     monkeypatch.setattr(paired_rule, "refinement", lambda rounds, **_: by_role[len(rounds[0])])
 
     def case_refinement():
@@ -423,7 +425,8 @@ def test_the_report_names_the_paired_shape(repo, capsys):
     assert run(repo, "HEAD", "HEAD", "--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2",
                "--sample-time", "0.5", "--no-count", "--seed", "5", *FOUR_CASES) in (0, 4)
     out = capsys.readouterr().out
-    assert "paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, placement pinned, seed 5" in out
+    assert ("paired: 2–2 rounds of worker pairs, 2 pair(s) a case and round, samples of 0.5 ms, placement pinned, "
+            "seed 5") in out
     assert {entry["sample_ns"] for entry in requests(repo) if entry["request"] == "setup"} == {500_000}
 
 

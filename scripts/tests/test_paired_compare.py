@@ -71,7 +71,8 @@ def test_a_paired_case_short_of_the_minimum_rounds_is_undetectable_not_passed(tm
     decision = decide_gate(short)
     assert not decision.passed and "INCONCLUSIVE" in headline(decision) and "too few rounds" in headline(decision)
     from analyze_lib.present.render import checked_lines
-    assert f"To do: give the undetectable cases the {MIN_CALL_ROUNDS} rounds" in "\n".join(checked_lines(short, decision))
+    assert f"To do: give the undetectable cases the {MIN_CALL_ROUNDS} rounds" in "\n".join(
+        checked_lines(short, decision))
     enough = compared(tmp_path, {planted: 1.5}, rounds=MIN_CALL_ROUNDS)
     assert [(row.key.variant, row.outcome) for row in enough.rows if row.changed] == [("v3", SLOWER)]
 
@@ -265,8 +266,8 @@ def test_a_paired_table_says_which_column_is_a_median_and_which_the_paired_ratio
     markdown, text = render_markdown(comparison), render_text(comparison)
     assert "| Case | Base median ns/op | Head median ns/op | Paired ratio | 99% CI | p | Verdict |" in markdown
     assert PAIRED_COLUMNS_NOTE in markdown
-    assert [line.split() for line in text.splitlines() if line.startswith("Case ")][0] == ["Case", "Base", "median", "ns/op", "Head", "median", "ns/op",
-                                            "Paired", "ratio", "99%", "CI", "p", "Verdict"]
+    assert [line.split() for line in text.splitlines() if line.startswith("Case ")][0] == [
+        "Case", "Base", "median", "ns/op", "Head", "median", "ns/op", "Paired", "ratio", "99%", "CI", "p", "Verdict"]
     assert " ".join(PAIRED_COLUMNS_NOTE.split()) in " ".join(text.split())
     # A comparison of unpaired rounds keeps the plain names and no note: its ratio is head median / base median.
     base, head = tmp_path / "rounds-base.csv", tmp_path / "rounds-head.csv"

@@ -15,7 +15,7 @@ from bench_commits.errors import ComparisonError
 from bench_commits.paired import ResultsFile
 from bench_commits.sides import SIDE_A, SIDE_B
 
-from test_bench_commits import commit, git, invocations, repo, run  # noqa: F401 (repo is a fixture)
+from test_bench_commits import commit, git, invocations, run
 from test_paired import FOUR_CASES, requests, rows, timing_files
 
 PAIRED = ("--paired", "--rounds", "2", "--max-rounds", "2", "--visit-pairs", "2", "--no-count", "--seed", "5")

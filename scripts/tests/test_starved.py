@@ -123,7 +123,7 @@ def test_text_and_markdown_say_starved(pair, capsys):
     assert main(["compare", str(pair[0]), str(pair[1])]) == 0
     out = capsys.readouterr().out
     # The special values are words where they appear: a starved median, the ratio it gives, no interval.
-    rows = {l.split()[0]: l for l in out.splitlines() if l.startswith("isolation/roles/starved-in")}
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("isolation/roles/starved-in")}
     assert re.split(r"\s{2,}", rows["isolation/roles/starved-in-head"].strip())[-5:] == [
         "starved", "∞ (head starved)", "none (a median is starved)", "0.0075", "slower (starved in head)"]
     assert "  0 (base starved)  none (a median is starved)  " in rows["isolation/roles/starved-in-base"]

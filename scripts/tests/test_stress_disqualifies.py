@@ -106,7 +106,8 @@ def test_a_variant_that_would_lose_leaves_avoid_for_disqualified(tmp_path):
 
 def test_a_seed_that_failed_is_never_the_one_to_use_in_a_headline(tmp_path):
     """The seeds' store made the fastest: clean, the headline says it is the one to use; failed, it does not."""
-    fast = {key: (5.0 * key[3] if key[2] == "concurrent-barrier-async" else ns)  # (suite, benchmark, variant, threads, …)
+    # key: (suite, benchmark, variant, threads, …)
+    fast = {key: (5.0 * key[3] if key[2] == "concurrent-barrier-async" else ns)
             for key, ns in CASES.items()}
     timings = write_results(tmp_path / "fast.csv", fast, version=6, run=RUN, origins=ORIGINS)
     said = {}

@@ -7,8 +7,8 @@ for choosing ``--sample-time`` and ``--visit-pairs`` of a paired run.
 
 Two workers of one binary (A/A) measure every selected case at every sample length, in a shuffled
 order per round (fresh workers every round), in pairs alternated ABBA, each sample after
-``paired_plan.WARMUP_SAMPLES`` warm-up samples, as a paired run does. For each case and length it prints the spread (standard
-deviation) of log(B/A) over the measured pairs and over random pairings of the same samples: the
+``paired_plan.WARMUP_SAMPLES`` warm-up samples, as a paired run does. For each case and length it prints the spread
+(standard deviation) of log(B/A) over the measured pairs and over random pairings of the same samples: the
 smaller the first against the second, the more of the host's noise a pair shares, and the tighter a
 paired comparison at that length. It also prints the spread of the rounds' median log(B/A), the
 noise a paired run's rule reads (its rounds are its units), as it would be if a visit took only each
@@ -87,7 +87,8 @@ def measure(binary: str, options: list[str], lengths_ms: list[float], pairs: int
                         worker.confine(paired_plan.case_cpus(threads, round_number, allowed, placement))
                     worker.request({"request": "setup", "case": case, "sample_ns": int(length * 1_000_000),
                                     **({"team_cpus": team} if team else {})})
-                label = f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']} {case['params']}"
+                label = (f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']} "
+                         f"{case['params']}")
                 for pair in range(pairs):
                     values = {}
                     for worker in (workers if pair % 2 == 0 else workers[::-1]):

@@ -293,7 +293,8 @@ def _elapsed_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | Non
     return None
 
 
-def _check_unique_sample(seen: dict, key: CaseKey, parsed: dict, version: int, path: Path, line: int) -> None:
+def _check_unique_sample(seen: dict[tuple[CaseKey, int, int], int], key: CaseKey, parsed: dict[str, Any],
+                         version: int, path: Path, line: int) -> None:
     """Refuse a second row for the same (case, round, sample): a file whose rows were
     appended twice would otherwise double n and shrink every p-value."""
     round_ = parsed.get("round", DEFAULT_ROUND)
@@ -328,6 +329,12 @@ class _Table:
     incomplete_line: int | None = None
     _kinds: dict[str, str] = field(default_factory=dict)
     _first_run_raw: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def read_version(self) -> int:
+        """``version``, once rows() has read the first row (it fills it before it yields one)."""
+        assert self.version is not None, "no row read yet"
+        return self.version
 
     def rows(self) -> Iterator[tuple[int, dict[str, str], dict[str, Any]]]:
         path, header = self.path, self.header
@@ -374,11 +381,11 @@ class _Table:
 
     def _check_run(self, cells: dict[str, str], parsed: dict[str, Any], line: int) -> None:
         """Keep the first row's run-level columns; refuse a later row that differs."""
-        run_level = self.layout.run_columns(self.version)
+        run_level = self.layout.run_columns(self.read_version)
         if not self.run:
             self.run = {c: parsed[c] for c in run_level}
             self._first_run_raw = {c: cells[c] for c in run_level}
-            if self.layout.kind == TIMING and self.version >= RUN_SETTINGS_SINCE_VERSION:
+            if self.layout.kind == TIMING and self.read_version >= RUN_SETTINGS_SINCE_VERSION:
                 for column, value in RUN_SETTING_DEFAULTS.items():
                     self.run.setdefault(column, value)
                 for column, source in RUN_SETTING_FROM.items():
@@ -462,7 +469,7 @@ def _results(table: _Table) -> ResultsFile:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
         _note_origin(origins, key, parsed)
-        _check_unique_sample(seen, key, parsed, table.version, path, line)
+        _check_unique_sample(seen, key, parsed, table.read_version, path, line)
         columns = values.setdefault(key, {c: [] for c in SAMPLE_NUMERIC_COLUMNS})
         for column in SAMPLE_NUMERIC_COLUMNS:
             columns[column].append(float(parsed.get(column, math.nan)))
@@ -472,11 +479,11 @@ def _results(table: _Table) -> ResultsFile:
                        np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
     held = {r for ids in rounds.values() for r in ids}
-    return ResultsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table, held),
+    return ResultsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table, held),
                        origins)
 
 
-def _note_origin(origins: dict[tuple[str, str], str], key: CaseKey, parsed: dict) -> None:
+def _note_origin(origins: dict[tuple[str, str], str], key: CaseKey, parsed: dict[str, Any]) -> None:
     """Records where a brought-in variant comes from (files before schema 6 have no origin: all built in)."""
     origin = parsed.get(ORIGIN_COLUMN, BUILT_IN_ORIGIN)
     if origin != BUILT_IN_ORIGIN:
@@ -536,7 +543,7 @@ def _counts(table: _Table) -> CountsFile:
         cases[key] = CaseCounts(key, parsed["iterations"], parsed["operations"],
                                 parsed["instructions"], parsed["allocations"])
     warnings = table.finish()
-    return CountsFile(str(path), table.version, table.run, cases, warnings, incompleteness(table))
+    return CountsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table))
 
 
 def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
@@ -600,10 +607,11 @@ def _stress(table: _Table) -> StressFile:
                                     parsed["seconds"], tuple(outcomes[key]),
                                     None if math.isnan(first) else first,
                                     None if origin == BUILT_IN_ORIGIN else origin)
-    return StressFile(str(path), table.version, table.run, results, warnings, incompleteness(table))
+    return StressFile(str(path), table.read_version, table.run, results, warnings, incompleteness(table))
 
 
-_BUILDERS = {TIMING: _results, COUNTS: _counts, STRESS: _stress}
+_BUILDERS: dict[str, Callable[[_Table], ResultsFile | CountsFile | StressFile]] = {
+    TIMING: _results, COUNTS: _counts, STRESS: _stress}
 
 
 def load_any(path: str | Path) -> ResultsFile | CountsFile | StressFile:

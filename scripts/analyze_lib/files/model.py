@@ -10,9 +10,10 @@ what each check observed at each thread count (``StressResult``).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Iterable, TypeVar
 
 import numpy as np
 
@@ -23,6 +24,10 @@ PARAM_ASSIGN = "="
 SHORT_COMMIT_LENGTH = 7
 # What a CaseFile holds per case: a Case (timing) or a CaseCounts (counts).
 CaseT = TypeVar("CaseT")
+
+
+ParamValue = int | float | str
+Params = tuple[tuple[str, ParamValue], ...]  # (name, value) pairs, sorted by name
 
 
 def parse_param_value(text: str) -> int | float | str:
@@ -54,18 +59,18 @@ def parse_params(text: str) -> tuple[tuple[str, int | float | str], ...]:
     return tuple(sorted(pairs, key=lambda kv: kv[0]))
 
 
-def format_params(pairs) -> str:
+def format_params(pairs: Iterable[tuple[str, ParamValue]]) -> str:
     """The canonical ``k=v;k=v`` text of (key, value) pairs (inverse of parse_params)."""
     return PARAM_SEPARATOR.join(f"{k}{PARAM_ASSIGN}{_format_value(v)}" for k, v in pairs)
 
 
-def _format_value(value) -> str:
+def _format_value(value: ParamValue) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
 
 
-def _value_sort_key(value) -> tuple:
+def _value_sort_key(value: ParamValue) -> tuple[int, float, str]:
     # Numbers sort numerically and before strings, so tokens=2 comes before tokens=10.
     if isinstance(value, (int, float)):
         return (0, float(value), "")
@@ -107,7 +112,7 @@ class CaseKey:
         text = f"{self.filter_name} threads:{self.threads}"
         return f"{text} {self.params_text}" if self.params else text
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, str, tuple[tuple[str, tuple[int, float, str]], ...], int, str]:
         """Order by suite, benchmark, params (numerically), threads, variant."""
         params = tuple((k, _value_sort_key(v)) for k, v in self.params)
         return (self.suite, self.benchmark, params, self.threads, self.variant)
@@ -168,12 +173,14 @@ class RunMetadata:
     @property
     def started_at(self) -> datetime:
         """When the run started (UTC)."""
-        return self.run["started_at"]
+        started: datetime = self.run["started_at"]  # the loader parsed it
+        return started
 
     @property
     def logical_cpus(self) -> int:
         """The machine's logical CPU count; more threads than this is oversubscribed."""
-        return self.run["logical_cpus"]
+        cpus: int = self.run["logical_cpus"]
+        return cpus
 
     @property
     def commit_label(self) -> str:
@@ -332,7 +339,8 @@ class StressFile(RunMetadata):
     incomplete: str | None = None
 
 
-def filter_stress(results: dict[tuple[str, int], StressResult], pattern) -> dict[tuple[str, int], StressResult]:
+def filter_stress(results: dict[tuple[str, int], StressResult],
+                  pattern: re.Pattern[str] | None) -> dict[tuple[str, int], StressResult]:
     """The results whose check name (``family/variant/check``, ``control/…`` for a control)
     matches ``pattern`` (re.search), or all of them when ``pattern`` is None."""
     if pattern is None:
@@ -340,7 +348,7 @@ def filter_stress(results: dict[tuple[str, int], StressResult], pattern) -> dict
     return {k: v for k, v in results.items() if pattern.search(v.check)}
 
 
-def filter_cases(cases: dict[CaseKey, Any], pattern) -> dict[CaseKey, Any]:
+def filter_cases(cases: dict[CaseKey, Any], pattern: re.Pattern[str] | None) -> dict[CaseKey, Any]:
     """The cases (Case or CaseCounts) whose ``suite/benchmark/variant`` matches ``pattern``
     (re.search).
 

@@ -27,6 +27,7 @@ completed; the loader allows it only with ops = 0), opt_int / opt_float (may be 
 from __future__ import annotations
 
 import json
+from typing import Any, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +83,7 @@ class FileSchema:
         return tuple(c for c in columns if self.scopes[c] == scope)
 
 
-def _file_schema(kind: str, entry: dict) -> FileSchema:
+def _file_schema(kind: str, entry: dict[str, Any]) -> FileSchema:
     columns = entry["columns"]
     by_version = {int(v["version"]): tuple(v["columns"]) for v in entry["versions"]}
     schema = FileSchema(
@@ -208,7 +209,7 @@ if _MISSING:
     raise RuntimeError(f"{SCHEMA_PATH}: schema.py names columns the schema does not have: {', '.join(_MISSING)}")
 
 
-def file_kind(header) -> str:
+def file_kind(header: Iterable[str]) -> str:
     """TIMING, COUNTS or STRESS, from a file's header: a stress file's first field is
     ``stress_schema_version``; a counts file has ``instructions_per_op`` and no
     ``ns_per_op``. Anything else is taken for a timing file (whose header check then names

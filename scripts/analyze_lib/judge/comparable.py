@@ -5,8 +5,11 @@ worked around in either file, and the cases both files hold.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from ..files.errors import AnalyzeError
-from ..files.model import CaseKey, ResultsFile, filter_cases
+from ..files.model import CaseKey, CountsFile, ResultsFile, filter_cases
 from ..files.schema import RUN_SETTING_COLUMNS, RUN_SETTING_FROM, RUN_SETTINGS_SINCE_VERSION
 
 # Run metadata that must match for timings to be comparable, with a reader's name.
@@ -35,7 +38,7 @@ RUN_SETTING_LABELS = {
 }
 
 
-def _setting_text(value) -> str:
+def _setting_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, str) else str(value)
@@ -45,7 +48,7 @@ def _records_settings(results: ResultsFile) -> bool:
     return all(column in results.run for column in RUN_SETTING_COLUMNS)
 
 
-def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -> list[str]:
+def run_warnings(base: ResultsFile, head: ResultsFile, names: tuple[str, str] = ("base", "head")) -> list[str]:
     """Warnings about runs whose timings are not comparable (machine, build, run
     settings, ...); ``names`` are what the messages call the two runs."""
     warnings = []
@@ -75,7 +78,7 @@ def run_warnings(base: ResultsFile, head: ResultsFile, names=("base", "head")) -
 
 
 def unknown_settings_warnings(base: ResultsFile, head: ResultsFile,
-                              names=("base", "head")) -> list[str]:
+                              names: tuple[str, str] = ("base", "head")) -> list[str]:
     """A warning when either file predates recorded run settings (schema < 3), so that
     a comparison never implies it checked them."""
     known = (_records_settings(base), _records_settings(head))
@@ -98,7 +101,8 @@ def file_warnings(base: ResultsFile, head: ResultsFile) -> list[str]:
     return list(dict.fromkeys(base.warnings + head.warnings))
 
 
-def matched_cases(base, head, pattern):
+def matched_cases(base: ResultsFile | CountsFile, head: ResultsFile | CountsFile, pattern: re.Pattern[str] | None,
+                  ) -> tuple[dict[CaseKey, Any], dict[CaseKey, Any], list[CaseKey], list[CaseKey]]:
     """Both files' cases whose name matches ``pattern`` (timing or counts files alike), then the keys only base
     has and the keys only head has, sorted.
 

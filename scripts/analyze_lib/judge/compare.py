@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Mapping, Union
+import re
+from typing import Iterable, Mapping, Union
 
 import numpy as np
 
@@ -319,24 +320,25 @@ def evidence(key: CaseKey, base: Samples, head: Samples, alpha: float = DEFAULT_
         p_value = mann_whitney_p(a, b)
         best_p = smallest_p(a.size, b.size)
         floors = (math.nan, math.nan)
+    base_modes, head_modes = _levels(a, b, medians)
     return CaseEvidence(
         key=key, base_n=int(a.size), head_n=int(b.size), base_median=medians[0], head_median=medians[1],
         ratio=estimate.ratio, ci_low=estimate.low, ci_high=estimate.high, p_value=p_value, best_p=best_p,
         base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), by_rounds=by_rounds,
-        base_floor=floors[0], head_floor=floors[1], **_levels(a, b, medians),
+        base_floor=floors[0], head_floor=floors[1], base_modes=base_modes, head_modes=head_modes,
     )
 
 
-def _levels(a: np.ndarray, b: np.ndarray, medians: tuple[float, float]) -> dict:
+def _levels(a: np.ndarray, b: np.ndarray, medians: tuple[float, float]) -> tuple[Modes | None, Modes | None]:
     """Each side's two levels (stats.find_modes) as CaseEvidence's base_modes and head_modes.
 
     A case with a starved median has none: the starved side completed no operation in most of
     its samples, slower than either level of the other side, so the starved rule judges it and
     no level of the starved side is there to show."""
     if starved_side(*medians) is not None:
-        return {}
-    return {"base_modes": find_modes(a), "head_modes": find_modes(b)}
+        return None, None
+    return find_modes(a), find_modes(b)
 
 
 def paired_samples(case: Samples) -> dict[tuple[int, int], paired_rule.PairSample] | None:
@@ -605,7 +607,7 @@ def paired_resolutions(rows: list[CompareRow]) -> tuple[float, ...]:
     return tuple(row.resolution for row in rows if row.paired)
 
 
-def within_bands(resolutions) -> tuple[int, ...]:
+def within_bands(resolutions: Iterable[float]) -> tuple[int, ...]:
     """How many of ``resolutions`` reach each of RESOLUTION_BANDS, in the bands' order."""
     return tuple(sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS)
 
@@ -641,7 +643,7 @@ def resolution_by_group(rows: list[CompareRow]) -> list[ResolutionGroup]:
             + [group("all", 0, everything)])
 
 
-def _row_order(row: CompareRow) -> tuple:
+def _row_order(row: CompareRow) -> tuple[int, float, tuple[object, ...]]:
     rank = OUTCOME_ORDER.index(row.outcome)
     # Starved in head (ratio inf) sorts first among slower, starved in base (0) first
     # among faster; NaN never reaches here as a change.
@@ -650,7 +652,7 @@ def _row_order(row: CompareRow) -> tuple:
 
 
 def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | None = None,
-                     alpha: float = DEFAULT_ALPHA, pattern=None) -> Comparison:
+                     alpha: float = DEFAULT_ALPHA, pattern: re.Pattern[str] | None = None) -> Comparison:
     """Compare two loaded files, keeping only cases whose name matches ``pattern``. Without a
     ``threshold`` the smallest change that counts is the paired rule's for the files of a paired
     comparison, DEFAULT_THRESHOLD_PERCENT otherwise.
@@ -679,7 +681,8 @@ def build_comparison(base: ResultsFile, head: ResultsFile, threshold: float | No
 
 
 def slower_signals(rows: list[CompareRow], base: ResultsFile, head: ResultsFile,
-                   base_cases: Mapping[CaseKey, Samples], head_cases: Mapping[CaseKey, Samples]) -> dict[CaseKey, WhatMoved]:
+                   base_cases: Mapping[CaseKey, Case],
+                   head_cases: Mapping[CaseKey, Case]) -> dict[CaseKey, WhatMoved]:
     """What moved with each row called slower (judge/moved.py), by its key; not for a starved
     median, whose samples that completed nothing have no signal per operation."""
     slower = [row for row in rows if row.outcome == SLOWER and row.starved is None]
@@ -721,5 +724,7 @@ def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Sampl
 
 def _round_median_log_ratios(base: Samples, head: Samples) -> dict[int, float]:
     """A paired case's median log ratio in each round, by round id."""
-    by_round = paired_rule.pair_log_ratios_by_round(paired_samples(base), paired_samples(head))
+    base_pairs, head_pairs = paired_samples(base), paired_samples(head)
+    assert base_pairs is not None and head_pairs is not None, "a paired case's samples"
+    by_round = paired_rule.pair_log_ratios_by_round(base_pairs, head_pairs)
     return {round_id: float(np.median(d)) for round_id, d in by_round.items()}

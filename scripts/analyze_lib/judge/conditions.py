@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
-from ..files.model import ResultsFile
+from ..files.model import Case, ResultsFile
 from .signals import cpu_share, signal_level
 
 # The harness cases that only compute (suite, benchmark, variant): no lock, no wait, no
@@ -39,8 +40,8 @@ OVERSUBSCRIBED_REASON = "more threads than CPUs"
 @dataclass(frozen=True)
 class RunConditions:
     """How one timing run was made: its settings as ``bench`` recorded them (None where the
-    file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started (shown,
-    never deciding) and what share of their CPUs the CPU-bound harness cases got."""
+    file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started
+    (shown, never deciding) and what share of their CPUs the CPU-bound harness cases got."""
 
     logical_cpus: int
     threads: tuple[int, ...]
@@ -107,7 +108,7 @@ def run_conditions(results: ResultsFile) -> RunConditions:
         cpu_share=measured_cpu_share(results.cases.values(), results.logical_cpus))
 
 
-def measured_cpu_share(cases, logical_cpus: int) -> float | None:
+def measured_cpu_share(cases: Iterable[Case], logical_cpus: int) -> float | None:
     """The share of their CPUs the CPU-bound harness cases among ``cases`` got: per thread count
     within the CPUs the median over those cases of each one's median of round medians of
     CPU time / (elapsed × threads), then the least over the thread counts; None without them."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+import re
 from typing import Mapping
 
 from .comparable import matched_cases
@@ -145,7 +146,7 @@ class CountsComparison:
         return [row for row in self.rows if row.verdict == BETTER]
 
 
-def _row_order(row: CountsRow) -> tuple:
+def _row_order(row: CountsRow) -> tuple[int, float, float, tuple[object, ...]]:
     # Within worse and better, the largest change first: allocations (a new allocation per
     # operation outweighs any instruction count), then instructions.
     size = (abs(row.allocations_difference) if row.allocations else 0.0,
@@ -153,7 +154,7 @@ def _row_order(row: CountsRow) -> tuple:
     return (VERDICT_ORDER.index(row.verdict), -size[0], -size[1], row.key.sort_key())
 
 
-def counts_warnings(base: CountsFile, head: CountsFile, names=("base", "head")) -> list[str]:
+def counts_warnings(base: CountsFile, head: CountsFile, names: tuple[str, str] = ("base", "head")) -> list[str]:
     """Warnings about runs whose counts differ for reasons other than the code: toolchain,
     build, allocator, libc (OS) or CPU model; and what the loader worked around."""
     warnings = list(dict.fromkeys(base.warnings + head.warnings))
@@ -171,7 +172,7 @@ def counts_warnings(base: CountsFile, head: CountsFile, names=("base", "head")) 
 def build_counts_comparison(base: CountsFile, head: CountsFile,
                             instructions_tolerance: float = DEFAULT_INSTRUCTIONS_TOLERANCE_PERCENT,
                             allocations_tolerance: float = DEFAULT_ALLOCATIONS_TOLERANCE,
-                            pattern=None) -> CountsComparison:
+                            pattern: re.Pattern[str] | None = None) -> CountsComparison:
     """Compare two loaded counts files, keeping only cases whose name matches ``pattern``.
 
     Raises AnalyzeError (naming both files) when no case is on both sides (`matched_cases`).

@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Iterable
 
 
-from ..files.model import Case, CaseKey
+from ..files.model import Case, CaseKey, Params
 from ..fmt import fmt_multiple
 from .conditions import fairness_not_judged
 from .situations import (
@@ -54,7 +55,11 @@ FAIRNESS_MIN = 0.1
 STARVED_SHARE = 0.2
 
 
-def _without_role(params: tuple) -> tuple:
+# A measurement's role rows share this: (suite, benchmark, variant, threads, params without role).
+RoleRowsKey = tuple[str, str, str, int, Params]
+
+
+def _without_role(params: Params) -> Params:
     return tuple((k, v) for k, v in params if k != ROLE_PARAM)
 
 
@@ -63,23 +68,23 @@ def _role_text(case: Case) -> str:
     return f"{ROLE_PARAM}={role}" if role is not None else "its role"
 
 
-def role_rows(cases) -> dict[tuple, list[Case]]:
+def role_rows(cases: Iterable[Case]) -> dict[RoleRowsKey, list[Case]]:
     """Every case grouped with the other role rows of the same measurement: key
     (suite, benchmark, variant, threads, params without role) -> its rows."""
-    rows: dict[tuple, list[Case]] = defaultdict(list)
+    rows: dict[RoleRowsKey, list[Case]] = defaultdict(list)
     for case in cases:
         key = case.key
         rows[(key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params))].append(case)
     return rows
 
 
-def role_siblings(case: Case, rows: dict[tuple, list[Case]]) -> list[Case]:
+def role_siblings(case: Case, rows: dict[RoleRowsKey, list[Case]]) -> list[Case]:
     """The role rows of ``case``'s measurement (``role_rows``), itself among them."""
     key = case.key
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
 
 
-def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: int, *,
+def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, *,
                       cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
@@ -100,8 +105,9 @@ def disqualification(case: Case, rows: dict[tuple, list[Case]], logical_cpus: in
         if starved and starved >= STARVED_SHARE * row.n:
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved} of {row.n} samples"
-    busiest = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
-    measured = [row for row in siblings if busiest[id(row)] is not None]
+    medians = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
+    busiest = {row_id: median for row_id, median in medians.items() if median is not None}
+    measured = [row for row in siblings if id(row) in busiest]
     if len(measured) > 1:
         most = max(measured, key=lambda row: busiest[id(row)])
         least = min(measured, key=lambda row: busiest[id(row)])
@@ -163,8 +169,14 @@ def _avoided(standing: Standing) -> bool:
     return standing.factor is not None and standing.factor.low >= AVOID_FACTOR
 
 
+def _factor_descending(standing: Standing) -> float:
+    """Sorts avoided standings (each has a factor: ``_avoided``) largest factor first."""
+    assert standing.factor is not None
+    return -standing.factor.ratio
+
+
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
-            rows: dict[tuple, list[Case]], logical_cpus: int, cpu_share: float | None,
+            rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, cpu_share: float | None,
             failed: StressFailures) -> Decision:
     reasons = {c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed)
                for c in candidates}
@@ -187,7 +199,7 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
     threads = candidates[0].key.threads
     unjudged = fairness_not_judged(threads, logical_cpus, cpu_share)
     return Decision(suite, benchmark, situation, standing(best) if best else None, runner_up,
-                    tuple(sorted(avoid, key=lambda s: -s.factor.ratio)), disqualified,
+                    tuple(sorted(avoid, key=_factor_descending)), disqualified,
                     unjudged if threads <= logical_cpus else None)
 
 
@@ -211,7 +223,7 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
         baselines = notes(suite, benchmark).baselines
         varying = varying_params(group)
 
-        def combo(case: Case) -> tuple:
+        def combo(case: Case, varying: list[str] = varying) -> Params:
             return tuple((k, v) for k, v in case.key.params if k in varying)
 
         measured = sorted({combo(c) for c in group}, key=lambda p: CaseKey("", "", "", 1, p).sort_key())

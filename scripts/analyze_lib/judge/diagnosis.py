@@ -38,7 +38,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..files.model import Case, CaseKey
+from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged
 from .decisions import FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings
 from .signals import Signals, finite, signals
@@ -118,7 +118,7 @@ class Cliff:
         return self.diagnosis.key
 
 
-def line_of(key: CaseKey) -> tuple:
+def line_of(key: CaseKey) -> tuple[str, str, str, Params]:
     """A variant's line: the cases that differ only in threads."""
     return (key.suite, key.benchmark, key.variant, key.params)
 
@@ -158,7 +158,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
     """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
     CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged."""
     rows = role_rows(cases.values())
-    lines: dict[tuple, dict[int, Case]] = defaultdict(dict)
+    lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case
     found = {}
@@ -182,7 +182,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
 
 def cliffs(diagnoses: dict[CaseKey, Diagnosis]) -> list[Cliff]:
     """The first cliff of every line that has one, steepest first (then by case order)."""
-    lines: dict[tuple, list[Diagnosis]] = defaultdict(list)
+    lines: dict[tuple[str, str, str, Params], list[Diagnosis]] = defaultdict(list)
     for diagnosis in diagnoses.values():
         lines[line_of(diagnosis.key)].append(diagnosis)
     found = []

@@ -13,6 +13,7 @@ fail the gate when worse (more instructions or allocations per op).
 from __future__ import annotations
 
 import math
+from typing import Any, Iterable
 from dataclasses import dataclass
 
 from .compare import Comparison, paired_resolutions
@@ -41,7 +42,7 @@ EXIT_CODES = {
 MODEST_NOISE_FLOOR = 2.0
 
 
-def threshold_would_help(noise_floors) -> bool:
+def threshold_would_help(noise_floors: Iterable[float]) -> bool:
     """Whether raising --threshold above these noise floors (factors, e.g. 1.3 for 30%) leaves a gate
     worth having: every floor finite and at most MODEST_NOISE_FLOOR."""
     floors = list(noise_floors)
@@ -68,6 +69,8 @@ def _status(failing: int, missing: tuple[CaseKey, ...], allow_missing: bool, hea
 class _GateOutcome:
     """What every gate decision shares: its exit code and the head of its JSON. Needs the field ``status``."""
 
+    status: str  # a field of each subclass (a dataclass); declared here only for the type checker
+
     @property
     def exit_code(self) -> int:
         """What the process exits with (EXIT_CODES)."""
@@ -78,7 +81,7 @@ class _GateOutcome:
         """True only for PASSED."""
         return self.status == PASSED
 
-    def _json_head(self) -> dict:
+    def _json_head(self) -> dict[str, Any]:
         """The first keys of every gate object in --format json, in their order."""
         return {"status": self.status, "passed": self.passed, "exit_code": self.exit_code}
 
@@ -123,7 +126,7 @@ class GateDecision(_GateOutcome):
         """How many compared cases the gate could not judge (undetectable, unstable or bimodal)."""
         return len(self.undetectable) + len(self.unstable) + len(self.bimodal)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
         return {
             **self._json_head(),
@@ -207,7 +210,7 @@ class CountsGateDecision(_GateOutcome):
     # As GateDecision.head_incomplete.
     head_incomplete: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
         return {
             **self._json_head(),

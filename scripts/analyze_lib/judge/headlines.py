@@ -58,7 +58,7 @@ class Headlines:
         return bool(self.failed_checks or self.starved or self.cliffs or self.seeds)
 
 
-def _rank(cost: SeedCost) -> tuple:
+def _rank(cost: SeedCost) -> tuple[bool, float]:
     """Worse first: disqualified, then by factor (the recommended variant has none)."""
     factor = cost.standing.factor.ratio if cost.standing is not None and cost.standing.factor else 0.0
     return (cost.reason is not None, factor)
@@ -71,7 +71,8 @@ def _seed_costs(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], 
     worst: dict[tuple[str, str], SeedCost] = {}
     for d in decisions:
         seeds = notes(d.suite, d.benchmark).seeds
-        entries = [(s, None) for s in (d.use, d.runner_up, *d.avoid) if s is not None]
+        entries: list[tuple[Standing, str | None]] = [
+            (s, None) for s in (d.use, d.runner_up, *d.avoid) if s is not None]
         entries += [(out.standing, out.reason) for out in d.disqualified]
         for standing, reason in entries:
             if standing.variant not in seeds or standing.key is None or standing.key.threads > logical_cpus:

@@ -55,7 +55,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -84,7 +84,8 @@ TARGET_RESOLUTION = 1.03
 # The resolutions sequential sampling brings cases to, coarsest first (``next_goal``): every case it can
 # to 2x, so that no case is left unable to see a doubling while the budget could have given it one; then
 # as many as it can to 1.10x, 1.05x, then TARGET_RESOLUTION. A further round takes the cases of the coarsest
-# goal first (bench_commits.paired_plan.cases_to_visit); why: docs/paired-design.md#sequential-sampling-coarsest-goal-first.
+# goal first (bench_commits.paired_plan.cases_to_visit); why:
+# docs/paired-design.md#sequential-sampling-coarsest-goal-first.
 RESOLUTION_GOALS = (2.0, 1.10, 1.05, TARGET_RESOLUTION)
 # Resamples for the suites' geometric-mean intervals (tail quantiles, so more than for an SE).
 GEOMEAN_RESAMPLES = 2000
@@ -145,7 +146,8 @@ def log_ratios(base: np.ndarray, head: np.ndarray, base_elapsed_ns: np.ndarray,
     least_base, least_head = least_ns_per_op(base, base_elapsed_ns), least_ns_per_op(head, head_elapsed_ns)
     usable = (~both_starved & np.isfinite(least_base) & np.isfinite(least_head)
               & (least_base > 0) & (least_head > 0))
-    return np.log(least_head[usable] / least_base[usable])
+    ratios: np.ndarray = np.log(least_head[usable] / least_base[usable])
+    return ratios
 
 
 def pair_log_ratio(base: PairSample, head: PairSample) -> float:
@@ -170,8 +172,8 @@ def pair_log_ratios_by_round(base: Mapping[tuple[int, int], PairSample],
     return {round_id: d for round_id, d in grouped.items() if d.size}
 
 
-def pair_log_ratios(base: Mapping[tuple[int, int], float],
-                    head: Mapping[tuple[int, int], float]) -> list[np.ndarray]:
+def pair_log_ratios(base: Mapping[tuple[int, int], PairSample],
+                    head: Mapping[tuple[int, int], PairSample]) -> list[np.ndarray]:
     """``pair_log_ratios_by_round``'s rounds, in round order, without their ids."""
     return list(pair_log_ratios_by_round(base, head).values())
 
@@ -194,7 +196,7 @@ def _degrees(rounds: int) -> int | None:
 
 
 @functools.cache
-def _distribution(degrees: int | None):
+def _distribution(degrees: int | None) -> Any:  # a scipy distribution; scipy has no types (pyproject.toml)
     """Student's t with ``degrees`` of freedom, or the normal for None (``_degrees``). Built once per degrees: scipy
     takes about as long to build one as the rest of a projection."""
     return scipy_stats.norm if degrees is None else scipy_stats.t(degrees)

@@ -108,7 +108,8 @@ def pass_evidence(comparison: Comparison) -> PassEvidence:
     rows = comparison.rows
     unseen = [row for row in rows if row.outcome in NOT_JUDGED]
     machine = () if comparison.paired else tuple(
-        (row.key, row.ratio) for row in rows if _is_canary(row) and _beyond(row.ratio, comparison.threshold) != UNCHANGED)
+        (row.key, row.ratio) for row in rows
+        if _is_canary(row) and _beyond(row.ratio, comparison.threshold) != UNCHANGED)
     return PassEvidence(
         suites_slower=suites_slower(comparison),
         unseen_slower=tuple((row.key, moved_ratio(row)) for row in unseen

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import numpy as np
 
@@ -144,6 +145,6 @@ def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -
         os_threads=signal_level(end, rounds) if end is not None else None)
 
 
-def finite(value: float | None) -> bool:
+def finite(value: float | None) -> TypeGuard[float]:
     """Whether ``value`` is a number a rule can use (not None, not NaN or infinite)."""
     return value is not None and math.isfinite(value)

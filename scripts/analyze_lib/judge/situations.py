@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..files.model import Case, format_params
+from ..files.model import Case, Params, ParamValue, format_params
 
 THREADS = "threads"
 # The param that splits one case into one row per role of its threads (``role=read`` /
@@ -59,7 +59,7 @@ def metric(suite: str, benchmark: str) -> str:
     return "ns/op" if operation == "op" else f"ns per {operation}"
 
 
-def param_values(cases: Iterable[Case], name: str) -> list:
+def param_values(cases: Iterable[Case], name: str) -> list[ParamValue | None]:
     """The distinct values of param ``name`` among ``cases``, sorted (None where absent)."""
     found = {case.key.params_dict.get(name) for case in cases}
     return sorted(found, key=lambda v: (v is None, not isinstance(v, (int, float)), v if v is not None else 0))
@@ -71,14 +71,14 @@ def varying_params(cases: list[Case]) -> list[str]:
     return [n for n in names if len(param_values(cases, n)) > 1]
 
 
-def constant_params(cases: list[Case]) -> tuple:
+def constant_params(cases: list[Case]) -> Params:
     """The (name, value) params every case shares (e.g. ``keys=1000``)."""
     varying = set(varying_params(cases))
     first = cases[0].key.params if cases else ()
     return tuple((k, v) for k, v in first if k not in varying)
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -131,7 +131,7 @@ def chart_threads(counts: Iterable[int], logical_cpus: int) -> list[int]:
     return chosen or counts[:1]
 
 
-def situation_params(combinations: Iterable[tuple]) -> list[tuple]:
+def situation_params(combinations: Iterable[Params]) -> list[Params]:
     """The param combinations a decision table covers: those in which every numeric param
     is at its smallest or largest value among the measured combinations that agree on the
     other params (the fewest and the most tokens; no work and 1 µs of work at the one batch
@@ -153,6 +153,6 @@ def situation_params(combinations: Iterable[tuple]) -> list[tuple]:
     return kept
 
 
-def params_label(params: tuple) -> str:
+def params_label(params: Params) -> str:
     """``tokens=1, work=0`` (readable in a sentence; empty for none)."""
     return format_params(params).replace(";", ", ")

@@ -12,6 +12,7 @@ and the U test ranks them last. Nothing here ever returns NaN for such input.
 from __future__ import annotations
 
 import math
+from typing import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -97,7 +98,8 @@ def ratio(numerator: float, denominator: float) -> float:
 def _bootstrap_medians(values: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     indices = rng.integers(0, values.size, size=(resamples, values.size))
-    return np.median(values[indices], axis=1)
+    medians: np.ndarray = np.median(values[indices], axis=1)
+    return medians
 
 
 def _resampled_ratios(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
@@ -208,7 +210,7 @@ def rounds_to_reach(level: float) -> int:
     return n
 
 
-def geometric_mean(values) -> float:
+def geometric_mean(values: Iterable[float]) -> float:
     """The geometric mean of positive finite values (NaN for none)."""
     values = np.asarray(list(values), dtype=float)
     if values.size == 0:
@@ -291,7 +293,8 @@ def _hierarchical_medians(groups: list[np.ndarray], rng: np.random.Generator, re
     draws = np.where(mask, np.nan, draws)
     with np.errstate(invalid="ignore"):
         medians = np.nanmedian(draws, axis=2) if mask.any() else np.median(draws, axis=2)
-    return np.median(medians, axis=1)
+    result: np.ndarray = np.median(medians, axis=1)
+    return result
 
 
 def hierarchical_ratio(numerator: list[np.ndarray], denominator: list[np.ndarray],
@@ -314,7 +317,7 @@ def hierarchical_ratio(numerator: list[np.ndarray], denominator: list[np.ndarray
     return RatioEstimate(point, percentile(ratios, tail), percentile(ratios, 100 - tail))
 
 
-def _half_splits(count: int, rng: np.random.Generator):
+def _half_splits(count: int, rng: np.random.Generator) -> Iterator[tuple[int, ...]]:
     half = count // 2
     if math.comb(count, half) <= NOISE_FLOOR_SPLITS:
         yield from combinations(range(count), half)

@@ -21,6 +21,12 @@ StressFailures = Mapping[tuple[str, str], str]
 NO_STRESS_FAILURES: StressFailures = MappingProxyType({})
 
 
+def _seconds_to_catch(control: StressResult) -> float:
+    """A caught control's time to its first forbidden outcome (every caught one has it: StressResult.caught)."""
+    assert control.seconds_to_first_forbidden is not None
+    return control.seconds_to_first_forbidden
+
+
 @dataclass(frozen=True)
 class StressVerdict:
     """What a stress file says, in the order bench ran its checks.
@@ -63,7 +69,7 @@ class StressVerdict:
     def slowest_catch(self) -> StressResult | None:
         """The caught control that took longest to be caught (None when none was)."""
         caught = [r for r in self.controls if r.caught]
-        return max(caught, key=lambda r: r.seconds_to_first_forbidden) if caught else None
+        return max(caught, key=_seconds_to_catch) if caught else None
 
     @property
     def passed(self) -> bool:

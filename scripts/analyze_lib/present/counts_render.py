@@ -15,7 +15,7 @@ from ..judge.counts_compare import (
 )
 from ..fmt import fmt_allocations, fmt_counts_ratio, fmt_difference, fmt_instructions, fmt_percent, json_number
 from ..judge.gate import CountsGateDecision
-from ..files.model import CaseCounts, CaseKey
+from ..files.model import CaseCounts
 from .doc import markdown_table
 from .gate_text import headline, notes
 from .render import (JSON_FORMAT_VERSION, case_lists_markdown, case_lists_text, markdown_preamble, run_json, run_line,

@@ -63,7 +63,7 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
     diagnoses = diagnoses or {}
     rows = []
     for d in decisions:
-        def origin(standing: Standing) -> str | None:
+        def origin(standing: Standing, d: Decision = d) -> str | None:
             return origins.get((d.suite, standing.variant))
 
         use = (f"**{_name(d.use.variant, origin(d.use))}** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}"

@@ -155,10 +155,12 @@ def build_history(runs: list[ResultsFile], out_dir: Path, threshold: float, alph
     blocks.append(Heading(2, "Steps"))
     if steps:
         blocks.append(Table(
-            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", f"{(1 - alpha) * 100:g}% CI", "p", "Verdict"),
+            ("Case", "From", "To", "Before ns/op", "After ns/op", "Ratio", f"{(1 - alpha) * 100:g}% CI", "p",
+             "Verdict"),
             tuple((f"`{s.key.label}`", _run_label(s.before, runs[s.before]), _run_label(s.after, runs[s.after]),
                    fmt_ns(s.row.base_median), fmt_ns(s.row.head_median), fmt_head_base_ratio(s.row.ratio),
-                   fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{outcome_text(s.row)}**") for s in steps),
+                   fmt_ci(s.row.ci_low, s.row.ci_high), fmt_p(s.row.p_value), f"**{outcome_text(s.row)}**")
+                  for s in steps),
             "lllrrrlrl"))
     else:
         blocks.append(Paragraph("No case stepped up or down." if len(runs) > 1

@@ -5,6 +5,7 @@ brought-in variant with its cases, so that none can vanish from the report for s
 from __future__ import annotations
 
 from collections import defaultdict
+from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ..files.model import StressResult
@@ -14,6 +15,7 @@ from ..files.model import StressResult
 NBSP = "\u00a0"
 
 Origins = Mapping[tuple[str, str], str]  # (suite, variant) -> the module that brought it
+NO_ORIGINS: Origins = MappingProxyType({})  # a default no call can change
 
 
 def marked(name: str, module: str | None) -> str:

@@ -23,6 +23,7 @@ def outcome_text(row: CompareRow) -> str:
     if row.outcome == BIMODAL:
         return bimodal_text(row.base_modes, row.head_modes, row.base_median, row.head_median)
     if row.bimodal:  # called by its levels (level_change): both sides have two
+        assert row.base_modes is not None and row.head_modes is not None
         low, high = level_ratios(row.base_modes, row.head_modes)
         return f"{row.verdict} by both levels: low {low:.2f}×, high {high:.2f}× (head/base)"
     if row.outcome == UNSTABLE:

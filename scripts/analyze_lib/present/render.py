@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import math
 import textwrap
+from typing import Sequence
 from collections import Counter
 
-from ..files.model import CaseKey, ResultsFile
+from ..files.model import CaseKey, CountsFile, ResultsFile
 from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_count, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
 from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE,
@@ -44,7 +45,7 @@ JSON_FORMAT_VERSION = 6
 # Lists of cases under the table: in text, wrapped at this width under their suite.
 TEXT_WIDTH = 100
 TITLE = "DispatchBench comparison"
-def run_line(results: ResultsFile) -> str:
+def run_line(results: ResultsFile | CountsFile) -> str:
     """One line describing where a run came from."""
     run = results.run
     return (f"{results.commit_label} on {run['host']} ({run['cpu_model']}, "
@@ -117,7 +118,8 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
          [(row.key, f"{row.base_rounds} ({row.base_n}) / {row.head_rounds} ({row.head_n})")
           for row in comparison.undetectable]),
         ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
-        ("Bimodal, not gated", "Levels", [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
+        ("Bimodal, not gated", "Levels",
+         [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
     ]
     return [(title, column, rows) for title, column, rows in lists if rows]
 
@@ -341,7 +343,7 @@ def geomean_note(comparison: Comparison) -> str:
             "disagree; a drift of the machine between the base and the head run is not in it.")
 
 
-def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checked: list[str] = ()) -> list[str]:
+def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checked: Sequence[str] = ()) -> list[str]:
     """The lines every Markdown comparison starts with, timing or counts: the title, the gate's verdict and
     notes, what was checked, the two runs, the `outcome` sentence and the warnings."""
     lines = [f"## {title}", ""]
@@ -437,7 +439,7 @@ def render_text(comparison: Comparison, gate: GateDecision | None = None) -> str
     return "\n".join(lines) + "\n"
 
 
-def run_json(results: ResultsFile) -> dict:
+def run_json(results: ResultsFile | CountsFile) -> dict:
     """A file's path and run metadata, JSON-ready (timing or counts file)."""
     run = {k: json_number(v) if isinstance(v, float) else v for k, v in results.run.items()}
     run["started_at"] = f"{run['started_at']:%Y-%m-%dT%H:%M:%SZ}"

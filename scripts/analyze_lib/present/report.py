@@ -238,7 +238,8 @@ def stress_verdict_text(verdict: StressVerdict) -> str:
         variants = (f"**FAILED: forbidden outcomes in {len(failed)} of {fmt_count(checks, 'check')}** "
                     f"({', '.join(marked(f'`{c}`', module.get(c)) for c in failed)}).")
     elif checks:
-        variants = (f"**0 forbidden outcomes in {fmt_count(checks, 'check')}** ({fmt_count(verdict.iterations, 'iteration')} "
+        variants = (f"**0 forbidden outcomes in {fmt_count(checks, 'check')}** "
+                    f"({fmt_count(verdict.iterations, 'iteration')} "
                     f"at {_and_list(verdict.threads)} threads).")
     else:
         variants = "No variant check in this file."
@@ -398,7 +399,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                    Paragraph("Every case's samples, median, interquartile range and fairness (the slowest "
                              "thread's operations over the busiest's, each sample's, as a median of round medians: the "
                              "figure the decision tables judge).")]
-        blocks += [Details(f"{suite}: {len(by_suite[suite])} cases", (cases_table(by_suite[suite], cpus, origins=origins),))
+        blocks += [Details(f"{suite}: {len(by_suite[suite])} cases",
+                           (cases_table(by_suite[suite], cpus, origins=origins),))
                    for suite in order]
     return blocks
 

@@ -15,7 +15,7 @@ from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
-from .origin_marks import Origins, marked, variant_module
+from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
 from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from ..judge.situations import FLOOR_SUITES
@@ -38,7 +38,7 @@ def scenario_label(key: CaseKey, logical_cpus: int) -> str:
     return f"threads:{key.threads}{_oversubscribed(key, logical_cpus)}{params}"
 
 
-def case_name(key: CaseKey, logical_cpus: int, with_suite: bool, origins: Origins = {}) -> str:
+def case_name(key: CaseKey, logical_cpus: int, with_suite: bool, origins: Origins = NO_ORIGINS) -> str:
     """The case's label (without its suite unless asked), marked with the module that brought its variant and
     when oversubscribed."""
     path, rest = key.label.split(" ", 1)
@@ -58,7 +58,7 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     cpu_share: float | None, origins: Origins = {},
+                     cpu_share: float | None, origins: Origins = NO_ORIGINS,
                      failed: StressFailures = NO_STRESS_FAILURES) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
@@ -132,7 +132,7 @@ def _samples_text(case: Case) -> str:
     return f"{case.n} ({starved} starved)" if starved else str(case.n)
 
 
-def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, origins: Origins = {}) -> Table:
+def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, origins: Origins = NO_ORIGINS) -> Table:
     """Every case: samples (and how many starved), median and IQR, plus fairness where
     recorded (signals.fairness: the slowest thread's operations over the busiest's, as the rules judge it)."""
     fairness = any(finite_median(c.columns["thread_ops_min"]) is not None for c in cases)
@@ -150,7 +150,7 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, 
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
 
 
-def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -> Table | None:
+def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table | None:
     """The cases that record latency percentiles (wait/handoff): median ns/op and the
     median over samples of each sample's p50/p90/p99 (None when no case has them)."""
     measured = [c for c in cases if finite_median(c.columns["p50_ns"]) is not None]
@@ -165,7 +165,7 @@ def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -
     return Table(("Case", "n", "Median ns/op", "p50 ns", "p90 ns", "p99 ns"), tuple(rows), "lrrrrr")
 
 
-def starved_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -> Table | None:
+def starved_table(cases: list[Case], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table | None:
     """The cases with at least one starved sample, most starved first (None when none)."""
     starved = [c for c in cases if starved_count(c.ns_per_op)]
     if not starved:
@@ -177,7 +177,7 @@ def starved_table(cases: list[Case], logical_cpus: int, origins: Origins = {}) -
 
 
 def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None, logical_cpus: int,
-                 with_suite: bool = False, origins: Origins = {}) -> Table:
+                 with_suite: bool = False, origins: Origins = NO_ORIGINS) -> Table:
     """Every counted case: instructions and allocations per op and, given a timing run, the
     timing median of the same case (same threads and params; empty where not timed)."""
     headers = ["Case", "Instructions/op", "Allocations/op"]
@@ -270,7 +270,7 @@ def stress_outcomes_table(results: list[StressResult]) -> Table:
     for result in results:
         by_check[result.check][result.threads] = result
     rows = []
-    for check, runs in by_check.items():
+    for runs in by_check.values():
         rows.append((_check_name(next(iter(runs.values()))), "iterations", "",
                      *(f"{runs[t].iterations:,} in {runs[t].seconds:.2f} s" if t in runs else "" for t in threads)))
         grades = {o.outcome: o.grade for r in runs.values() for o in r.outcomes}
