@@ -328,10 +328,10 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         if not manifest.is_dispatchbench:
             _check_measures_package(manifest, product, [(built.binary, directories[commit], built.kit)
                                                         for commit, built in builds.items()], bench_options)
-        code = _compare_code(builds[base], builds[head])
-        control = _time_control(args, code)
+        identities = _compare_code(builds[base], builds[head])
+        control = _time_control(args, identities)
         if args.what_changed:
-            sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, code)))
+            sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities)))
             return exit_codes.EXIT_PASSED
         sides = {
             name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
@@ -351,12 +351,12 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         workspace.close()
     markdown, timing_exit, timing_headline, cases = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
     codes = [same_code.control_exit(timing_exit) if control else timing_exit]
-    headlines = [_code_headline(code, cases, control),
+    headlines = [_code_headline(identities, cases, control),
                  f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
-           "wall time.", "", *same_code.describe(code, cases, timed_all=not control), ""]
+           "wall time.", "", *same_code.describe(identities, cases, timed_all=not control), ""]
     if from_copies:
         out += [f"**Layout not shuffled:** every round ran {' and '.join(from_copies)} from a copy of its build, "
                 "not from a fresh link (the build's note on stderr says why), so where the linker put its code "

@@ -39,6 +39,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
+from elftools.elf.sections import SymbolTableSection
 
 # What an identity file holds; an identity of another format is computed again, not compared.
 IDENTITY_FORMAT = 1
@@ -124,7 +125,7 @@ def elf_pieces(data: bytes, name: str, worktrees: tuple[bytes, ...]) -> tuple[di
     elf = ELFFile(io.BytesIO(data))
     names = _section_names(elf)
     symtab = elf.get_section_by_name(".symtab")
-    symbols = list(symtab.iter_symbols()) if symtab is not None else []
+    symbols = list(symtab.iter_symbols()) if isinstance(symtab, SymbolTableSection) else []
 
     marks = tuple((path.decode(errors="surrogateescape"), WORKTREE_MARK.decode()) for path in worktrees)
 
@@ -169,11 +170,11 @@ def elf_pieces(data: bytes, name: str, worktrees: tuple[bytes, ...]) -> tuple[di
                                       and f"section {names[index]}" not in referenced):
             body = b""
         else:
-            body = bytearray(section.data())
+            cleared = bytearray(section.data())
             for offset, rtype, _, _ in relocations.get(index, ()):
                 width = _RELOCATED_BYTES.get(rtype, 0)
-                body[offset:offset + width] = bytes(width)
-            body = _without_worktree(bytes(body), worktrees)
+                cleared[offset:offset + width] = bytes(width)
+            body = _without_worktree(bytes(cleared), worktrees)
         header = json.dumps([kind, section["sh_flags"], section["sh_addralign"], section["sh_size"],
                              sorted(relocations.get(index, ()), key=lambda r: (r[0], r[1], r[2])),
                              sorted(defined.get(index, ()))]).encode()

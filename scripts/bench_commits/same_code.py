@@ -113,7 +113,8 @@ def changes_summary(comparison: CodeComparison) -> str:
     total = len(comparison.changed_pieces) + comparison.identical_pieces
     parts = [f"{len(comparison.changed_pieces)} of {total} sections differ"] if comparison.changed_pieces else []
     if comparison.changed_inputs:
-        parts.append(f"{' and '.join(comparison.changed_inputs)} differ{'s' if len(comparison.changed_inputs) == 1 else ''}")
+        inputs = comparison.changed_inputs
+        parts.append(f"{' and '.join(inputs)} differ{'s' if len(inputs) == 1 else ''}")
     return "; ".join(parts)
 
 

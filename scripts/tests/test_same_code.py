@@ -14,7 +14,8 @@ from analyze_lib.judge import paired as paired_rule
 from analyze_lib.present.gate_text import code_headline
 from bench_commits import same_code
 from bench_commits.code_identity import CodeIdentity
-from test_bench_commits import commit, invocations, repo, run  # noqa: F401 (repo is a fixture)
+from gitrepo import commit
+from test_bench_commits import invocations, run
 
 ONE_CASE = ("--no-count", "--seed", "7", "--", "--filter", "^harness/spin", "--threads", "1")
 SAME = "**Verdict: PASSED** (exit 0); code: 0 cases run changed code; 1 run identical code (same code: "
