@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +56,9 @@ class Agreement:
     same_avoid: bool
     avoid_on_line: bool
     same_disqualified: bool
+    # Whether a variant the two runs answer differently about got fewer rounds than the cap in the adaptive run:
+    # only then can the stopping rule have caused the difference (both at the cap, the runs simply differ).
+    stopped_early: bool = False
 
     @property
     def use_agrees(self) -> bool:
@@ -73,10 +76,12 @@ def _decisions(results: ResultsFile, failed) -> dict[str, Decision]:
 
 
 def _case(results: ResultsFile, decision: Decision, variant: str) -> Case | None:
-    key = next((s.key for s in (decision.use, decision.runner_up, *decision.avoid,
-                                *(x.standing for x in decision.disqualified))
-                if s is not None and s.variant == variant), None)
-    return results.cases.get(key) if key is not None else None
+    """``variant``'s case in ``decision``'s situation of ``results`` (the situation's key with its variant)."""
+    keys = [s.key for s in (decision.use, decision.runner_up, *decision.avoid,
+                            *(x.standing for x in decision.disqualified)) if s is not None and s.key is not None]
+    if not keys:
+        return None
+    return results.cases.get(replace(keys[0], variant=variant))
 
 
 def compare(adaptive: ResultsFile, forced: ResultsFile, failed=None) -> list[Agreement]:
@@ -103,9 +108,12 @@ def compare(adaptive: ResultsFile, forced: ResultsFile, failed=None) -> list[Agr
                 continue
             low, high = round_range(pick)
             on_line &= overlap(round_range(case), (AVOID_FACTOR * low, AVOID_FACTOR * high))
-        agreements.append(Agreement(name, a_use == f_use, use_overlap, a_avoid == f_avoid, on_line,
-                                    {x.standing.variant for x in a.disqualified}
-                                    == {x.standing.variant for x in f.disqualified}))
+        a_out, f_out = {x.standing.variant for x in a.disqualified}, {x.standing.variant for x in f.disqualified}
+        differing = ({a_use, f_use} - {None} if a_use != f_use else set()) | (a_avoid ^ f_avoid) | (a_out ^ f_out)
+        cap = adaptive.run.get("run_rounds") or 0
+        early = any(case.round_count < cap for case in (_case(adaptive, a, v) for v in differing) if case is not None)
+        agreements.append(Agreement(name, a_use == f_use, use_overlap, a_avoid == f_avoid, on_line, a_out == f_out,
+                                    early))
     return agreements
 
 
@@ -121,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         if not (a.same_use and a.same_avoid and a.same_disqualified):
             print(f"{a.situation}: use {'same' if a.same_use else 'overlapping' if a.use_overlap else 'DIFFERENT'}, "
                   f"avoid {'same' if a.same_avoid else 'on the line' if a.avoid_on_line else 'DIFFERENT'}, "
-                  f"disqualified {'same' if a.same_disqualified else 'DIFFERENT'}")
+                  f"disqualified {'same' if a.same_disqualified else 'DIFFERENT'}; "
+                  f"{'a variant that differs stopped early' if a.stopped_early else 'every variant that differs ran to the cap'}")
     n = len(agreements)
     if not n:
         print("no situation decided by both runs")
@@ -130,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                          ("use pick same or intervals overlap", sum(a.use_agrees for a in agreements)),
                          ("same avoid list", sum(a.same_avoid for a in agreements)),
                          ("avoid list same or on the line", sum(a.avoid_agrees for a in agreements)),
-                         ("same disqualified list", sum(a.same_disqualified for a in agreements))):
+                         ("same disqualified list", sum(a.same_disqualified for a in agreements)),
+                         ("differing where a variant stopped early",
+                          sum(a.stopped_early for a in agreements
+                              if not (a.same_use and a.same_avoid and a.same_disqualified)))):
         print(f"{label}: {count} of {n} situations ({count / n:.1%})")
     return 0
 
