@@ -130,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{a.situation}: use {'same' if a.same_use else 'overlapping' if a.use_overlap else 'DIFFERENT'}, "
                   f"avoid {'same' if a.same_avoid else 'on the line' if a.avoid_on_line else 'DIFFERENT'}, "
                   f"disqualified {'same' if a.same_disqualified else 'DIFFERENT'}; "
-                  f"{'a variant that differs stopped early' if a.stopped_early else 'every variant that differs ran to the cap'}")
+                  + ("a variant that differs stopped early" if a.stopped_early
+                     else "every variant that differs ran to the cap"))
     n = len(agreements)
     if not n:
         print("no situation decided by both runs")
