@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..files.model import OutcomeCount, StressResult
 
@@ -87,16 +87,25 @@ def judge_stress(results: dict[tuple[str, int], StressResult]) -> StressVerdict:
     return StressVerdict(variants, controls, failures)
 
 
+def checks_by_variant(results: Iterable[StressResult]) -> dict[tuple[str, str], dict[str, tuple[str, ...]]]:
+    """The variant checks among ``results`` (controls left out), by (family, variant): each check's name with the
+    forbidden outcomes it observed at any thread count, in the file's order (empty: it passed)."""
+    checks: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
+    for result in results:
+        if not result.is_control:
+            seen = checks.setdefault((result.family, result.variant), {}).setdefault(result.check_name, {})
+            seen.update(dict.fromkeys(o.outcome for o in result.forbidden))
+    return {variant: {name: tuple(seen) for name, seen in named.items()} for variant, named in checks.items()}
+
+
 def stress_failures(verdict: StressVerdict | None) -> dict[tuple[str, str], str]:
     """Every variant with a forbidden outcome in any of its checks, as (suite, variant) -> the reason that
     disqualifies it in every situation of its suite (judge/decisions.py): the checks it failed, each with the
     forbidden outcomes it observed (``failed stress: `lost-writes` (write-lost)``). Empty without a verdict."""
     if verdict is None:
         return {}
-    failed: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
-    for result, observed in verdict.failures:
-        checks = failed.setdefault((result.family, result.variant), {})
-        checks.setdefault(result.check_name, {})[observed.outcome] = None
+    failed = {variant: {name: seen for name, seen in checks.items() if seen}
+              for variant, checks in checks_by_variant(verdict.variants).items()}
     return {variant: "failed stress: " + ", ".join(f"`{check}` ({', '.join(outcomes)})"
                                                    for check, outcomes in checks.items())
-            for variant, checks in failed.items()}
+            for variant, checks in failed.items() if checks}

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ..files.model import StressResult
+from ..judge.stress import checks_by_variant
 
 # Joins a name to its module (and, in the decision tables, a variant to its factor and a CI's ends), so that a
 # table cell never wraps between them.
@@ -39,13 +40,13 @@ def brought_in_rows(origins: Origins, cases,
     for key in cases:
         if (key.suite, key.variant) in origins:
             timed[key.variant][f"{key.suite}/{key.benchmark}"].add(key.threads)
-    checked: dict[str, dict[str, dict[str, None]]] = defaultdict(dict)
-    for result in stress or ():
-        if result.is_control or not result.origin:
-            continue
-        modules.setdefault(result.variant, result.origin)
-        forbidden = checked[result.variant].setdefault(result.check_name, {})
-        forbidden.update(dict.fromkeys(o.outcome for o in result.forbidden))
+    brought = [result for result in stress or () if result.origin]
+    for result in brought:
+        if not result.is_control:
+            modules.setdefault(result.variant, result.origin)
+    checked: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
+    for (_, variant), checks in checks_by_variant(brought).items():
+        checked[variant].update(checks)
     rows = []
     for variant, module in sorted(modules.items()):
         timed_text = "; ".join(f"`{benchmark}` at {', '.join(map(str, sorted(threads)))} threads"
