@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -50,3 +51,22 @@ def test_one_markdown_table_writer():
     writers = sorted(str(path.relative_to(PACKAGE_DIR)) for path in PACKAGE_DIR.rglob("*.py")
                      if TABLE_SEPARATOR in path.read_text())
     assert writers == ["present/doc.py"]
+
+
+STOPPING_RULE = PACKAGE_DIR.parents[1] / "Sources" / "BenchCore" / "StoppingRule.swift"
+
+
+def _swift_avoid_factor(source: str) -> float:
+    """The avoid factor StoppingRule.swift declares (``static let avoidFactor = 3.0``)."""
+    match = re.search(r"static let avoidFactor = ([0-9.]+)", source)
+    assert match, "StoppingRule.swift declares no avoidFactor"
+    return float(match.group(1))
+
+
+def test_the_stopping_rule_draws_the_avoid_line_the_report_draws():
+    """bench's stopping rule (Swift) settles a case against the report's avoid line (decisions.AVOID_FACTOR): the
+    two languages state it twice, so the two must agree; a planted other value is told apart."""
+    from analyze_lib.judge.decisions import AVOID_FACTOR
+    source = STOPPING_RULE.read_text()
+    assert _swift_avoid_factor(source) == AVOID_FACTOR
+    assert _swift_avoid_factor(source.replace("avoidFactor = 3.0", "avoidFactor = 4.0")) != AVOID_FACTOR
