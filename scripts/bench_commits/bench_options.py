@@ -53,6 +53,20 @@ def filter_option(options: list[str]) -> list[str]:
     return found
 
 
+def with_filter(options: list[str], pattern: str) -> list[str]:
+    """``options`` with every ``--filter`` replaced by one, ``pattern``."""
+    kept: list[str] = []
+    skip = False
+    for argument in options:
+        if skip:
+            skip = False
+        elif argument == "--filter":
+            skip = True
+        elif not argument.startswith("--filter="):
+            kept.append(argument)
+    return [*kept, "--filter", pattern]
+
+
 def count_arguments(bench_options: list[str], quick: bool, output: Path) -> list[str]:
     """The arguments of one side's ``bench count``: the same --quick and --filter as the timed rounds."""
     return ["count", *(["--quick"] if quick else []), *filter_option(bench_options), "--output", str(output)]

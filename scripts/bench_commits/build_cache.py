@@ -21,13 +21,14 @@ from pathlib import Path
 
 from . import link_kit
 from .code_identity import IDENTITY_FILE, CodeIdentity
+from .function_map import MAP_FILE, FunctionMap
 from .link_kit import LinkKit
 
 CACHE_ENV = "BENCH_COMMITS_CACHE"
 KEEP_BUILDS = 12
 # Part of every key: what an entry holds. Entries kept before builds kept their link kit and code identity are
 # not reused.
-ENTRY_FORMAT = "binary, link kit and code identity"
+ENTRY_FORMAT = "binary, link kit, code identity and function map"
 LINK_DIRECTORY = "link"
 
 
@@ -85,21 +86,29 @@ class BuildCache:
         except OSError:
             return None
 
-    def store(self, commit: str, binary: Path, kit: LinkKit | None = None,
-              identity: CodeIdentity | None = None) -> None:
-        """Keep ``binary``, its ``kit`` and its code ``identity`` as the build of ``commit`` (each written whole or
-        not at all; the binary last, as it is what says there is a build), then forget the least recently used
-        builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
+    def function_map(self, commit: str) -> FunctionMap | None:
+        """The function map kept with the build of ``commit``, or None (a build without one)."""
+        try:
+            return FunctionMap.from_json((self._entry(commit) / MAP_FILE).read_text())
+        except OSError:
+            return None
+
+    def store(self, commit: str, binary: Path, kit: LinkKit | None = None, identity: CodeIdentity | None = None,
+              functions: FunctionMap | None = None) -> None:
+        """Keep ``binary``, its ``kit``, its code ``identity`` and its function map as the build of ``commit`` (each
+        written whole or not at all; the binary last, as it is what says there is a build), then forget the least
+        recently used builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
         entry = self._entry(commit)
         try:
             entry.mkdir(parents=True, exist_ok=True)
             if kit is not None:
                 kit.copy_to(entry / LINK_DIRECTORY)
-            (entry / IDENTITY_FILE).unlink(missing_ok=True)
-            if identity is not None:
-                partial_identity = entry / f".{IDENTITY_FILE}.{os.getpid()}"
-                partial_identity.write_text(identity.to_json())
-                os.replace(partial_identity, entry / IDENTITY_FILE)
+            for name, kept in ((IDENTITY_FILE, identity), (MAP_FILE, functions)):
+                (entry / name).unlink(missing_ok=True)
+                if kept is not None:
+                    partial_file = entry / f".{name}.{os.getpid()}"
+                    partial_file.write_text(kept.to_json())
+                    os.replace(partial_file, entry / name)
             partial = entry / f".{binary.name}.{os.getpid()}"
             shutil.copy2(binary, partial)
             os.replace(partial, entry / binary.name)

@@ -22,13 +22,14 @@ from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECE
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.gate_text import code_headline
 from analyze_lib.present.render import resolution_table
-from . import abba_plan, brought_in, gate_check, git, package_manifest, paired_plan, same_code, verdict
-from .bench_options import check_bench_options
+from . import abba_plan, brought_in, case_selection, gate_check, git, package_manifest, paired_plan, same_code, \
+    verdict
+from .bench_options import check_bench_options, with_filter
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
-from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, counts_markdown, elapsed_text, observe, \
-    run_counts, run_rounds, say, timing_markdown
+from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, count_functions, counts_markdown, \
+    elapsed_text, observe, run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
 RESULTS_DIR = "Results"
@@ -330,8 +331,16 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                                         for commit, built in builds.items()], bench_options)
         identities = _compare_code(builds[base], builds[head])
         control = _time_control(args, identities)
+        selection: case_selection.Selection | None = None
+        group_cases: dict[str, int] = {}
+        if identities.status == same_code.CHANGED and not args.all:
+            selection, group_cases = _select_cases(bench_options, builds[base], builds[head], directories[base],
+                                                   directories[head], workspace.logs)
+            if selection is not None and not selection.every:
+                bench_options = with_filter(bench_options, case_selection.filter_pattern(selection.timed()))
         if args.what_changed:
-            sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities)))
+            sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities, selection,
+                                                     group_cases)))
             return exit_codes.EXIT_PASSED
         sides = {
             name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
@@ -357,6 +366,11 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
            "wall time.", "", *same_code.describe(identities, cases, timed_all=not control), ""]
+    if selection is not None:
+        out += [*case_selection.describe(selection, group_cases), ""]
+        if not selection.every:
+            headlines.append(f"cases: {sum(group_cases.get(group, 0) for group in selection.same())} unchanged: "
+                             "same code, not timed")
     if from_copies:
         out += [f"**Layout not shuffled:** every round ran {' and '.join(from_copies)} from a copy of its build, "
                 "not from a fresh link (the build's note on stderr says why), so where the linker put its code "
@@ -396,6 +410,42 @@ def _compare_code(base: Built, head: Built) -> same_code.CodeComparison:
     return code
 
 
+def _select_cases(bench_options: list[str], base: Built, head: Built, base_directory: Path, head_directory: Path,
+                  logs: Path) -> tuple[case_selection.Selection | None, dict[str, int]]:
+    """Which cases run changed code (case_selection), from each build's function map and the functions its
+    counted cases ran (``bench count --functions``); None, with a line on stderr, when that cannot be had (every
+    case is then timed). Also how many cases each group has, as the two builds list them."""
+    if base.functions is None or head.functions is None or base.identity is None or head.identity is None:
+        say("every case is timed: a build has no function map, so which cases run changed code is not known")
+        return None, {}
+    footprints: dict[str, set[str]] = {}
+    cases: dict[str, set[str]] = {}
+    modules: set[str] = set()
+    for role, built, directory in (("base", base, base_directory), ("head", head, head_directory)):
+        output = logs / f"functions-{role}.tsv"
+        if not count_functions(built.binary, directory, bench_options, output, logs / f"functions-{role}.log"):
+            say("every case is timed: bench count cannot run here (valgrind or jemalloc missing), so which cases "
+                "run changed code is not known")
+            return None, {}
+        for group, functions in case_selection.read_functions(output.read_text()).items():
+            footprints.setdefault(group, set()).update(functions)
+        listed = brought_in.list_cases(built.binary, directory, bench_options)
+        modules.update(case.module for case in listed if case.module)
+        for case in listed:
+            cases.setdefault(case.path, set()).add(role)
+    group_cases = {group: 0 for group in cases}
+    for case in brought_in.list_cases(head.binary, head_directory, bench_options):
+        group_cases[case.path] += 1
+    selection = case_selection.select(cases, base.identity.inputs, head.identity.inputs, base.functions,
+                                      head.functions, footprints, case_selection.selective_modules(modules))
+    if selection.every:
+        say(f"every case is timed: {selection.every}")
+    else:
+        say(f"timing {len(selection.timed())} variant(s) in their benchmarks that run changed code; "
+            f"{len(selection.same())} unchanged: same code")
+    return selection, group_cases
+
+
 def _time_control(args, code: same_code.CodeComparison) -> bool:
     """Whether the comparison times only the control (same code, paired, not --all); if so, it gets no rounds
     beyond the first (``--rounds``, by default same_code.CONTROL_ROUNDS), with a line on stderr."""
@@ -419,10 +469,14 @@ def _code_headline(code: same_code.CodeComparison, cases: int, control: bool) ->
     return "code: " + code_headline(cases, unknown=code.why)
 
 
-def _what_changed(base_rev: str, head_rev: str, base: str, head: str, code: same_code.CodeComparison) -> list[str]:
-    """The Markdown of --what-changed: the code section alone, nothing timed."""
+def _what_changed(base_rev: str, head_rev: str, base: str, head: str, code: same_code.CodeComparison,
+                  selection: case_selection.Selection | None = None, group_cases: dict[str, int] | None = None
+                  ) -> list[str]:
+    """The Markdown of --what-changed: the code section alone (and which cases run changed code), nothing
+    timed."""
+    chosen = [*case_selection.describe(selection, group_cases or {}), ""] if selection is not None else []
     return [f"# bench-commits --what-changed: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
-            *same_code.describe(code, None, timed_all=None), "",
+            *same_code.describe(code, None, timed_all=None), "", *chosen,
             f"**Code: {code.status}**" + (f" ({same_code.evidence(code)})" if code.same else
                                          f" ({same_code.changes_summary(code)})" if code.status == same_code.CHANGED
                                          else f" ({code.why})"), ""]

@@ -27,6 +27,7 @@ from . import abba_plan, code_identity, gate_check, link_kit
 from .bench_options import BENCH_INTERRUPTED, BENCH_UNAVAILABLE, count_arguments
 from .build_cache import BuildCache, toolchain_version
 from .code_identity import CodeIdentity
+from .function_map import FunctionMap, function_map
 from .errors import ComparisonError
 from .link_kit import LinkError, LinkKit
 from .package_manifest import OWN_PRODUCT
@@ -115,13 +116,15 @@ def _signal_group(group: int, signal_number: int) -> None:
 
 @dataclass(frozen=True)
 class Built:
-    """A build of one commit: its binary, its link kit (None: its rounds run from copies), and its code identity
-    (None: ``why_no_identity`` says why)."""
+    """A build of one commit: its binary, its link kit (None: its rounds run from copies), its code identity
+    (None: ``why_no_identity`` says why) and its function map (None with the identity, or when it could not be
+    read)."""
 
     binary: Path
     kit: LinkKit | None
     identity: CodeIdentity | None
     why_no_identity: str = ""
+    functions: FunctionMap | None = None
 
 
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
@@ -137,7 +140,8 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
         say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
         identity = cache.identity(commit)
         return Built(binary, _checked_link(side, cache.kit(commit), "the kept build has no link kit", binary, log),
-                     identity, "" if identity else "the kept build has no code identity (--rebuild makes one)")
+                     identity, "" if identity else "the kept build has no code identity (--rebuild makes one)",
+                     cache.function_map(commit))
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:
@@ -154,9 +158,10 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
     except LinkError as error:
         kit, why = None, str(error)
     identity, why_no_identity = _identity(side, commit, worktree, builder, kit, cache)
+    functions = _function_map(side, commit, worktree, kit) if identity is not None and kit is not None else None
     if cache is not None:
-        cache.store(commit, binary, kit, identity)
-    return Built(binary, _checked_link(side, kit, why, binary, log), identity, why_no_identity)
+        cache.store(commit, binary, kit, identity, functions)
+    return Built(binary, _checked_link(side, kit, why, binary, log), identity, why_no_identity, functions)
 
 
 def _identity(side: str, commit: str, worktree: Path, builder: Builder, kit: LinkKit | None,
@@ -177,6 +182,20 @@ def _identity(side: str, commit: str, worktree: Path, builder: Builder, kit: Lin
     say(f"code identity of {side} ({commit[:12]}): {len(identity.pieces)} sections, "
         f"{elapsed_text(time.monotonic() - started)}")
     return identity, ""
+
+
+def _function_map(side: str, commit: str, worktree: Path, kit: LinkKit) -> FunctionMap | None:
+    """The function map of the build just made in ``worktree`` (function_map), or None (with a note) when its
+    objects cannot be read."""
+    started = time.monotonic()
+    try:
+        functions = function_map(worktree, link_kit.objects(kit))
+    except (OSError, LinkError) as error:
+        say(f"note: no function map of {side} ({commit[:12]}): {error}")
+        return None
+    say(f"function map of {side} ({commit[:12]}): {len(functions.digests)} functions and data, "
+        f"{elapsed_text(time.monotonic() - started)}")
+    return functions
 
 
 def _checked_link(side: str, kit: LinkKit | None, why_none: str, binary: Path, log: Path) -> LinkKit | None:
@@ -251,6 +270,20 @@ def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, ou
     return True
 
 
+def count_functions(binary: Path, worktree: Path, bench_options: list[str], output: Path, log: Path) -> bool:
+    """Run ``bench count --quick --functions output`` with ``bench_options``' filter (the functions each counted
+    case's loop ran, case_selection's footprints); False when bench says it cannot count here (exit 69)."""
+    counts = output.with_suffix(".counts.csv")
+    status = run_child([str(binary), *count_arguments(bench_options, True, counts), "--functions", str(output)],
+                       worktree, log)
+    counts.unlink(missing_ok=True)
+    if status == BENCH_UNAVAILABLE:
+        return False
+    if status != 0:
+        raise ComparisonError(f"bench count --functions failed (exit {status}): {log_tail(log, 3)}")
+    return True
+
+
 def _warn_all(warnings) -> None:
     for warning in warnings:
         say(f"warning: {warning}")
@@ -291,5 +324,6 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
                                resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
-__all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "counts_markdown", "observe",
+__all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "count_functions", "counts_markdown",
+           "observe",
            "run_counts", "run_rounds", "say", "timing_markdown"]

@@ -14,7 +14,7 @@ extension Bench {
             commandName: "count",
             abstract: "Count instructions (callgrind) and allocations (jemalloc) per operation of one-thread cases.",
             usage: "\(ProgramName.current) count [--filter <regex>] [--iterations <n> | --quick] [--spin-scale <x>] [--output <path>] "
-                + "[--overwrite]",
+                + "[--overwrite] [--functions <path>]",
             discussion: """
             Runs each selected threads:1 case a fixed number of iterations twice in child processes: once under \
             valgrind's callgrind, collecting only around the counted loop, and once with Debian's jemalloc \
@@ -50,6 +50,12 @@ extension Bench {
                 + "not with --quick, which means \(Count.quickIterations).",
             valueName: "n"))
         var iterations: Int?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Also write the functions each counted case ran in its counted loop, as callgrind saw them (mangled), "
+                + "one 'case<TAB>function' line each: what bench-commits reads to learn which cases run changed code.",
+            valueName: "path"))
+        var functions: String?
 
         func validate() throws {
             if let iterations, iterations < 1 {
@@ -89,7 +95,7 @@ extension Bench {
             let passes = CountPasses(tools: tools, iterations: count, filter: bench.filter, spinScale: bench.spinScale)
             let counted: [CountsSchema.Row], offloaded: [String]
             do {
-                (counted, offloaded) = try passes.run(cases: cases)
+                (counted, offloaded) = try passes.run(cases: cases, functions: functions)
                 try writer.append(rows: counted.map { CountsSchema.fields($0, environment: environment) },
                                   header: CountsSchema.header)
                 try writer.completeRun()

@@ -12,8 +12,10 @@ struct CountPasses {
     var spinScale: Double = 1
 
     /// The cases both passes counted, in the workers' order, and those they left out; `cases` maps the
-    /// workers' case names back to the cases.
-    func run(cases: [String: BenchmarkCase]) throws -> (counted: [CountsSchema.Row], offloaded: [String]) {
+    /// workers' case names back to the cases. With `functions`, also writes there the functions each counted
+    /// case ran in its counted loop (`CallgrindDumps.writeFunctions`).
+    func run(cases: [String: BenchmarkCase], functions: String? = nil) throws
+        -> (counted: [CountsSchema.Row], offloaded: [String]) {
         let executable = BenchMain.executable
         let temporary = FileManager.default.temporaryDirectory.path
         Self.removeDirectoriesOfEndedRuns(in: temporary)
@@ -39,13 +41,16 @@ struct CountPasses {
         let dumps = "\(directory)/dumps"
         try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
         guard let instructionLines = CountTools.run(tools.valgrind, [
-            "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=no",
+            "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=no", "--demangle=no",
             "--callgrind-out-file=\(dumps)/callgrind.out", stripped,
         ] + worker + ["--pass", "instructions"], environment: environment) else {
             throw BenchError("the callgrind pass failed (run `valgrind --tool=callgrind \(executable) "
                              + "count-worker --pass instructions ...` to see why)")
         }
         let instructions = try CallgrindDumps.read(directory: dumps)
+        if let functions {
+            try CallgrindDumps.writeFunctions(directory: dumps, to: functions)
+        }
 
         var allocationEnvironment = environment
         allocationEnvironment["LD_PRELOAD"] = tools.jemalloc

@@ -77,6 +77,53 @@ enum CallgrindDumps {
         return counts
     }
 
+    /// The header of a functions file (`bench count --functions`).
+    static let functionsHeader = "case\tfunction"
+
+    /// Writes, for every client-request dump in `directory`, one `case<TAB>function` line per function the dump
+    /// has cost for or calls (names as the symbol table has them: the pass runs with `--demangle=no`), sorted,
+    /// to `path` (whole or not at all).
+    static func writeFunctions(directory: String, to path: String) throws {
+        var lines: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let text = try String(contentsOfFile: "\(directory)/\(file)", encoding: .utf8)
+            guard let (name, _) = parse(text) else { continue }
+            lines += functions(text).map { "\(name)\t\($0)" }
+        }
+        let body = ([functionsHeader] + lines.sorted()).joined(separator: "\n") + "\n"
+        do {
+            try body.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw BenchError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The functions one dump names in its `fn=` and `cfn=` lines. Callgrind compresses names: the first line
+    /// that names a function gives `(id) name`, later ones `(id)` alone.
+    static func functions(_ text: String) -> Set<String> {
+        var names: [Substring: Substring] = [:]
+        var found = Set<String>()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let value: Substring
+            if line.hasPrefix("fn=") {
+                value = line.dropFirst(3)
+            } else if line.hasPrefix("cfn=") {
+                value = line.dropFirst(4)
+            } else {
+                continue
+            }
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else {
+                found.insert(String(value))
+                continue
+            }
+            let id = value[value.startIndex...close]
+            let rest = value[value.index(after: close)...].drop { $0 == " " }
+            if !rest.isEmpty { names[id] = rest }
+            if let name = names[id] { found.insert(String(name)) }
+        }
+        return found
+    }
+
     /// The name and instruction count of one dump, or nil when it is not a client-request dump.
     static func parse(_ text: String) -> (name: String, instructions: UInt64)? {
         let trigger = "desc: Trigger: Client Request: "

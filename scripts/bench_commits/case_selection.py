@@ -1,0 +1,158 @@
+"""Which cases can run changed code, decided before anything is timed: the rule, stated once.
+
+Cases are taken by *group*, ``suite/benchmark/variant`` (every thread count and parameter of a variant in one
+benchmark runs the same code on more or fewer threads). A group's **footprint** is every function and datum its
+counted loop ran under callgrind in either build (``bench count --functions``, on one thread), and everything those
+refer to in the build's function map (function_map), followed to the end: the slow path a lock takes only under
+contention, a witness table's every entry, a callee inlined or not. The two builds' function maps are compared
+node by node; a node whose digest differs, or that only one build has, is **changed**.
+
+In this order:
+
+1. **Every case is timed** when an input that moves every case differs (``EVERY_CASE_INPUTS``: the toolchain, the
+   build and link commands, the manifest, the resolved dependencies, a library from outside the package).
+2. **Every case is timed** when a changed node lies outside the modules that hold variants and suites
+   (``selective_modules``): the harness's timing loop, the platform seam, the results writer, a dependency, the
+   executable's start-up. They run in every case, and the counted loop does not show the timed one.
+3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where a
+   one-thread count cannot see (on another thread, at another thread count, in a workload's setup).
+4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (its work
+   runs on threads bench does not own, or it has no one-thread case); every other group is **unchanged: same
+   code**, not timed, with its evidence: the number of its functions and data, all identical.
+
+Nothing here needs a case to be timed first; where the footprints cannot be had (no valgrind, another platform),
+or a build has no function map, every case is timed as before and the comparison says why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .function_map import FunctionMap, module_of
+
+# The inputs of a code identity that move every case (code_identity). Its object list is not one: an added or
+# removed object is its nodes, changed, and selects the cases that run them.
+EVERY_CASE_INPUTS = ("toolchain", "build command", "link command", "manifest", "resolved dependencies",
+                     "objects from outside the package")
+# DispatchBench's modules that hold variants, suites and stress checks, whose functions run only in the cases
+# that call them. A package that brings its own variants adds its own modules (selective_modules).
+VARIANT_MODULES = ("SyncVariants", "VariantCatalog", "VariantProtocols", "VariantRegistration", "CSyncSupport",
+                   "StressChecks", "BenchSuites")
+# How many changed nodes a reason names.
+NAMED_CHANGES = 3
+
+TIMED = "timed"
+SAME = "unchanged: same code"
+
+
+def selective_modules(package_modules: Iterable[str] = ()) -> frozenset[str]:
+    """The modules whose changed nodes select cases by footprint: VARIANT_MODULES and ``package_modules`` (a
+    package's own modules, when it brings variants)."""
+    return frozenset(VARIANT_MODULES) | frozenset(package_modules)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the rule (module doc) decided: ``every`` is the reason every case is timed (empty when some are not);
+    ``groups`` maps each group to (TIMED or SAME, why)."""
+
+    every: str
+    groups: dict[str, tuple[str, str]] = field(default_factory=dict)
+    changed: tuple[str, ...] = ()
+
+    def timed(self) -> list[str]:
+        return sorted(group for group, (status, _) in self.groups.items() if status == TIMED)
+
+    def same(self) -> list[str]:
+        return sorted(group for group, (status, _) in self.groups.items() if status == SAME)
+
+
+def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
+    """The nodes whose digests differ or that one build lacks, sorted."""
+    return sorted(key for key in set(base.digests) | set(head.digests)
+                  if base.digests.get(key) != head.digests.get(key))
+
+
+def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict[str, str], base: FunctionMap,
+           head: FunctionMap, footprints: dict[str, set[str]], modules: frozenset[str]) -> Selection:
+    """Apply the rule (module doc) to the compared ``groups``: the builds' identity inputs and function maps, the
+    functions each group's counted loop ran (``footprints``, in either build) and the selective ``modules``."""
+    groups = sorted(set(groups))
+    moved = [name for name in EVERY_CASE_INPUTS if base_inputs.get(name) != head_inputs.get(name)]
+    if moved:
+        return Selection(f"{' and '.join(moved)} differ{'s' if len(moved) == 1 else ''}")
+    changed = changed_nodes(base, head)
+    if not changed:
+        return Selection("the object list differs and no function or datum does: every case is timed as the "
+                         "whole-build rule asks")
+    outside = [key for key in changed if module_of(key) not in modules]
+    if outside:
+        return Selection(f"{_named(outside)} changed, outside the modules of variants and suites: it runs in "
+                         "every case", changed=tuple(changed))
+    named = (base.named(), head.named())
+    reach: dict[str, set[str]] = {}
+    for group in groups:
+        functions = footprints.get(group)
+        if functions:
+            reach[group] = set().union(*(build.closure(key for name in functions for key in names.get(name, ()))
+                                         for build, names in zip((base, head), named)))
+    unseen = [key for key in changed if not any(key in nodes for nodes in reach.values())]
+    if unseen:
+        return Selection(f"{_named(unseen)} changed and no case's footprint holds it: a case may run it where a "
+                         "one-thread count cannot see", changed=tuple(changed))
+    decided: dict[str, tuple[str, str]] = {}
+    for group in groups:
+        nodes = reach.get(group)
+        if nodes is None:
+            decided[group] = (TIMED, "no footprint (its work runs on threads bench does not own, or it has no "
+                                     "one-thread case)")
+            continue
+        hits = [key for key in changed if key in nodes]
+        decided[group] = ((TIMED, f"runs changed code: {_named(hits)}") if hits else
+                          (SAME, f"its {len(nodes)} functions and data identical"))
+    return Selection("", decided, tuple(changed))
+
+
+def _named(keys: list[str]) -> str:
+    """Up to NAMED_CHANGES nodes by symbol, and how many more."""
+    shown = ", ".join(f"`{key.rsplit(':', 1)[1]}`" for key in keys[:NAMED_CHANGES])
+    return shown + (f" and {len(keys) - NAMED_CHANGES} more" if len(keys) > NAMED_CHANGES else "")
+
+
+def read_functions(text: str) -> dict[str, set[str]]:
+    """The functions file of ``bench count --functions``, by group (a case's name up to its first space)."""
+    found: dict[str, set[str]] = {}
+    lines = text.splitlines()
+    if not lines or lines[0] != "case\tfunction":
+        raise ValueError("not a functions file of bench count (its first line is not 'case<TAB>function')")
+    for line in lines[1:]:
+        case, _, function = line.partition("\t")
+        if function:
+            found.setdefault(case.split(" ", 1)[0], set()).add(function)
+    return found
+
+
+def filter_pattern(groups: Iterable[str]) -> str:
+    """A bench ``--filter`` that matches exactly ``groups`` (``suite/benchmark/variant`` each)."""
+    return "^(?:" + "|".join(re.escape(group) for group in sorted(groups)) + ")$"
+
+
+def describe(selection: Selection, cases: dict[str, int]) -> list[str]:
+    """The selection in Markdown lines: why every case was timed, or which groups were timed and why, and how many
+    cases were not (``cases``: how many cases each group has)."""
+    if selection.every:
+        return [f"**Cases: every case timed**: {selection.every} "
+                "(docs/comparison-rule.md#which-cases-run-changed-code)."]
+    timed, same = selection.timed(), selection.same()
+    count = sum(cases.get(group, 0) for group in same)
+    lines = [f"**Cases: {sum(cases.get(group, 0) for group in timed)} timed, {count} unchanged: same code** "
+             f"({len(timed)} and {len(same)} of {len(timed) + len(same)} variants in their benchmarks; "
+             "docs/comparison-rule.md#which-cases-run-changed-code). A case not timed runs no changed function or "
+             "datum: its footprint (what its counted loop ran, and all that refers to) is identical in both builds.",
+             "", "| timed | cases | why |", "| --- | ---: | --- |"]
+    lines += [f"| `{group}` | {cases.get(group, 0)} | {selection.groups[group][1]} |" for group in timed]
+    if same:
+        lines += ["", "Unchanged: same code, not timed: " + ", ".join(f"`{group}`" for group in same) + "."]
+    return lines

@@ -1,0 +1,219 @@
+"""A build's code cut at the grain of functions: every function and datum of every object on the link line, each
+with a digest of its code and the functions and data it refers to. What case_selection reads to tell which cases
+can run changed code.
+
+A *node* is one symbol's bytes in one section of one object (symbols at the same place, aliases, are one node,
+named by the first of their names), or the bytes of a section that no symbol covers (``*``). Its digest covers its
+size, its bytes with every relocated field zeroed, and its relocations (where, which type, and what they point at:
+a symbol by name, or a node and the offset in it). Where the node lies in its section is no part of it, so a
+function is not changed by a change to the one before it. Its *references* are the nodes its relocations point at,
+by name for a symbol other objects can define (the linker takes one definition; all of them are kept here), by node
+otherwise. A relocation to a section with an addend (a local call in one ``.text``) points at the node that holds
+the target byte; for a PC-relative type that byte is 4 past the addend, and both are kept, so a reference is never
+lost to that guess.
+
+The worktree's path is cleaned out of bytes and names as code_identity does.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import json
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.constants import SH_FLAGS
+from elftools.elf.elffile import ELFFile
+from elftools.elf.relocation import RelocationSection
+from elftools.elf.sections import SymbolTableSection
+
+from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, WORKTREE_MARK, _digest, _without_worktree, \
+    worktree_spellings
+
+MAP_FORMAT = 1
+MAP_FILE = "function-map.json"
+# x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
+# bytes past its addend.
+_PC_RELATIVE = {2, 4, 9, 41, 42, 261, 282, 283}
+UNCOVERED = "*"
+
+
+@dataclass(frozen=True)
+class FunctionMap:
+    """``digests`` by node key (``object:section:symbol``); ``references``: each node's targets, ``=key`` for a
+    node, a bare name for a symbol defined by name; ``defines``: the nodes that define each name other objects
+    can refer to (global and weak symbols)."""
+
+    digests: dict[str, str]
+    references: dict[str, tuple[str, ...]]
+    defines: dict[str, tuple[str, ...]]
+
+    def named(self) -> dict[str, tuple[str, ...]]:
+        """The nodes each symbol names, local ones too (a node's key ends in its first name; ``names`` holds
+        them all)."""
+        found: dict[str, list[str]] = {}
+        for key in self.digests:
+            found.setdefault(key.rsplit(":", 1)[1], []).append(key)
+        for name, keys in self.defines.items():
+            found.setdefault(name, []).extend(key for key in keys if key not in found.get(name, ()))
+        return {name: tuple(keys) for name, keys in found.items()}
+
+    def closure(self, roots: Iterable[str]) -> set[str]:
+        """Every node reachable from ``roots`` (node keys) by references."""
+        seen: set[str] = set()
+        stack = list(roots)
+        while stack:
+            key = stack.pop()
+            if key in seen or key not in self.digests:
+                continue
+            seen.add(key)
+            for target in self.references.get(key, ()):
+                if target.startswith("="):
+                    stack.append(target[1:])
+                else:
+                    stack.extend(self.defines.get(target, ()))
+        return seen
+
+    def to_json(self) -> str:
+        return json.dumps({"format": MAP_FORMAT, "digests": self.digests,
+                           "references": {key: list(value) for key, value in self.references.items()},
+                           "defines": {key: list(value) for key, value in self.defines.items()}}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "FunctionMap | None":
+        """The map in ``text``, or None when it is not one of this format."""
+        try:
+            saved = json.loads(text)
+            if saved.get("format") != MAP_FORMAT:
+                return None
+            return cls(dict(saved["digests"]), {key: tuple(value) for key, value in saved["references"].items()},
+                       {key: tuple(value) for key, value in saved["defines"].items()})
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+def module_of(key: str) -> str:
+    """The module a node belongs to: the ``NAME.build`` directory its object is in (``""`` when none)."""
+    for part in reversed(key.split(":", 1)[0].split("/")[:-1]):
+        if part.endswith(".build"):
+            return part[: -len(".build")]
+    return ""
+
+
+def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: dict, references: dict,
+               defines: dict) -> None:
+    elf = ELFFile(io.BytesIO(data))
+    sections = list(elf.iter_sections())
+    symtab = elf.get_section_by_name(".symtab")
+    symbols = list(symtab.iter_symbols()) if isinstance(symtab, SymbolTableSection) else []
+    marks = tuple((path.decode(errors="surrogateescape"), WORKTREE_MARK.decode()) for path in worktrees)
+
+    def clean(text: str) -> str:
+        for path, mark in marks:
+            text = text.replace(path, mark)
+        return text
+
+    # Each loaded section's symbol ranges: start → (end, names, bound), and the sorted starts.
+    ranges: dict[int, dict[int, list]] = {}
+    for symbol in symbols:
+        index = symbol["st_shndx"]
+        kind = symbol["st_info"]["type"]
+        if not isinstance(index, int) or not symbol.name or kind in ("STT_SECTION", "STT_FILE"):
+            continue
+        if not sections[index]["sh_flags"] & SH_FLAGS.SHF_ALLOC:
+            continue
+        start = symbol["st_value"]
+        entry = ranges.setdefault(index, {}).setdefault(start, [start, [], []])
+        entry[0] = max(entry[0], start + max(symbol["st_size"], 1))
+        entry[1].append(clean(symbol.name))
+        if symbol["st_info"]["bind"] != "STB_LOCAL":
+            entry[2].append(clean(symbol.name))
+    starts = {index: sorted(found) for index, found in ranges.items()}
+
+    def node(index: int, offset: int) -> tuple[str, int]:
+        """The key of the node holding byte ``offset`` of section ``index``, and where that node starts."""
+        order = starts.get(index, [])
+        at = bisect.bisect_right(order, offset) - 1
+        if at >= 0:
+            start = order[at]
+            end, names, _ = ranges[index][start]
+            if offset < end:
+                return f"{name}:{sections[index].name}:{min(names)}", start
+        return f"{name}:{sections[index].name}:{UNCOVERED}", 0
+
+    relocations: dict[int, list] = {}
+    for section in sections:
+        if isinstance(section, RelocationSection) and section["sh_info"]:
+            relocations.setdefault(section["sh_info"], []).extend(section.iter_relocations())
+
+    for index, section in enumerate(sections):
+        if not section["sh_flags"] & SH_FLAGS.SHF_ALLOC or section["sh_type"] == "SHT_GROUP":
+            continue
+        nobits = section["sh_type"] == "SHT_NOBITS"
+        raw = bytearray(b"" if nobits else section.data())
+        entries: dict[str, list] = {}
+        targets: dict[str, set[str]] = {}
+        for entry in relocations.get(index, ()):
+            offset, kind = entry["r_offset"], entry["r_info_type"]
+            width = _RELOCATED_BYTES.get(kind, 0)
+            raw[offset:offset + width] = bytes(width)
+            source, source_start = node(index, offset)
+            addend = entry["r_addend"] if entry.is_RELA() else 0
+            target_symbol = symbols[entry["r_info_sym"]] if entry["r_info_sym"] else None
+            found = targets.setdefault(source, set())
+            if target_symbol is None:
+                what = ""
+            elif target_symbol["st_info"]["type"] == "STT_SECTION" or (
+                    target_symbol["st_info"]["bind"] == "STB_LOCAL" and isinstance(target_symbol["st_shndx"], int)):
+                place = target_symbol["st_value"] + addend
+                aimed = place + 4 if kind in _PC_RELATIVE else place
+                target, target_start = node(target_symbol["st_shndx"], aimed)
+                found.update({f"={target}", f"={node(target_symbol['st_shndx'], place)[0]}"})
+                what = f"{target}+{aimed - target_start}"
+            else:
+                found.add(clean(target_symbol.name))
+                what = f"{clean(target_symbol.name)}{addend:+d}"
+            entries.setdefault(source, []).append((offset - source_start, kind, what))
+        body = _without_worktree(bytes(raw), worktrees)
+        covered = bytearray(len(body))
+        for start in starts.get(index, []):
+            end, names, bound = ranges[index][start]
+            key = f"{name}:{section.name}:{min(names)}"
+            covered[start:end] = b"\1" * (min(end, len(body)) - start) if start < len(body) else b""
+            digests[key] = _digest(json.dumps([section["sh_type"], end - start, sorted(names),
+                                               sorted(entries.get(key, ()))]).encode(), body[start:end])
+            references[key] = tuple(sorted(targets.get(key, ())))
+            for bound_name in bound:
+                defines.setdefault(bound_name, []).append(key)
+        rest = f"{name}:{section.name}:{UNCOVERED}"
+        uncovered = bytes(byte for byte, mark in zip(body, covered) if not mark)
+        if uncovered or rest in entries or not starts.get(index):
+            digests[rest] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
+                                                sorted(entries.get(rest, ()))]).encode(), uncovered)
+            references[rest] = tuple(sorted(targets.get(rest, ())))
+
+
+def function_map(package: Path, objects: Iterable[str], built_in: Path | None = None) -> FunctionMap:
+    """The function map of the objects a build in ``package`` links (paths relative to ``package`` when under
+    it; those outside it are left out: code_identity's inputs cover them). An object that is not an ELF
+    relocatable one is a node of its own, its bytes."""
+    worktrees = worktree_spellings(built_in or package)
+    digests: dict[str, str] = {}
+    references: dict[str, tuple[str, ...]] = {}
+    defines: dict[str, list[str]] = {}
+    for name in objects:
+        if Path(name).is_absolute():
+            continue
+        data = (package / name).read_bytes()
+        if data.startswith(ELF_MAGIC):
+            try:
+                _elf_nodes(data, name, worktrees, digests, references, defines)
+                continue
+            except (ELFError, ValueError, struct.error, IndexError):
+                pass
+        digests[f"{name}:(file):{UNCOVERED}"] = _digest(_without_worktree(data, worktrees))
+    return FunctionMap(digests, references, {key: tuple(value) for key, value in defines.items()})

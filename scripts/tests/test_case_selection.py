@@ -1,0 +1,137 @@
+"""Which cases run changed code (bench_commits.case_selection, on function maps: bench_commits.function_map).
+
+The maps are read from small objects compiled here with clang into one ``.text`` (no function sections), so that
+a function is cut out of its section by its symbol: a change to one function changes its node and no other, an
+inlined helper's change shows in its caller, a table's in the table; two compiles in two worktrees are equal (the
+negative control of each). The rule runs on synthetic maps: each of its four ways to time every case, a group
+selected by its footprint and none other, and the same maps selecting nothing."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench_commits.case_selection import SAME, TIMED, changed_nodes, filter_pattern, read_functions, select, \
+    selective_modules
+from bench_commits.function_map import FunctionMap, function_map, module_of
+
+CLANG = shutil.which("clang")
+needs_clang = pytest.mark.skipif(CLANG is None, reason="clang is not on PATH")
+
+SOURCE = """\
+static inline int helper(int x) { return x * %d; }
+const int table[4] = {1, 2, %d, 4};
+int look(int i) { return table[i & 3]; }
+int twice(int x) { return helper(x); }
+__attribute__((noinline)) int body(int x) { return x + %d; }
+int calls_body(int x) { return body(x) + 1; }
+"""
+
+
+def compiled(tmp_path: Path, name: str, factor: int = 2, constant: int = 3, addend: int = 7) -> FunctionMap:
+    package = tmp_path / f"worktree-{name}"
+    (package / "Lib.build").mkdir(parents=True)
+    (package / "lib.c").write_text(SOURCE % (factor, constant, addend))
+    subprocess.run([CLANG, "-c", "-O1", str(package / "lib.c"), "-o",
+                    str(package / "Lib.build" / "lib.c.o")], check=True, cwd=package)
+    return function_map(package, ["Lib.build/lib.c.o"])
+
+
+def changed_symbols(base: FunctionMap, head: FunctionMap) -> set[str]:
+    return {key.rsplit(":", 1)[1] for key in changed_nodes(base, head)}
+
+
+@needs_clang
+def test_two_compiles_in_two_worktrees_are_equal(tmp_path):
+    assert changed_symbols(compiled(tmp_path, "a"), compiled(tmp_path, "b")) == set()
+
+
+@needs_clang
+@pytest.mark.parametrize("change, symbols", [({"addend": 8}, {"body"}), ({"factor": 3}, {"twice"}),
+                                             ({"constant": 5}, {"table"})])
+def test_a_change_changes_its_function_and_no_other(tmp_path, change, symbols):
+    assert changed_symbols(compiled(tmp_path, "a"), compiled(tmp_path, "b", **change)) == symbols
+
+
+@needs_clang
+def test_a_footprint_follows_calls_and_data(tmp_path):
+    built = compiled(tmp_path, "a")
+    named = built.named()
+
+    def reach(name: str) -> set[str]:
+        return {key.rsplit(":", 1)[1] for key in built.closure(named[name])}
+
+    assert {"calls_body", "body"} <= reach("calls_body")
+    assert "table" in reach("look")
+    assert "body" not in reach("look") and "table" not in reach("body")
+    assert module_of(named["body"][0]) == "Lib"
+
+
+def node_map(digests: dict[str, str], references: dict[str, tuple[str, ...]] | None = None) -> FunctionMap:
+    return FunctionMap(digests, references or {}, {key.rsplit(":", 1)[1]: (key,) for key in digests})
+
+
+BASE = {"V.build/a.o:.text:run_a": "1", "V.build/a.o:.text:lock": "2", "V.build/b.o:.text:run_b": "3",
+        "Core.build/loop.o:.text:loop": "4", "V.build/c.o:.text:setup_c": "5"}
+REFERENCES = {"V.build/a.o:.text:run_a": ("lock",)}
+INPUTS = {"toolchain": "t", "manifest": "m"}
+FOOTPRINTS = {"s/b/a": {"run_a", "loop"}, "s/b/b": {"run_b", "loop"}}
+GROUPS = ["s/b/a", "s/b/b", "s/b/c"]
+
+
+def run(head: dict[str, str], head_inputs: dict[str, str] | None = None, footprints=None):
+    return select(GROUPS, INPUTS, head_inputs or INPUTS, node_map(BASE, REFERENCES), node_map(head, REFERENCES),
+                  FOOTPRINTS if footprints is None else footprints, selective_modules(["V"]))
+
+
+def test_a_change_a_footprint_reaches_selects_its_group_and_no_other():
+    selection = run({**BASE, "V.build/a.o:.text:lock": "changed"})
+    assert selection.every == ""
+    assert selection.groups["s/b/a"][0] == TIMED and "lock" in selection.groups["s/b/a"][1]
+    assert selection.groups["s/b/b"][0] == SAME
+    assert selection.groups["s/b/c"][0] == TIMED  # no footprint: always timed
+
+
+def test_an_added_function_in_a_footprint_selects_its_group():
+    head = {**BASE, "V.build/d.o:.text:extra": "9"}
+    selection = select(GROUPS, INPUTS, INPUTS, node_map(BASE, REFERENCES),
+                       node_map(head, {**REFERENCES, "V.build/b.o:.text:run_b": ("extra",)}), FOOTPRINTS,
+                       selective_modules(["V"]))
+    assert selection.groups["s/b/b"][0] == TIMED and selection.groups["s/b/a"][0] == SAME
+
+
+def test_the_same_maps_change_nothing_and_time_every_case_only_by_the_whole_build_rule():
+    assert run(dict(BASE)).every.startswith("the object list differs")
+
+
+@pytest.mark.parametrize("head, head_inputs, footprints, why", [
+    ({**BASE, "Core.build/loop.o:.text:loop": "changed"}, None, None, "outside the modules"),
+    ({**BASE, "V.build/c.o:.text:setup_c": "changed"}, None, None, "no case's footprint"),
+    ({**BASE, "V.build/a.o:.text:lock": "changed"}, {**INPUTS, "toolchain": "u"}, None, "toolchain differs"),
+    ({**BASE, "V.build/a.o:.text:lock": "changed"}, None, {"s/b/b": {"run_b"}}, "no case's footprint"),
+])
+def test_what_may_run_anywhere_times_every_case(head, head_inputs, footprints, why):
+    selection = run(head, head_inputs, footprints)
+    assert why in selection.every and selection.groups == {}
+
+
+def test_an_object_list_alone_is_not_an_input_that_moves_every_case():
+    selection = run({**BASE, "V.build/a.o:.text:lock": "changed"}, {**INPUTS, "object list": "other"})
+    assert selection.every == ""
+
+
+def test_the_filter_matches_exactly_the_groups():
+    import re
+    pattern = re.compile(filter_pattern(["once/hit/os-lock", "isolation/mixed/mutex"]))
+    assert pattern.search("once/hit/os-lock") and pattern.search("isolation/mixed/mutex")
+    assert not pattern.search("once/hit/os-lock-x") and not pattern.search("isolation/mixed/mutexes")
+
+
+def test_a_functions_file_is_read_by_group_and_another_file_refused():
+    found = read_functions("case\tfunction\ns/b/a threads:1 n:1\tf\ns/b/a threads:1 n:2\tg\n")
+    assert found == {"s/b/a": {"f", "g"}}
+    with pytest.raises(ValueError):
+        read_functions("suite,benchmark\n")
