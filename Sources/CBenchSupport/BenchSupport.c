@@ -30,3 +30,19 @@ void bench_callgrind_end(const char *name) {
     (void)name;
 #endif
 }
+
+void bench_callgrind_footprint_begin(void) {
+#if BENCH_HAS_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+#endif
+}
+
+void bench_callgrind_footprint_end(const char *name) {
+#if BENCH_HAS_CALLGRIND
+    CALLGRIND_DUMP_STATS_AT(name);
+    CALLGRIND_STOP_INSTRUMENTATION;
+#else
+    (void)name;
+#endif
+}

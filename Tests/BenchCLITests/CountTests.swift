@@ -43,6 +43,38 @@ struct CountTests {
         return (byCase, outcome.standardError)
     }
 
+    /// `--functions` names, for each counted case, the functions its loop ran: the variant's own `once` for
+    /// `atomic-flag`, and not for `lazy-static`, which never calls it (the control).
+    @Test func functionsFileNamesWhatEachCaseRan() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("functions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let functions = directory.appendingPathComponent("functions.tsv").path
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
+        let outcome = try await bench.run(["count", "--filter", "^once/hit/(atomic-flag|lazy-static)$", "--quick",
+                                           "--output", directory.appendingPathComponent("c.csv").path,
+                                           "--functions", functions])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let lines = try String(contentsOfFile: functions, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "case\tfunction")
+        var byCase: [String: Set<String>] = [:]
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: "\t")
+            byCase[String(fields[0]), default: []].insert(String(fields[1]))
+        }
+        // The mangled name of a member of AtomicFlagOnce holds its length-prefixed type name.
+        func runsAtomicFlag(_ name: String) -> Bool { byCase[name]?.contains { $0.contains("14AtomicFlagOnce") } == true }
+        #expect(runsAtomicFlag("once/hit/atomic-flag threads:1 tokens:1"))
+        #expect(!runsAtomicFlag("once/hit/lazy-static threads:1 tokens:1"))
+        #expect(byCase["once/hit/lazy-static threads:1 tokens:1"]?.isEmpty == false)
+        #expect(!byCase.values.joined().contains { $0.contains("'") }, "no recursion marks")
+    }
+
+    @Test func callgrindNamesAreReadWhereverTheyAreCompressed() {
+        let dump = "fn=(1) first\n0 5\ncfn=(2) second'2\ncalls=1 0\nfn=(2)\nfn=(1)\nfn=(3) third\n"
+        #expect(CallgrindDumps.functions(dump) == ["first", "second", "third"])
+    }
+
     @Test func countsAreExactAndRepeatable() async throws {
         let first = try await Self.count(), second = try await Self.count()
         for (objects, name) in [(0, "allocate/object objects=0"), (1, "allocate/object objects=1"),

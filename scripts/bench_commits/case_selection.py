@@ -2,10 +2,15 @@
 
 Cases are taken by *group*, ``suite/benchmark/variant`` (every thread count and parameter of a variant in one
 benchmark runs the same code on more or fewer threads). A group's **footprint** is every function and datum its
-counted loop ran under callgrind in either build (``bench count --functions``, on one thread), and everything those
-refer to in the build's function map (function_map), followed to the end: the slow path a lock takes only under
+cases ran in either build, each case's whole life (setup, run, drain, teardown) at its fewest threads, on every
+thread, GCD's and Swift's pools too, under callgrind (``bench count --functions``), and everything those refer to
+in the build's function map (function_map), followed to the end: the slow path a lock takes only under more
 contention, a witness table's every entry, a callee inlined or not. The two builds' function maps are compared
 node by node; a node whose digest differs, or that only one build has, is **changed**.
+
+What this rests on: at more threads, a case runs only code its run at its fewest threads ran or refers to. Code
+that only more threads reach by another way (not a call, a reference or a table from what ran) would be missed;
+rule 3 catches it whenever no other case runs it.
 
 In this order:
 
@@ -14,11 +19,11 @@ In this order:
 2. **Every case is timed** when a changed node lies outside the modules that hold variants and suites
    (``selective_modules``): the harness's timing loop, the platform seam, the results writer, a dependency, the
    executable's start-up. They run in every case, and the counted loop does not show the timed one.
-3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where a
-   one-thread count cannot see (on another thread, at another thread count, in a workload's setup).
-4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (its work
-   runs on threads bench does not own, or it has no one-thread case); every other group is **unchanged: same
-   code**, not timed, with its evidence: the number of its functions and data, all identical.
+3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where the
+   footprints cannot see (at another thread count, by a way no reference shows).
+4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (a case
+   the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
+   the number of its functions and data, all identical.
 
 Nothing here needs a case to be timed first; where the footprints cannot be had (no valgrind, another platform),
 or a build has no function map, every case is timed as before and the comparison says why.
@@ -100,14 +105,13 @@ def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict
                                          for build, names in zip((base, head), named)))
     unseen = [key for key in changed if not any(key in nodes for nodes in reach.values())]
     if unseen:
-        return Selection(f"{_named(unseen)} changed and no case's footprint holds it: a case may run it where a "
+        return Selection(f"{_named(unseen)} changed and no case's footprint holds it: a case may run it where the "
                          "one-thread count cannot see", changed=tuple(changed))
     decided: dict[str, tuple[str, str]] = {}
     for group in groups:
         nodes = reach.get(group)
         if nodes is None:
-            decided[group] = (TIMED, "no footprint (its work runs on threads bench does not own, or it has no "
-                                     "one-thread case)")
+            decided[group] = (TIMED, "no footprint (the functions pass did not run it)")
             continue
         hits = [key for key in changed if key in nodes]
         decided[group] = ((TIMED, f"runs changed code: {_named(hits)}") if hits else

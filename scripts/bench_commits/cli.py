@@ -54,8 +54,12 @@ Same code first: each build's code identity (every section the program loads, of
 links, and the toolchain, build and link commands, manifest and resolved dependencies) is computed once
 and kept with the build. When the two are equal, every case runs identical code and is "unchanged:
 same code", and only a control of every case in a few paired rounds is timed (a case it calls slower
-still fails); else every case is timed and the changed sections are named. --all times every case
-anyway; --what-changed times nothing (docs/comparison-rule.md#same-code-before-anything-is-timed).
+still fails); else the changed sections are named, and only the cases that can run them are timed:
+each case's footprint (the functions its loop ran under callgrind, bench count --functions, and all
+they refer to) is held against the changed functions, and a change to the harness, to what no footprint
+holds, or to the toolchain or manifest times every case. --all times every case anyway; --what-changed
+times nothing (docs/comparison-rule.md#same-code-before-anything-is-timed and
+#which-cases-run-changed-code).
 
 Paired, by default: the two builds alternate sample by sample, one worker process per build and
 round, fresh every round and started from a link of its build made for that round, its code and data

@@ -52,8 +52,9 @@ extension Bench {
         var iterations: Int?
 
         @Option(name: .long, help: ArgumentHelp(
-            "Also write the functions each counted case ran in its counted loop, as callgrind saw them (mangled), "
-                + "one 'case<TAB>function' line each: what bench-commits reads to learn which cases run changed code.",
+            "Also run every selected case (the left-out ones too) at its fewest threads, its whole life, under "
+                + "callgrind on every thread, and write the functions each ran (mangled), one 'case<TAB>function' "
+                + "line each: what bench-commits reads to learn which cases run changed code.",
             valueName: "path"))
         var functions: String?
 

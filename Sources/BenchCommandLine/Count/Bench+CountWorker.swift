@@ -12,6 +12,8 @@ extension Bench {
     ///   prints `case<TAB>operations`.
     /// - `allocations` (run with jemalloc preloaded, thread cache off): prints `case<TAB>operations<TAB>allocations`.
     /// A case whose work runs on threads the harness does not own prints `case<TAB>offloaded`.
+    /// - `functions` (run under callgrind collecting on every thread): every selected case at its fewest threads,
+    ///   each parameter, its whole life dumped under the case's name (`FootprintRun`); prints `case<TAB>ran`.
     struct CountWorker: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "count-worker",
@@ -20,7 +22,7 @@ extension Bench {
         )
 
         enum Pass: String, ExpressibleByArgument, CaseIterable {
-            case instructions, allocations
+            case instructions, allocations, functions
         }
 
         @Option var pass: Pass
@@ -28,6 +30,9 @@ extension Bench {
         @ParentCommand var bench: Bench
 
         func run() throws {
+            if pass == .functions {
+                return try runFootprints()
+            }
             let runner = CountRunner(iterations: iterations)
             for (benchmarkCase, benchmark) in try Count.cases(bench) {
                 // `runner.count` tears the workload down; one that is not run is torn down here.
@@ -47,6 +52,8 @@ extension Bench {
                         bench_callgrind_end(UnsafePointer(bitPattern: pointer))
                     })
                     print("\(name)\t\(operations)")
+                case .functions:
+                    preconditionFailure("the functions pass runs whole cases (runFootprints)")
                 case .allocations:
                     let start = AllocationMark()
                     let (allocations, operations) = runner.count(workload, begin: { start.set() }, end: {
@@ -56,6 +63,30 @@ extension Bench {
                 }
                 fflush(nil)
             }
+        }
+    }
+}
+
+extension Bench.CountWorker {
+    /// The `functions` pass: each selected case at the fewest threads it runs at (for each of its parameters),
+    /// its whole life between the footprint hooks.
+    func runFootprints() throws {
+        var fewest: [String: (benchmarkCase: BenchmarkCase, benchmark: Benchmark)] = [:]
+        for selected in try bench.selectedCases() {
+            let parameters = selected.benchmarkCase.parameters
+            let key = ([selected.benchmarkCase.path] + parameters.keys.sorted().map { "\($0):\(parameters[$0]!)" })
+                .joined(separator: " ")
+            if let kept = fewest[key], kept.benchmarkCase.threads <= selected.benchmarkCase.threads { continue }
+            fewest[key] = selected
+        }
+        let ordered = fewest.values.sorted { $0.benchmarkCase.description < $1.benchmarkCase.description }
+        for (benchmarkCase, benchmark) in ordered {
+            let name = strdup(benchmarkCase.description)!
+            defer { free(name) }
+            FootprintRun.run(benchmark, benchmarkCase, iterations: iterations,
+                             begin: { bench_callgrind_footprint_begin() }, end: { bench_callgrind_footprint_end(name) })
+            print("\(benchmarkCase.description)\t\(CountPassLine.ran)")
+            fflush(nil)
         }
     }
 }
@@ -77,4 +108,5 @@ private final class AllocationMark: @unchecked Sendable {
 /// The words of the worker's output lines that are not numbers.
 enum CountPassLine {
     static let offloaded = "offloaded"
+    static let ran = "ran"
 }

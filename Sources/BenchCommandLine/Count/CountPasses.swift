@@ -12,8 +12,9 @@ struct CountPasses {
     var spinScale: Double = 1
 
     /// The cases both passes counted, in the workers' order, and those they left out; `cases` maps the
-    /// workers' case names back to the cases. With `functions`, also writes there the functions each counted
-    /// case ran in its counted loop (`CallgrindDumps.writeFunctions`).
+    /// workers' case names back to the cases. With `functions`, a third pass runs every case the filter selects
+    /// at its fewest threads (every parameter), its whole life, under callgrind collecting on every thread, and
+    /// writes there the functions each ran (`CallgrindDumps.writeFunctions`).
     func run(cases: [String: BenchmarkCase], functions: String? = nil) throws
         -> (counted: [CountsSchema.Row], offloaded: [String]) {
         let executable = BenchMain.executable
@@ -41,7 +42,7 @@ struct CountPasses {
         let dumps = "\(directory)/dumps"
         try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
         guard let instructionLines = CountTools.run(tools.valgrind, [
-            "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=no", "--demangle=no",
+            "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=no",
             "--callgrind-out-file=\(dumps)/callgrind.out", stripped,
         ] + worker + ["--pass", "instructions"], environment: environment) else {
             throw BenchError("the callgrind pass failed (run `valgrind --tool=callgrind \(executable) "
@@ -49,7 +50,17 @@ struct CountPasses {
         }
         let instructions = try CallgrindDumps.read(directory: dumps)
         if let functions {
-            try CallgrindDumps.writeFunctions(directory: dumps, to: functions)
+            // Collecting on every thread from the start, each case's whole life dumped on its own.
+            let footprints = "\(directory)/footprints"
+            try FileManager.default.createDirectory(atPath: footprints, withIntermediateDirectories: true)
+            guard CountTools.run(tools.valgrind, [
+                "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=yes", "--demangle=no",
+                "--callgrind-out-file=\(footprints)/callgrind.out", stripped,
+            ] + worker + ["--pass", "functions"], environment: environment) != nil else {
+                throw BenchError("the callgrind pass of --functions failed (run `valgrind --tool=callgrind "
+                                 + "\(executable) count-worker --pass functions ...` to see why)")
+            }
+            try CallgrindDumps.writeFunctions(directory: footprints, to: functions)
         }
 
         var allocationEnvironment = environment

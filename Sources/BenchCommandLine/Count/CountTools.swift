@@ -99,7 +99,7 @@ enum CallgrindDumps {
     }
 
     /// The functions one dump names in its `fn=` and `cfn=` lines. Callgrind compresses names: the first line
-    /// that names a function gives `(id) name`, later ones `(id)` alone.
+    /// that names a function gives `(id) name`, later ones `(id)` alone; a recursion's `'2` is dropped.
     static func functions(_ text: String) -> Set<String> {
         var names: [Substring: Substring] = [:]
         var found = Set<String>()
@@ -119,9 +119,16 @@ enum CallgrindDumps {
             let id = value[value.startIndex...close]
             let rest = value[value.index(after: close)...].drop { $0 == " " }
             if !rest.isEmpty { names[id] = rest }
-            if let name = names[id] { found.insert(String(name)) }
+            if let name = names[id] { found.insert(withoutRecursionMark(name)) }
         }
         return found
+    }
+
+    /// `name` without the `'N` callgrind appends to a function entered again while it runs.
+    static func withoutRecursionMark(_ name: Substring) -> String {
+        guard let mark = name.lastIndex(of: "'"), name.index(after: mark) < name.endIndex,
+              name[name.index(after: mark)...].allSatisfy(\.isNumber) else { return String(name) }
+        return String(name[..<mark])
     }
 
     /// The name and instruction count of one dump, or nil when it is not a client-request dump.

@@ -73,5 +73,10 @@ int bench_callgrind_compiled_in(void);
 void bench_callgrind_begin(void);
 /// Stops collecting on the calling thread, dumps the counts under `name`, and switches instrumentation off.
 void bench_callgrind_end(const char *name);
+/// Starts instrumenting every thread and zeroes what was collected: for a run with collection on from the start
+/// (`--collect-atstart=yes`), whose dump then holds everything every thread ran since.
+void bench_callgrind_footprint_begin(void);
+/// Dumps what every thread ran since `bench_callgrind_footprint_begin` under `name`, and stops instrumenting.
+void bench_callgrind_footprint_end(const char *name);
 
 #endif
