@@ -93,6 +93,24 @@ class BuildCache:
         except OSError:
             return None
 
+    def kept_file(self, commit: str, name: str) -> Path | None:
+        """The file ``name`` kept with the build of ``commit`` (keep_file), or None."""
+        path = self._entry(commit) / name
+        return path if path.is_file() else None
+
+    def keep_file(self, commit: str, name: str, source: Path) -> None:
+        """Keep a copy of ``source`` as the file ``name`` of the build of ``commit`` (written whole or not at all),
+        when that build is kept; a cache that cannot be written is skipped silently."""
+        entry = self._entry(commit)
+        if not entry.is_dir():
+            return
+        try:
+            partial = entry / f".{name}.{os.getpid()}"
+            shutil.copy2(source, partial)
+            os.replace(partial, entry / name)
+        except OSError:
+            return
+
     def store(self, commit: str, binary: Path, kit: LinkKit | None = None, identity: CodeIdentity | None = None,
               functions: FunctionMap | None = None) -> None:
         """Keep ``binary``, its ``kit``, its code ``identity`` and its function map as the build of ``commit`` (each

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .function_map import FunctionMap, module_of
+from .function_map import UNCOVERED, FunctionMap, module_of
 
 # The inputs of a code identity that move every case (code_identity). Its object list is not one: an added or
 # removed object is its nodes, changed, and selects the cases that run them.
@@ -121,8 +121,14 @@ def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict
 
 def _named(keys: list[str]) -> str:
     """Up to NAMED_CHANGES nodes by symbol, and how many more."""
-    shown = ", ".join(f"`{key.rsplit(':', 1)[1]}`" for key in keys[:NAMED_CHANGES])
+    shown = ", ".join(f"`{_name(key)}`" for key in keys[:NAMED_CHANGES])
     return shown + (f" and {len(keys) - NAMED_CHANGES} more" if len(keys) > NAMED_CHANGES else "")
+
+
+def _name(key: str) -> str:
+    """A node by its symbol, or by its object and section when no symbol covers it."""
+    place, symbol = key.rsplit(":", 1)
+    return symbol if symbol != UNCOVERED else place
 
 
 def read_functions(text: str) -> dict[str, set[str]]:

@@ -12,6 +12,7 @@ import signal
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -31,6 +32,9 @@ from .paired import run_paired
 from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, count_functions, counts_markdown, \
     elapsed_text, observe, run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
+
+# The footprints file kept with a build (bench count --functions over every case).
+FUNCTIONS_FILE = "functions.tsv"
 
 RESULTS_DIR = "Results"
 # The verdict line's words for a paired comparison whose rounds ran from copies of the builds, not fresh links.
@@ -338,8 +342,8 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         selection: case_selection.Selection | None = None
         group_cases: dict[str, int] = {}
         if identities.status == same_code.CHANGED and not args.all:
-            selection, group_cases = _select_cases(bench_options, builds[base], builds[head], directories[base],
-                                                   directories[head], workspace.logs)
+            selection, group_cases = _select_cases(bench_options, builds, (base, head), directories, cache,
+                                                   workspace.logs)
             if selection is not None and not selection.every:
                 bench_options = with_filter(bench_options, case_selection.filter_pattern(selection.timed()))
         if args.what_changed:
@@ -414,33 +418,42 @@ def _compare_code(base: Built, head: Built) -> same_code.CodeComparison:
     return code
 
 
-def _select_cases(bench_options: list[str], base: Built, head: Built, base_directory: Path, head_directory: Path,
+def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: tuple[str, str],
+                  directories: dict[str, Path], cache: BuildCache | None,
                   logs: Path) -> tuple[case_selection.Selection | None, dict[str, int]]:
-    """Which cases run changed code (case_selection), from each build's function map and the functions its
-    counted cases ran (``bench count --functions``); None, with a line on stderr, when that cannot be had (every
-    case is then timed). Also how many cases each group has, as the two builds list them."""
+    """Which cases run changed code (case_selection), from each build's function map and the functions each case
+    ran (``bench count --functions``, run on both builds at once, kept with a kept build); None, with a line on
+    stderr, when that cannot be had (every case is then timed). Also how many cases each group has in the head."""
+    base, head = (builds[commit] for commit in commits)
     if base.functions is None or head.functions is None or base.identity is None or head.identity is None:
         say("every case is timed: a build has no function map, so which cases run changed code is not known")
         return None, {}
+    files = {commit: (cache.kept_file(commit, FUNCTIONS_FILE) if cache is not None else None) or
+             logs / f"functions-{commit[:12]}.tsv" for commit in commits}
+    missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        why = list(pool.map(lambda commit: count_functions(builds[commit].binary, directories[commit], files[commit],
+                                                           logs / f"functions-{commit[:12]}.log"), missing))
+    if any(why):
+        say(f"every case is timed: which cases run changed code is not known: {next(w for w in why if w)}")
+        return None, {}
+    if missing:
+        say(f"footprints of {len(missing)} build(s): {elapsed_text(time.monotonic() - started)}")
+        for commit in missing:
+            if cache is not None:
+                cache.keep_file(commit, FUNCTIONS_FILE, files[commit])
     footprints: dict[str, set[str]] = {}
-    cases: dict[str, set[str]] = {}
-    modules: set[str] = set()
-    for role, built, directory in (("base", base, base_directory), ("head", head, head_directory)):
-        output = logs / f"functions-{role}.tsv"
-        if not count_functions(built.binary, directory, bench_options, output, logs / f"functions-{role}.log"):
-            say("every case is timed: bench count cannot run here (valgrind or jemalloc missing), so which cases "
-                "run changed code is not known")
-            return None, {}
-        for group, functions in case_selection.read_functions(output.read_text()).items():
+    for commit in commits:
+        for group, functions in case_selection.read_functions(files[commit].read_text()).items():
             footprints.setdefault(group, set()).update(functions)
-        listed = brought_in.list_cases(built.binary, directory, bench_options)
-        modules.update(case.module for case in listed if case.module)
-        for case in listed:
-            cases.setdefault(case.path, set()).add(role)
-    group_cases = {group: 0 for group in cases}
-    for case in brought_in.list_cases(head.binary, head_directory, bench_options):
+    listed = {commit: brought_in.list_cases(builds[commit].binary, directories[commit], bench_options)
+              for commit in commits}
+    modules = {case.module for cases in listed.values() for case in cases if case.module}
+    group_cases: dict[str, int] = {case.path: 0 for cases in listed.values() for case in cases}
+    for case in listed[commits[1]]:
         group_cases[case.path] += 1
-    selection = case_selection.select(cases, base.identity.inputs, head.identity.inputs, base.functions,
+    selection = case_selection.select(group_cases, base.identity.inputs, head.identity.inputs, base.functions,
                                       head.functions, footprints, case_selection.selective_modules(modules))
     if selection.every:
         say(f"every case is timed: {selection.every}")

@@ -270,18 +270,18 @@ def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, ou
     return True
 
 
-def count_functions(binary: Path, worktree: Path, bench_options: list[str], output: Path, log: Path) -> bool:
-    """Run ``bench count --quick --functions output`` with ``bench_options``' filter (the functions each counted
-    case's loop ran, case_selection's footprints); False when bench says it cannot count here (exit 69)."""
+def count_functions(binary: Path, worktree: Path, output: Path, log: Path) -> str:
+    """Run ``bench count --quick --functions output`` on every case (case_selection's footprints, which any filter
+    can then use). Returns why it could not ("" when it did): bench says it cannot count here (exit 69), or it
+    failed (a bench from before --functions, for one)."""
     counts = output.with_suffix(".counts.csv")
-    status = run_child([str(binary), *count_arguments(bench_options, True, counts), "--functions", str(output)],
-                       worktree, log)
+    status = run_child([str(binary), *count_arguments([], True, counts), "--functions", str(output)], worktree, log)
     counts.unlink(missing_ok=True)
     if status == BENCH_UNAVAILABLE:
-        return False
-    if status != 0:
-        raise ComparisonError(f"bench count --functions failed (exit {status}): {log_tail(log, 3)}")
-    return True
+        return "bench count cannot run here (valgrind or jemalloc missing)"
+    if status != 0 or not output.is_file():
+        return f"bench count --functions failed (exit {status}: {log_tail(log, 1)})"
+    return ""
 
 
 def _warn_all(warnings) -> None:

@@ -132,6 +132,10 @@ def count(argv: list[str]) -> int:
         row.update(commit=env["commit"], instructions=str(instructions),
                    instructions_per_op=f"{instructions / int(row['operations']):.4f}")
     write_rows(option(argv, "--output"), header, rows)
+    if "--functions" in argv:  # each case ran one function, its own
+        with open(option(argv, "--functions"), "w") as handle:
+            handle.write("case\tfunction\n" + "".join(f"{suite}/{benchmark}/{variant} threads:{count}\t{variant}\n"
+                                                       for suite, benchmark, variant, count, _ in CASES))
     return 0
 
 

@@ -30,9 +30,12 @@ FAKE_BUILD = Builder((sys.executable, str(TESTS_DIR / "fake_build.py")), ".build
 STAMPED = re.compile(r"^\d{8}-\d{6}-")
 
 
-def invocations(repo: Path) -> list[dict]:
+def invocations(repo: Path, selection: bool = False) -> list[dict]:
+    """bench's invocations that time or count; with ``selection``, also those that learn which cases to time
+    (``count --functions``, ``--list``)."""
     log = repo.parent / "bench.log"
-    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    calls = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return [call for call in calls if selection or not ({"--functions", "--list"} & set(call.get("argv", ())))]
 
 
 def run(repo: Path, *argv: str) -> int:
@@ -230,6 +233,11 @@ def test_counts_are_gated_exactly(repo, capsys):
     assert all(argv[1:4] == ["--quick", "--filter", "^harness"] for argv in counts)
     timed = [call["argv"] for call in invocations(repo) if call["argv"][0] != "count"]
     assert all("--quick" in argv for argv in timed)
+    # Before timing, each build's footprints were had once (every case, whatever the filter), and the rule
+    # timed every case: the fake build's one object is no module of variants.
+    footprints = [call["argv"] for call in invocations(repo, selection=True) if "--functions" in call["argv"]]
+    assert len(footprints) == 2 and all("--filter" not in argv for argv in footprints)
+    assert "**Cases: every case timed**" in out and "outside the modules of variants and suites" in out
 
 
 def test_counts_are_skipped_without_valgrind(repo, capsys, monkeypatch):

@@ -32,8 +32,8 @@ struct CountPasses {
         environment[BenchMain.deterministicHashing] = "1"
         // A crash under valgrind must end the pass, not wait on Swift's backtracer.
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let worker = (filter.map { ["--filter", $0] } ?? []) + (spinScale == 1 ? [] : ["--spin-scale", "\(spinScale)"])
-            + ["count-worker", "--iterations", String(iterations)]
+        let selection = (filter.map { ["--filter", $0] } ?? []) + (spinScale == 1 ? [] : ["--spin-scale", "\(spinScale)"])
+        let worker = selection + ["count-worker", "--iterations", String(iterations)]
 
         let stripped = "\(directory)/bench"
         guard CountTools.run(tools.objcopy, ["--strip-debug", executable, stripped]) != nil else {
@@ -56,7 +56,8 @@ struct CountPasses {
             guard CountTools.run(tools.valgrind, [
                 "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=yes", "--demangle=no",
                 "--callgrind-out-file=\(footprints)/callgrind.out", stripped,
-            ] + worker + ["--pass", "functions"], environment: environment) != nil else {
+            ] + selection + ["count-worker", "--iterations", String(FootprintRun.iterations), "--pass", "functions"],
+                                 environment: environment) != nil else {
                 throw BenchError("the callgrind pass of --functions failed (run `valgrind --tool=callgrind "
                                  + "\(executable) count-worker --pass functions ...` to see why)")
             }
