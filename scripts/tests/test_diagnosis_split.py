@@ -181,3 +181,23 @@ def test_blocked_time_is_what_is_left_of_the_threads_wall_time_and_never_below_z
     threads, elapsed = np.array([2.0, 1.0]), np.array([100.0, 100.0])
     running, runqueue = np.array([120.0, 90.0]), np.array([30.0, 15.0])
     assert list(blocked_ns(threads, elapsed, running, runqueue)) == [50.0, 0.0]
+
+
+def test_the_report_shows_each_cases_split_and_says_when_the_file_has_none(tmp_path):
+    from analyze_lib.cli import main
+    from analyze_lib.present.report import NO_SPLIT_NOTE
+
+    signals = {case("isolation", "mixed", "mutex", 8, "read_pct=0"): MUTEX_SIGNALS}
+    with_split = write_results(tmp_path / "v8.csv", MUTEX, version=8, run={"logical_cpus": "2"}, signals=signals)
+    assert main(["report", str(with_split), "--out", str(tmp_path / "v8")]) == 0
+    markdown = (tmp_path / "v8" / "report.md").read_text()
+    # Only the 8-thread case has a schedule (csvgen leaves the others' columns empty): one row.
+    assert "Where each case's time went: 1 case" in markdown
+    [row] = [line for line in markdown.splitlines() if line.startswith("| mixed/mutex threads:8") and "%" in line]
+    assert "| convoy-after-spinning | 12% | 12% | 76% |" in row
+    assert NO_SPLIT_NOTE not in markdown
+    # Negative control: the same cases without the split (schema 7) have no such table, and the report says why.
+    without = write_results(tmp_path / "v7.csv", MUTEX, version=7, run={"logical_cpus": "2"}, signals=signals)
+    assert main(["report", str(without), "--out", str(tmp_path / "v7")]) == 0
+    old = (tmp_path / "v7" / "report.md").read_text()
+    assert "Where each case's time went" not in old and NO_SPLIT_NOTE in old
