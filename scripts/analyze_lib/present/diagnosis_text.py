@@ -60,8 +60,9 @@ def cause_text(d: Diagnosis) -> str:
     s = d.signals
     split = s.split
     if d.label in (CONVOY, CONVOY_AFTER_SPINNING) and split is not None:
-        spun = (f", {_time(split.running_ns_per_switch)} on a CPU before each sleep"
-                if d.label == CONVOY_AFTER_SPINNING else "")
+        # Where the spin ran (user space or the kernel) only the tick-sampled split says: a detail, never the bound.
+        spun = (f", {_time(split.running_ns_per_switch)} on a CPU before each sleep ({_share(s.kernel_share)} of "
+                "the CPU time in the kernel, tick-sampled)" if d.label == CONVOY_AFTER_SPINNING else "")
         return (f"{'convoy after spinning' if d.label == CONVOY_AFTER_SPINNING else 'convoy'}: "
                 f"{_switches_in(split.switches_in)} and {_time(split.blocked_ns)} blocked per op "
                 f"({_share(split.blocked)} of each thread's time){spun}")
