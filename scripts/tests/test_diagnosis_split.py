@@ -77,6 +77,23 @@ def test_switches_without_blocked_time_or_blocked_time_without_switches_is_no_co
     assert rare[("pthread-mutex-pi", 8)].label not in (CONVOY, CONVOY_AFTER_SPINNING)
 
 
+# The semaphore handoff at 2 threads on a machine another job kept busy: a switch in per round trip, but half of
+# each thread's time waiting for a CPU, so only 19% of it blocked.
+HANDOFF = {case("wait", "handoff", "semaphore", t): cost for t, cost in {2: 6691.0}.items()}
+HANDOFF_2 = case("wait", "handoff", "semaphore", 2)
+
+
+def test_a_hand_off_on_a_busy_machine_is_still_a_convoy_when_blocked_of_its_own_time(tmp_path):
+    busy = {"utilisation": 0.5, "kernel_share": 0.3, "voluntary": 1.0, "schedule": _split(0.32, 0.49, 1.0)}
+    found = _diagnoses(tmp_path, HANDOFF, {HANDOFF_2: busy}, cpu_share=0.5)[("semaphore", 2)]
+    assert found.label == CONVOY
+    assert found.signals.split.blocked == pytest.approx(0.19, abs=0.01)
+    assert found.signals.split.blocked_own == pytest.approx(0.19 / 0.51, abs=0.01)
+    # Negative control: as many switches, but 5% of the time not spent waiting blocked: waiting for a CPU.
+    running = {**busy, "schedule": _split(0.48, 0.49, 1.0)}
+    assert _diagnoses(tmp_path, HANDOFF, {HANDOFF_2: running}, cpu_share=0.5)[("semaphore", 2)].label == WAITING_FOR_CPU
+
+
 # A lock-free once hit on a machine another job kept busy: 2 threads, 1.0 CPU busy, each thread half its time
 # waiting for a CPU.
 ONCE = {case("once", "hit", "dispatch-once", t): cost for t, cost in {1: 1.0, 2: 50.8}.items()}

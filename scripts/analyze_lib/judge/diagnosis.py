@@ -12,7 +12,8 @@ tried in this order and the first that holds labels the case:
 1. STARVATION: the case completed no operation in STARVED_SHARE of its samples or more, or (every
    thread having a CPU) one of its threads completed none in the median sample.
 2. CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
-   operation with at least CONVOY_BLOCKED_SHARE of the threads' time blocked; a convoy whose
+   operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU
+   blocked (Split.blocked_own: a busy machine's run-queue time does not hide a hand-off); a convoy whose
    threads ran at least SPIN_BEFORE_SLEEP_NS on a CPU per switch in spun before each sleep:
    CONVOY_AFTER_SPINNING (Swift's Mutex). Without it: at least CONVOY_SWITCHES_PER_OP
    voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
@@ -102,9 +103,9 @@ POOL_GROWTH_THREADS = 1
 CLIFF_FACTOR = 3.0
 
 # The rules on the exact split (schema 8 on; docs/diagnosis.md#the-exact-split has the figures).
-# Blocked: a convoy's threads sleep most of their time (Mutex at 8 threads: 63-76% of it), a
-# spinning or CPU-bound team's hardly ever (harness/empty/loop at 4 and 8 threads: 2-6%, what the
-# reads just outside the window leave).
+# Blocked: a convoy's threads sleep most of the time they do not wait for a CPU (at 8 threads Mutex,
+# pthread-mutex-pi and serial-sync 60-78% of all their time), a spinning or CPU-bound team's hardly
+# ever (harness/empty/loop at 4 and 8 threads: medians 0-3% of their time, samples up to 10%).
 CONVOY_BLOCKED_SHARE = 0.2
 SPIN_BLOCKED_SHARE = 0.1
 # Spun before sleeping: time on a CPU per switch in. Swift's Mutex runs 29 µs before each sleep at 8
@@ -174,7 +175,8 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     if not (finite(switches) and finite(blocked)):
         split = None
     if split is not None and finite(switches) and finite(blocked):
-        if switches >= CONVOY_SWITCHES_PER_OP and blocked >= CONVOY_BLOCKED_SHARE:
+        own = split.blocked_own
+        if switches >= CONVOY_SWITCHES_PER_OP and finite(own) and own >= CONVOY_BLOCKED_SHARE:
             spun = split.running_ns_per_switch
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
         few_switches = switches <= FEW_SWITCHES_PER_OP

@@ -53,7 +53,11 @@ class Split:
     runnable but waiting on a run queue for a CPU, and neither (asleep in a lock, a futex, a
     queue); they sum to about 1. ``running_ns``, ``runqueue_ns`` and ``blocked_ns``: the same
     times summed over the threads, per operation (they sum to threads × ns/op).
-    ``switches_in``: switches in per operation (after each sleep and each preemption)."""
+    ``switches_in``: switches in per operation (after each sleep and each preemption).
+    ``blocked_own``: blocked over running + blocked: the share of the time the threads were not
+    waiting for a CPU that they slept, which other work on the machine does not dilute.
+
+    Each is a level of its own, so the three shares need not sum to 1 exactly."""
 
     running: float | None
     runqueue: float | None
@@ -62,6 +66,7 @@ class Split:
     runqueue_ns: float | None
     blocked_ns: float | None
     switches_in: float | None
+    blocked_own: float | None = None
 
     @property
     def running_ns_per_switch(self) -> float | None:
@@ -189,7 +194,8 @@ def split(case: Case) -> Split | None:
         blocked=signal_level(_per(blocked, span), rounds),
         running_ns=signal_level(_per(running, ops), rounds), runqueue_ns=signal_level(_per(runqueue, ops), rounds),
         blocked_ns=signal_level(_per(blocked, ops), rounds),
-        switches_in=signal_level(_per(np.asarray(columns[SCHED_SWITCHES], dtype=float), ops), rounds))
+        switches_in=signal_level(_per(np.asarray(columns[SCHED_SWITCHES], dtype=float), ops), rounds),
+        blocked_own=signal_level(_per(blocked, running + blocked), rounds))
 
 
 def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -> Signals:

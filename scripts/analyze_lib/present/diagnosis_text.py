@@ -65,7 +65,8 @@ def cause_text(d: Diagnosis) -> str:
                 "the CPU time in the kernel, tick-sampled)" if d.label == CONVOY_AFTER_SPINNING else "")
         return (f"{'convoy after spinning' if d.label == CONVOY_AFTER_SPINNING else 'convoy'}: "
                 f"{_switches_in(split.switches_in)} and {_time(split.blocked_ns)} blocked per op "
-                f"({_share(split.blocked)} of each thread's time){spun}")
+                f"({_share(split.blocked)} of each thread's time, {_share(split.blocked_own)} of the time it did "
+                f"not wait for a CPU){spun}")
     if d.label == CONVOY:
         return f"convoy: {_switches(s.voluntary)} and {_time(s.kernel_ns)} in the kernel per op"
     if d.label == SYSCALL_HEAVY:
