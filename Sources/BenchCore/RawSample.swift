@@ -6,12 +6,16 @@ struct RawSample {
     var latency: LatencyPercentiles?
     /// The process's OS threads just before the sample's timed region and just after it.
     var osThreads: (start: Int?, end: Int?) = (nil, nil)
+    /// What each thread's time went to from just before the timed region to just after it, in thread order; nil
+    /// where it could not be read.
+    var schedules: [ThreadSchedule]? = nil
 
     /// The sample as seen from the given threads.
     func sample(threads: [Int]) -> Sample {
         let counted = threads.map { threadOperations[$0] }
         return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
                       threadOperations: counted, usage: usage, latency: latency,
-                      osThreadsAtStart: osThreads.start, osThreadsAtEnd: osThreads.end)
+                      osThreadsAtStart: osThreads.start, osThreadsAtEnd: osThreads.end,
+                      schedule: schedules.flatMap { all in ThreadSchedule.sum(threads.map { all[$0] }) })
     }
 }

@@ -14,10 +14,13 @@ package struct Sample: Sendable, Equatable {
     /// not counted. Threads that appear during a sample were started by the mechanism under test.
     package var osThreadsAtStart: Int?
     package var osThreadsAtEnd: Int?
+    /// Where the time of the threads counted in `threadOperations` went, summed over them (running, waiting
+    /// for a CPU, switches in); nil where it could not be read (not Linux, no schedstat).
+    package var schedule: ThreadSchedule?
 
     package init(operations: Int, elapsedNanoseconds: UInt64, threadOperations: [Int],
                 usage: ResourceUsage = ResourceUsage(), latency: LatencyPercentiles? = nil,
-                osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil) {
+                osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil, schedule: ThreadSchedule? = nil) {
         self.operations = operations
         self.elapsedNanoseconds = elapsedNanoseconds
         self.threadOperations = threadOperations
@@ -25,6 +28,7 @@ package struct Sample: Sendable, Equatable {
         self.latency = latency
         self.osThreadsAtStart = osThreadsAtStart
         self.osThreadsAtEnd = osThreadsAtEnd
+        self.schedule = schedule
     }
 
     /// Elapsed wall time divided by all threads' operations: the cost of one operation to the system as a

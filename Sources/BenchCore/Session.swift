@@ -9,6 +9,8 @@ final class Session: @unchecked Sendable {
     let workload: Workload
     let team: ThreadTeam
     let workers: [WorkerContext]
+    /// Reads where each worker's time went, at a sample's edges.
+    private let schedules: TeamScheduleReader
     /// Each worker's completed iterations in the current timed run, published after every batch.
     private let counters: UnsafeMutablePointer<bench_padded_counter>
     /// Raised once, when the workers of a timed run may leave.
@@ -23,6 +25,7 @@ final class Session: @unchecked Sendable {
         self.workload = workload
         team = ThreadTeam(count: threads, cpus: cpus)
         workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
+        schedules = TeamScheduleReader(team.identities)
         counters = .allocate(capacity: threads)
         counters.initialize(repeating: bench_padded_counter(), count: threads)
     }
@@ -38,6 +41,7 @@ final class Session: @unchecked Sendable {
         workload.prepare?(iterations)
         let threadsBefore = OSThreadCount.current()
         let usageBefore = ResourceUsage.current()
+        let schedulesBefore = schedules.read()
         let started = MonotonicClock.now()
         team.run { index in
             let worker = workers[index]
@@ -48,12 +52,14 @@ final class Session: @unchecked Sendable {
         }
         workload.drain?()
         let elapsed = MonotonicClock.now() - started
+        let schedulesAfter = schedules.read()
         return RawSample(
             elapsedNanoseconds: elapsed,
             threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
             usage: ResourceUsage.current().since(usageBefore),
             latency: collectLatencies(),
-            osThreads: (threadsBefore, OSThreadCount.current())
+            osThreads: (threadsBefore, OSThreadCount.current()),
+            schedules: TeamScheduleReader.difference(schedulesBefore, schedulesAfter)
         )
     }
 
@@ -132,25 +138,30 @@ final class Session: @unchecked Sendable {
     private struct WindowStart {
         var threads: Int?
         var usage: ResourceUsage
+        var schedules: [ThreadSchedule]?
     }
 
-    /// Opens a window: the clock and every worker's published count, after the process's thread count and
-    /// resource usage (read first, so that their cost stays outside).
+    /// Opens a window: the clock and every worker's published count, after the process's thread count, resource
+    /// usage and each worker's schedule (read first, so that their cost stays outside).
     private func openWindow() -> (opened: UInt64, counts: [Int], before: WindowStart) {
-        let before = WindowStart(threads: OSThreadCount.current(), usage: ResourceUsage.current())
+        let before = WindowStart(threads: OSThreadCount.current(), usage: ResourceUsage.current(),
+                                 schedules: schedules.read())
         let opened = MonotonicClock.now()
         return (opened, publishedCounts(), before)
     }
 
-    /// The sample of a window from its two readings.
+    /// The sample of a window from its two readings. Each worker's schedule is read first after the window
+    /// closed, so that it spans the window and as little else as it can.
     private func sample(_ opened: UInt64, _ closed: UInt64, _ atOpen: [Int], _ atClose: [Int],
                         _ before: WindowStart) -> RawSample {
-        RawSample(
+        let schedulesAfter = schedules.read()
+        return RawSample(
             elapsedNanoseconds: closed - opened,
             threadOperations: zip(atClose, atOpen).map { ($0 - $1) * workload.operationsPerIteration },
             usage: ResourceUsage.current().since(before.usage),
             latency: collectLatencies(),
-            osThreads: (before.threads, OSThreadCount.current())
+            osThreads: (before.threads, OSThreadCount.current()),
+            schedules: TeamScheduleReader.difference(before.schedules, schedulesAfter)
         )
     }
 

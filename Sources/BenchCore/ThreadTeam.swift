@@ -23,12 +23,17 @@ package final class ThreadTeam: @unchecked Sendable {
     package let count: Int
     /// Why a thread could not be confined to its CPU of `cpus` (the first that could not), or nil.
     package private(set) var pinFailure: String?
+    /// Each thread's kernel id and CPU-time clock, in thread order (nil where the platform has none), so that the
+    /// coordinator can read where a thread's time went (`ThreadScheduleReader`).
+    package private(set) var identities: [ThreadIdentity?]
 
     private let startBarrier: ThreadBarrier
     private let endBarrier: ThreadBarrier
     /// Why each thread could not be confined to its CPU (nil: done, or no CPUs given); written by thread i
     /// before `init` returns, read by `init`.
     private let pinErrors: UnsafeMutableBufferPointer<SystemError?>
+    /// Each thread's identity, written by thread i before `init` returns, read by `init`.
+    private let threadIdentities: UnsafeMutableBufferPointer<ThreadIdentity?>
     // Written by the coordinator before the start barrier, read by workers after it: the barrier orders them.
     private var job: (@Sendable (Int) -> Void)?
     private var isShuttingDown = false
@@ -45,6 +50,9 @@ package final class ThreadTeam: @unchecked Sendable {
         endBarrier = ThreadBarrier(parties: count + 1)
         pinErrors = .allocate(capacity: count)
         pinErrors.initialize(repeating: nil)
+        threadIdentities = .allocate(capacity: count)
+        threadIdentities.initialize(repeating: nil)
+        identities = []
         // Each thread tries its CPU first and says so; init returns when all have.
         let begun = DispatchGroup()
         for index in 0..<count {
@@ -53,6 +61,7 @@ package final class ThreadTeam: @unchecked Sendable {
             let cpu = cpus.map { $0[index % $0.count] }
             let thread = Thread { [self] in
                 if let cpu { pinErrors[index] = Platform.pinCurrentThread(toCPU: cpu) }
+                threadIdentities[index] = Platform.currentThreadIdentity()
                 begun.leave()
                 workerLoop(index: index)
             }
@@ -61,6 +70,7 @@ package final class ThreadTeam: @unchecked Sendable {
             thread.start()
         }
         begun.wait()
+        identities = Array(threadIdentities)
         if let cpus, let index = pinErrors.firstIndex(where: { $0 != nil }), let error = pinErrors[index] {
             pinFailure = "thread \(index) cannot run on CPU \(cpus[index % cpus.count]) alone: \(error)"
         }
@@ -68,6 +78,7 @@ package final class ThreadTeam: @unchecked Sendable {
 
     deinit {
         pinErrors.deallocate()
+        threadIdentities.deallocate()
     }
 
     /// Releases every worker into `job(threadIndex)` at once. Returns as soon as they are released.

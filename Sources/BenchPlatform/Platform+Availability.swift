@@ -10,6 +10,9 @@ package enum PlatformFeature: CaseIterable, Sendable {
     case cpuPinning
     /// Counting the process's OS threads (`Platform.osThreadCount()`, from /proc).
     case osThreadCount
+    /// Each measured thread's time on a CPU, on a run queue and its switches in (`ThreadScheduleReader`, from
+    /// /proc's schedstat and the thread's CPU-time clock).
+    case schedulerStatistics
     /// Rounds in processes of their own (`bench --rounds`), which read the run's environment from an anonymous
     /// file in memory (`FileDescriptor.anonymousFile(named:)`).
     case separateRounds
@@ -36,6 +39,9 @@ package enum PlatformFeature: CaseIterable, Sendable {
         case .cpuPinning:
             "pinning threads to CPUs needs Linux (sched_setaffinity); this platform leaves placement to the scheduler"
         case .osThreadCount: "OS thread counts need Linux (/proc); the os_threads columns stay empty on this platform"
+        case .schedulerStatistics:
+            "each thread's running and run-queue time need Linux (/proc/self/task/<id>/schedstat); the sched_ columns "
+                + "stay empty on this platform"
         case .separateRounds: "bench --rounds needs Linux (an anonymous file in memory); run one round at a time here"
         case .parentBinding:
             "children cannot be bound to their parent here (Linux's PR_SET_PDEATHSIG); a killed run may leave some"

@@ -26,7 +26,11 @@ package enum ResultsSchema {
     /// - 7: appends `run_min_rounds`: the fewest rounds a case gets. Equal to `run_rounds` when every case gets
     ///   them all; less in an adaptive run, where each case stops between the two once the stopping rule
     ///   settles it, so that a complete file may hold fewer than `run_rounds` rounds.
-    package static let version = 7
+    /// - 8: appends `sched_threads`, `sched_running_ns`, `sched_runqueue_ns` and `sched_switches_in`: where the
+    ///   row's measured threads' time went during the sample, summed over them (`ThreadSchedule`: on a CPU,
+    ///   waiting on a run queue, switched in; the rest of threads × wall time they were blocked). Empty where
+    ///   the platform keeps no per-thread scheduler statistics.
+    package static let version = 8
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
@@ -114,6 +118,14 @@ package enum ResultsSchema {
         Column("pair_order", .pairOrder, since: 5) { $0.pair?.order.rawValue ?? "" },
         originColumn.reading { ($0.result.benchmarkCase, $0.result.role) },
         Column("run_min_rounds", .int, since: 7, .run) { String($0.settings.minimumRounds) },
+        Column("sched_threads", .optionalInt, since: 8) { $0.sample.schedule.map { String($0.threads) } ?? "" },
+        Column("sched_running_ns", .optionalInt, since: 8) {
+            $0.sample.schedule.map { String($0.runningNanoseconds) } ?? ""
+        },
+        Column("sched_runqueue_ns", .optionalInt, since: 8) {
+            $0.sample.schedule.map { String($0.runQueueNanoseconds) } ?? ""
+        },
+        Column("sched_switches_in", .optionalInt, since: 8) { $0.sample.schedule.map { String($0.switchesIn) } ?? "" },
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).

@@ -161,6 +161,16 @@ package enum SchemaDocumentation {
                           + "(`--rounds`, `--quick`); less in an adaptive run, where each case stops between the two "
                           + "once the stopping rule settles it (docs/running.md#adaptive-rounds); the loader reads "
                           + "`run_rounds` for older files",
+        "sched_threads": "how many threads the `sched_` columns sum: the row's measured threads (those of its role); "
+                         + "empty where the platform keeps no per-thread scheduler statistics (not Linux, no "
+                         + "`/proc/self/task/<id>/schedstat`), as are the other three",
+        "sched_running_ns": "nanoseconds those threads ran on a CPU during the sample, summed (each thread's CPU-time "
+                            + "clock, read just before the sample's timed region and just after it)",
+        "sched_runqueue_ns": "nanoseconds those threads were runnable but waited on a run queue for a CPU, summed "
+                             + "(schedstat's run delay, counted as a thread is switched in); `sched_threads` × "
+                             + "`elapsed_ns` minus this and `sched_running_ns` is the time they were blocked",
+        "sched_switches_in": "times those threads were switched in during the sample, summed (schedstat's third field: "
+                             + "after each sleep and each preemption)",
     ]
 
     /// The words for the counts file's own columns.

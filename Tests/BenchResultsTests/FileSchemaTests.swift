@@ -12,8 +12,8 @@ import Testing
     }
 
     @Test func eachFileHasTheVersionsItWasWrittenWith() {
-        #expect(ResultsSchema.file.versions == 1...7)
-        #expect(CountsSchema.file.versions == 3...7)
+        #expect(ResultsSchema.file.versions == 1...8)
+        #expect(CountsSchema.file.versions == 3...8)
         #expect(StressSchema.file.versions == 1...3)
         #expect(ResultsSchema.file.columns(in: 1).count == 28 && ResultsSchema.file.columns(in: 4).count == 47)
     }

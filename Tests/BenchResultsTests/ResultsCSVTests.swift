@@ -27,14 +27,15 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 7)
+        #expect(ResultsSchema.version == 8)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
             cpu_user_ns,cpu_sys_ns,ctx_voluntary,ctx_involuntary,mallocs,thread_ops_min,thread_ops_max,p50_ns,\
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
             run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
-            pair_order,variant_origin,run_min_rounds
+            pair_order,variant_origin,run_min_rounds,sched_threads,sched_running_ns,sched_runqueue_ns,\
+            sched_switches_in
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
         #expect(StressSchema.version == 3 && StressSchema.header.suffix(2) == ["run_complete", "variant_origin"])
@@ -95,7 +96,7 @@ import Testing
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
-        #expect(before.contains(",false,,,built-in,1\r\n"))
+        #expect(before.contains(",false,,,built-in,1,,,,\r\n"))
     }
 
     /// `run_min_rounds`: the rounds every case gets, unless the run was adaptive; then its minimum, with
@@ -110,6 +111,22 @@ import Testing
         #expect(fields(settings)["run_rounds"] == "10" && fields(settings)["run_min_rounds"] == "10")
         settings.adaptiveMinimum = 5
         #expect(fields(settings)["run_rounds"] == "10" && fields(settings)["run_min_rounds"] == "5")
+    }
+
+    /// The `sched_` columns hold the sample's summed schedule; a sample without one (a platform without schedstat)
+    /// leaves all four empty, not zero.
+    @Test func theThreadsScheduleIsRecordedOrLeftEmpty() {
+        func fields(_ schedule: ThreadSchedule?) -> [String] {
+            var result = Self.result
+            result.samples[0].schedule = schedule
+            let row = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: result)[0]
+            let named = Dictionary(uniqueKeysWithValues: zip(ResultsSchema.header, row))
+            return ["sched_threads", "sched_running_ns", "sched_runqueue_ns", "sched_switches_in"].map { named[$0]! }
+        }
+        let schedule = ThreadSchedule(threads: 3, runningNanoseconds: 21_000_000, runQueueNanoseconds: 4_000_000,
+                                      switchesIn: 1_234)
+        #expect(fields(schedule) == ["3", "21000000", "4000000", "1234"])
+        #expect(fields(nil) == ["", "", "", ""])
     }
 
     @Test func fieldsAreQuotedPerRFC4180() {

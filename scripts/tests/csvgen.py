@@ -50,6 +50,10 @@ RUN = {
     # every round, as in a run with --rounds.
 }
 
+# Version 8's per-thread schedule columns, in the order the file has them; empty (as a platform without
+# schedstat writes them) unless a case's signals give a ``schedule``.
+SCHEDULE_COLUMNS = ("sched_threads", "sched_running_ns", "sched_runqueue_ns", "sched_switches_in")
+
 # Version 3's per-sample OS thread counts.
 OS_THREADS = "5"
 # What a sample's process did besides its time, by default (``write_results``' ``signals``): every
@@ -82,8 +86,10 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
     ``origins`` maps a variant to the module that brought it (version 6); others are built in.
     ``signals`` maps a case tuple to what its process did (DEFAULT_SIGNALS for what it leaves out):
     ``utilisation`` (CPU time over elapsed × min(threads, logical CPUs)), ``kernel_share`` (of that
-    CPU time), ``voluntary`` and ``involuntary`` (context switches per operation) and ``os_threads``
-    ((start, end) OS threads, version 3 and later; OS_THREADS both by default)."""
+    CPU time), ``voluntary`` and ``involuntary`` (context switches per operation), ``os_threads``
+    ((start, end) OS threads, version 3 and later; OS_THREADS both by default) and ``schedule``
+    (version 8: the threads' ``running`` and ``runqueue`` shares of threads × elapsed and their
+    ``switches_in`` per operation; the sched_ columns are empty without it)."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     meta.setdefault("run_min_rounds", meta["run_rounds"])
@@ -110,6 +116,13 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                 kernel = said["kernel_share"] * cpu
                 counted = ops or 100000
                 start, end = said.get("os_threads", (OS_THREADS, OS_THREADS))
+                schedule = dict(zip(SCHEDULE_COLUMNS, ("",) * len(SCHEDULE_COLUMNS)))
+                if "schedule" in said:
+                    split, span = said["schedule"], threads * elapsed
+                    schedule = {"sched_threads": str(threads),
+                                "sched_running_ns": str(int(split["running"] * span)),
+                                "sched_runqueue_ns": str(int(split["runqueue"] * span)),
+                                "sched_switches_in": str(round(split["switches_in"] * counted))}
                 row = {
                     **meta, "schema_version": str(version),
                     "suite": suite, "benchmark": benchmark, "variant": variant,
@@ -123,7 +136,7 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                     "thread_ops_min": str(0 if starved else fewest), "thread_ops_max": str(0 if starved else most),
                     "p50_ns": "", "p90_ns": "", "p99_ns": "",
                     "round": str(round_), "os_threads_start": str(start), "os_threads_end": str(end),
-                    "variant_origin": (origins or {}).get(variant, "built-in"),
+                    "variant_origin": (origins or {}).get(variant, "built-in"), **schedule,
                 }
                 writer.writerow([row[c] for c in columns])
     return path

@@ -12,9 +12,9 @@ from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.files.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v7.csv"
-COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v7.csv"
-SCHEMA_VERSION = 7
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v8.csv"
+COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v8.csv"
+SCHEMA_VERSION = 8
 
 
 def check_bench_file(path: Path) -> None:

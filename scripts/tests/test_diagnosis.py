@@ -10,8 +10,8 @@ import pytest
 
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.diagnosis import (
-    CLIFF_FACTOR, CONVOY, CPU_BOUND, LABELS, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
-    UNCLEAR, UNFAIR, cliffs, diagnose)
+    CLIFF_FACTOR, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, LABELS, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED,
+    SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, cliffs, diagnose)
 from analyze_lib.present.diagnosis_text import cause_text
 from csvgen import case, write_results
 
@@ -24,8 +24,8 @@ def _line(variant: str, costs: dict[int, float], suite="isolation", benchmark="m
 
 
 def _diagnose(tmp_path, cases: dict, signals: dict | None = None, cpus: str = CPUS, thread_ops=None,
-              cpu_share: float | None = 1.0):
-    path = write_results(tmp_path / "run.csv", cases, version=6, run={"logical_cpus": cpus},
+              cpu_share: float | None = 1.0, version: int = 6):
+    path = write_results(tmp_path / "run.csv", cases, version=version, run={"logical_cpus": cpus},
                          signals=signals, thread_ops=thread_ops)
     loaded = load_results(path)
     return diagnose(loaded.cases, loaded.logical_cpus, cpu_share)
@@ -164,5 +164,6 @@ def test_a_role_rows_switches_are_shared_by_every_role_of_the_sample(tmp_path):
 
 def test_every_label_is_earned_by_a_test_here():
     # The labels this file builds a case for; a new label must come with its case.
-    earned = {CONVOY, SPINNING, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, UNFAIR, STARVATION, CPU_BOUND, UNCLEAR}
+    earned = {CONVOY, SPINNING, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, UNFAIR, STARVATION, CPU_BOUND, UNCLEAR,
+              CONVOY_AFTER_SPINNING, SYSCALL_HEAVY, WAITING_FOR_CPU}
     assert set(LABELS) == earned

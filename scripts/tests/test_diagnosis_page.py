@@ -55,3 +55,13 @@ def test_every_constant_the_page_names_has_the_value_its_rule_states():
 def test_control_a_constant_changed_in_the_code_is_caught(monkeypatch):
     monkeypatch.setattr(diagnosis, "CONVOY_SWITCHES_PER_OP", 0.6)
     assert any(d.startswith("`convoy`: CONVOY_SWITCHES_PER_OP = 0.6") for d in _disagreements(_rows()))
+
+
+def test_control_each_constant_of_the_exact_split_is_held_to_the_page(monkeypatch):
+    # The rules on the split (issue 62) name their constants too: each changed alone is caught.
+    for name, planted in (("CONVOY_BLOCKED_SHARE", 0.3), ("SPIN_BLOCKED_SHARE", 0.15), ("SPIN_BEFORE_SLEEP_NS", 5000.0),
+                          ("SYSCALL_KERNEL_SHARE", 0.6), ("RUNQUEUE_SHARE", 0.25)):
+        assert not any(name in d for d in _disagreements(_rows())), name
+        with monkeypatch.context() as patch:
+            patch.setattr(diagnosis, name, planted)
+            assert any(f"{name} = {planted:g}" in d for d in _disagreements(_rows())), name

@@ -92,6 +92,7 @@ extension Bench {
     /// first round, a busy machine or a git that cannot be read.
     private func warnBeforeMeasuring(_ environment: RunEnvironment) {
         if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
+        if let note = PlatformFeature.schedulerStatistics.unavailableNote { warn(note) }
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.

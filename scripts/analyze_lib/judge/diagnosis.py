@@ -1,30 +1,48 @@
 """Why a case costs what it costs: one mechanism label per case, from its per-operation signals
 (judge/signals.py), and the cliffs where a variant's cost jumps as threads are added.
 
-The rules, each stated once in the constants below and in docs/diagnosis.md with the figures
-that chose its bounds, are tried in this order and the first that holds labels the case:
+Where the file records where the measured threads' time went (``Signals.split``, schema 8 on:
+running, waiting on a run queue, blocked, switches in, each exact), the rules read it; where it
+does not, they read the process's signals as before. The rusage user/system split is sampled at
+the scheduler's tick (4 ms at 250 Hz) and decides only where the exact split has nothing to say:
+which part of the running time was spent in system calls (SYSCALL_HEAVY). The rules, each stated
+once in the constants below and in docs/diagnosis.md with the figures that chose its bounds, are
+tried in this order and the first that holds labels the case:
 
 1. STARVATION: the case completed no operation in STARVED_SHARE of its samples or more, or (every
    thread having a CPU) one of its threads completed none in the median sample.
-2. CONVOY: blocking hand-offs: at least CONVOY_SWITCHES_PER_OP voluntary switches per operation
-   with at least CONVOY_KERNEL_SHARE of the CPU time in the kernel. As many switches with
-   the kernel's share below it is UNCLEAR: the signals disagree.
+2. CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
+   operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU
+   blocked (Split.blocked_own: a busy machine's run-queue time does not hide a hand-off); a convoy whose
+   threads ran at least SPIN_BEFORE_SLEEP_NS on a CPU per switch in spun before each sleep:
+   CONVOY_AFTER_SPINNING (Swift's Mutex). Without it: at least CONVOY_SWITCHES_PER_OP
+   voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
+   kernel; as many switches with the kernel's share below it is UNCLEAR: the signals disagree.
 3. SPINNING: more threads than CPUs, the CPUs kept busy (utilisation at least
-   BUSY_UTILISATION) in user space (kernel share at most SPIN_KERNEL_SHARE), hardly a switch
-   (at most FEW_SWITCHES_PER_OP), and the cost grown beyond what sharing the CPUs explains
-   (more than PROPORTION_SLACK × threads / the most threads that fit).
+   BUSY_UTILISATION), hardly a switch (at most FEW_SWITCHES_PER_OP), the threads hardly ever
+   blocked (split: at most SPIN_BLOCKED_SHARE of their time; without it: kernel share at most
+   SPIN_KERNEL_SHARE), and the cost grown beyond what sharing the CPUs explains (more than
+   PROPORTION_SLACK × threads / the most threads that fit).
 4. POOL_GROWTH: the process gained an OS thread during the median sample (a dispatch pool, or a
    cooperative pool, growing while measured).
 5. UNFAIR: every thread had a CPU (conditions.fairness_not_judged) and the slowest did less than
    decisions.FAIRNESS_MIN of the busiest one's operations.
-6. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
+6. SYSCALL_HEAVY (split only): the threads ran (blocked at most SPIN_BLOCKED_SHARE of their time)
+   with hardly a switch, and at least SYSCALL_KERNEL_SHARE of the CPU time went to the kernel:
+   system calls that do not sleep (a futex wake, a semaphore's signal).
+7. WAITING_FOR_CPU (split only): at least RUNQUEUE_SHARE of the threads' time waiting on a run
+   queue. With more threads than CPUs that is OVERSUBSCRIPTION, measured; within the CPUs the
+   CPUs were held by other work (the machine was busy), never the variant's doing.
+8. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
    SERIAL_BUSY_CPUS): the work went one at a time, through a serial queue or one lock; the
    signals cannot tell which (a queue borrows a pool thread that already exists).
-7. OVERSUBSCRIPTION: more threads than CPUs and the cost grown at most PROPORTION_SLACK × in
+9. OVERSUBSCRIPTION: more threads than CPUs and the cost grown at most PROPORTION_SLACK × in
    proportion to the threads over the most that fit: they take turns on the CPUs.
-8. CPU_BOUND: threads within the CPUs, kept busy in user space with hardly a switch: the cost is
-   the work itself.
-9. UNCLEAR: anything else. Never a guess.
+10. CPU_BOUND: threads within the CPUs with hardly a switch that hardly blocked (split: at most
+   SPIN_BLOCKED_SHARE of their time, and less than RUNQUEUE_SHARE waiting, as rule 7 took the
+   rest; without it: utilisation at least BUSY_UTILISATION, kernel share at most
+   SPIN_KERNEL_SHARE): the cost is the work itself.
+11. UNCLEAR: anything else. Never a guess.
 
 A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
 variant and params) whose cost is at least CLIFF_FACTOR times the cost at the thread count
@@ -47,15 +65,19 @@ from .summary import case_median
 
 STARVATION = "starvation"
 CONVOY = "convoy"
+CONVOY_AFTER_SPINNING = "convoy-after-spinning"
 SPINNING = "spinning"
 POOL_GROWTH = "pool-growth"
 UNFAIR = "unfair"
+SYSCALL_HEAVY = "system-calls"
+WAITING_FOR_CPU = "waiting-for-cpu"
 SERIALIZED = "serialized"
 OVERSUBSCRIPTION = "oversubscription"
 CPU_BOUND = "cpu-bound"
 UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
-LABELS = (STARVATION, CONVOY, SPINNING, POOL_GROWTH, UNFAIR, SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
+LABELS = (STARVATION, CONVOY, CONVOY_AFTER_SPINNING, SPINNING, POOL_GROWTH, UNFAIR, SYSCALL_HEAVY, WAITING_FOR_CPU,
+          SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
 # operation or more. In the reference run every case at or above half a switch per operation
@@ -79,6 +101,21 @@ SERIAL_BUSY_CPUS = 1.2
 POOL_GROWTH_THREADS = 1
 # A cliff: the cost at one thread count at least this many times the cost at the one before.
 CLIFF_FACTOR = 3.0
+
+# The rules on the exact split (schema 8 on; docs/diagnosis.md#the-exact-split has the figures).
+# Blocked: a convoy's threads sleep most of the time they do not wait for a CPU (at 8 threads Mutex,
+# pthread-mutex-pi and serial-sync 60-78% of all their time), a spinning or CPU-bound team's hardly
+# ever (harness/empty/loop at 4 and 8 threads: medians 0-3% of their time, samples up to 10%).
+CONVOY_BLOCKED_SHARE = 0.2
+SPIN_BLOCKED_SHARE = 0.1
+# Spun before sleeping: time on a CPU per switch in. Swift's Mutex runs 29 µs before each sleep at 8
+# threads, pthread-mutex-pi (which goes to the kernel at once) a few microseconds.
+SPIN_BEFORE_SLEEP_NS = 10_000.0
+# System calls that do not sleep: at least half of the (tick-sampled) CPU time in the kernel.
+SYSCALL_KERNEL_SHARE = 0.5
+# Waiting for a CPU: a quiet machine's threads within the CPUs wait 0-4% of their time on a run
+# queue, threads beside as many busy processes as CPUs about half.
+RUNQUEUE_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -132,24 +169,45 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     within = threads <= cpus
     if starved_share >= STARVED_SHARE or (within and fairness_judged and threads > 1 and s.fairness == 0):
         return STARVATION
-    if finite(s.voluntary) and s.voluntary >= CONVOY_SWITCHES_PER_OP:
-        share = s.kernel_share
-        return CONVOY if share is not None and share >= CONVOY_KERNEL_SHARE else UNCLEAR
-    few_switches = finite(s.voluntary) and s.voluntary <= FEW_SWITCHES_PER_OP
+    split = s.split
+    switches = split.switches_in if split is not None else None
+    blocked = split.blocked if split is not None else None
+    if not (finite(switches) and finite(blocked)):
+        split = None
+    if split is not None and finite(switches) and finite(blocked):
+        own = split.blocked_own
+        if switches >= CONVOY_SWITCHES_PER_OP and finite(own) and own >= CONVOY_BLOCKED_SHARE:
+            spun = split.running_ns_per_switch
+            return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
+        few_switches = switches <= FEW_SWITCHES_PER_OP
+        running = blocked <= SPIN_BLOCKED_SHARE
+    else:
+        if finite(s.voluntary) and s.voluntary >= CONVOY_SWITCHES_PER_OP:
+            share = s.kernel_share
+            return CONVOY if share is not None and share >= CONVOY_KERNEL_SHARE else UNCLEAR
+        few_switches = finite(s.voluntary) and s.voluntary <= FEW_SWITCHES_PER_OP
+        running = s.kernel_share is not None and s.kernel_share <= SPIN_KERNEL_SHARE
     busy = finite(s.utilisation) and s.utilisation >= BUSY_UTILISATION
-    in_user = s.kernel_share is not None and s.kernel_share <= SPIN_KERNEL_SHARE
     beyond = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
-    if not within and busy and in_user and few_switches and beyond:
+    if not within and busy and running and few_switches and beyond:
         return SPINNING
     if finite(s.threads_created) and s.threads_created >= POOL_GROWTH_THREADS:
         return POOL_GROWTH
     if within and fairness_judged and threads > 1 and finite(s.fairness) and s.fairness < FAIRNESS_MIN:
         return UNFAIR
+    if split is not None:
+        kernel = s.kernel_share
+        if running and few_switches and kernel is not None and kernel >= SYSCALL_KERNEL_SHARE:
+            return SYSCALL_HEAVY
+        if finite(split.runqueue) and split.runqueue >= RUNQUEUE_SHARE:
+            return WAITING_FOR_CPU if within else OVERSUBSCRIPTION
     if threads > 1 and cpus > 1 and finite(s.busy_cpus) and s.busy_cpus <= SERIAL_BUSY_CPUS:
         return SERIALIZED
     if not within and growth is not None and proportion is not None and not beyond:
         return OVERSUBSCRIPTION
-    if within and busy and in_user and few_switches:
+    # With the split, threads that hardly blocked nor switched and waited little for a CPU (rule 7 took
+    # those that waited) spent their time running: the work. Without it, the CPUs must have been busy in user space.
+    if within and running and few_switches and (split is not None or busy):
         return CPU_BOUND
     return UNCLEAR
 

@@ -2,15 +2,19 @@
 
 Every timing row holds, for its sample, the whole process's user and kernel CPU time, its
 voluntary and involuntary context switches, the operations its fewest and busiest thread
-completed and the OS threads at the sample's start and end (docs/csv-schema.md). ``signals``
+completed, the OS threads at the sample's start and end and (schema 8 on, where the platform
+keeps them) where the measured threads' time went: running on a CPU, waiting on a run queue for
+one, and how often they were switched in (docs/csv-schema.md). ``signals``
 turns them into one number each per case, the way judge/summary.py summarizes the time: each
 sample's value, then the median of each round's samples, then the median of those round
 medians (samples with no finite value, a starved sample's, are left out).
 
 The CPU and switch counts are the process's, so a case measured once per role (``role=read``
 and ``role=write``) shares them between its role rows: they are divided by the operations of
-every role of the sample (``role_rows`` finds them), not by the row's own. Pure: no I/O, no
-words.
+every role of the sample (``role_rows`` finds them), not by the row's own. The schedule columns
+are the row's own threads' (those of its role), so they are divided by the row's own operations
+and threads. The time those threads were blocked is derived here alone (``blocked_ns``). Pure:
+no I/O, no words.
 """
 
 from __future__ import annotations
@@ -34,6 +38,43 @@ FEWEST = "thread_ops_min"
 MOST = "thread_ops_max"
 OS_THREADS_START = "os_threads_start"
 OS_THREADS_END = "os_threads_end"
+SCHED_THREADS = "sched_threads"
+SCHED_RUNNING = "sched_running_ns"
+SCHED_RUNQUEUE = "sched_runqueue_ns"
+SCHED_SWITCHES = "sched_switches_in"
+
+
+@dataclass(frozen=True)
+class Split:
+    """Where a case's measured threads' time went, exactly (the kernel counts it at each switch):
+    each a level (``signal_level``) of its per-sample value.
+
+    ``running``, ``runqueue`` and ``blocked``: shares of each thread's wall time spent on a CPU,
+    runnable but waiting on a run queue for a CPU, and neither (asleep in a lock, a futex, a
+    queue); they sum to about 1. ``running_ns``, ``runqueue_ns`` and ``blocked_ns``: the same
+    times summed over the threads, per operation (they sum to threads × ns/op).
+    ``switches_in``: switches in per operation (after each sleep and each preemption).
+    ``blocked_own``: blocked over running + blocked: the share of the time the threads were not
+    waiting for a CPU that they slept, which other work on the machine does not dilute.
+
+    Each is a level of its own, so the three shares need not sum to 1 exactly."""
+
+    running: float | None
+    runqueue: float | None
+    blocked: float | None
+    running_ns: float | None
+    runqueue_ns: float | None
+    blocked_ns: float | None
+    switches_in: float | None
+    blocked_own: float | None = None
+
+    @property
+    def running_ns_per_switch(self) -> float | None:
+        """Time on a CPU between two switches in (None without switches): how long a thread ran
+        before it slept or was preempted again."""
+        if not finite(self.running_ns) or not finite(self.switches_in) or self.switches_in <= 0:
+            return None
+        return self.running_ns / self.switches_in
 
 
 @dataclass(frozen=True)
@@ -47,7 +88,10 @@ class Signals:
     elapsed × min(threads, logical CPUs) (near 1: every thread kept a CPU busy; above 1: other
     threads of the process, a dispatch pool's, ran too); ``fairness``: the slowest thread's
     operations over the busiest's; ``threads_created``: OS threads at the sample's end minus at
-    its start; ``os_threads``: OS threads at the sample's end."""
+    its start; ``os_threads``: OS threads at the sample's end.
+
+    ``split`` is where the measured threads' time went (None where the file does not record it:
+    schema before 8, or a platform without per-thread scheduler statistics)."""
 
     threads: int
     logical_cpus: int
@@ -59,6 +103,7 @@ class Signals:
     fairness: float | None
     threads_created: float | None = None
     os_threads: float | None = None
+    split: Split | None = None
 
     @property
     def kernel_share(self) -> float | None:
@@ -124,6 +169,35 @@ def fairness(case: Case) -> float | None:
     return signal_level(shares, case.round_ids)
 
 
+def blocked_ns(threads: np.ndarray, elapsed: np.ndarray, running: np.ndarray, runqueue: np.ndarray) -> np.ndarray:
+    """The one definition of the time a sample's measured threads were blocked: threads × wall
+    time, minus their time on a CPU and waiting on a run queue; never below 0 (the threads are read
+    just outside the timed region, so a thread that never blocked can show a few microseconds
+    less than nothing)."""
+    blocked: np.ndarray = np.maximum(threads * elapsed - running - runqueue, 0.0)
+    return blocked
+
+
+def split(case: Case) -> Split | None:
+    """Where ``case``'s measured threads' time went (Split), or None when no sample recorded it."""
+    columns, rounds = case.columns, case.round_ids
+    threads = columns.get(SCHED_THREADS)
+    if threads is None or not np.isfinite(threads).any():
+        return None
+    elapsed = np.asarray(columns[ELAPSED], dtype=float)
+    running = np.asarray(columns[SCHED_RUNNING], dtype=float)
+    runqueue = np.asarray(columns[SCHED_RUNQUEUE], dtype=float)
+    blocked = blocked_ns(threads, elapsed, running, runqueue)
+    span, ops = threads * elapsed, np.asarray(columns[OPS], dtype=float)
+    return Split(
+        running=signal_level(_per(running, span), rounds), runqueue=signal_level(_per(runqueue, span), rounds),
+        blocked=signal_level(_per(blocked, span), rounds),
+        running_ns=signal_level(_per(running, ops), rounds), runqueue_ns=signal_level(_per(runqueue, ops), rounds),
+        blocked_ns=signal_level(_per(blocked, ops), rounds),
+        switches_in=signal_level(_per(np.asarray(columns[SCHED_SWITCHES], dtype=float), ops), rounds),
+        blocked_own=signal_level(_per(blocked, running + blocked), rounds))
+
+
 def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -> Signals:
     """``case``'s Signals; ``siblings``: the other role rows of the same measurement, whose
     operations share the process's CPU time and switches (decisions.role_rows)."""
@@ -142,7 +216,8 @@ def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -
         utilisation=signal_level(cpu_share(case, logical_cpus), rounds),
         fairness=fairness(case),
         threads_created=created,
-        os_threads=signal_level(end, rounds) if end is not None else None)
+        os_threads=signal_level(end, rounds) if end is not None else None,
+        split=split(case))
 
 
 def finite(value: float | None) -> TypeGuard[float]:

@@ -1,5 +1,6 @@
 """A diagnosis in words (judge/diagnosis.py decides it): the label and the figures that earned it,
-e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, a cliff, e.g. ``cliff between 4
+e.g. ``convoy: 1.15 switches and 2.2 µs in the kernel per op``, where the threads' time went
+(``split_text``: ``per thread 12% running, 3% waiting for a CPU, 85% blocked``), a cliff, e.g. ``cliff between 4
 and 8 threads (226×)``, and what moved with a slower case (judge/moved.py), e.g. ``switches per op
 0.01 → 0.9: now blocking``. Nothing is decided here; docs/diagnosis.md states the rules."""
 
@@ -8,10 +9,10 @@ from __future__ import annotations
 import math
 
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
-from ..judge.diagnosis import (CONVOY, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, SPINNING, STARVATION,
-                               UNCLEAR, UNFAIR, Cliff, Diagnosis)
+from ..judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED,
+                               SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, Cliff, Diagnosis)
 from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
-from ..judge.signals import finite
+from ..judge.signals import Split, finite
 
 # Where the rules are stated, for a reader who wants the why of a label.
 RULES_PAGE = "docs/diagnosis.md"
@@ -35,11 +36,50 @@ def _growth(d: Diagnosis) -> str:
     return f", {fmt_multiple(d.growth)}× the cost at {d.reference_threads} threads"
 
 
+def _switches_in(value: float | None) -> str:
+    if not finite(value):
+        return "switches not recorded"
+    text = fmt_rate(value)
+    return f"{text} switch{'' if text == '1' else 'es'} in"
+
+
+def split_text(split: Split | None) -> str:
+    """Where the measured threads' time went: each thread's shares, then per op the threads' time
+    in each state and their switches in: ``per thread 12% running, 3% waiting for a CPU, 85%
+    blocked; per op 2.1 µs running, 0.5 µs waiting, 15 µs blocked, 1.0 switch in``; or that the
+    file does not record it."""
+    if split is None:
+        return "where the threads' time went is not recorded (schema before 8, or no schedstat)"
+    return (f"per thread {_share(split.running)} running, {_share(split.runqueue)} waiting for a CPU, "
+            f"{_share(split.blocked)} blocked; per op {_time(split.running_ns)} running, "
+            f"{_time(split.runqueue_ns)} waiting, {_time(split.blocked_ns)} blocked, {_switches_in(split.switches_in)}")
+
+
 def cause_text(d: Diagnosis) -> str:
     """The label and its figures in a short phrase, per operation."""
     s = d.signals
+    split = s.split
+    if d.label in (CONVOY, CONVOY_AFTER_SPINNING) and split is not None:
+        # Where the spin ran (user space or the kernel) only the tick-sampled split says: a detail, never the bound.
+        spun = (f", {_time(split.running_ns_per_switch)} on a CPU before each sleep ({_share(s.kernel_share)} of "
+                "the CPU time in the kernel, tick-sampled)" if d.label == CONVOY_AFTER_SPINNING else "")
+        return (f"{'convoy after spinning' if d.label == CONVOY_AFTER_SPINNING else 'convoy'}: "
+                f"{_switches_in(split.switches_in)} and {_time(split.blocked_ns)} blocked per op "
+                f"({_share(split.blocked)} of each thread's time, {_share(split.blocked_own)} of the time it did "
+                f"not wait for a CPU){spun}")
     if d.label == CONVOY:
         return f"convoy: {_switches(s.voluntary)} and {_time(s.kernel_ns)} in the kernel per op"
+    if d.label == SYSCALL_HEAVY:
+        return (f"system calls: {_share(s.kernel_share)} of the CPU time in the kernel, "
+                f"{_switches_in(split.switches_in if split else None)} per op, "
+                f"{_share(split.blocked if split else None)} blocked")
+    if d.label == WAITING_FOR_CPU:
+        return (f"waiting for a CPU: {_share(split.runqueue if split else None)} of each thread's time on a run "
+                f"queue with {s.threads} thread{'s' if s.threads != 1 else ''} on {s.logical_cpus} CPUs: other work "
+                "held the CPUs")
+    if d.label == OVERSUBSCRIPTION and split is not None and finite(split.runqueue):
+        return (f"oversubscription: {s.threads} threads take turns on {s.logical_cpus} CPUs, "
+                f"{_share(split.runqueue)} of each thread's time waiting for one{_growth(d)}")
     if d.label == SPINNING:
         return (f"spinning: CPUs {_share(s.utilisation)} busy, {_time(s.user_ns)} of user time and "
                 f"{_switches(s.voluntary)} per op{_growth(d)}")
@@ -56,9 +96,14 @@ def cause_text(d: Diagnosis) -> str:
                 "or one lock)")
     if d.label == OVERSUBSCRIPTION:
         return f"oversubscription: {s.threads} threads take turns on {s.logical_cpus} CPUs{_growth(d)}"
+    if d.label == CPU_BOUND and split is not None:
+        return f"on the CPU: {_time(split.running_ns)} running per op ({_share(split.running)} of each thread's time)"
     if d.label == CPU_BOUND:
         return f"on the CPU: {_time(s.user_ns)} of user time per op, no blocking"
     assert d.label == UNCLEAR, d.label
+    if split is not None:
+        # The split is what the rules read: say it, so that the reader sees which bound none of them met.
+        return f"unclear: {split_text(split)}, CPUs {_share(s.utilisation)} busy"
     return (f"unclear: {_switches(s.voluntary)}, {_time(s.kernel_ns)} in the kernel and {_time(s.user_ns)} of "
             f"user time per op, CPUs {_share(s.utilisation)} busy")
 

@@ -53,6 +53,7 @@ from .tables import (
     stress_controls_table,
     stress_failures_table,
     stress_outcomes_table,
+    time_split_table,
     which_one_tables,
 )
 
@@ -119,9 +120,16 @@ def _shown_stress(stress: StressFile, pattern, cases) -> dict:
             if key in matched or (not result.is_control and (result.family, result.variant) in timed)}
 
 
-def _how_to_read(cpus: int) -> list:
+# What the report says when its file does not record where the threads' time went.
+NO_SPLIT_NOTE = ("This file does not record where each thread's time went (running, waiting for a CPU, blocked: "
+                 "schema 8 on Linux, from schedstat); the causes read the process's CPU time and switches, whose "
+                 f"user/system split is sampled at the scheduler's tick ({RULES_PAGE}).")
+
+
+def _how_to_read(cpus: int, has_split: bool = True) -> list:
     return [Heading(2, "How to read this report"),
             Paragraph(rules_text(cpus)),
+            *([] if has_split else [Paragraph(NO_SPLIT_NOTE)]),
             Paragraph("Charts: lines join medians, bars span the samples' interquartile range, the panels of a "
                       "figure share their y axis; oversubscribed thread counts are shaded. Each title "
                       "names the thread counts it shows.")]
@@ -148,6 +156,20 @@ def _cliffs_block(cliffs: list[Cliff]) -> list:
                                f"({RULES_PAGE})."), Bullets(tuple(lines))))]
 
 
+def _time_split_block(suite: str, diagnoses: dict[CaseKey, Diagnosis], origins: dict[tuple[str, str], str]) -> list:
+    """A family's cases with their labels and where their threads' time went, folded; nothing when the file does
+    not record it (the how-to-read section says so once)."""
+    cpus = next(iter(diagnoses.values())).signals.logical_cpus if diagnoses else 1
+    table = time_split_table([d for d in diagnoses.values() if d.key.suite == suite], cpus, origins)
+    if table is None:
+        return []
+    return [Details(f"Where each case's time went: {len(table.rows)} case{'s' if len(table.rows) != 1 else ''}",
+                    (Paragraph("Per case, the label the rules gave it and where its measured threads' time went: "
+                               "each thread's share of the sample's wall time running on a CPU, waiting on a run "
+                               "queue for one, and blocked (neither), then the threads' time in each per operation "
+                               f"and their switches in per operation ({RULES_PAGE})."), table))]
+
+
 def _family(suite: str, decisions: list[Decision], figures, ratios,
             origins: dict[tuple[str, str], str], conditions: RunConditions,
             diagnoses: dict[CaseKey, Diagnosis] | None = None, cliffs: list[Cliff] = ()) -> list:
@@ -157,6 +179,7 @@ def _family(suite: str, decisions: list[Decision], figures, ratios,
         blocks += [Heading(3, "Which one to use"), *([Paragraph(note)] if note else []),
                    decision_table(decisions, origins, diagnoses)]
     blocks += _cliffs_block(list(cliffs))
+    blocks += _time_split_block(suite, diagnoses or {}, origins)
     if figures:
         blocks.append(Heading(3, "Charts"))
         blocks += [Image(f.filename, f.title) for f in figures]
@@ -353,7 +376,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
     blocks += _brought_in_section(origins, [*cases, *counted], stress)
     if order:
-        blocks += _how_to_read(cpus)
+        blocks += _how_to_read(cpus, any(d.signals.split is not None for d in diagnoses.values()))
     for suite in order:
         blocks += _family(suite, [d for d in decisions if d.suite == suite],
                           [f for f in figures if f.suite == suite],

@@ -11,12 +11,13 @@ from collections import defaultdict
 import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
+from ..judge.diagnosis import Diagnosis
 from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
 from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
-from ..fmt import fmt_allocations, fmt_instructions, fmt_multiple, fmt_ns, fmt_seconds
+from ..fmt import fmt_allocations, fmt_duration, fmt_instructions, fmt_multiple, fmt_ns, fmt_rate, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from ..judge.situations import FLOOR_SUITES
 from ..files.schema import FORBIDDEN, STALLED_OUTCOME
@@ -148,6 +149,37 @@ def cases_table(cases: list[Case], logical_cpus: int, with_suite: bool = False, 
             row.append(f"{level:.2f}" if level is not None else "")
         rows.append(tuple(row))
     return Table(tuple(headers), tuple(rows), "lrrl" + "r" * (len(headers) - 4))
+
+
+def _share_cell(value: float | None) -> str:
+    return f"{value:.0%}" if value is not None and math.isfinite(value) else ""
+
+
+def _per_op_cell(value: float | None, format_value=fmt_duration) -> str:
+    return format_value(value) if value is not None and math.isfinite(value) else ""
+
+
+# The columns of time_split_table, after the case and its label.
+TIME_SPLIT_HEADERS = ("Running", "Waiting for a CPU", "Blocked", "Running/op", "Waiting/op", "Blocked/op",
+                      "Switches in/op")
+
+
+def time_split_table(diagnoses: list[Diagnosis], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table | None:
+    """Where each case's measured threads' time went (judge/signals.Split), beside the label the rules gave it:
+    each thread's running, waiting and blocked shares, the threads' time in each per op and their switches in per
+    op. None when no case records it (a file before schema 8, or from a platform without schedstat)."""
+    split = sorted((d for d in diagnoses if d.signals.split is not None), key=lambda d: d.key.sort_key())
+    if not split:
+        return None
+    rows = []
+    for d in split:
+        s = d.signals.split
+        assert s is not None
+        rows.append((case_name(d.key, logical_cpus, False, origins), d.label,
+                     _share_cell(s.running), _share_cell(s.runqueue), _share_cell(s.blocked),
+                     _per_op_cell(s.running_ns), _per_op_cell(s.runqueue_ns), _per_op_cell(s.blocked_ns),
+                     _per_op_cell(s.switches_in, fmt_rate)))
+    return Table(("Case", "Label", *TIME_SPLIT_HEADERS), tuple(rows), "ll" + "r" * len(TIME_SPLIT_HEADERS))
 
 
 def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table | None:

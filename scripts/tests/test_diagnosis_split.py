@@ -1,0 +1,220 @@
+"""The labels on the exact split (issue 62): where the measured threads' time went (schema 8's sched_
+columns: running, waiting on a run queue, blocked, switches in) decides convoy, convoy after spinning,
+spinning, system calls, waiting for a CPU and oversubscription; the process's tick-sampled user/system
+split decides nothing the exact split can say. Each label is earned by a synthetic case and has a negative
+control that differs in the one figure the rule reads; and a file without the columns gets today's labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyze_lib.files.loader import load_results
+from analyze_lib.judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OVERSUBSCRIPTION, SERIALIZED,
+                                         SPIN_BEFORE_SLEEP_NS, SPINNING, SYSCALL_HEAVY, UNCLEAR, WAITING_FOR_CPU,
+                                         diagnose)
+from analyze_lib.judge.signals import blocked_ns
+from analyze_lib.present.diagnosis_text import cause_text, split_text
+from csvgen import case, write_results
+
+import numpy as np
+
+
+def _line(variant: str, costs: dict[int, float]) -> dict:
+    return {case("isolation", "mixed", variant, t, "read_pct=0"): cost for t, cost in costs.items()}
+
+
+def _diagnoses(tmp_path, cases: dict, signals: dict, version: int = 8, cpu_share: float | None = 1.0):
+    path = write_results(tmp_path / f"run-v{version}.csv", cases, version=version, run={"logical_cpus": "2"},
+                         signals=signals)
+    loaded = load_results(path)
+    return {(k.variant, k.threads): d for k, d in diagnose(loaded.cases, loaded.logical_cpus, cpu_share).items()}
+
+
+def _split(running: float, runqueue: float, switches_in: float) -> dict:
+    """A schedule for csvgen: shares of each thread's time running and waiting (the rest blocked)."""
+    return {"running": running, "runqueue": runqueue, "switches_in": switches_in}
+
+
+# The measured Mutex of isolation/mixed at 8 threads (docs/diagnosis.md): 31.5 µs per op, each thread 12%
+# running, 12% waiting, 76% blocked, about one switch in per op; the process's kernel share 0.3%.
+MUTEX = _line("mutex", {1: 53.0, 2: 128.0, 8: 31548.0})
+MUTEX_SIGNALS = {"voluntary": 1.0, "utilisation": 0.5, "kernel_share": 0.003, "schedule": _split(0.12, 0.12, 1.0)}
+# pthread-mutex-pi at 8 threads: 5.8 µs per op, 1.39 switches in, 77% blocked, 81% in the kernel.
+PI = _line("pthread-mutex-pi", {1: 61.0, 2: 67.0, 8: 5766.0})
+PI_SIGNALS = {"voluntary": 1.0, "utilisation": 0.5, "kernel_share": 0.81, "schedule": _split(0.12, 0.10, 1.39)}
+
+
+def test_a_sleep_per_op_after_many_microseconds_on_a_cpu_is_a_convoy_after_spinning(tmp_path):
+    found = _diagnoses(tmp_path, MUTEX, {case("isolation", "mixed", "mutex", 8, "read_pct=0"): MUTEX_SIGNALS})
+    mutex = found[("mutex", 8)]
+    assert mutex.label == CONVOY_AFTER_SPINNING
+    # 12% of 8 threads × 31.5 µs running per op, one switch in per op: 30 µs before each sleep.
+    assert mutex.signals.split.running_ns_per_switch == pytest.approx(0.12 * 8 * 31548, rel=0.01)
+    assert cause_text(mutex).startswith("convoy after spinning: 1 switch in and ")
+    # Without the split (schema 7), today's rule reads the tick-sampled kernel share and cannot tell: unclear.
+    old = _diagnoses(tmp_path, MUTEX, {case("isolation", "mixed", "mutex", 8, "read_pct=0"): MUTEX_SIGNALS},
+                     version=7)
+    assert old[("mutex", 8)].label == UNCLEAR and old[("mutex", 8)].signals.split is None
+
+
+def test_a_sleep_per_op_straight_into_the_kernel_is_a_convoy_not_after_spinning(tmp_path):
+    key = case("isolation", "mixed", "pthread-mutex-pi", 8, "read_pct=0")
+    found = _diagnoses(tmp_path, PI, {key: PI_SIGNALS})[("pthread-mutex-pi", 8)]
+    assert found.label == CONVOY
+    assert found.signals.split.running_ns_per_switch < SPIN_BEFORE_SLEEP_NS
+    # The tick-sampled kernel share does not decide: with none counted, still a convoy.
+    quiet_kernel = _diagnoses(tmp_path, PI, {key: {**PI_SIGNALS, "kernel_share": 0.0}})
+    assert quiet_kernel[("pthread-mutex-pi", 8)].label == CONVOY
+
+
+def test_switches_without_blocked_time_or_blocked_time_without_switches_is_no_convoy(tmp_path):
+    key = case("isolation", "mixed", "pthread-mutex-pi", 8, "read_pct=0")
+    # Negative controls: as many switches in, but the threads ran or waited for a CPU all the time (5% blocked) ...
+    running = _diagnoses(tmp_path, PI, {key: {**PI_SIGNALS, "schedule": _split(0.25, 0.70, 1.39)}})
+    assert running[("pthread-mutex-pi", 8)].label not in (CONVOY, CONVOY_AFTER_SPINNING)
+    # ... and as much blocked time, but hardly a switch per op.
+    rare = _diagnoses(tmp_path, PI, {key: {**PI_SIGNALS, "schedule": _split(0.12, 0.10, 0.1)}})
+    assert rare[("pthread-mutex-pi", 8)].label not in (CONVOY, CONVOY_AFTER_SPINNING)
+
+
+# The semaphore handoff at 2 threads on a machine another job kept busy: a switch in per round trip, but half of
+# each thread's time waiting for a CPU, so only 19% of it blocked.
+HANDOFF = {case("wait", "handoff", "semaphore", t): cost for t, cost in {2: 6691.0}.items()}
+HANDOFF_2 = case("wait", "handoff", "semaphore", 2)
+
+
+def test_a_hand_off_on_a_busy_machine_is_still_a_convoy_when_blocked_of_its_own_time(tmp_path):
+    busy = {"utilisation": 0.5, "kernel_share": 0.3, "voluntary": 1.0, "schedule": _split(0.32, 0.49, 1.0)}
+    found = _diagnoses(tmp_path, HANDOFF, {HANDOFF_2: busy}, cpu_share=0.5)[("semaphore", 2)]
+    assert found.label == CONVOY
+    assert found.signals.split.blocked == pytest.approx(0.19, abs=0.01)
+    assert found.signals.split.blocked_own == pytest.approx(0.19 / 0.51, abs=0.01)
+    # Negative control: as many switches, but 5% of the time not spent waiting blocked: waiting for a CPU.
+    running = {**busy, "schedule": _split(0.48, 0.49, 1.0)}
+    assert _diagnoses(tmp_path, HANDOFF, {HANDOFF_2: running}, cpu_share=0.5)[("semaphore", 2)].label == WAITING_FOR_CPU
+
+
+# A lock-free once hit on a machine another job kept busy: 2 threads, 1.0 CPU busy, each thread half its time
+# waiting for a CPU.
+ONCE = {case("once", "hit", "dispatch-once", t): cost for t, cost in {1: 1.0, 2: 50.8}.items()}
+ONCE_2 = case("once", "hit", "dispatch-once", 2)
+BUSY = {"utilisation": 0.5, "kernel_share": 0.0, "voluntary": 1e-5}
+
+
+def _once(tmp_path, signals: dict, version: int = 8) -> str:
+    found = _diagnoses(tmp_path, ONCE, {ONCE_2: signals}, version=version, cpu_share=0.5)
+    return found[("dispatch-once", 2)].label
+
+
+def test_threads_waiting_for_cpus_other_work_holds_are_waiting_for_a_cpu_never_serialized(tmp_path):
+    assert _once(tmp_path, {**BUSY, "schedule": _split(0.5, 0.5, 1e-5)}) == WAITING_FOR_CPU
+    # Negative controls: the same process figures without the split are today's serialized; and threads that
+    # blocked (not waited for a CPU) half their time went one at a time: serialized.
+    assert _once(tmp_path, BUSY) == SERIALIZED
+    assert _once(tmp_path, BUSY, version=7) == SERIALIZED
+    assert _once(tmp_path, {**BUSY, "schedule": _split(0.5, 0.02, 1e-5)}) == SERIALIZED
+
+
+SPIN = _line("spin-lock", {1: 20.0, 2: 100.0, 8: 2000.0})
+SPIN_8 = case("isolation", "mixed", "spin-lock", 8, "read_pct=0")
+SPINNING_SIGNALS = {"utilisation": 1.0, "voluntary": 0.001, "schedule": _split(0.25, 0.74, 0.001)}
+
+
+def test_busy_cpus_that_never_block_and_a_cost_beyond_the_cpus_are_spinning_whatever_the_tick_says(tmp_path):
+    # The tick-sampled split put 30% in the kernel: today's rule refuses spinning; the exact split shows the threads
+    # never blocked.
+    signals = {**SPINNING_SIGNALS, "kernel_share": 0.3}
+    assert _diagnoses(tmp_path, SPIN, {SPIN_8: signals})[("spin-lock", 8)].label == SPINNING
+    assert _diagnoses(tmp_path, SPIN, {SPIN_8: signals}, version=7)[("spin-lock", 8)].label != SPINNING
+    # Negative control: a third of the threads' time blocked is not spinning.
+    blocked = {**signals, "schedule": _split(0.25, 0.4, 0.001)}
+    assert _diagnoses(tmp_path, SPIN, {SPIN_8: blocked})[("spin-lock", 8)].label != SPINNING
+
+
+def test_threads_waiting_on_a_run_queue_beyond_the_cpus_are_oversubscription_measured(tmp_path):
+    # A busy machine (utilisation 0.5): the growth is beyond proportion, but the threads waited for CPUs 88% of
+    # their time and never blocked. Today's rules see one CPU busy and blame the variant: serialized.
+    signals = {"utilisation": 0.5, "kernel_share": 0.0, "voluntary": 0.0002, "schedule": _split(0.12, 0.88, 0.0002)}
+    found = _diagnoses(tmp_path, SPIN, {SPIN_8: signals})[("spin-lock", 8)]
+    assert found.label == OVERSUBSCRIPTION
+    assert "88% of each thread's time waiting for one" in cause_text(found)
+    assert _diagnoses(tmp_path, SPIN, {SPIN_8: signals}, version=7)[("spin-lock", 8)].label == SERIALIZED
+    # Negative control: the same threads, but waiting little (5%): not oversubscription.
+    little = {**signals, "schedule": _split(0.9, 0.05, 0.0002)}
+    assert _diagnoses(tmp_path, SPIN, {SPIN_8: little})[("spin-lock", 8)].label != OVERSUBSCRIPTION
+
+
+# The issue's DispatchSemaphore(value: 1) lock at 8 threads: 0.0056 switches per op, 70% of its CPU time in the
+# kernel, CPUs 100% busy.
+SEMAPHORE = _line("semaphore", {1: 100.0, 2: 150.0, 8: 509.0})
+SEMAPHORE_8 = case("isolation", "mixed", "semaphore", 8, "read_pct=0")
+SYSCALL_SIGNALS = {"utilisation": 1.0, "kernel_share": 0.7, "voluntary": 0.0056,
+                   "schedule": _split(0.25, 0.72, 0.0056)}
+
+
+def test_kernel_time_with_hardly_a_sleep_is_system_calls(tmp_path):
+    found = _diagnoses(tmp_path, SEMAPHORE, {SEMAPHORE_8: SYSCALL_SIGNALS})[("semaphore", 8)]
+    assert found.label == SYSCALL_HEAVY
+    assert cause_text(found).startswith("system calls: 70% of the CPU time in the kernel")
+    # Negative controls: little kernel time (the threads take turns on the CPUs) ...
+    user = {**SYSCALL_SIGNALS, "kernel_share": 0.05}
+    assert _diagnoses(tmp_path, SEMAPHORE, {SEMAPHORE_8: user})[("semaphore", 8)].label == OVERSUBSCRIPTION
+    # ... and without the split, today's rules (no label of its own).
+    old = _diagnoses(tmp_path, SEMAPHORE, {SEMAPHORE_8: SYSCALL_SIGNALS}, version=7)
+    assert old[("semaphore", 8)].label != SYSCALL_HEAVY
+
+
+def test_one_thread_that_ran_and_never_slept_is_cpu_bound_on_a_busy_machine(tmp_path):
+    line = _line("pthread-mutex-pi", {1: 93.0})
+    key = case("isolation", "mixed", "pthread-mutex-pi", 1, "read_pct=0")
+    # 83% of the CPU (another job took some), 19% waiting, never blocked: today's unclear, the split's CPU-bound.
+    signals = {"utilisation": 0.83, "kernel_share": 0.01, "voluntary": 1e-5, "schedule": _split(0.83, 0.17, 3e-5)}
+    assert _diagnoses(tmp_path, line, {key: signals})[("pthread-mutex-pi", 1)].label == CPU_BOUND
+    assert _diagnoses(tmp_path, line, {key: signals}, version=7)[("pthread-mutex-pi", 1)].label == UNCLEAR
+    # Negative control: a third of its time blocked with hardly a switch (time nobody accounts for): unclear.
+    blocked = {**signals, "schedule": _split(0.6, 0.07, 3e-5)}
+    found = _diagnoses(tmp_path, line, {key: blocked})[("pthread-mutex-pi", 1)]
+    assert found.label == UNCLEAR and "33% blocked" in cause_text(found)
+
+
+def test_a_file_without_the_split_gets_todays_labels_and_says_so(tmp_path):
+    # The same cases at schema 8 with empty sched_ columns (a platform without schedstat) and at schema 7.
+    cases = {**MUTEX, **PI, **SPIN, **SEMAPHORE}
+    signals = {case("isolation", "mixed", "mutex", 8, "read_pct=0"): MUTEX_SIGNALS,
+               case("isolation", "mixed", "pthread-mutex-pi", 8, "read_pct=0"): PI_SIGNALS,
+               SPIN_8: SPINNING_SIGNALS, SEMAPHORE_8: SYSCALL_SIGNALS}
+    empty = {key: {k: v for k, v in s.items() if k != "schedule"} for key, s in signals.items()}
+    missing = _diagnoses(tmp_path, cases, empty)
+    old = _diagnoses(tmp_path, cases, signals, version=7)
+    assert {k: d.label for k, d in missing.items()} == {k: d.label for k, d in old.items()}
+    assert all(d.signals.split is None for d in missing.values())
+    assert split_text(None).startswith("where the threads' time went is not recorded")
+    # The control: with the split, some labels differ.
+    exact = _diagnoses(tmp_path, cases, signals)
+    assert {k: d.label for k, d in exact.items()} != {k: d.label for k, d in old.items()}
+
+
+def test_blocked_time_is_what_is_left_of_the_threads_wall_time_and_never_below_zero():
+    threads, elapsed = np.array([2.0, 1.0]), np.array([100.0, 100.0])
+    running, runqueue = np.array([120.0, 90.0]), np.array([30.0, 15.0])
+    assert list(blocked_ns(threads, elapsed, running, runqueue)) == [50.0, 0.0]
+
+
+def test_the_report_shows_each_cases_split_and_says_when_the_file_has_none(tmp_path):
+    from analyze_lib.cli import main
+    from analyze_lib.present.report import NO_SPLIT_NOTE
+
+    signals = {case("isolation", "mixed", "mutex", 8, "read_pct=0"): MUTEX_SIGNALS}
+    with_split = write_results(tmp_path / "v8.csv", MUTEX, version=8, run={"logical_cpus": "2"}, signals=signals)
+    assert main(["report", str(with_split), "--out", str(tmp_path / "v8")]) == 0
+    markdown = (tmp_path / "v8" / "report.md").read_text()
+    # Only the 8-thread case has a schedule (csvgen leaves the others' columns empty): one row.
+    assert "Where each case's time went: 1 case" in markdown
+    [row] = [line for line in markdown.splitlines() if line.startswith("| mixed/mutex threads:8") and "%" in line]
+    assert "| convoy-after-spinning | 12% | 12% | 76% |" in row
+    assert NO_SPLIT_NOTE not in markdown
+    # Negative control: the same cases without the split (schema 7) have no such table, and the report says why.
+    without = write_results(tmp_path / "v7.csv", MUTEX, version=7, run={"logical_cpus": "2"}, signals=signals)
+    assert main(["report", str(without), "--out", str(tmp_path / "v7")]) == 0
+    old = (tmp_path / "v7" / "report.md").read_text()
+    assert "Where each case's time went" not in old and NO_SPLIT_NOTE in old
