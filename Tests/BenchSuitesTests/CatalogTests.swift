@@ -39,11 +39,7 @@ import VariantRegistration
     /// Every `suite/benchmark` that a family's catalog names (`VariantCatalog.Benchmark`) and the registry does not
     /// register, and every one the registry registers (the harness's floor aside) that no catalog names.
     static func unnamedOrUnregistered(_ benchmarks: [Benchmark]) -> (unregistered: [String], unnamed: [String]) {
-        func named<Catalog: VariantCatalog>(_: Catalog.Type) -> [String] {
-            Catalog.Benchmark.allCases.map { "\(Catalog.suite)/\($0.rawValue)" }
-        }
-        let catalogs = named(OnceVariant.self) + named(IsolationVariant.self) + named(FanOutVariant.self)
-            + named(ThrottleVariant.self) + named(HandoffVariant.self)
+        let catalogs = Variant.families.flatMap { $0.benchmarkPaths }
         let registered = benchmarks.filter { $0.suite != "harness" }.map { "\($0.suite)/\($0.name)" }
         return (catalogs.filter { !registered.contains($0) }, Set(registered).filter { !catalogs.contains($0) }.sorted())
     }
