@@ -10,7 +10,8 @@ extension BenchmarkRegistry {
     @inlinable
     package mutating func addCounterBenchmark<Lock: ExclusiveLock>(variant: String,
                                                                  _ make: @escaping @Sendable () -> Lock) {
-        add(Benchmark(suite: IsolationShape.suite, name: LockCounter.benchmark, variants: [variant]) { benchmarkCase in
+        add(Benchmark(suite: IsolationBenchmark.suite, name: LockCounter.benchmark, variants: [variant],
+                      parameters: IsolationBenchmark.counter.parameters) { benchmarkCase in
             LockCounter(threads: benchmarkCase.threads, path: benchmarkCase.path).workload(make())
         })
     }
@@ -25,8 +26,8 @@ extension BenchmarkRegistry {
     package mutating func addIsolationBenchmarks<Store: IsolatedStore>(
         variant: String, _ make: @escaping @Sendable (_ preloading: [IdentityModel]) -> Store
     ) {
-        for shape in IsolationShape.allCases {
-            add(shape.benchmark(variant: variant) { plan, models, role in plan.workload(make(models), role: role) })
+        for benchmark in IsolationBenchmark.stores {
+            add(benchmark.benchmark(variant: variant) { plan, models, role in plan.workload(make(models), role: role) })
         }
     }
 
@@ -36,18 +37,18 @@ extension BenchmarkRegistry {
     /// case's models is made for each case, outside the timed region. `@inlinable`, as `addIsolationBenchmarks`.
     @inlinable
     package mutating func addActorStoreBenchmarks<Store: ActorIsolatedStore>(variant: String, _: Store.Type) {
-        for shape in IsolationShape.allCases {
-            add(shape.benchmark(variant: variant) { plan, models, role in
+        for benchmark in IsolationBenchmark.stores {
+            add(benchmark.benchmark(variant: variant) { plan, models, role in
                 plan.workload(Store(preloading: models), role: role)
             })
         }
     }
 }
 
-/// The isolation suite's two store benchmarks, their parameters, the cases they include, each thread's read mix
-/// and role, for every store registered (`addIsolationBenchmarks(variant:_:)`): one identity map
-/// (`[String: IdentityModel]`, preloaded with `keys` models) guarded by each isolation mechanism in turn, read and
-/// written by every thread.
+/// What the isolation suite's benchmarks (named in VariantCatalog's `IsolationBenchmark`) measure: the two store
+/// benchmarks' parameters, the cases they include, each thread's read mix and role, for every store registered
+/// (`addIsolationBenchmarks(variant:_:)`): one identity map (`[String: IdentityModel]`, preloaded with `keys`
+/// models) guarded by each isolation mechanism in turn, read and written by every thread.
 ///
 /// - `isolation/mixed`: every thread runs the same deterministic mix, `read_pct` reads out of every 100
 ///   operations, spread evenly, on keys it steps through.
@@ -81,25 +82,25 @@ extension BenchmarkRegistry {
 /// start and the semaphore handoff (a few microseconds) are amortized over the batch's thousand or more calls;
 /// the rows then compare with the others as "throughput of T concurrent callers", not as "T threads
 /// contending", and at most two of those callers (one per pool thread) ever run at once.
-@usableFromInline
-enum IsolationShape: String, CaseIterable, Sendable {
-    /// Every thread runs the same mix, `read_pct` reads out of every 100 operations.
-    case mixed
-    /// `writers` threads write only, the others read only; their rows are reported per role.
-    case roles
-
+extension IsolationBenchmark {
     @usableFromInline static let suite = IsolationVariant.suite
+
+    /// The benchmarks that time a store, in the order a store joins them: `mixed` (every thread runs the same mix,
+    /// `read_pct` reads out of every 100 operations) and `roles` (`writers` threads write only, the others read
+    /// only; their rows are reported per role). `counter` times a lock alone (`LockCounter`).
+    @usableFromInline static let stores: [IsolationBenchmark] = [.mixed, .roles]
 
     @usableFromInline var parameters: KeyValuePairs<String, [Int]> {
         switch self {
         case .mixed: ["keys": [1_000], "read_pct": [100, 90, 50, 10, 0]]
         case .roles: ["keys": [1_000], "writers": [1]]
+        case .counter: [:]
         }
     }
 
-    /// This benchmark for the store variant `variant`: for each case, `workload` gets the case's plan, the models a
-    /// fresh store is to hold and the threads' roles, and returns the workload on a fresh store, made outside the
-    /// timed region.
+    /// This store benchmark for the store variant `variant`: for each case, `workload` gets the case's plan, the
+    /// models a fresh store is to hold and the threads' roles, and returns the workload on a fresh store, made
+    /// outside the timed region.
     @inlinable
     func benchmark(
         variant: String,
@@ -115,12 +116,14 @@ enum IsolationShape: String, CaseIterable, Sendable {
 
     /// Roles need a reader beside the writers.
     @usableFromInline func includes(_ benchmarkCase: BenchmarkCase) -> Bool {
-        self == .mixed || benchmarkCase.threads > benchmarkCase[parameter: "writers"]
+        self != .roles || benchmarkCase.threads > benchmarkCase[parameter: "writers"]
     }
 
     /// What each thread of `benchmarkCase` does, fixed before the clock starts.
     @usableFromInline func plan(_ benchmarkCase: BenchmarkCase) -> IsolationPlan {
         switch self {
+        case .counter:
+            preconditionFailure("isolation/counter times a lock alone: it has no store to plan for")
         case .mixed:
             let readPercent = benchmarkCase[parameter: "read_pct"]
             return IsolationPlan(keys: benchmarkCase[parameter: "keys"], threads: benchmarkCase.threads,
@@ -135,7 +138,7 @@ enum IsolationShape: String, CaseIterable, Sendable {
     /// The role each thread's rows report under, nil when every thread does the same.
     @usableFromInline func role(_ benchmarkCase: BenchmarkCase) -> (@Sendable (_ threadIndex: Int) -> String)? {
         switch self {
-        case .mixed: return nil
+        case .mixed, .counter: return nil
         case .roles:
             let writers = benchmarkCase[parameter: "writers"]
             return { $0 < writers ? "write" : "read" }
@@ -148,7 +151,7 @@ enum IsolationShape: String, CaseIterable, Sendable {
 /// against.
 @usableFromInline
 final class LockCounter: @unchecked Sendable {
-    @usableFromInline static let benchmark = IsolationVariant.Benchmark.counter.rawValue
+    @usableFromInline static let benchmark = IsolationBenchmark.counter.rawValue
     /// Ints per row: 128 bytes, so that no two rows, and not the counter, share a cache line.
     @usableFromInline static let stride = 16
 

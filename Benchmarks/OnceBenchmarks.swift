@@ -11,11 +11,11 @@ extension BenchmarkRegistry {
     @inlinable
     package mutating func addOnceBenchmarks<Table: OnceTable>(variant: String, _: Table.Type) {
         let sweepsTokens = Table.Token.self == String.self
-        for shape in OnceShape.allCases {
-            add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],
-                          parameters: shape.parameters, threadCounts: shape.threadCounts,
-                          includes: { shape.includes($0, sweepsTokens: sweepsTokens) }) { benchmarkCase in
-                shape.workload(Table.self, benchmarkCase)
+        for benchmark in OnceBenchmark.allCases {
+            add(Benchmark(suite: OnceBenchmark.suite, name: benchmark.rawValue, variants: [variant],
+                          parameters: benchmark.parameters, threadCounts: benchmark.threadCounts,
+                          includes: { benchmark.includes($0, sweepsTokens: sweepsTokens) }) { benchmarkCase in
+                benchmark.workload(Table.self, benchmarkCase)
             })
         }
     }
@@ -26,11 +26,11 @@ extension BenchmarkRegistry {
     /// cannot make new statics at run time. Package access: a `static let` is compiled into the module that
     /// declares it, so no package can hand one over at run time.
     package mutating func addStaticLetBenchmarks(variant: String) {
-        for shape in OnceShape.allCases {
-            add(Benchmark(suite: OnceShape.suite, name: shape.rawValue, variants: [variant],
-                          parameters: shape.parameters, threadCounts: shape.threadCounts,
-                          includes: { shape.includes($0, sweepsTokens: false) }) { benchmarkCase in
-                shape == .hit ? lazyStaticHitWorkload() : shape.workload(LazyStatic.self, benchmarkCase)
+        for benchmark in OnceBenchmark.allCases {
+            add(Benchmark(suite: OnceBenchmark.suite, name: benchmark.rawValue, variants: [variant],
+                          parameters: benchmark.parameters, threadCounts: benchmark.threadCounts,
+                          includes: { benchmark.includes($0, sweepsTokens: false) }) { benchmarkCase in
+                benchmark == .hit ? lazyStaticHitWorkload() : benchmark.workload(LazyStatic.self, benchmarkCase)
             })
         }
     }
@@ -40,8 +40,8 @@ extension BenchmarkRegistry {
     /// `set-tracker` all it adds is building that string, which `hit` shows. Package access: the call site is
     /// DispatchBench's own.
     package mutating func addCallSiteOnceBenchmark(variant: String) {
-        let hit = OnceShape.hit
-        add(Benchmark(suite: OnceShape.suite, name: hit.rawValue, variants: [variant], parameters: hit.parameters,
+        let hit = OnceBenchmark.hit
+        add(Benchmark(suite: OnceBenchmark.suite, name: hit.rawValue, variants: [variant], parameters: hit.parameters,
                       threadCounts: hit.threadCounts,
                       includes: { hit.includes($0, sweepsTokens: true) }) { benchmarkCase in
             autoTokenHitWorkload(tokens: benchmarkCase[parameter: "tokens"])
@@ -52,17 +52,18 @@ extension BenchmarkRegistry {
     /// reads, to subtract from the other `once/race` rows. Package access: a baseline of the suite, not a variant
     /// anyone brings.
     package mutating func addRaceBaselineBenchmark(variant: String) {
-        let race = OnceShape.race
-        add(Benchmark(suite: OnceShape.suite, name: race.rawValue, variants: [variant], parameters: race.parameters,
+        let race = OnceBenchmark.race
+        add(Benchmark(suite: OnceBenchmark.suite, name: race.rawValue, variants: [variant], parameters: race.parameters,
                       threadCounts: race.threadCounts) { benchmarkCase in
             barrierOnlyWorkload(threads: benchmarkCase.threads)
         })
     }
 }
 
-/// The once suite's three benchmarks, their parameters, thread counts and the cases they include, for every
-/// once registered: what each way of running code once costs, how it grows with registered tokens and with
-/// threads. Variants are in `Sources/SyncVariants/Once/`; docs/suites.md says how to read them.
+/// What the once suite's three benchmarks (named in VariantCatalog's `OnceBenchmark`) measure: their parameters,
+/// thread counts and the cases they include, for every once registered: what each way of running code once costs,
+/// how it grows with registered tokens and with threads. Variants are in `Sources/SyncVariants/Once/`;
+/// docs/suites.md says how to read them.
 ///
 /// - `once/hit`: a call whose block has already run, the path every later call takes. The variants with a
 ///   token table (string tokens, looked up among those registered) first register `tokens` tokens and then look
@@ -78,10 +79,7 @@ extension BenchmarkRegistry {
 ///   single racing calls, barrier excluded. `barrier-only` runs the rounds without the call: subtract it.
 ///
 /// Which benchmarks a variant joins is its registration's to say (`Variant.once(_:_:)` joins all three).
-@usableFromInline
-enum OnceShape: String, CaseIterable, Sendable {
-    case hit, first, race
-
+extension OnceBenchmark {
     @usableFromInline static let suite = OnceVariant.suite
 
     @usableFromInline var parameters: KeyValuePairs<String, [Int]> {

@@ -47,18 +47,20 @@ struct Bench: ParsableCommand {
     var filter: String?
 
     // `.unconditional`: the argument after --threads, --samples or --sample-time is its value even when it looks
-    // like an option (`-1`), so that validation can say what is wrong with it.
+    // like an option (`-1`), so that the parser or validation can say what is wrong with it. The list is parsed
+    // here, once, as the arguments are read: a bad one ends the command with ThreadList's message (exit status 64).
     @Option(name: .customLong("threads"), parsing: .unconditional, help: ArgumentHelp(
         "Comma-separated thread counts to sweep, each 1...\(ThreadList.maximum). Cases written for fixed thread "
             + "counts (once/race at 2 and 8, a handoff at 2) run only at those of their counts the list names; the "
-            + "default (\(Bench.defaultThreads)) names them all.", valueName: "list"))
-    var requestedThreads: String?
+            + "default (\(Bench.defaultThreads)) names them all.", valueName: "list"),
+            transform: ThreadList.init(parsing:))
+    var requestedThreads: ThreadList?
 
     /// The default of `--threads` for a timed run (`bench stress` has its own).
-    static let defaultThreads = "1,2,4,8"
+    static let defaultThreads = ThreadList(1, 2, 4, 8)
 
     /// The `--threads` list, or the default when none was given.
-    var threads: String {
+    var threads: ThreadList {
         get { requestedThreads ?? Self.defaultThreads }
         set { requestedThreads = newValue }
     }
@@ -155,7 +157,6 @@ struct Bench: ParsableCommand {
     var format = ListFormat.text
 
     mutating func validate() throws {
-        _ = try ThreadList.parse(threads)
         _ = try pathMatcher()
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, not \(samples)") }
         if format == .md && !list { throw ValidationError("--format goes with --list") }
@@ -237,7 +238,7 @@ struct Bench: ParsableCommand {
     /// `--threads` applies to every case: one whose benchmark fixes its thread counts runs at those of them the
     /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-        let counts = try ThreadList.parse(threads)
+        let counts = threads.counts
         let matching = Registrations.registry(spinScale: spinScale).cases(threads: counts, matching: try pathMatcher())
         let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {

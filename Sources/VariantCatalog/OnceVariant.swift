@@ -12,14 +12,7 @@ package enum OnceVariant: String, VariantCatalog {
     case barrierOnly = "barrier-only"
 
     /// The once suite's benchmarks.
-    package enum Benchmark: String, CaseIterable, Hashable, Sendable {
-        /// A call whose block has already run: the path every later call takes.
-        case hit
-        /// The first call for a fresh token: registration plus an empty block.
-        case first
-        /// All threads call once on the same fresh token at the same moment.
-        case race
-    }
+    package typealias Benchmark = OnceBenchmark
 
     package static let suite = "once"
     package static let summaryHeading = "what it is"
@@ -69,4 +62,18 @@ package enum OnceVariant: String, VariantCatalog {
                 + "other `once/race` rows."
         }
     }
+}
+
+/// The once suite's benchmarks, named as in the CSV `benchmark` column: the one place those names are declared.
+/// The catalog names them (`OnceVariant.Benchmark`) and the suite's benchmarks extend this type with what each
+/// measures (BenchSuites' `OnceBenchmarks.swift`). `@usableFromInline`: the suite's inlinable factories, compiled in
+/// a caller's module, go through its cases.
+@usableFromInline
+package enum OnceBenchmark: String, CaseIterable, Hashable, Sendable {
+    /// A call whose block has already run: the path every later call takes.
+    case hit
+    /// The first call for a fresh token: registration plus an empty block.
+    case first
+    /// All threads call once on the same fresh token at the same moment.
+    case race
 }

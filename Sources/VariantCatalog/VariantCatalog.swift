@@ -27,6 +27,11 @@ extension VariantCatalog {
     package static var tableName: String {
         Benchmark.allCases.count == 1 ? "\(suite)/\(Benchmark.allCases[0].rawValue)" : suite
     }
+
+    /// The family's benchmarks as `suite/benchmark` (`once/hit`), in the catalog's order.
+    package static var benchmarkPaths: [String] {
+        Benchmark.allCases.map { "\(suite)/\($0.rawValue)" }
+    }
 }
 
 /// A family's catalog as plain data: what `bench --list --format md` renders and the tables of docs/suites.md must

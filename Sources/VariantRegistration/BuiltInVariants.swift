@@ -15,8 +15,9 @@ extension Variant {
     /// would call and marked `built-in`.
     package static let builtIn: [Variant] = families.flatMap { $0.variants }
 
-    /// The families, in the order a run lists them.
-    static let families: [any BuiltInFamily.Type] = [
+    /// The families, in the order a run lists them. Package access for the tests, which check each family's
+    /// catalog against the registry.
+    package static let families: [any BuiltInFamily.Type] = [
         OnceVariant.self, IsolationVariant.self, FanOutVariant.self, ThrottleVariant.self, HandoffVariant.self,
     ]
 }

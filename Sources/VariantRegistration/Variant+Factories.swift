@@ -23,13 +23,14 @@ extension Variant {
     /// the suite as `lockStore(_:_:)` says, and its bare lock joins `isolation/counter` (every thread increments
     /// one counter under one shared lock) and the mutual-exclusion check.
     @inlinable
-    public static func lockStore<Store: ExclusiveLockStore>(_ id: String, _: Store.Type,
-                                                            fileID: String = #fileID) -> Variant {
-        let subject = StressSubject.lock(store: { Store(preloading: $0) }, lock: { Store(preloading: []) })
-        return Variant(id: id, suite: Suite.isolation, fileID: fileID, type: Store.self,
+    public static func lockStore<ExclusiveStore: ExclusiveLockStore>(_ id: String, _: ExclusiveStore.Type,
+                                                                     fileID: String = #fileID) -> Variant {
+        let subject = StressSubject.lock(store: { ExclusiveStore(preloading: $0) },
+                                         lock: { ExclusiveStore(preloading: []) })
+        return Variant(id: id, suite: Suite.isolation, fileID: fileID, type: ExclusiveStore.self,
                        subject: subject) { registry in
-            registry.addIsolationBenchmarks(variant: id) { Store(preloading: $0) }
-            registry.addCounterBenchmark(variant: id) { Store(preloading: []) }
+            registry.addIsolationBenchmarks(variant: id) { ExclusiveStore(preloading: $0) }
+            registry.addCounterBenchmark(variant: id) { ExclusiveStore(preloading: []) }
         }
     }
 

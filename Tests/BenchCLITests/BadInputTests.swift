@@ -9,11 +9,14 @@ import Testing
     static let cases: [(arguments: [String], mentions: String, status: Int32)] = [
         (["--threads", "0"], "'0' is not a thread count (a case needs at least 1 thread)", 64),
         (["--threads", "x"], "'x' is not a thread count (not a whole number)", 64),
+        (["--threads", "a,b"], "The value 'a,b' is invalid for '--threads <list>': 'a' is not a thread count", 64),
         (["--threads", "1,,2"], "'' is not a thread count (nothing between two commas", 64),
         (["--threads", "600"], "'600' is not a thread count (at most 512 threads)", 64),
         // Issue 14 (17): `-1` is the value of --threads, not an option, and the message says what is wrong.
-        (["--threads", "-1"], "--threads: invalid list '-1': '-1' is not a thread count (a case needs at least 1", 64),
-        (["--threads", "1,-4"], "invalid list '1,-4': '-4' is not a thread count", 64),
+        (["--threads", "-1"], "The value '-1' is invalid for '--threads <list>': '-1' is not a thread count (", 64),
+        (["--threads", "1,-4"], "The value '1,-4' is invalid for '--threads <list>': '-4' is not a thread count", 64),
+        (["--threads=1,0"], "The value '1,0' is invalid for '--threads <list>': '0' is not a thread count", 64),
+        (["count", "--threads", "0"], "'0' is not a thread count", 64),
         (["--filter", "(unclosed"], "not a valid regular expression", 64),
         // Issue 44 (8): the message says why the expression is not valid.
         (["--filter", "^once/(hit"], "--filter: '^once/(hit' is not a valid regular expression: expected ')'", 64),

@@ -108,6 +108,34 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "schema_version,something\r\n1,2\r\n")
     }
 
+    /// How many times `arguments` give the option `name`, as `--name value` or `--name=value`.
+    static func times(_ name: String, in arguments: [String]) -> Int {
+        arguments.filter { $0 == name || $0.hasPrefix(name + "=") }.count
+    }
+
+    /// A round's process gets each option its run sets once, with the run's value, however the command line gave
+    /// it (`--rounds 3`, `--seed=7`); the command line's other arguments are kept as given.
+    @Test func aRoundsArgumentsCarryEachRunOptionOnce() throws {
+        let commandLine = ["--filter", "^harness/", "--rounds", "3", "--threads", "1,2", "--seed=7", "--output",
+                           "run.csv", "--quick"]
+        let run: [(name: String, value: String)] = [
+            ("--rounds", "3"), ("--seed", "7"), ("--run-environment", "/dev/fd/5"), ("--output", "/work/run.csv"),
+            ("--round", "2"),
+        ]
+        let round = Bench.roundArguments(commandLine, setting: run)
+        #expect(round == ["--filter", "^harness/", "--threads", "1,2", "--quick", "--rounds", "3", "--seed", "7",
+                          "--run-environment", "/dev/fd/5", "--output", "/work/run.csv", "--round", "2"])
+        for option in run {
+            #expect(Self.times(option.name, in: round) == 1, "\(option.name)")
+        }
+        let parsed = try Bench.parse(round)
+        #expect(parsed.rounds == 3 && parsed.round == 2 && parsed.seed == 7 && parsed.output == "/work/run.csv")
+        // The control: the run's options appended to the command line, as a round used to get them, give
+        // --rounds, --seed and --output twice.
+        let appended = commandLine + run.flatMap { [$0.name, $0.value] }
+        #expect(["--rounds", "--seed", "--output"].map { Self.times($0, in: appended) } == [2, 2, 2])
+    }
+
     @Test(arguments: [
         ["--round", "1"],
         ["--rounds", "2", "--round", "3", "--seed", "1", "--run-environment", "/tmp/x", "--output", "/tmp/y"],

@@ -151,7 +151,7 @@ import VariantRegistration
         // Issue 44 (8): a value that is not a number is refused with what is expected.
         (["stress", "--duration", "ten"], "expected a number of seconds, such as 10 or 2.5"),
         (["stress", "--watchdog", "-1"], "--watchdog must be a positive number"),
-        (["stress", "--threads", "0"], "--threads: invalid list"),
+        (["stress", "--threads", "0"], "invalid for '--threads <list>': '0' is not a thread count"),
         (["stress", "--filter", "("], "is not a valid regular expression"),
     ])
     func badInputExits64(arguments: [String], message: String) async throws {

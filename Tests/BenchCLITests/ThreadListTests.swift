@@ -30,7 +30,7 @@ import VariantRegistration
 
     /// The default list names every fixed count, so a default run measures every case it always did.
     @Test func theDefaultListCoversEveryFixedCount() async throws {
-        let defaults = try ThreadList.parse(try Bench.parse([]).threads)
+        let defaults = try Bench.parse([]).threads.counts
         for benchmark in Registrations.registry(adding: []).benchmarks {
             if case .fixed(let counts) = benchmark.threadCounts {
                 #expect(Set(counts).isSubset(of: defaults), "\(benchmark.suite)/\(benchmark.name): \(counts)")
@@ -41,6 +41,30 @@ import VariantRegistration
                          "once/first/array-tracker threads:4"] {
             #expect(cases.contains { $0.hasPrefix(expected) }, "\(expected)")
         }
+    }
+
+    /// The list is parsed once, as the arguments are read: the command holds counts, duplicates dropped and order
+    /// kept, and records them as such; `bench stress` reads the same option with its own default.
+    @Test func theArgumentsHoldTheParsedList() throws {
+        let bench = try Bench.parse(["--threads", "4, 1,4,16"])
+        #expect(bench.threads == ThreadList(4, 1, 16))
+        #expect(bench.threads.description == "4,1,16")
+        #expect(try bench.runSettings().threads == "4,1,16")
+        #expect(try Bench.parse([]).threads == Bench.defaultThreads)
+        #expect(Bench.defaultThreads.description == "1,2,4,8")
+        let stress = try #require(try Bench.parseAsRoot(["stress", "--threads", "2,8"]) as? Bench.Stress)
+        #expect(stress.threads == ThreadList(2, 8))
+        let stressDefault = try #require(try Bench.parseAsRoot(["stress"]) as? Bench.Stress)
+        #expect(stressDefault.threads.description == "1,2,4,8,16,32")
+    }
+
+    /// A list that is not one is refused while the arguments are read, before any command runs; the control, a
+    /// good list, is not.
+    @Test(arguments: ["0", "a,b", "1,,2", "513", "1,-4", "2.5"])
+    func aBadListIsRefusedAsTheArgumentsAreRead(_ list: String) {
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["--threads", list]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["stress", "--threads", list]) }
+        #expect(throws: Never.self) { try Bench.parseAsRoot(["--threads", "1,512"]) }
     }
 
     @Test func helpSaysSo() async throws {

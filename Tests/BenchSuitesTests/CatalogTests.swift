@@ -36,6 +36,32 @@ import VariantRegistration
         }
     }
 
+    /// Every `suite/benchmark` that a family's catalog names (`VariantCatalog.Benchmark`) and the registry does not
+    /// register, and every one the registry registers (the harness's floor aside) that no catalog names.
+    static func unnamedOrUnregistered(_ benchmarks: [Benchmark]) -> (unregistered: [String], unnamed: [String]) {
+        let catalogs = Variant.families.flatMap { $0.benchmarkPaths }
+        let registered = benchmarks.filter { $0.suite != "harness" }.map { "\($0.suite)/\($0.name)" }
+        return (catalogs.filter { !registered.contains($0) }, Set(registered).filter { !catalogs.contains($0) }.sorted())
+    }
+
+    /// The catalogs' benchmark names are the registry's: a benchmark is named once, in its family's catalog, and
+    /// the suites register it under that name.
+    @Test func theCatalogsNameTheBenchmarksTheRegistryHas() {
+        let (unregistered, unnamed) = Self.unnamedOrUnregistered(Self.registry.benchmarks)
+        #expect(unregistered.isEmpty, "named in a catalog, never registered: \(unregistered)")
+        #expect(unnamed.isEmpty, "registered, named in no catalog: \(unnamed)")
+    }
+
+    /// Negative control: a benchmark registered under a name no catalog has, and a registry without a catalog's
+    /// benchmark, are both reported.
+    @Test func aNameOutsideTheCatalogsIsReported() {
+        let planted = Benchmark(suite: "once", name: "miss", variants: ["x"]) { _ in Workload { _, _ in } }
+        let withoutRace = Self.registry.benchmarks.filter { !($0.suite == "once" && $0.name == "race") }
+        let (unregistered, unnamed) = Self.unnamedOrUnregistered(withoutRace + [planted])
+        #expect(unregistered == ["once/race"])
+        #expect(unnamed == ["once/miss"])
+    }
+
     @Test(arguments: tables.map(\.name))
     func idsAreUniqueAndNameOneTypeEach(_ name: String) throws {
         let table = try #require(Self.tables.first { $0.name == name })

@@ -71,7 +71,7 @@ extension Bench {
         /// The one-thread cases `bench`'s `--filter` selects.
         static func cases(_ bench: Bench) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
             var oneThread = bench
-            oneThread.threads = "1"
+            oneThread.threads = ThreadList(1)
             return try oneThread.selectedCases()
         }
 

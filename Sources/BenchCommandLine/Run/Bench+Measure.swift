@@ -168,7 +168,7 @@ extension Bench {
     /// The settings this command line runs with, as the CSV records them.
     func runSettings() throws -> RunSettings {
         RunSettings(measurement: settings, quick: quick, filter: filter ?? "",
-                    threads: try ThreadList.parse(threads).map(String.init).joined(separator: ","),
+                    threads: threads.description,
                     round: round ?? 1, rounds: round == nil ? 1 : roundCount,
                     adaptiveMinimum: round == nil ? nil : minimumRounds, seed: seed.map(String.init) ?? "",
                     spinScale: spinScale)

@@ -53,10 +53,10 @@ extension Bench {
             warn("rounds are adaptive: every case gets \(rule.minimumRounds) and at most \(roundCount), stopping once "
                  + "its decisions are settled (docs/running.md#adaptive-rounds; --rounds N for exactly N)")
         }
-        let arguments = Array(CommandLine.arguments.dropFirst()) + [
-            "--rounds", String(roundCount), "--seed", String(seed), "--run-environment", environmentPath,
-            "--output", writer.path,
-        ] + (rule.map { ["--min-rounds", String($0.minimumRounds)] } ?? [])
+        let runOptions: [(name: String, value: String)] = [
+            ("--rounds", String(roundCount)), ("--seed", String(seed)), ("--run-environment", environmentPath),
+            ("--output", writer.path),
+        ] + (rule.map { [("--min-rounds", String($0.minimumRounds))] } ?? [])
         let inNoDecision = Registrations.pathsInNoDecision()
         var open = cases
         var lastRound = 0
@@ -70,8 +70,10 @@ extension Bench {
             let process = try current.withLock { process in
                 let started = try RoundProcess(
                     executable: BenchMain.executable,
-                    arguments: arguments + ["--round", String(round)]
-                        + (openFile.map { ["--open-cases", "/dev/fd/\($0.rawValue)"] } ?? []))
+                    arguments: Self.roundArguments(
+                        Array(CommandLine.arguments.dropFirst()),
+                        setting: runOptions + [("--round", String(round))]
+                            + (openFile.map { [("--open-cases", "/dev/fd/\($0.rawValue)")] } ?? [])))
                 process = started
                 return started
             }
@@ -102,6 +104,33 @@ extension Bench {
         let what = rule == nil ? "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)"
             : "adaptive rounds of \(plural(caseCount, "case")): \(Self.roundsText(summaries)); seed \(seed)"
         printWhatWasWritten(writer.path, what)
+    }
+
+    /// The arguments of a round's process: `arguments` (this command line's, without the executable) with each
+    /// option of `options` given once, with the value here. The command line's own `--rounds 3`, `--seed=7` or
+    /// `--output run.csv` is dropped, not repeated: a round reads one value of each, the one its run decided.
+    ///
+    /// Every option set here takes a value and has no short name, and `bench` takes no positional argument, so an
+    /// argument equal to one of their names is that option as ArgumentParser read it, and the next its value.
+    static func roundArguments(_ arguments: [String], setting options: [(name: String, value: String)]) -> [String] {
+        let names = Set(options.map(\.name))
+        var kept: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if names.contains(argument) {
+                index += 2
+                continue
+            }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if argument.contains("=") && names.contains(name) {
+                index += 1
+                continue
+            }
+            kept.append(argument)
+            index += 1
+        }
+        return kept + options.flatMap { [$0.name, $0.value] }
     }
 
     /// An anonymous file in memory holding `bytes`, which a round reads as `/dev/fd/N`.

@@ -55,10 +55,10 @@ extension Bench {
         /// `defaultThreads` here), `--output`, `--overwrite`.
         @ParentCommand var bench: Bench
 
-        static let defaultThreads = "1,2,4,8,16,32"
+        static let defaultThreads = ThreadList(1, 2, 4, 8, 16, 32)
 
         var filter: String? { bench.filter }
-        var threads: String { bench.requestedThreads ?? Self.defaultThreads }
+        var threads: ThreadList { bench.requestedThreads ?? Self.defaultThreads }
 
         static let defaultDuration = 60.0
         static let defaultWatchdog = 10.0
@@ -89,7 +89,6 @@ extension Bench {
         var listChecks = false
 
         func validate() throws {
-            _ = try ThreadList.parse(threads)
             _ = try matcher()
             guard duration > 0, duration.isFinite else {
                 throw ValidationError("--duration must be a positive number of seconds, not \(duration)")
@@ -100,7 +99,7 @@ extension Bench {
         }
 
         func run() throws {
-            let counts = try ThreadList.parse(threads)
+            let counts = threads.counts
             let matches = try matcher()
             let variants = Registrations.stressVariants().filter { matches($0.name) }
             let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
@@ -117,7 +116,8 @@ extension Bench {
             let slots = variants.flatMap { check in counts.map { StressSlot(check: check, threads: $0) } }
                 + controlCases.map { StressSlot(check: $0, threads: $0.controlThreads) }
             let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
-            let settings = RunSettings(measurement: .standard, filter: filter ?? "", threads: threads)
+            let settings = RunSettings(measurement: .standard, filter: filter ?? "",
+                                       threads: threads.description)
             let writer = try Bench.resultsWriter(output: bench.output, overwrite: bench.overwrite, environment, settings,
                                                  kind: "stress-")
             let runner = StressRunner(slots: slots, duration: duration, environment: environment, writer: writer,
