@@ -366,9 +366,11 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                  {SIDE_A: paths.counts_a, SIDE_B: paths.counts_b}, workspace.logs)
     finally:
         workspace.close()
-    markdown, timing_exit, timing_headline, cases = timing_markdown(paths.timing_a, paths.timing_b, args.alpha)
+    markdown, timing_exit, timing_headline, cases, coarsest = timing_markdown(paths.timing_a, paths.timing_b,
+                                                                              args.alpha)
     codes = [same_code.control_exit(timing_exit) if control else timing_exit]
-    headlines = [_code_headline(identities, cases, control),
+    same = sum(group_cases.get(group, 0) for group in selection.same()) if selection and not selection.every else 0
+    headlines = [_code_headline(identities, cases, control, same, coarsest),
                  f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
@@ -376,9 +378,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
            "wall time.", "", *same_code.describe(identities, cases, timed_all=not control), ""]
     if selection is not None:
         out += [*case_selection.describe(selection, group_cases), ""]
-        if not selection.every:
-            headlines.append(f"cases: {sum(group_cases.get(group, 0) for group in selection.same())} unchanged: "
-                             "same code, not timed")
+
     if from_copies:
         out += [f"**Layout not shuffled:** every round ran {' and '.join(from_copies)} from a copy of its build, "
                 "not from a fresh link (the build's note on stderr says why), so where the linker put its code "
@@ -477,12 +477,15 @@ def _time_control(args, code: same_code.CodeComparison) -> bool:
     return True
 
 
-def _code_headline(code: same_code.CodeComparison, cases: int, control: bool) -> str:
-    """The code part of the verdict line (gate_text.code_headline)."""
+def _code_headline(code: same_code.CodeComparison, cases: int, control: bool, same: int = 0,
+                   coarsest: float = float("nan")) -> str:
+    """The code part of the verdict line (gate_text.code_headline): ``same`` cases not timed, their code identical;
+    ``coarsest``: the largest change that could hide in a timed case."""
     if code.same:
         return "code: " + code_headline(cases, same_code.evidence(code), timed_all=not control)
     if code.status == same_code.CHANGED:
-        return "code: " + code_headline(cases, changed=same_code.changes_summary(code))
+        return "code: " + code_headline(cases, changed=same_code.changes_summary(code), identical=same,
+                                        coarsest=coarsest)
     return "code: " + code_headline(cases, unknown=code.why)
 
 

@@ -298,10 +298,13 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
     return comparison, decide_gate(comparison)
 
 
-def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str, int]:
-    """The gate's Markdown for two timing files, its exit code, its headline and how many cases it compared."""
+def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str, int, float]:
+    """The gate's Markdown for two timing files, its exit code, its headline, how many cases it compared and the
+    coarsest resolution of a paired case (the largest change that could hide in one; NaN when none is paired)."""
     comparison, decision = timing_gate(base, head, alpha)
-    return render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision), decision.compared
+    coarsest = max(decision.paired_resolutions, default=float("nan"))
+    return (render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision),
+            decision.compared, coarsest)
 
 
 def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:

@@ -74,7 +74,10 @@ def test_the_code_headline():
     assert code_headline(604, same_code="8235 sections identical") == \
         "0 cases run changed code; 604 run identical code (same code: 8235 sections identical)"
     assert code_headline(604, changed="3 of 8235 sections differ") == \
-        "604 cases run changed code, all timed (3 of 8235 sections differ)"
+        "604 cases may run changed code, timed; 0 run identical code, not timed (3 of 8235 sections differ)"
+    assert code_headline(12, changed="3 of 8235 sections differ", identical=592, coarsest=1.034) == \
+        ("12 cases may run changed code, timed, the largest change that could hide in one 1.03×; 592 run identical "
+         "code, not timed (3 of 8235 sections differ)")
     assert code_headline(1, unknown="no kit") == "not compared (no kit); 1 case timed"
 
 
@@ -118,7 +121,9 @@ def test_changed_code_is_timed_whole_and_named(repo, capsys, always_coarse):
     assert worker_rounds(repo) == 12
     assert "**Code: changed**: 1 of 2 sections differ." in out
     assert "| `.build/release/Bench.build/main.o:(file)` | none |" in out
-    assert "code: 1 case run changed code, all timed (1 of 2 sections differ)" in out.rstrip().splitlines()[-1]
+    verdict = out.rstrip().splitlines()[-1]
+    assert "code: 1 case may run changed code, timed, the largest change that could hide in one " in verdict
+    assert "; 0 run identical code, not timed (1 of 2 sections differ)" in verdict
     assert "changed code: 1 section(s) differ" in err
 
 

@@ -173,15 +173,19 @@ def _timing_headline(gate: GateDecision) -> str:
 
 
 def code_headline(cases: int, same_code: str | None = None, timed_all: bool = False, changed: str | None = None,
-                  unknown: str | None = None) -> str:
-    """bench-commits' words on what two builds' code says of their ``cases`` (bench_commits.same_code decides):
-    every case runs identical code (``same_code``: the evidence; ``timed_all``: timed all the same), or changed
-    code (``changed``: what differs), or the code was not compared (``unknown``: why)."""
+                  unknown: str | None = None, identical: int = 0, coarsest: float = math.nan) -> str:
+    """bench-commits' words on what two builds' code says of their ``cases`` (bench_commits.same_code and
+    case_selection decide): every case runs identical code (``same_code``: the evidence; ``timed_all``: timed all
+    the same), or ``cases`` may run changed code (``changed``: what differs) and were timed, resolving each change
+    of ``coarsest`` (×) or more, while ``identical`` more run identical code and were not; or the code was not
+    compared (``unknown``: why)."""
     if same_code is not None:
         return (f"0 cases run changed code; {cases} run identical code (same code: {same_code})"
                 + ("; every case timed as asked" if timed_all else ""))
     if changed is not None:
-        return f"{fmt_count(cases, 'case')} run changed code, all timed ({changed})"
+        hide = (f", the largest change that could hide in one {coarsest:.2f}×" if math.isfinite(coarsest) else "")
+        return (f"{fmt_count(cases, 'case')} may run changed code, timed{hide}; {identical} run identical code, "
+                f"not timed ({changed})")
     return f"not compared ({unknown}); {fmt_count(cases, 'case')} timed"
 
 
