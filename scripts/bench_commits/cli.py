@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import os
 import random
 import shutil
@@ -25,7 +26,7 @@ from analyze_lib.present.gate_text import code_headline
 from analyze_lib.present.render import resolution_table
 from . import abba_plan, brought_in, case_selection, gate_check, git, package_manifest, paired_plan, same_code, \
     verdict
-from .bench_options import check_bench_options, with_filter
+from .bench_options import check_bench_options, filter_option, with_filter
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
@@ -33,8 +34,6 @@ from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, c
     elapsed_text, observe, run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
-# The footprints file kept with a build (bench count --functions over every case).
-FUNCTIONS_FILE = "functions.tsv"
 
 RESULTS_DIR = "Results"
 # The verdict line's words for a paired comparison whose rounds ran from copies of the builds, not fresh links.
@@ -422,19 +421,23 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
                   directories: dict[str, Path], cache: BuildCache | None,
                   logs: Path) -> tuple[case_selection.Selection | None, dict[str, int]]:
     """Which cases run changed code (case_selection), from each build's function map and the functions each case
-    ran (``bench count --functions``, run on both builds at once, kept with a kept build); None, with a line on
+    ran (``bench count --functions`` with the options' filter, run on both builds at once, kept with a kept build
+    for that filter); None, with a line on
     stderr, when that cannot be had (every case is then timed). Also how many cases each group has in the head."""
     base, head = (builds[commit] for commit in commits)
     if base.functions is None or head.functions is None or base.identity is None or head.identity is None:
         say("every case is timed: a build has no function map, so which cases run changed code is not known")
         return None, {}
-    files = {commit: (cache.kept_file(commit, FUNCTIONS_FILE) if cache is not None else None) or
+    # Kept with a build, one file for each filter (the whole suite's, without one).
+    name = f"functions-{hashlib.sha256(' '.join(filter_option(bench_options)).encode()).hexdigest()[:12]}.tsv"
+    files = {commit: (cache.kept_file(commit, name) if cache is not None else None) or
              logs / f"functions-{commit[:12]}.tsv" for commit in commits}
     missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        why = list(pool.map(lambda commit: count_functions(builds[commit].binary, directories[commit], files[commit],
-                                                           logs / f"functions-{commit[:12]}.log"), missing))
+        why = list(pool.map(lambda commit: count_functions(builds[commit].binary, directories[commit], bench_options,
+                                                           files[commit], logs / f"functions-{commit[:12]}.log"),
+                            missing))
     if any(why):
         say(f"every case is timed: which cases run changed code is not known: {next(w for w in why if w)}")
         return None, {}
@@ -442,7 +445,7 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
         say(f"footprints of {len(missing)} build(s): {elapsed_text(time.monotonic() - started)}")
         for commit in missing:
             if cache is not None:
-                cache.keep_file(commit, FUNCTIONS_FILE, files[commit])
+                cache.keep_file(commit, name, files[commit])
     footprints: dict[str, set[str]] = {}
     for commit in commits:
         for group, functions in case_selection.read_functions(files[commit].read_text()).items():

@@ -270,12 +270,13 @@ def run_counts(sides: dict[str, Side], bench_options: list[str], quick: bool, ou
     return True
 
 
-def count_functions(binary: Path, worktree: Path, output: Path, log: Path) -> str:
-    """Run ``bench count --quick --functions output`` on every case (case_selection's footprints, which any filter
-    can then use). Returns why it could not ("" when it did): bench says it cannot count here (exit 69), or it
-    failed (a bench from before --functions, for one)."""
+def count_functions(binary: Path, worktree: Path, bench_options: list[str], output: Path, log: Path) -> str:
+    """Run ``bench count --quick --functions output`` on the cases ``bench_options``' filter selects
+    (case_selection's footprints). Returns why it could not ("" when it did): bench says it cannot count here
+    (exit 69), or it failed (a bench from before --functions, for one)."""
     counts = output.with_suffix(".counts.csv")
-    status = run_child([str(binary), *count_arguments([], True, counts), "--functions", str(output)], worktree, log)
+    status = run_child([str(binary), *count_arguments(bench_options, True, counts), "--functions", str(output)],
+                       worktree, log)
     counts.unlink(missing_ok=True)
     if status == BENCH_UNAVAILABLE:
         return "bench count cannot run here (valgrind or jemalloc missing)"
