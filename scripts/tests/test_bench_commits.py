@@ -199,7 +199,8 @@ def test_a_slower_head_exits_1_and_prints_the_comparison(repo, capsys):
     assert "Gate: FAILED" in out and "slower" in out
     assert "Counts: not run (--no-count)." in out
     # The last line is the verdict, its word the exit code's.
-    assert out.rstrip().splitlines()[-1].startswith("**Verdict: FAILED** (exit 1); code: 4 cases may run changed code, timed")
+    assert out.rstrip().splitlines()[-1].startswith(
+        "**Verdict: FAILED** (exit 1); code: 4 cases may run changed code, timed")
     assert "; timings: FAILED, " in out.rstrip().splitlines()[-1]
     assert out.rstrip().splitlines()[-1].endswith("; counts: not run")
 
