@@ -183,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     paired.add_argument("--budget", type=_minutes, metavar="MIN",
                         help=f"minutes of measuring within which rounds beyond --rounds visit the cases still "
                              f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
-                             f"{paired_plan.QUICK_BUDGET_MINUTES:g}); the first --rounds run whole whatever it says")
+                             f"{paired_plan.QUICK_BUDGET_MINUTES:g}; when only the cases that run changed code are "
+                             f"timed, in proportion to them, at least {paired_plan.LEAST_SELECTED_BUDGET_MINUTES:g}); "
+                             "the first --rounds run whole whatever it says")
     paired.add_argument("--placement", choices=paired_plan.PLACEMENTS,
                         help="where the threads run: pinned confines both builds to one CPU, the same for both, "
                              "while they measure a one-thread case (the CPU alternates by round), and runs thread i "
@@ -345,6 +347,9 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                                    workspace.logs)
             if selection is not None and not selection.every:
                 bench_options = with_filter(bench_options, case_selection.filter_pattern(selection.timed()))
+                if args.budget is None:
+                    timed = sum(group_cases.get(group, 0) for group in selection.timed())
+                    args.budget = paired_plan.selected_budget(quick, timed, sum(group_cases.values()))
         if args.what_changed:
             sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities, selection,
                                                      group_cases)))

@@ -50,6 +50,15 @@ DEFAULT_PLACEMENT = "pinned"
 # The time budget of the measuring (both builds, all rounds); the first ``rounds`` always run whole.
 DEFAULT_BUDGET_MINUTES = 20.0
 QUICK_BUDGET_MINUTES = 10.0
+# When only some cases are timed (case_selection), the default budget is theirs: the whole suite's in proportion to
+# the cases timed, at least this much.
+LEAST_SELECTED_BUDGET_MINUTES = 4.0
+
+
+def selected_budget(quick: bool, timed: int, every: int) -> float:
+    """The default budget, in minutes, of a comparison that times ``timed`` of ``every`` cases."""
+    whole = QUICK_BUDGET_MINUTES if quick else DEFAULT_BUDGET_MINUTES
+    return min(whole, max(LEAST_SELECTED_BUDGET_MINUTES, whole * timed / max(every, 1)))
 
 # bench options a paired run sets itself (besides those of every run, bench_options.RESERVED_BENCH_OPTIONS).
 PAIRED_RESERVED_OPTIONS = ("--samples", "--sample-time")

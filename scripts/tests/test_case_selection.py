@@ -135,3 +135,10 @@ def test_a_functions_file_is_read_by_group_and_another_file_refused():
     assert found == {"s/b/a": {"f", "g"}}
     with pytest.raises(ValueError):
         read_functions("suite,benchmark\n")
+
+
+def test_a_selection_gets_the_budget_of_its_cases_within_bounds():
+    from bench_commits.paired_plan import DEFAULT_BUDGET_MINUTES, LEAST_SELECTED_BUDGET_MINUTES, selected_budget
+    assert selected_budget(False, 604, 604) == DEFAULT_BUDGET_MINUTES
+    assert selected_budget(False, 302, 604) == DEFAULT_BUDGET_MINUTES / 2
+    assert selected_budget(False, 12, 604) == LEAST_SELECTED_BUDGET_MINUTES
