@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .function_map import UNCOVERED, FunctionMap, module_of
+from .function_map import UNCOVERED, FunctionMap, module_of, unread
 
 # The inputs of a code identity that move every case (code_identity). Its object list is not one: an added or
 # removed object is its nodes, changed, and selects the cases that run them.
@@ -75,9 +75,10 @@ class Selection:
 
 
 def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
-    """The nodes whose digests differ or that one build lacks, sorted."""
+    """The nodes whose digests differ or that one build lacks, sorted; not those of sections no instruction reads
+    (code_identity.UNREAD_SECTIONS: Swift's hash of a module's compile, which differs between two worktrees)."""
     return sorted(key for key in set(base.digests) | set(head.digests)
-                  if base.digests.get(key) != head.digests.get(key))
+                  if base.digests.get(key) != head.digests.get(key) and not unread(key))
 
 
 def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict[str, str], base: FunctionMap,

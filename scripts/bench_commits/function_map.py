@@ -31,8 +31,8 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
-from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, WORKTREE_MARK, _digest, _without_worktree, \
-    worktree_spellings
+from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
+    _without_worktree, worktree_spellings
 
 MAP_FORMAT = 1
 MAP_FILE = "function-map.json"
@@ -94,6 +94,11 @@ class FunctionMap:
                        {key: tuple(value) for key, value in saved["defines"].items()})
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
+
+
+def unread(key: str) -> bool:
+    """Whether a node is of a section the program maps but no instruction reads (code_identity.UNREAD_SECTIONS)."""
+    return key.split(":")[1] in UNREAD_SECTIONS
 
 
 def module_of(key: str) -> str:

@@ -142,3 +142,10 @@ def test_a_selection_gets_the_budget_of_its_cases_within_bounds():
     assert selected_budget(False, 604, 604) == DEFAULT_BUDGET_MINUTES
     assert selected_budget(False, 302, 604) == DEFAULT_BUDGET_MINUTES / 2
     assert selected_budget(False, 12, 604) == LEAST_SELECTED_BUDGET_MINUTES
+
+
+def test_a_module_hash_that_no_instruction_reads_changes_nothing():
+    head = {**BASE, "V.build/a.o:.swift_modhash:*": "other"}
+    assert changed_nodes(node_map({**BASE, "V.build/a.o:.swift_modhash:*": "one"}), node_map(head)) == []
+    assert changed_nodes(node_map({**BASE, "V.build/a.o:.data:*": "one"}),
+                         node_map({**BASE, "V.build/a.o:.data:*": "other"})) == ["V.build/a.o:.data:*"]
