@@ -21,6 +21,9 @@ In this order:
    executable's start-up. They run in every case, and the counted loop does not show the timed one.
 3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where the
    footprints cannot see (at another thread count, by a way no reference shows).
+A changed node that nothing refers to (a function's unwind entry in ``.eh_frame``, a record the Swift runtime
+scans) belongs to what it refers to: a footprint holds it when it holds one of the nodes it refers to.
+
 4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (a case
    the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
    the number of its functions and data, all identical.
@@ -104,17 +107,24 @@ def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict
         if functions:
             reach[group] = set().union(*(build.closure(key for name in functions for key in names.get(name, ()))
                                          for build, names in zip((base, head), named)))
-    unseen = [key for key in changed if not any(key in nodes for nodes in reach.values())]
+    # What a changed node that nothing refers to belongs to: the nodes it refers to (module doc).
+    referenced = base.referenced() | head.referenced()
+    owners = {key: (set() if key in referenced else base.targets(key) | head.targets(key)) for key in changed}
+
+    def holds(nodes: set[str], key: str) -> bool:
+        return key in nodes or not owners[key].isdisjoint(nodes)
+
+    unseen = [key for key in changed if not any(holds(nodes, key) for nodes in reach.values())]
     if unseen:
         return Selection(f"{_named(unseen)} changed and no case's footprint holds it: a case may run it where the "
-                         "one-thread count cannot see", changed=tuple(changed))
+                         "footprints cannot see", changed=tuple(changed))
     decided: dict[str, tuple[str, str]] = {}
     for group in groups:
         nodes = reach.get(group)
         if nodes is None:
             decided[group] = (TIMED, "no footprint (the functions pass did not run it)")
             continue
-        hits = [key for key in changed if key in nodes]
+        hits = [key for key in changed if holds(nodes, key)]
         decided[group] = ((TIMED, f"runs changed code: {_named(hits)}") if hits else
                           (SAME, f"its {len(nodes)} functions and data identical"))
     return Selection("", decided, tuple(changed))

@@ -78,6 +78,17 @@ class FunctionMap:
                     stack.extend(self.defines.get(target, ()))
         return seen
 
+    def targets(self, key: str) -> set[str]:
+        """The nodes ``key`` refers to."""
+        found: set[str] = set()
+        for target in self.references.get(key, ()):
+            found.update((target[1:],) if target.startswith("=") else self.defines.get(target, ()))
+        return found
+
+    def referenced(self) -> set[str]:
+        """Every node some node refers to."""
+        return {target for key in self.references for target in self.targets(key)}
+
     def to_json(self) -> str:
         return json.dumps({"format": MAP_FORMAT, "digests": self.digests,
                            "references": {key: list(value) for key, value in self.references.items()},

@@ -149,3 +149,19 @@ def test_a_module_hash_that_no_instruction_reads_changes_nothing():
     assert changed_nodes(node_map({**BASE, "V.build/a.o:.swift_modhash:*": "one"}), node_map(head)) == []
     assert changed_nodes(node_map({**BASE, "V.build/a.o:.data:*": "one"}),
                          node_map({**BASE, "V.build/a.o:.data:*": "other"})) == ["V.build/a.o:.data:*"]
+
+
+def test_an_unwind_entry_belongs_to_the_function_it_describes():
+    base = {**BASE, "V.build/a.o:.eh_frame:*": "1", "V.build/b.o:.eh_frame:*": "2"}
+    references = {**REFERENCES, "V.build/a.o:.eh_frame:*": ("=V.build/a.o:.text:lock",),
+                  "V.build/b.o:.eh_frame:*": ("=V.build/b.o:.text:run_b",)}
+    selection = select(GROUPS, INPUTS, INPUTS, node_map(base, references),
+                       node_map({**base, "V.build/a.o:.eh_frame:*": "changed"}, references), FOOTPRINTS,
+                       selective_modules(["V"]))
+    assert selection.groups["s/b/a"][0] == TIMED and selection.groups["s/b/b"][0] == SAME
+    # The control: a referenced datum is held only by the footprints that reach it.
+    referenced = {**references, "V.build/b.o:.text:run_b": ("=V.build/a.o:.eh_frame:*",)}
+    selection = select(GROUPS, INPUTS, INPUTS, node_map(base, referenced),
+                       node_map({**base, "V.build/a.o:.eh_frame:*": "changed"}, referenced), FOOTPRINTS,
+                       selective_modules(["V"]))
+    assert selection.groups["s/b/b"][0] == TIMED and selection.groups["s/b/a"][0] == SAME
