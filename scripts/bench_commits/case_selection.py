@@ -21,8 +21,10 @@ In this order:
    executable's start-up. They run in every case, and the counted loop does not show the timed one.
 3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where the
    footprints cannot see (at another thread count, by a way no reference shows).
-A changed node that nothing refers to (a function's unwind entry in ``.eh_frame``, a record the Swift runtime
-scans) belongs to what it refers to: a footprint holds it when it holds one of the nodes it refers to.
+Sections no case's work reads are not compared: Swift's hash of a module's compile, and unwind tables (read when a
+stack is unwound, which no case does; a function's change is its own node's). A changed node that nothing refers to
+(a record the Swift runtime scans) belongs to what it refers to: a footprint holds it when it holds one of the
+nodes it refers to.
 
 4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (a case
    the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
@@ -38,6 +40,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from . import same_code
 from .function_map import UNCOVERED, FunctionMap, module_of, unread
 
 # The inputs of a code identity that move every case (code_identity). Its object list is not one: an added or
@@ -78,8 +81,9 @@ class Selection:
 
 
 def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
-    """The nodes whose digests differ or that one build lacks, sorted; not those of sections no instruction reads
-    (code_identity.UNREAD_SECTIONS: Swift's hash of a module's compile, which differs between two worktrees)."""
+    """The nodes whose digests differ or that one build lacks, sorted; not those of sections no case's work reads
+    (function_map.unread: Swift's hash of a module's compile, which differs between two worktrees; unwind
+    tables)."""
     return sorted(key for key in set(base.digests) | set(head.digests)
                   if base.digests.get(key) != head.digests.get(key) and not unread(key))
 
@@ -171,9 +175,15 @@ def describe(selection: Selection, cases: dict[str, int]) -> list[str]:
     lines = [f"**Cases: {sum(cases.get(group, 0) for group in timed)} timed, {count} unchanged: same code** "
              f"({len(timed)} and {len(same)} of {len(timed) + len(same)} variants in their benchmarks; "
              "docs/comparison-rule.md#which-cases-run-changed-code). A case not timed runs no changed function or "
-             "datum: its footprint (what its counted loop ran, and all that refers to) is identical in both builds.",
-             "", "| timed | cases | why |", "| --- | ---: | --- |"]
-    lines += [f"| `{group}` | {cases.get(group, 0)} | {selection.groups[group][1]} |" for group in timed]
+             "datum: its footprint (what its cases ran under callgrind, and all that refers to) is identical in "
+             "both builds.", "", "| timed | cases | why (demangled) |", "| --- | ---: | --- |"]
+    reasons = [selection.groups[group][1] for group in timed]
+    names = sorted({name for reason in reasons for name in re.findall(r"`(\$s[^`]+)`", reason)})
+    readable = dict(zip(names, same_code.demangle(names)))
+    for group, reason in zip(timed, reasons):
+        shown = re.sub(r"`(\$s[^`]+)`", lambda found: "`" + readable[found.group(1)].replace("|", "\\|") + "`",
+                       reason)
+        lines.append(f"| `{group}` | {cases.get(group, 0)} | {shown} |")
     if same:
         lines += ["", "Unchanged: same code, not timed: " + ", ".join(f"`{group}`" for group in same) + "."]
     return lines

@@ -107,9 +107,15 @@ class FunctionMap:
             return None
 
 
+# Unwind tables: read only when a stack is unwound (a crash's backtrace, a C++ exception), which no case's work
+# does. A change to a function changes the function's own node; its unwind entry alone cannot change a case's cost.
+UNWIND_SECTIONS = (".eh_frame",)
+
+
 def unread(key: str) -> bool:
-    """Whether a node is of a section the program maps but no instruction reads (code_identity.UNREAD_SECTIONS)."""
-    return key.split(":")[1] in UNREAD_SECTIONS
+    """Whether a node is of a section no case's work reads: one the program maps but no instruction reads
+    (code_identity.UNREAD_SECTIONS), or an unwind table (UNWIND_SECTIONS)."""
+    return key.split(":")[1] in UNREAD_SECTIONS + UNWIND_SECTIONS
 
 
 def module_of(key: str) -> str:

@@ -144,24 +144,25 @@ def test_a_selection_gets_the_budget_of_its_cases_within_bounds():
     assert selected_budget(False, 12, 604) == LEAST_SELECTED_BUDGET_MINUTES
 
 
-def test_a_module_hash_that_no_instruction_reads_changes_nothing():
-    head = {**BASE, "V.build/a.o:.swift_modhash:*": "other"}
-    assert changed_nodes(node_map({**BASE, "V.build/a.o:.swift_modhash:*": "one"}), node_map(head)) == []
+@pytest.mark.parametrize("section", [".swift_modhash", ".eh_frame"])
+def test_a_section_no_case_reads_changes_nothing(section):
+    head = {**BASE, f"V.build/a.o:{section}:*": "other"}
+    assert changed_nodes(node_map({**BASE, f"V.build/a.o:{section}:*": "one"}), node_map(head)) == []
     assert changed_nodes(node_map({**BASE, "V.build/a.o:.data:*": "one"}),
                          node_map({**BASE, "V.build/a.o:.data:*": "other"})) == ["V.build/a.o:.data:*"]
 
 
-def test_an_unwind_entry_belongs_to_the_function_it_describes():
-    base = {**BASE, "V.build/a.o:.eh_frame:*": "1", "V.build/b.o:.eh_frame:*": "2"}
-    references = {**REFERENCES, "V.build/a.o:.eh_frame:*": ("=V.build/a.o:.text:lock",),
-                  "V.build/b.o:.eh_frame:*": ("=V.build/b.o:.text:run_b",)}
+def test_a_record_nothing_refers_to_belongs_to_what_it_refers_to():
+    base = {**BASE, "V.build/a.o:swift5_records:*": "1", "V.build/b.o:swift5_records:*": "2"}
+    references = {**REFERENCES, "V.build/a.o:swift5_records:*": ("=V.build/a.o:.text:lock",),
+                  "V.build/b.o:swift5_records:*": ("=V.build/b.o:.text:run_b",)}
     selection = select(GROUPS, INPUTS, INPUTS, node_map(base, references),
-                       node_map({**base, "V.build/a.o:.eh_frame:*": "changed"}, references), FOOTPRINTS,
+                       node_map({**base, "V.build/a.o:swift5_records:*": "changed"}, references), FOOTPRINTS,
                        selective_modules(["V"]))
     assert selection.groups["s/b/a"][0] == TIMED and selection.groups["s/b/b"][0] == SAME
     # The control: a referenced datum is held only by the footprints that reach it.
-    referenced = {**references, "V.build/b.o:.text:run_b": ("=V.build/a.o:.eh_frame:*",)}
+    referenced = {**references, "V.build/b.o:.text:run_b": ("=V.build/a.o:swift5_records:*",)}
     selection = select(GROUPS, INPUTS, INPUTS, node_map(base, referenced),
-                       node_map({**base, "V.build/a.o:.eh_frame:*": "changed"}, referenced), FOOTPRINTS,
+                       node_map({**base, "V.build/a.o:swift5_records:*": "changed"}, referenced), FOOTPRINTS,
                        selective_modules(["V"]))
     assert selection.groups["s/b/b"][0] == TIMED and selection.groups["s/b/a"][0] == SAME
