@@ -19,8 +19,10 @@ In this order:
 2. **Every case is timed** when a changed node lies outside the modules that hold variants and suites
    (``selective_modules``): the harness's timing loop, the platform seam, the results writer, a dependency, the
    executable's start-up. They run in every case, and the counted loop does not show the timed one.
-3. **Every case is timed** when a changed node lies in no group's footprint: some case may run it where the
-   footprints cannot see (at another thread count, by a way no reference shows).
+3. **Every case is timed** when a changed node lies in no group's footprint but the program can reach it from
+   where it starts (``FunctionMap.live``: ``main``, the initializers, the records the Swift runtime scans): some
+   case may run it where the footprints cannot see (at another thread count, by a way no reference shows). A
+   changed node the program cannot reach (a generic whose every caller uses a specialization) runs in no case.
 Sections no case's work reads are not compared: Swift's hash of a module's compile, and unwind tables (read when a
 stack is unwound, which no case does; a function's change is its own node's). A changed node that nothing refers to
 (a record the Swift runtime scans) belongs to what it refers to: a footprint holds it when it holds one of the
@@ -118,7 +120,8 @@ def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict
     def holds(nodes: set[str], key: str) -> bool:
         return key in nodes or not owners[key].isdisjoint(nodes)
 
-    unseen = [key for key in changed if not any(holds(nodes, key) for nodes in reach.values())]
+    live = base.live() | head.live()
+    unseen = [key for key in changed if key in live and not any(holds(nodes, key) for nodes in reach.values())]
     if unseen:
         return Selection(f"{_named(unseen)} changed and no case's footprint holds it: a case may run it where the "
                          "footprints cannot see", changed=tuple(changed))

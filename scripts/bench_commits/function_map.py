@@ -10,7 +10,9 @@ function is not changed by a change to the one before it. Its *references* are t
 by name for a symbol other objects can define (the linker takes one definition; all of them are kept here), by node
 otherwise. A relocation to a section with an addend (a local call in one ``.text``) points at the node that holds
 the target byte; for a PC-relative type that byte is 4 past the addend, and both are kept, so a reference is never
-lost to that guess.
+lost to that guess. A call within one section needs no relocation at all (the assembler resolves it): in a section
+of code holding several functions, every 4 bytes that read as a rel32 landing on one of its functions' starts are
+a reference too (``_local_branches``).
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -25,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from elftools.common.exceptions import ELFError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
@@ -34,12 +37,16 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
     _without_worktree, worktree_spellings
 
-MAP_FORMAT = 1
+MAP_FORMAT = 2
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
 _PC_RELATIVE = {2, 4, 9, 41, 42, 261, 282, 283}
 UNCOVERED = "*"
+# Where a program starts: its entry symbol, and sections read whole without a reference: the initializers and
+# finalizers the loader runs, and the records the Swift runtime scans (types, conformances, metadata).
+ENTRY_SYMBOLS = ("main", "_start")
+ENTRY_SECTIONS = (".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors", ".init", ".fini", "swift5_")
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,14 @@ class FunctionMap:
     def referenced(self) -> set[str]:
         """Every node some node refers to."""
         return {target for key in self.references for target in self.targets(key)}
+
+    def live(self) -> set[str]:
+        """Every node the program can reach from where it starts (ENTRY_SYMBOLS, and the sections the loader or
+        the Swift runtime reads whole: ENTRY_SECTIONS); one outside it runs in no case."""
+        roots = [key for key in self.digests
+                 if key.rsplit(":", 1)[1] in ENTRY_SYMBOLS or key.split(":")[1].startswith(ENTRY_SECTIONS)]
+        roots += [key for name in ENTRY_SYMBOLS for key in self.defines.get(name, ())]
+        return self.closure(roots)
 
     def to_json(self) -> str:
         return json.dumps({"format": MAP_FORMAT, "digests": self.digests,
@@ -200,6 +215,11 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 found.add(clean(target_symbol.name))
                 what = f"{clean(target_symbol.name)}{addend:+d}"
             entries.setdefault(source, []).append((offset - source_start, kind, what))
+        if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR and len(starts.get(index, ())) > 1:
+            for place, landing in _local_branches(bytes(raw), starts[index]):
+                caller, callee = node(index, place)[0], node(index, landing)[0]
+                if callee != caller:
+                    targets.setdefault(caller, set()).add(f"={callee}")
         body = _without_worktree(bytes(raw), worktrees)
         covered = bytearray(len(body))
         for start in starts.get(index, []):
@@ -217,6 +237,22 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             digests[rest] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
                                                 sorted(entries.get(rest, ()))]).encode(), uncovered)
             references[rest] = tuple(sorted(targets.get(rest, ())))
+
+
+def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
+    """Where ``code`` (one section) may refer to the start of one of its own functions (``starts``) without a
+    relocation: the assembler resolves a call, jump or RIP-relative address within one section itself. Every 4
+    bytes read as an x86-64 rel32 (target = the place after them + their value) that lands exactly on a function's
+    start counts: a few bytes that only look like one add a reference, never lose one."""
+    if len(code) < 4:
+        return []
+    values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
+    windows = values[:-3] | (values[1:-2] << 8) | (values[2:-1] << 16) | (values[3:] << 24)
+    displacements = np.where(windows >= 1 << 31, windows - (1 << 32), windows)
+    places = np.arange(len(windows), dtype=np.int64)
+    aimed = places + 4 + displacements
+    hits = np.nonzero(np.isin(aimed, np.asarray(starts, dtype=np.int64)))[0]
+    return [(int(place), int(aimed[place])) for place in hits]
 
 
 def function_map(package: Path, objects: Iterable[str], built_in: Path | None = None) -> FunctionMap:

@@ -28,6 +28,10 @@ int look(int i) { return table[i & 3]; }
 int twice(int x) { return helper(x); }
 __attribute__((noinline)) int body(int x) { return x + %d; }
 int calls_body(int x) { return body(x) + 1; }
+__attribute__((noinline)) static int hidden(int x) { return x * 7 + 1; }
+__attribute__((noinline)) static int unused(int x) { return x * 9 + 2; }
+int calls_hidden(int x) { return hidden(x) + unused(0 * x); }
+int lone(int x) { return x - 1; }
 """
 
 
@@ -65,6 +69,9 @@ def test_a_footprint_follows_calls_and_data(tmp_path):
         return {key.rsplit(":", 1)[1] for key in built.closure(named[name])}
 
     assert {"calls_body", "body"} <= reach("calls_body")
+    # A call to a static function in the same section has no relocation: it is found in the code itself.
+    assert "hidden" in reach("calls_hidden")
+    assert "hidden" not in reach("lone") and reach("lone") == {"lone"}
     assert "table" in reach("look")
     assert "body" not in reach("look") and "table" not in reach("body")
     assert module_of(named["body"][0]) == "Lib"
@@ -75,8 +82,9 @@ def node_map(digests: dict[str, str], references: dict[str, tuple[str, ...]] | N
 
 
 BASE = {"V.build/a.o:.text:run_a": "1", "V.build/a.o:.text:lock": "2", "V.build/b.o:.text:run_b": "3",
-        "Core.build/loop.o:.text:loop": "4", "V.build/c.o:.text:setup_c": "5"}
-REFERENCES = {"V.build/a.o:.text:run_a": ("lock",)}
+        "Core.build/loop.o:.text:loop": "4", "V.build/c.o:.text:setup_c": "5", "Core.build/main.o:.text:main": "0"}
+# main reaches every variant (as the registry does), so that each may run.
+REFERENCES = {"V.build/a.o:.text:run_a": ("lock",), "Core.build/main.o:.text:main": ("run_a", "run_b", "setup_c")}
 INPUTS = {"toolchain": "t", "manifest": "m"}
 FOOTPRINTS = {"s/b/a": {"run_a", "loop"}, "s/b/b": {"run_b", "loop"}}
 GROUPS = ["s/b/a", "s/b/b", "s/b/c"]
@@ -166,3 +174,17 @@ def test_a_record_nothing_refers_to_belongs_to_what_it_refers_to():
                        node_map({**base, "V.build/a.o:swift5_records:*": "changed"}, referenced), FOOTPRINTS,
                        selective_modules(["V"]))
     assert selection.groups["s/b/b"][0] == TIMED and selection.groups["s/b/a"][0] == SAME
+
+
+def test_a_change_the_program_cannot_reach_runs_in_no_case():
+    base = {**BASE, "V.build/g.o:.text:generic": "7"}
+    references = dict(REFERENCES)
+    head = {**base, "V.build/g.o:.text:generic": "changed"}
+    selection = select(GROUPS, INPUTS, INPUTS, node_map(base, references), node_map(head, references), FOOTPRINTS,
+                       selective_modules(["V"]))
+    assert selection.every == "" and selection.timed() == ["s/b/c"]  # only the group without a footprint
+    # The control: main calls it, so some case may run it.
+    called = {**references, "Core.build/main.o:.text:main": ("run_a", "run_b", "setup_c", "generic")}
+    selection = select(GROUPS, INPUTS, INPUTS, node_map(base, called), node_map(head, called), FOOTPRINTS,
+                       selective_modules(["V"]))
+    assert "no case's footprint" in selection.every
