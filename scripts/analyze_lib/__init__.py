@@ -34,7 +34,7 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     writer), ``decision_table`` (the decisions as the report's table), ``origin_marks`` (a brought-in
     variant named with its module, and the list of them), ``conditions_text`` (a run's conditions in
     words), ``diagnosis_text`` (a diagnosis, a cliff and what moved in words), ``headlines_text`` (the report's
-    headlines in words), ``tables`` (the
+    headlines as a table, a short row each), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).

@@ -52,6 +52,15 @@ def test_every_constant_the_page_names_has_the_value_its_rule_states():
     assert _disagreements(rows) == []
 
 
+def test_the_role_starvation_rule_states_its_constant(monkeypatch):
+    # Starvation across roles (decisions.role_starvation) has its own row, held to the code like the labels'.
+    rows = {label: names for label, _, names in _rows()}
+    assert rows.get("`starves role=…`") == ["decisions.ROLE_STARVATION_FACTOR"]
+    assert not any("ROLE_STARVATION_FACTOR" in d for d in _disagreements(_rows()))
+    monkeypatch.setattr(decisions, "ROLE_STARVATION_FACTOR", 12.0)
+    assert any(d.startswith("`starves role=…`: decisions.ROLE_STARVATION_FACTOR = 12") for d in _disagreements(_rows()))
+
+
 def test_control_a_constant_changed_in_the_code_is_caught(monkeypatch):
     monkeypatch.setattr(diagnosis, "CONVOY_SWITCHES_PER_OP", 0.6)
     assert any(d.startswith("`convoy`: CONVOY_SWITCHES_PER_OP = 0.6") for d in _disagreements(_rows()))

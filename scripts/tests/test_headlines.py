@@ -41,15 +41,27 @@ def _headlines(markdown: str) -> str:
     return markdown.split("\n**Headlines:**\n", 1)[1].split("\n## ", 1)[0]
 
 
+def _row(headlines: str, pattern: str) -> str:
+    """The headline table's row whose pattern cell starts with ``pattern``."""
+    return next(line for line in headlines.splitlines() if line.startswith(f"| {pattern}"))
+
+
 def test_the_report_opens_with_the_steepest_cliff_and_its_cause(tmp_path):
     markdown, html = _report(tmp_path, MIXED, CONVOY)
     # After the lines on how the run was made, before the contents.
     before, after = markdown.split("\n**Headlines:**\n", 1)
     assert "**Busy or free:**" in before and "## Contents" in after and "## Contents" not in before
-    headlines = _headlines(markdown)
-    assert ("- **`mutex`** (isolation/mixed (read_pct=0)): cliff between 4 and 8 threads (226×): convoy: 1.15 "
-            "switches and 2.2 µs in the kernel per op.") in headlines
-    assert "cliff between 4 and 8 threads (226×): convoy: 1.15 switches and 2.2 µs in the kernel per op" in html
+    # A row: the pattern, what to use instead (nslock, recommended at 8 threads), how much faster, why; and a link
+    # to the family's section, whose cliffs give the figures.
+    row = _row(_headlines(markdown), "`mutex` at 8 threads (isolation/mixed, read_pct=0) |")
+    assert row.startswith("| `mutex` at 8 threads (isolation/mixed, read_pct=0) | `nslock` | 9")
+    assert row.endswith("× | cliff 226× from 4 to 8 threads: convoy ([more](#isolation)) |")
+    assert ("`mixed/mutex` read_pct=0: cliff between 4 and 8 threads (226×): convoy: 1.15 switches and 2.2 µs in "
+            "the kernel per op") in markdown
+    # In HTML the row folds the whole sentence, one click away.
+    assert ("<details><summary>cliff 226× from 4 to 8 threads: convoy</summary><code>mutex</code> "
+            "(isolation/mixed (read_pct=0)): cliff between 4 and 8 threads (226×): convoy: 1.15 switches and 2.2 µs "
+            "in the kernel per op.") in html
 
 
 def test_an_avoided_variant_is_named_with_its_cause(tmp_path):
@@ -66,22 +78,21 @@ def test_a_line_without_a_jump_makes_no_cliff_headline(tmp_path):
     # Negative control: mutex grows 2× at most per thread count.
     flat = {key: (value if key[2] != "mutex" else 45.0 * 2 ** math.log2(key[3])) for key, value in MIXED.items()}
     headlines = _headlines(_report(tmp_path, flat)[0])
-    assert "cliff between" not in headlines and "Seed patterns" in headlines
+    assert "cliff " not in headlines and "| `concurrent-barrier-async` (isolation) |" in headlines
 
 
 def test_a_seed_pattern_is_priced_against_the_one_to_use(tmp_path):
     headlines = _headlines(_report(tmp_path, MIXED, CONVOY)[0])
-    line = next(line for line in headlines.splitlines() if "Seed patterns" in line)
-    assert line.startswith("- **Seed patterns in isolation**, at worst against the one to use: "
-                           "`concurrent-barrier-async`: 9.") or line.startswith(
-        "- **Seed patterns in isolation**, at worst against the one to use: `concurrent-barrier-async`: 10.")
-    assert "× `mutex` at mixed, 2 threads (contended); on the CPU: " in line
+    line = _row(headlines, "`concurrent-barrier-async` (isolation) |")
+    assert line.startswith("| `concurrent-barrier-async` (isolation) | `mutex` | 9.") or line.startswith(
+        "| `concurrent-barrier-async` (isolation) | `mutex` | 10.")
+    assert line.endswith("× | on the CPU at mixed, 2 threads ([more](#isolation)) |")
 
 
 def test_a_run_without_seed_patterns_has_no_seed_headline(tmp_path):
     # Negative control: the same run without the seed variant.
     cases = {k: v for k, v in MIXED.items() if k[2] != "concurrent-barrier-async"}
-    assert "Seed patterns" not in _report(tmp_path, cases, CONVOY)[0]
+    assert "(isolation) |" not in _headlines(_report(tmp_path, cases, CONVOY)[0])
 
 
 STRESS_OK = [outcome("isolation/mutex/no-torn-read", 4, "consistent"), caught_control("control/isolation/torn")]
@@ -90,16 +101,17 @@ STRESS_OK = [outcome("isolation/mutex/no-torn-read", 4, "consistent"), caught_co
 def test_a_forbidden_stress_outcome_leads_the_headlines(tmp_path):
     rows = STRESS_OK + [outcome("isolation/nslock/no-torn-read", 4, "torn-read", "forbidden", count=3)]
     headlines = _headlines(_report(tmp_path, MIXED, CONVOY, rows)[0])
-    assert headlines.lstrip().startswith("- **Correctness: forbidden outcomes in 1 stress check** "
-                                         "(`isolation/nslock/no-torn-read`)")
+    first = headlines.strip().splitlines()[2]
+    assert first == ("| `isolation/nslock/no-torn-read` | — | — | **forbidden outcome** in a stress check: incorrect "
+                     "([more](#stress-checks)) |")
     # Negative control: every check passed.
-    assert "Correctness" not in _headlines(_report(tmp_path, MIXED, CONVOY, STRESS_OK)[0])
+    assert "forbidden outcome" not in _headlines(_report(tmp_path, MIXED, CONVOY, STRESS_OK)[0])
 
 
 def test_a_starved_case_is_a_headline(tmp_path):
     starved = case("isolation", "mixed", "nslock", 2, "read_pct=0")
     headlines = _headlines(_report(tmp_path, {**MIXED, starved: [math.inf] * 12 + [180.0] * 3}, CONVOY)[0])
-    assert ("**Starvation:** `isolation/mixed/nslock` read_pct=0 threads:2: starvation: no operation completed "
-            "in 12 of 15 samples.") in headlines
+    assert ("| `isolation/mixed/nslock` read_pct=0 threads:2 | — | — | starvation: no operation completed "
+            "in 12 of 15 samples ([more](#starved-samples)) |") in headlines
     # Negative control: the same run, nothing starved.
-    assert "Starvation" not in _headlines(_report(tmp_path, MIXED, CONVOY)[0])
+    assert "starvation" not in _headlines(_report(tmp_path, MIXED, CONVOY)[0])

@@ -97,7 +97,8 @@ def test_a_variant_that_would_lose_leaves_avoid_for_disqualified(tmp_path):
         assert f"`{seed}`\u00a0" in disqualified, situation
         assert "×: failed stress: `lost-writes` (write-lost)" in disqualified, situation
     headlines = _headlines(markdown)
-    assert f"`{seed}`: disqualified at mixed" in headlines and "failed stress: `lost-writes`" in headlines
+    row = next(line for line in headlines.splitlines() if line.startswith(f"| `{seed}` (isolation) |"))
+    assert "| disqualified: failed stress: `lost-writes`, at mixed, " in row
     # Control: clean checks leave it avoided, not disqualified.
     markdown, _ = _report(tmp_path, _stress(None))
     for _, situation, _, _, avoid, disqualified in _decision_rows(markdown):
@@ -116,9 +117,11 @@ def test_a_seed_that_failed_is_never_the_one_to_use_in_a_headline(tmp_path):
         out = tmp_path / f"report-{failing}"
         assert main(["report", str(timings), str(stress), "--out", str(out)]) == 0
         said[failing] = _headlines((out / "report.md").read_text())
-    assert "`concurrent-barrier-async`: the one to use" in said[None]
-    assert "`concurrent-barrier-async`: the one to use" not in said["concurrent-barrier-async"]
-    assert "`concurrent-barrier-async`: disqualified at mixed" in said["concurrent-barrier-async"]
+    seed = "| `concurrent-barrier-async` (isolation) | "
+    assert f"{seed}— | — | the one to use wherever measured within the CPUs" in said[None]
+    assert "the one to use" not in said["concurrent-barrier-async"]
+    row = next(line for line in said["concurrent-barrier-async"].splitlines() if line.startswith(seed))
+    assert "| disqualified: failed stress: `lost-writes`, at mixed, " in row
 
 
 def test_a_filter_that_matches_no_check_name_still_disqualifies(tmp_path):

@@ -41,9 +41,12 @@ from .summary import case_median, factor
 # A variant to avoid costs at least this many times the recommended one, at the low end
 # of the 95% CI of the ratio (so noise never puts a variant on the list).
 AVOID_FACTOR = 3.0
-# A role (the writer of isolation/roles, say) is starved when its busiest thread completed
-# at least this many times fewer operations than the busiest thread of another role of
-# the same case (medians over samples of thread_ops_max): every thread is given the same time.
+# A role (the writer of isolation/roles, say) is starved when another role of the same case got
+# at least this many times its share of time: each role's threads' share of their wall time on a
+# CPU (signals.Split.running, where the file records the split), and its busiest thread's
+# operations (medians over samples of thread_ops_max), both. Fewer operations alone are no proof:
+# a role whose operations cost 100x more (a store that copies on every write) completes 100x
+# fewer in a fair share of the time. Without the split only the operations are compared.
 ROLE_STARVATION_FACTOR = 10.0
 # Unfair: the slowest thread completed less than this share of the busiest thread's
 # operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
@@ -84,6 +87,54 @@ def role_siblings(case: Case, rows: dict[RoleRowsKey, list[Case]]) -> list[Case]
     return rows.get((key.suite, key.benchmark, key.variant, key.threads, _without_role(key.params)), [case])
 
 
+def _running_share(row: Case) -> float | None:
+    """The share of their wall time ``row``'s threads ran on a CPU (None without the split)."""
+    split = signals.split(row)
+    return split.running if split is not None and signals.finite(split.running) else None
+
+
+def role_starvation(siblings: list[Case]) -> str | None:
+    """Why one role of a measurement is starved by another (ROLE_STARVATION_FACTOR), or None.
+
+    The one rule: a role is starved when its threads completed no operation, or when another role
+    got at least ROLE_STARVATION_FACTOR times its share of time. The share is each role's threads'
+    running share (the split) and their busiest thread's operations, and both must fall short: a role
+    whose operations cost more completes fewer of them in the same time, and is not starved. A file
+    without the split compares the operations alone."""
+    medians = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
+    busiest = {row_id: median for row_id, median in medians.items() if median is not None}
+    measured = [row for row in siblings if id(row) in busiest]
+    if len(measured) < 2:
+        return None
+    least = min(measured, key=lambda row: busiest[id(row)])
+    if busiest[id(least)] == 0:
+        return f"starves {_role_text(least)} (its threads completed no operation)"
+    shares = {id(row): _running_share(row) for row in measured}
+    timed = all(share is not None for share in shares.values())
+    for row in sorted(measured, key=lambda row: busiest[id(row)]):
+        others = [other for other in measured if other is not row]
+        most = max(others, key=lambda other: busiest[id(other)])
+        ops_factor = busiest[id(most)] / busiest[id(row)]
+        if ops_factor < ROLE_STARVATION_FACTOR:
+            continue
+        if not timed:
+            return (f"starves {_role_text(row)} ({fmt_multiple(ops_factor)}× fewer ops per thread than "
+                    f"{_role_text(most)})")
+        share = shares[id(row)]
+        assert share is not None
+        richest = max(others, key=lambda other: shares[id(other)] or 0.0)
+        richest_share = shares[id(richest)] or 0.0
+        if share == 0 or richest_share / share >= ROLE_STARVATION_FACTOR:
+            return (f"starves {_role_text(row)} (its threads ran {_percent(share)} of their time, "
+                    f"{_role_text(richest)}'s {_percent(richest_share)}; {fmt_multiple(ops_factor)}× fewer ops "
+                    f"per thread than {_role_text(most)})")
+    return None
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.2g}%" if share < 0.1 else f"{share * 100:.0f}%"
+
+
 def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, *,
                       cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
@@ -105,18 +156,9 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
         if starved and starved >= STARVED_SHARE * row.n:
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved} of {row.n} samples"
-    medians = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
-    busiest = {row_id: median for row_id, median in medians.items() if median is not None}
-    measured = [row for row in siblings if id(row) in busiest]
-    if len(measured) > 1:
-        most = max(measured, key=lambda row: busiest[id(row)])
-        least = min(measured, key=lambda row: busiest[id(row)])
-        if busiest[id(least)] == 0:
-            return f"starves {_role_text(least)} (its threads completed no operation)"
-        factor = busiest[id(most)] / busiest[id(least)]
-        if factor >= ROLE_STARVATION_FACTOR:
-            return (f"starves {_role_text(least)} ({fmt_multiple(factor)}× fewer ops per thread than "
-                    f"{_role_text(most)})")
+    starves = role_starvation(siblings)
+    if starves is not None:
+        return starves
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
             fairness = signals.fairness(row)

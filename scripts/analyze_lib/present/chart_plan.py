@@ -21,8 +21,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
-from .figures import FigureBudget
+from .figures import FigureBudget, PanelSize
 from ..files.model import Case, CaseCounts, CaseKey
+from ..judge.headlines import SeedLine
 from ..judge.situations import (
     FLOOR_SUITES,
     THREADS,
@@ -201,3 +202,34 @@ def plan_counts_charts(cases: dict[CaseKey, CaseCounts], budget: FigureBudget) -
         if figures:
             charts.append(CountsChart(suite, benchmark, x, figures, tuple(group)))
     return charts
+
+
+# The first screen's chart: what each seed pattern costs against threads, as a multiple of the variant to use
+# instead (judge/headlines.seed_lines). One panel beside the headlines, so it is narrower than the others.
+SEED_CHART_FILE = "first-screen-seed-patterns.png"
+SEED_CHART_AXIS = "× the one to use instead"
+SEED_CHART_SIZE = PanelSize(width=5.0, height=3.1, legend_entry=2.5)
+
+
+@dataclass(frozen=True)
+class SeedChart:
+    """The first screen's figure: its file, title, one panel and axes, and its size."""
+    filename: str
+    title: str
+    panels: tuple[Panel, ...]
+    axes: Axes
+    size: PanelSize
+
+
+def plan_seed_chart(lines: tuple[SeedLine, ...], logical_cpus: int) -> SeedChart | None:
+    """One panel, a line per seed pattern that is not the one to use: its median over the median of the variant
+    to use instead, at each thread count (None when no seed has such a line)."""
+    # A line is named by its variant alone (the headlines table says what it is divided by), so the legend fits.
+    series = tuple(make_series(line.variant,
+                               [(float(t), ratio, ratio, ratio) for t, ratio in line.points]) for line in lines)
+    if not series:
+        return None
+    counts = sorted({t for line in lines for t, _ in line.points})
+    title = f"Seed patterns vs threads ({', '.join(map(str, counts))})"
+    return SeedChart(SEED_CHART_FILE, title, (Panel("median over the median of the variant to use instead", series),),
+                     Axes(THREADS, SEED_CHART_AXIS, oversubscribed_after=logical_cpus), SEED_CHART_SIZE)

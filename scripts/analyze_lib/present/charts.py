@@ -196,8 +196,8 @@ def _draw_panel(ax, panel: Panel, axes: Axes, y: _YAxis, styles: dict[str, tuple
     ax.grid(True, which="major", alpha=0.3)
 
 
-def build_figure(title: str, panels: list[Panel], axes: Axes) -> Figure:
-    """The figure of ``panels`` (a grid of up to figures.MAX_COLUMNS columns, one shared y
+def build_figure(title: str, panels: list[Panel], axes: Axes, size: figures.PanelSize = figures.STANDARD) -> Figure:
+    """The figure of ``panels`` (a grid of up to figures.MAX_COLUMNS columns of ``size``, one shared y
     axis, one legend below). The caller saves and closes it."""
     labels = sorted({s.label for p in panels for s in p.series})
     styles = {label: (COLOR_CYCLE[i % len(COLOR_CYCLE)], MARKER_CYCLE[i % len(MARKER_CYCLE)])
@@ -215,7 +215,7 @@ def build_figure(title: str, panels: list[Panel], axes: Axes) -> Figure:
         handles.append(Line2D([], [], color="#444444", marker=STARVED_MARKER, linestyle="none",
                               markersize=MARKER_SIZE + 2, label=STARVED_NOTE))
     rows, columns = figures.grid(len(panels))
-    width, height = figures.figure_size(len(panels), len(handles))
+    width, height = figures.figure_size(len(panels), len(handles), size)
     figure, grid = plt.subplots(rows, columns, squeeze=False, sharey=True, figsize=(width, height),
                                 layout="constrained")
     for ax in list(grid.flat)[len(panels):]:
@@ -233,13 +233,14 @@ def build_figure(title: str, panels: list[Panel], axes: Axes) -> Figure:
     figure.suptitle(title, fontsize=figures.TITLE_PT)
     if handles:
         figure.legend(handles=handles, loc="outside lower center", fontsize=figures.LEGEND_PT, frameon=False,
-                      ncol=figures.legend_columns(len(handles), columns))
+                      ncol=figures.legend_columns(len(handles), columns, size))
     return figure
 
 
-def draw_figure(path: Path, title: str, panels: list[Panel], axes: Axes) -> None:
+def draw_figure(path: Path, title: str, panels: list[Panel], axes: Axes,
+                size: figures.PanelSize = figures.STANDARD) -> None:
     """Draw ``panels`` into one PNG at ``path`` (see build_figure)."""
-    figure = build_figure(title, panels, axes)
+    figure = build_figure(title, panels, axes, size)
     try:
         figure.savefig(path, dpi=figures.DPI)
     finally:

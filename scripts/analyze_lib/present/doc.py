@@ -2,8 +2,8 @@
 folded sections) rendered to Markdown or HTML.
 
 Reports are built once as a list of blocks so report.md and report.html always say the
-same thing. Inline text may use `code` and **bold**, nothing else. Headings get the
-anchors GitHub gives them, so the contents' links work in both renderings.
+same thing. Inline text may use `code`, **bold** and links to a heading of the page, [text](#anchor),
+nothing else. Headings get the anchors GitHub gives them, so the contents' links work in both renderings.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from pathlib import Path
 
 # The HTML page's content width in CSS pixels; figures are laid out to fit it unshrunk.
 PAGE_WIDTH_PX = 1000
+# The report's first screen (its conditions, headlines and one chart) may use a wider window than that, up to this.
+FIRST_SCREEN_WIDTH_PX = 1360
 CONTENTS_TITLE = "Contents"
 
 
@@ -42,11 +44,25 @@ class Bullets:
 class Table:
     """A table; ``aligns`` has one ``l`` or ``r`` per column. A newline in a cell breaks
     the line (``<br>`` in both renderings). ``widths``, when given, are the columns' shares
-    of the page's width in percent (HTML only; the table then takes the whole width)."""
+    of the page's width in percent (HTML only; the table then takes the whole width).
+
+    ``folds``, when given, has one (detail, heading text) per row: the row's details one click
+    away. In HTML its last cell folds the detail (a ``<details>`` whose summary is the cell) with
+    a link to that heading; in Markdown, whose table cells cannot fold, the last cell links to
+    the heading, where the details are."""
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     aligns: str
     widths: tuple[int, ...] = ()
+    folds: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """Blocks kept together under a name: in HTML a ``<section>`` with that id (the report's first
+    screen, laid out by the page's style), in Markdown just the blocks."""
+    name: str
+    blocks: tuple
 
 
 @dataclass(frozen=True)
@@ -93,11 +109,33 @@ def _anchors(blocks) -> dict[int, str]:
                     slug = f"{base}-{number}"
                 used.add(slug)
                 anchors[id(block)] = slug
-            elif isinstance(block, Details):
+            elif isinstance(block, (Details, Section)):
                 visit(block.blocks)
 
     visit(blocks)
     return anchors
+
+
+def _heading_anchor(document, anchors, text: str) -> str:
+    """The anchor of the first heading of ``document`` whose text is ``text`` (GitHub's slug of it when none)."""
+    def find(items):
+        for block in items:
+            if isinstance(block, Heading) and block.text == text:
+                return anchors[id(block)]
+            if isinstance(block, (Details, Section)):
+                found = find(block.blocks)
+                if found:
+                    return found
+        return None
+    return find(document) or anchor_slug(text)
+
+
+def _folded_rows(table: Table, document, anchors) -> list[tuple[str, ...]]:
+    """The Markdown rows of a table with folds: the last cell links to where the row's details are."""
+    if not table.folds:
+        return list(table.rows)
+    return [(*row[:-1], f"{row[-1]} ([more](#{_heading_anchor(document, anchors, heading)}))")
+            for row, (_, heading) in zip(table.rows, table.folds)]
 
 
 def _contents_entries(blocks, contents: Contents, anchors) -> list[tuple[int, str, str]]:
@@ -138,7 +176,9 @@ def _markdown(items, document, anchors) -> str:
         elif isinstance(block, Bullets):
             out.append("\n".join(f"- {item}" for item in block.items))
         elif isinstance(block, Table):
-            out.append("\n".join(markdown_table(block.headers, block.aligns, block.rows)))
+            out.append("\n".join(markdown_table(block.headers, block.aligns, _folded_rows(block, document, anchors))))
+        elif isinstance(block, Section):
+            out.append(_markdown(block.blocks, document, anchors))
         elif isinstance(block, Image):
             out.append(f"![{block.alt}]({block.filename})")
         else:
@@ -148,6 +188,7 @@ def _markdown(items, document, anchors) -> str:
 
 _CODE = re.compile(r"`([^`]*)`")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]]+)\]\((#[\w-]+)\)")
 
 HTML_STYLE = f"""
 body {{ font-family: -apple-system, system-ui, sans-serif; max-width: {PAGE_WIDTH_PX}px; margin: 2em auto;
@@ -171,12 +212,25 @@ nav.contents ul ul li::before {{ content: " · "; color: #888; }}
 nav.contents ul ul li:first-child::before {{ content: " — "; }}
 details {{ margin: 0.8em 0; }}
 summary {{ cursor: pointer; color: #0645ad; }}
+body > h1:first-of-type, section#first-screen {{ width: min({FIRST_SCREEN_WIDTH_PX}px, calc(100vw - 2em));
+       position: relative; left: 50%; transform: translateX(-50%); }}
+body > h1:first-of-type {{ font-size: 1.5em; margin: 0.4em 0 0.3em; }}
+section#first-screen {{ font-size: 0.92em; line-height: 1.35; }}
+section#first-screen p, section#first-screen ul {{ margin: 0.35em 0; }}
+section#at-a-glance {{ display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0 1.2em; align-items: start; }}
+section#at-a-glance > p {{ grid-column: 1 / -1; }}
+section#at-a-glance > table {{ grid-column: 1; margin: 0.3em 0; font-size: 0.92em; }}
+section#at-a-glance > img {{ grid-column: 2; grid-row: 2; margin: 0.3em 0; }}
+section#at-a-glance td details {{ margin: 0; }}
+section#at-a-glance td summary {{ color: inherit; }}
+@media (max-width: {FIRST_SCREEN_WIDTH_PX - 300}px) {{ section#at-a-glance {{ display: block; }} }}
 """
 
 
 def _inline_html(text: str) -> str:
     escaped = html.escape(text, quote=False)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
+    escaped = _LINK.sub(r'<a href="\2">\1</a>', escaped)
     return _BOLD.sub(r"<strong>\1</strong>", escaped).replace("\n", "<br>")
 
 
@@ -231,15 +285,22 @@ def _html(items, document, anchors, image_dir: Path) -> list[str]:
             out.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in block.items) + "</ul>")
         elif isinstance(block, Table):
             head = "".join(f'<th class="{a}">{_inline_html(h)}</th>' for h, a in zip(block.headers, block.aligns))
-            body = "".join("<tr>" + "".join(f'<td class="{a}">{_inline_html(c)}</td>'
-                                            for c, a in zip(row, block.aligns)) + "</tr>"
-                           for row in block.rows)
+            cells = [[_inline_html(c) for c in row] for row in block.rows]
+            for row, (detail, heading) in zip(cells, block.folds):
+                link = f' <a href="#{_heading_anchor(document, anchors, heading)}">{html.escape(heading)}</a>'
+                row[-1] = (f"<details><summary>{row[-1]}</summary>{_inline_html(detail)}{link}</details>")
+            body = "".join("<tr>" + "".join(f'<td class="{a}">{c}</td>' for c, a in zip(row, block.aligns))
+                           + "</tr>" for row in cells)
             if block.widths:
                 columns = "".join(f'<col style="width: {w}%">' for w in block.widths)
                 opening = f'<table class="wide"><colgroup>{columns}</colgroup>'
             else:
                 opening = "<table>"
             out.append(f"{opening}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        elif isinstance(block, Section):
+            out.append(f'<section id="{html.escape(block.name)}">')
+            out += _html(block.blocks, document, anchors, image_dir)
+            out.append("</section>")
         elif isinstance(block, Image):
             data = base64.b64encode((image_dir / block.filename).read_bytes()).decode("ascii")
             out.append(f'<img alt="{html.escape(block.alt)}" src="data:image/png;base64,{data}">')

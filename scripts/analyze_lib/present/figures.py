@@ -51,19 +51,30 @@ def grid(panels: int) -> tuple[int, int]:
     return math.ceil(panels / columns), columns
 
 
-def legend_columns(entries: int, columns: int) -> int:
+@dataclass(frozen=True)
+class PanelSize:
+    """A panel's width and height in inches, and the width a legend entry takes below it."""
+    width: float = PANEL_WIDTH_IN
+    height: float = PANEL_HEIGHT_IN
+    legend_entry: float = LEGEND_ENTRY_WIDTH_IN
+
+
+# The size of every report and history panel; the first screen's chart has its own.
+STANDARD = PanelSize()
+
+def legend_columns(entries: int, columns: int, size: PanelSize = STANDARD) -> int:
     """How many legend entries fit side by side under ``columns`` panels."""
-    fit = int(PANEL_WIDTH_IN * columns / LEGEND_ENTRY_WIDTH_IN)
+    fit = int(size.width * columns / size.legend_entry)
     return max(1, min(fit, entries))
 
 
-def figure_size(panels: int, legend_entries: int) -> tuple[float, float]:
+def figure_size(panels: int, legend_entries: int, size: PanelSize = STANDARD) -> tuple[float, float]:
     """(width, height) in inches of a grid of ``panels`` with a title above and a legend
     of ``legend_entries`` below."""
     rows, columns = grid(panels)
-    legend_rows = math.ceil(legend_entries / legend_columns(legend_entries, columns)) if legend_entries else 0
+    legend_rows = math.ceil(legend_entries / legend_columns(legend_entries, columns, size)) if legend_entries else 0
     legend_height = LEGEND_ROW_HEIGHT_IN * (legend_rows + 0.6) if legend_rows else 0.0
-    return PANEL_WIDTH_IN * columns, PANEL_HEIGHT_IN * rows + TITLE_HEIGHT_IN + legend_height
+    return size.width * columns, size.height * rows + TITLE_HEIGHT_IN + legend_height
 
 
 P = TypeVar("P")

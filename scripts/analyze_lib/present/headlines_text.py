@@ -1,11 +1,38 @@
-"""The report's headlines in words (judge/headlines.py chooses them), each with its figure and its
-cause: one line per failed-stress finding, starvation, cliff and family of seed patterns."""
+"""The report's headlines (judge/headlines.py chooses them) as a table a person takes in at a glance: one row
+per failed stress check, starved case, cliff and seed pattern, each saying the pattern, what to use instead, how
+much faster that is and, in a word or two, why; the full sentence (figures and cause) is one click away, folded
+in HTML, and the row links to the section that holds it in Markdown."""
 
 from __future__ import annotations
 
-from ..fmt import fmt_count, fmt_multiple
-from ..judge.headlines import Headlines, SeedCost
+from ..fmt import fmt_multiple
+from ..judge.headlines import CliffCost, Headlines, SeedCost
 from .diagnosis_text import cause_text, cliff_text
+from .doc import Table
+
+HEADLINE_HEADERS = ("Pattern", "Use instead", "How much faster", "Why")
+# The columns' shares of the table's width in HTML (the why folds its details, so it gets the most).
+HEADLINE_WIDTHS = (30, 21, 11, 38)
+# The longest a headline row may be, in characters of its Markdown line: one line a person reads at once.
+HEADLINE_ROW_MAX = 200
+# The sections the rows lead to (their headings' texts), besides each family's own.
+STRESS_SECTION = "Stress checks"
+STARVED_SECTION = "Starved samples"
+NONE = "—"
+
+
+def _words(text: str) -> str:
+    """A cause's name, without its figures: ``convoy`` of ``convoy: 1.15 switches …``."""
+    return text.split(":", 1)[0]
+
+
+def _place(cost_situation: str) -> str:
+    """A situation without its params and parentheses: ``2 threads`` of ``2 threads (contended), tokens=1``."""
+    return cost_situation.split(",", 1)[0].split(" (", 1)[0]
+
+
+def _times(ratio: float | None) -> str:
+    return f"{fmt_multiple(ratio)}×" if ratio is not None and ratio > 1 else NONE
 
 
 def _case(key) -> str:
@@ -13,36 +40,61 @@ def _case(key) -> str:
     return f"`{key.filter_name}`{params}"
 
 
-def _seed_text(cost: SeedCost) -> str:
-    name = f"`{cost.variant}`"
+def _seed_row(cost: SeedCost) -> tuple[tuple[str, str, str, str], str]:
+    name = f"`{cost.variant}` ({cost.suite})"
     if cost.recommended:
-        return f"{name}: the one to use wherever it was measured within the CPUs"
+        return (name, NONE, NONE, "the one to use wherever measured within the CPUs"), \
+            f"`{cost.variant}`: the one to use wherever it was measured within the CPUs."
     where = f"{cost.decision.benchmark}, {cost.decision.situation}"
     best = cost.decision.use.variant if cost.decision.use else None
+    factor = cost.standing.factor.ratio if cost.standing is not None and cost.standing.factor else None
     cause = f"; {cause_text(cost.diagnosis)}" if cost.diagnosis is not None else ""
+    at = f"at {cost.decision.benchmark}, {_place(cost.decision.situation)}"
+    instead = f"`{best}`" if best else NONE
     if cost.reason is not None:
-        return f"{name}: disqualified at {where} ({cost.reason}){cause}"
-    return f"{name}: {fmt_multiple(cost.standing.factor.ratio)}× `{best}` at {where}{cause}"
+        why = f"disqualified: {cost.reason.split(' (', 1)[0]}, {at}"
+        detail = f"`{cost.variant}`: disqualified at {where} ({cost.reason}){cause}."
+    else:
+        why = f"{_words(cause_text(cost.diagnosis)) if cost.diagnosis else 'slower'} {at}"
+        detail = f"`{cost.variant}`: {_times(factor)} `{best}` at {where}{cause}."
+    return (name, instead, _times(factor), why), detail
 
 
-def headline_items(h: Headlines) -> tuple[str, ...]:
-    """One line per headline, most serious first; empty when the run has none."""
-    items = []
-    if h.failed_checks:
-        items.append(f"**Correctness: forbidden outcomes in {fmt_count(len(h.failed_checks), 'stress check')}** "
-                     f"({', '.join(f'`{c}`' for c in h.failed_checks)}): see Stress checks.")
-    if h.starved:
-        more = f", and {h.starved_total - len(h.starved)} more" if h.starved_total > len(h.starved) else ""
-        items.append("**Starvation:** " + "; ".join(f"{_case(d.key)} threads:{d.key.threads}: {cause_text(d)}"
-                                                    for d in h.starved) + more + ".")
-    for cliff in h.cliffs:
-        key = cliff.key
-        params = f" ({key.params_text.replace(';', ', ')})" if key.params else ""
-        items.append(f"**`{key.variant}`** ({key.suite}/{key.benchmark}{params}): {cliff_text(cliff)}.")
-    by_suite: dict[str, list[SeedCost]] = {}
-    for cost in h.seeds:
-        by_suite.setdefault(cost.suite, []).append(cost)
-    for suite, costs in by_suite.items():
-        items.append(f"**Seed patterns in {suite}**, at worst against the one to use: "
-                     + "; ".join(_seed_text(c) for c in costs) + ".")
-    return tuple(items)
+def _cliff_row(cost: CliffCost) -> tuple[tuple[str, str, str, str], str]:
+    cliff, key = cost.cliff, cost.cliff.key
+    params = f" ({key.params_text.replace(';', ', ')})" if key.params else ""
+    use = cost.decision.use if cost.decision is not None else None
+    other = use is not None and use.variant != key.variant
+    factor = cost.standing.factor.ratio if other and cost.standing and cost.standing.factor else None
+    factor_text = "starved" if cliff.factor == float("inf") else f"{fmt_multiple(cliff.factor)}×"
+    why = f"cliff {factor_text} from {cliff.before} to {cliff.at} threads: {_words(cause_text(cliff.diagnosis))}"
+    where = f"{key.suite}/{key.benchmark}" + (f", {key.params_text.replace(';', ', ')}" if key.params else "")
+    row = (f"`{key.variant}` at {cliff.at} threads ({where})",
+           f"`{use.variant}`" if other and use else NONE, _times(factor), why)
+    return row, f"`{key.variant}` ({key.suite}/{key.benchmark}{params}): {cliff_text(cliff)}."
+
+
+def headline_table(h: Headlines) -> Table:
+    """One row per headline, most serious first (stress failures, starved cases, the steepest cliffs, the seed
+    patterns), each folding its full sentence and leading to the section that holds the rest."""
+    rows: list[tuple[str, ...]] = []
+    folds: list[tuple[str, str]] = []
+    for check in h.failed_checks:
+        rows.append((f"`{check}`", NONE, NONE, "**forbidden outcome** in a stress check: incorrect"))
+        folds.append((f"`{check}` observed an outcome its contract forbids.", STRESS_SECTION))
+    for d in h.starved:
+        rows.append((f"{_case(d.key)} threads:{d.key.threads}", NONE, NONE, cause_text(d)))
+        folds.append((f"{_case(d.key)} threads:{d.key.threads}: {cause_text(d)}.", STARVED_SECTION))
+    if h.starved_total > len(h.starved):
+        more = h.starved_total - len(h.starved)
+        rows.append((f"{more} more starved case{'s' if more != 1 else ''}", NONE, NONE, "starvation"))
+        folds.append(("Every starved case is listed with its samples.", STARVED_SECTION))
+    for cost in h.cliffs:
+        row, detail = _cliff_row(cost)
+        rows.append(row)
+        folds.append((detail, cost.cliff.key.suite))
+    for seed in h.seeds:
+        row, detail = _seed_row(seed)
+        rows.append(row)
+        folds.append((f"Seed pattern, at worst against the one to use: {detail}", seed.suite))
+    return Table(HEADLINE_HEADERS, tuple(rows), "llrl", HEADLINE_WIDTHS, folds=tuple(folds))

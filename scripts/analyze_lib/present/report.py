@@ -7,7 +7,8 @@ reference tables), situations (what a benchmark's params say about how to show a
 The page leads with the run's conditions (its shape and whether the machine was busy,
 judge/conditions.py; a run taken under load is marked again on every section of its figures),
 then its headlines (judge/headlines.py: stress failures, starvation, the steepest cliffs with
-their causes, what the seed patterns cost) and a table of contents; then per family (suite) the
+their causes, what the seed patterns cost), a table row each, beside a chart of the seed patterns' cost
+against threads (in HTML one section, the first screen), and a table of contents; then per family (suite) the
 decision table (each avoided variant with its cause, judge/diagnosis.py), where its cost jumps
 with threads, and the charts, with the per-scenario ratios folded below them; then, given a counts file,
 the counts per operation (charts of instructions/op against a swept param, and every
@@ -24,16 +25,16 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..fmt import fmt_count
-from .chart_plan import CountsChart, plan_charts, plan_counts_charts
+from .chart_plan import CountsChart, plan_charts, plan_counts_charts, plan_seed_chart
 from .charts import draw_figure
 from ..judge.decisions import Decision, decide
 from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
-from ..judge.headlines import headlines
+from ..judge.headlines import headlines, seed_lines
 from .diagnosis_text import RULES_PAGE, cliff_text
-from .headlines_text import headline_items
+from .headlines_text import headline_table
 from .decision_table import decision_table, rules_text
 from .conditions_text import conditions_items, load_mark, recommendation_note
-from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Table, to_html, to_markdown
+from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Section, Table, to_html, to_markdown
 from .figures import FigureBudget
 from .origin_marks import Origins, brought_in_rows, marked
 from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
@@ -62,6 +63,9 @@ REPORT_DIR_PREFIX = "report-"
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 HEADLINES_TITLE = "Headlines:"
+# The HTML sections of the first screen (1400×900): the run's conditions, then the headlines beside their chart.
+FIRST_SCREEN = "first-screen"
+AT_A_GLANCE = "at-a-glance"
 COUNTS_HEADING = "Counts per operation"
 BROUGHT_IN_HEADING = "Variants brought from outside"
 STRESS_HEADING = "Stress checks"
@@ -365,11 +369,17 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                   for f in (results, counts, stress) if f is not None and f.incomplete]
     # The run's shape and load lead the page: every figure below was taken under them.
     shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
-    # Then the few findings worth a headline, each with its figure and cause.
-    # A paragraph, not a heading: the first screen stays above the contents, which list the sections.
-    lead = ([Paragraph(f"**{HEADLINES_TITLE}**"), Bullets(headline_items(found))] if found else [])
-    blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), *incomplete,
-                    Paragraph(" ".join(summary)), *shape, *lead, Contents()]
+    # Then the few findings worth a headline, a table row each, and beside them what the seed patterns cost
+    # against threads. A paragraph, not a heading: the first screen stays above the contents.
+    lead: list = [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found)] if found else []
+    seed_chart = plan_seed_chart(seed_lines(found, cases), cpus)
+    if seed_chart is not None:
+        draw_figure(out_dir / seed_chart.filename, seed_chart.title, list(seed_chart.panels), seed_chart.axes,
+                    seed_chart.size)
+        lead.append(Image(seed_chart.filename, seed_chart.title))
+    first = Section(FIRST_SCREEN, (*incomplete, Paragraph(" ".join(summary)), *shape,
+                                   *([Section(AT_A_GLANCE, tuple(lead))] if lead else [])))
+    blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), first, Contents()]
     if not cases and not counted and stress is None:
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).

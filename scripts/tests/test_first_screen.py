@@ -1,0 +1,119 @@
+"""A first screen a person takes in at a glance (issue 62): the headlines are a table, one row each (pattern, what
+to use instead, how much faster, why), no row longer than HEADLINE_ROW_MAX, each row's details one click away
+(folded in HTML, a link to its section in Markdown); and the HTML's first screen holds the run's conditions, that
+table and one chart, the seed patterns' cost against threads. Synthetic files; each check with a negative control."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from analyze_lib.cli import main
+from analyze_lib.present.chart_plan import SEED_CHART_FILE
+from analyze_lib.present.headlines_text import HEADLINE_HEADERS, HEADLINE_ROW_MAX
+from csvgen import caught_control, case, outcome, write_results, write_stress
+
+RUN = {"logical_cpus": "2", "run_threads": "1,2,4,8"}
+HARNESS = {case("harness", "empty", "loop", t): 0.3 for t in (1, 2)}
+MIXED = {
+    **{case("isolation", "mixed", "mutex", t, "keys=1000;read_pct=0"): c
+       for t, c in ((1, 45.0), (2, 100.0), (4, 111.0), (8, 25095.0))},
+    **{case("isolation", "mixed", "nslock", t, "keys=1000;read_pct=0"): c
+       for t, c in ((1, 55.0), (2, 150.0), (4, 190.0), (8, 263.0))},
+    **{case("isolation", "mixed", "concurrent-barrier-async", t, "keys=1000;read_pct=0"): c
+       for t, c in ((1, 400.0), (2, 1000.0), (4, 1100.0), (8, 1200.0))},
+}
+ONCE = {case("once", "hit", variant, t, "tokens=1000"): cost * t
+        for variant, cost in (("dispatch-once", 30.0), ("atomic-flag", 1.0), ("array-tracker", 400.0))
+        for t in (1, 2, 4, 8)}
+CONVOY = {case("isolation", "mixed", "mutex", 8, "keys=1000;read_pct=0"): {"voluntary": 1.15, "utilisation": 0.1,
+                                                                          "kernel_share": 0.44}}
+STARVED = {case("isolation", "mixed", "nslock", 2, "keys=1000;read_pct=0"): [math.inf] * 12 + [180.0] * 3}
+STRESS = [outcome("isolation/mutex/no-torn-read", 4, "consistent"), caught_control("control/isolation/torn"),
+          outcome("isolation/nslock/no-torn-read", 4, "torn-read", "forbidden", count=3)]
+
+
+def _report(tmp_path, cases: dict, stress: list | None = None) -> tuple[str, str]:
+    path = write_results(tmp_path / "run.csv", {**HARNESS, **cases}, version=6, run=RUN, signals=CONVOY)
+    files = [str(path)] + ([str(write_stress(tmp_path / "stress.csv", stress))] if stress else [])
+    assert main(["report", *files, "--out", str(tmp_path / "report")]) == 0
+    return (tmp_path / "report" / "report.md").read_text(), (tmp_path / "report" / "report.html").read_text()
+
+
+def _headlines(markdown: str) -> list[str]:
+    """The lines between the headlines' title and the contents, blank ones left out."""
+    region = markdown.split("\n**Headlines:**\n", 1)[1].split("\n## Contents", 1)[0]
+    return [line for line in region.splitlines() if line.strip()]
+
+
+def _not_rows(lines: list[str]) -> list[str]:
+    """Lines of the headlines that are neither a row of their table nor the chart below it."""
+    return [line for line in lines if not line.startswith("| ") and not line.startswith("![")]
+
+
+def _rows(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("| ")][2:]
+
+
+def test_every_headline_is_a_table_row(tmp_path):
+    lines = _headlines(_report(tmp_path, {**MIXED, **ONCE, **STARVED}, STRESS)[0])
+    assert lines[0] == "| " + " | ".join(HEADLINE_HEADERS) + " |"
+    assert _not_rows(lines) == []
+    rows = _rows(lines)
+    # One row for each: the failed check, the starved case, the cliffs and each seed pattern, most serious first.
+    assert rows[0].startswith("| `isolation/nslock/no-torn-read` | ")
+    assert rows[1].startswith("| `isolation/mixed/nslock` keys=1000, read_pct=0 threads:2 | ")
+    assert any(row.startswith("| `mutex` at 8 threads (isolation/mixed, keys=1000, read_pct=0) | ") for row in rows)
+    for seed in ("`concurrent-barrier-async` (isolation)", "`array-tracker` (once)", "`dispatch-once` (once)"):
+        assert sum(row.startswith(f"| {seed} | ") for row in rows) == 1, seed
+    # Each row has the four cells and leads to its section.
+    for row in rows:
+        assert len(re.split(r"(?<!\\)\|", row.strip().strip("|"))) == 4, row
+        assert re.search(r"\(\[more\]\(#[\w-]+\)\) \|$", row), row
+
+
+def test_control_a_headline_as_a_paragraph_is_caught():
+    lines = ["| Pattern | Use instead | How much faster | Why |", "| --- | --- | ---: | --- |",
+             "| `x` (once) | `y` | 2× | convoy ([more](#once)) |",
+             "- **Seed patterns in wait**, at worst against the one to use: `semaphore`: 83.9× …"]
+    assert _not_rows(lines) == [lines[3]]
+
+
+def test_every_headline_row_is_short(tmp_path):
+    # The longest names the issue met: a cliff with three params, a disqualified seed, a starved case, a check.
+    roles = {case("isolation", "roles", v, t, f"keys=1000;role={r};writers=1"): cost
+             for v, read, write in (("mutex", 100.0, 100.0), ("concurrent-barrier-async", 8000.0, 80.0))
+             for t in (2, 8) for r, cost in (("read", read * t), ("write", write * t))}
+    markdown, _ = _report(tmp_path, {**MIXED, **ONCE, **STARVED, **roles}, STRESS)
+    rows = _rows(_headlines(markdown))
+    assert len(rows) >= 6
+    assert [row for row in rows if len(row) > HEADLINE_ROW_MAX] == []
+    # Control: the paragraph a headline used to be (the seeds of wait, issue 62: about 900 characters) is not.
+    assert len("- **Seed patterns in wait**, at worst against the one to use: " + "x" * 840) > HEADLINE_ROW_MAX
+
+
+def _first_screen(html: str) -> str:
+    start = html.index('<section id="first-screen">')
+    end = html.index("<nav", start)
+    return html[start:end]
+
+
+def test_the_seed_chart_is_on_the_first_screen_with_the_conditions_and_the_headlines(tmp_path):
+    _, html = _report(tmp_path, {**MIXED, **ONCE})
+    first = _first_screen(html)
+    assert first.rstrip().endswith("</section>")
+    assert "<strong>Busy or free:</strong>" in first and "<th class=\"l\">Pattern</th>" in first
+    assert re.search(r'<section id="at-a-glance">.*<table.*</table>\s*<img alt="Seed patterns vs threads '
+                     r'\(1, 2, 4, 8\)" src="data:image/png;base64,', first, re.S)
+    # The only image of the first screen, and its rows fold their details.
+    assert first.count("<img") == 1 and first.count("<details><summary>") >= 3
+    assert (tmp_path / "report" / SEED_CHART_FILE).is_file()
+
+
+def test_control_without_a_seed_pattern_behind_there_is_no_seed_chart(tmp_path):
+    # Only the recommended seed (atomic-flag is no seed) and the variants that are not seeds: no line to draw.
+    cases = {k: v for k, v in {**MIXED, **ONCE}.items() if k[2] not in ("concurrent-barrier-async", "dispatch-once",
+                                                                         "array-tracker")}
+    _, html = _report(tmp_path, cases)
+    assert "<img" not in _first_screen(html)
+    assert not (tmp_path / "report" / SEED_CHART_FILE).exists()

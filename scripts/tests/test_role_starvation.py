@@ -1,0 +1,65 @@
+"""Starvation across roles compares each role's share of time, not raw operation counts (issue 62). A store whose
+writes cost 100× its reads (a `LockIsolated` that copies its dictionary on every write) completes 100× fewer writes
+in a fair share of the time: not starved. A writer whose threads hardly ran while the readers ran is. Synthetic
+isolation/roles rows at schema 8 (the sched_ columns give each role's running share); a file without the split
+still compares operations, as before."""
+
+from __future__ import annotations
+
+from analyze_lib.files.loader import load_results
+from analyze_lib.judge.decisions import ROLE_STARVATION_FACTOR, role_rows, role_starvation
+from csvgen import case, write_results
+
+READERS = (100000, 100000)   # (thread_ops_min, thread_ops_max) of the readers
+WRITER = (1000, 1000)        # 100× fewer per thread
+
+
+def _roles(role: str, variant: str = "lock-isolated"):
+    return case("isolation", "roles", variant, 2, f"keys=1000;role={role};writers=1")
+
+
+def _schedule(running: float) -> dict:
+    # The rest of each thread's time blocked; two CPUs for two threads, so no wait for a CPU.
+    return {"schedule": {"running": running, "runqueue": 0.0, "switches_in": 0.001}}
+
+
+def _verdict(tmp_path, read_running: float | None, write_running: float | None, version: int = 8,
+             writer=WRITER) -> str | None:
+    cases = {_roles("read"): 100.0, _roles("write"): 10000.0}
+    signals = {}
+    if read_running is not None and write_running is not None:
+        signals = {_roles("read"): _schedule(read_running), _roles("write"): _schedule(write_running)}
+    path = write_results(tmp_path / f"roles-{version}.csv", cases, version=version, run={"logical_cpus": "2"},
+                         thread_ops={_roles("read"): READERS, _roles("write"): writer}, signals=signals)
+    rows = list(role_rows(load_results(path).cases.values()).values())
+    assert len(rows) == 1 and len(rows[0]) == 2
+    return role_starvation(rows[0])
+
+
+def test_costly_writes_in_a_fair_share_of_the_time_are_not_starved(tmp_path):
+    # Negative control: 100× fewer writes than reads per thread, but the writer ran 95% of its time, as the reader.
+    assert _verdict(tmp_path, 0.95, 0.95) is None
+    # Still not starved when its share is a little smaller, short of the factor (the reader ran 9.5× as long).
+    assert _verdict(tmp_path, 0.95, 0.95 / (ROLE_STARVATION_FACTOR - 0.5)) is None
+
+
+def test_a_writer_that_hardly_ran_is_starved(tmp_path):
+    found = _verdict(tmp_path, 0.95, 0.005)
+    assert found == ("starves role=write (its threads ran 0.5% of their time, role=read's 95%; "
+                     "100× fewer ops per thread than role=read)")
+
+
+def test_a_role_that_ran_less_but_did_as_many_ops_is_not_starved(tmp_path):
+    # Less time on a CPU alone is no starvation either: the role's operations were cheap and it did as many.
+    assert _verdict(tmp_path, 0.95, 0.005, writer=READERS) is None
+
+
+def test_a_role_that_completed_nothing_is_starved_whatever_its_time(tmp_path):
+    assert _verdict(tmp_path, 0.95, 0.95, writer=(0, 0)) == "starves role=write (its threads completed no operation)"
+
+
+def test_without_the_split_operations_per_thread_decide_as_before(tmp_path):
+    # Schema 7 has no sched_ columns: nothing measures each role's time, so the operations stand in for it.
+    assert _verdict(tmp_path, None, None, version=7) == "starves role=write (100× fewer ops per thread than role=read)"
+    # A schema 8 file whose platform wrote the columns empty: the same.
+    assert _verdict(tmp_path, None, None, version=8) == "starves role=write (100× fewer ops per thread than role=read)"
