@@ -140,7 +140,8 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     A variant in ``failed`` (judge/stress.stress_failures: a forbidden outcome in one of its stress checks)
-    is disqualified in every situation, for that first: whatever it costs, it broke its contract. Otherwise
+    is disqualified in every situation, for that first: whatever it costs, it broke its contract. A reason of
+    ``failed`` that is ``Elsewhere`` (disqualified_anywhere) comes last, after the variant's own. Otherwise
     looks at every role row of the same measurement: starving any role, or being unfair
     within one, disqualifies the variant for all of them. Unfairness counts only where it
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
@@ -148,7 +149,7 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     (conditions.fairness_not_judged).
     """
     broken = failed.get((case.key.suite, case.key.variant))
-    if broken is not None:
+    if broken is not None and not isinstance(broken, Elsewhere):
         return broken
     siblings = role_siblings(case, rows)
     for row in [case] + [s for s in siblings if s is not case]:
@@ -165,7 +166,7 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
             if fairness is not None and fairness < FAIRNESS_MIN:
                 within = f" within {_role_text(row)}" if len(siblings) > 1 else ""
                 return f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops)"
-    return None
+    return broken  # disqualified elsewhere in its suite (Elsewhere), or None
 
 
 @dataclass(frozen=True)
@@ -243,6 +244,24 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
     return Decision(suite, benchmark, situation, standing(best) if best else None, runner_up,
                     tuple(sorted(avoid, key=_factor_descending)), disqualified,
                     unjudged if threads <= logical_cpus else None)
+
+
+class Elsewhere(str):
+    """A reason a variant is disqualified in its whole suite because it was disqualified in one of its situations
+    (disqualified_anywhere): where the variant fails on its own, its own reason is given instead."""
+
+
+def disqualified_anywhere(decisions: list[Decision], failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
+    """``failed`` and, for each variant disqualified in some situation of ``decisions``, that reason for its whole
+    suite (``disqualified at roles, 2 threads: starved ...``): a variant that starved a role, or was unfair, where
+    it was measured is not the one to use anywhere in its suite, as one that failed a stress check is not. The
+    first reason in decision order is kept; a stress failure comes first."""
+    found: dict[tuple[str, str], str] = {}
+    for d in decisions:
+        for out in d.disqualified:
+            found.setdefault((d.suite, out.standing.variant),
+                             Elsewhere(f"disqualified at {d.benchmark}, {d.situation}: {out.reason}"))
+    return {**found, **failed}
 
 
 def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts, plan_seed_chart
 from .charts import draw_figure
-from ..judge.decisions import Decision, decide
+from ..judge.decisions import Decision, decide, disqualified_anywhere
 from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
 from ..judge.headlines import headlines, seed_lines
 from .diagnosis_text import RULES_PAGE, cliff_text
@@ -340,6 +340,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     conditions = run_conditions(results) if results is not None else None
     share = conditions.cpu_share if conditions is not None else None
+    # A variant disqualified in one situation is not recommended in any other of its suite: decided twice.
+    failed = disqualified_anywhere(decide(cases, cpus, cpu_share=share, failed=failed), failed)
     decisions = decide(cases, cpus, cpu_share=share, failed=failed)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
