@@ -30,6 +30,8 @@ KEEP_BUILDS = 12
 # not reused.
 ENTRY_FORMAT = "binary, link kit, code identity and function map"
 LINK_DIRECTORY = "link"
+# The worktree a kept build was built in: a function map made anew from its objects cleans it out.
+BUILT_IN_FILE = "built-in.txt"
 
 
 def cache_directory() -> Path:
@@ -111,8 +113,25 @@ class BuildCache:
         except OSError:
             return
 
+    def built_in(self, commit: str) -> Path | None:
+        """The worktree the kept build of ``commit`` was built in (its path stands in its objects' bytes)."""
+        try:
+            return Path((self._entry(commit) / BUILT_IN_FILE).read_text().strip()) or None
+        except OSError:
+            return None
+
+    def keep_map(self, commit: str, functions: FunctionMap) -> None:
+        """Keep ``functions`` as the function map of the kept build of ``commit`` (whole or not at all)."""
+        entry = self._entry(commit)
+        try:
+            partial = entry / f".{MAP_FILE}.{os.getpid()}"
+            partial.write_text(functions.to_json())
+            os.replace(partial, entry / MAP_FILE)
+        except OSError:
+            return
+
     def store(self, commit: str, binary: Path, kit: LinkKit | None = None, identity: CodeIdentity | None = None,
-              functions: FunctionMap | None = None) -> None:
+              functions: FunctionMap | None = None, built_in: Path | None = None) -> None:
         """Keep ``binary``, its ``kit``, its code ``identity`` and its function map as the build of ``commit`` (each
         written whole or not at all; the binary last, as it is what says there is a build), then forget the least
         recently used builds beyond KEEP_BUILDS. A cache that cannot be written is skipped silently."""
@@ -121,6 +140,8 @@ class BuildCache:
             entry.mkdir(parents=True, exist_ok=True)
             if kit is not None:
                 kit.copy_to(entry / LINK_DIRECTORY)
+            if built_in is not None:
+                (entry / BUILT_IN_FILE).write_text(f"{built_in}\n")
             for name, kept in ((IDENTITY_FILE, identity), (MAP_FILE, functions)):
                 (entry / name).unlink(missing_ok=True)
                 if kept is not None:

@@ -11,8 +11,8 @@ by name for a symbol other objects can define (the linker takes one definition; 
 otherwise. A relocation to a section with an addend (a local call in one ``.text``) points at the node that holds
 the target byte; for a PC-relative type that byte is 4 past the addend, and both are kept, so a reference is never
 lost to that guess. A call within one section needs no relocation at all (the assembler resolves it): in a section
-of code holding several functions, every 4 bytes that read as a rel32 landing on one of its functions' starts are
-a reference too (``_local_branches``).
+of code holding several functions, a call, jump or RIP-relative ``lea`` whose rel32 lands on one of its functions'
+starts is a reference too (``_local_branches``, x86-64).
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -37,7 +37,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
     _without_worktree, worktree_spellings
 
-MAP_FORMAT = 2
+MAP_FORMAT = 3
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -240,19 +240,23 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
 
 
 def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
-    """Where ``code`` (one section) may refer to the start of one of its own functions (``starts``) without a
-    relocation: the assembler resolves a call, jump or RIP-relative address within one section itself. Every 4
-    bytes read as an x86-64 rel32 (target = the place after them + their value) that lands exactly on a function's
-    start counts: a few bytes that only look like one add a reference, never lose one."""
-    if len(code) < 4:
+    """Where ``code`` (one section of x86-64 code) may refer to the start of one of its own functions (``starts``)
+    without a relocation, as the assembler resolves a call, a jump or an address within one section itself: each
+    rel32 after a ``call`` (E8), a ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D
+    with mod 00, r/m 101) that lands exactly on a function's start. Bytes that only look like one add a
+    reference, never lose one."""
+    if len(code) < 8:
         return []
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
-    windows = values[:-3] | (values[1:-2] << 8) | (values[2:-1] << 16) | (values[3:] << 24)
-    displacements = np.where(windows >= 1 << 31, windows - (1 << 32), windows)
-    places = np.arange(len(windows), dtype=np.int64)
-    aimed = places + 4 + displacements
-    hits = np.nonzero(np.isin(aimed, np.asarray(starts, dtype=np.int64)))[0]
-    return [(int(place), int(aimed[place])) for place in hits]
+    places = np.arange(3, len(values) - 3, dtype=np.int64)
+    before1, before2, before3 = values[places - 1], values[places - 2], values[places - 3]
+    branch = ((before1 == 0xE8) | (before1 == 0xE9) | ((before2 == 0x0F) & (before1 >= 0x80) & (before1 <= 0x8F))
+              | (((before3 == 0x48) | (before3 == 0x4C)) & (before2 == 0x8D) & ((before1 & 0xC7) == 0x05)))
+    places = places[branch]
+    words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
+    aimed = places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
+    hits = np.isin(aimed, np.asarray(starts, dtype=np.int64))
+    return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])]
 
 
 def function_map(package: Path, objects: Iterable[str], built_in: Path | None = None) -> FunctionMap:

@@ -139,9 +139,10 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
     if cache is not None and not rebuild and cache.restore(commit, binary):
         say(f"reused the build of {side} ({commit[:12]}) kept in {cache.directory} (--rebuild builds it afresh)")
         identity = cache.identity(commit)
-        return Built(binary, _checked_link(side, cache.kit(commit), "the kept build has no link kit", binary, log),
+        kit = cache.kit(commit)
+        return Built(binary, _checked_link(side, kit, "the kept build has no link kit", binary, log),
                      identity, "" if identity else "the kept build has no code identity (--rebuild makes one)",
-                     cache.function_map(commit))
+                     cache.function_map(commit) or _kept_function_map(side, commit, cache, kit))
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:
@@ -160,7 +161,7 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
     identity, why_no_identity = _identity(side, commit, worktree, builder, kit, cache)
     functions = _function_map(side, commit, worktree, kit) if identity is not None and kit is not None else None
     if cache is not None:
-        cache.store(commit, binary, kit, identity, functions)
+        cache.store(commit, binary, kit, identity, functions, built_in=worktree)
     return Built(binary, _checked_link(side, kit, why, binary, log), identity, why_no_identity, functions)
 
 
@@ -195,6 +196,25 @@ def _function_map(side: str, commit: str, worktree: Path, kit: LinkKit) -> Funct
         return None
     say(f"function map of {side} ({commit[:12]}): {len(functions.digests)} functions and data, "
         f"{elapsed_text(time.monotonic() - started)}")
+    return functions
+
+
+def _kept_function_map(side: str, commit: str, cache: BuildCache, kit: LinkKit | None) -> FunctionMap | None:
+    """The function map of a kept build that has none of this format, made from its kept objects (the worktree
+    it was built in, for what the map cleans out, is kept with it: BuildCache.built_in) and kept; None when the
+    build did not keep them."""
+    built_in = cache.built_in(commit)
+    if kit is None or built_in is None:
+        return None
+    started = time.monotonic()
+    try:
+        functions = function_map(kit.directory, link_kit.objects(kit), built_in=built_in)
+    except (OSError, LinkError) as error:
+        say(f"note: no function map of {side} ({commit[:12]}): {error}")
+        return None
+    say(f"function map of the kept {side} ({commit[:12]}) made anew: {len(functions.digests)} functions and data, "
+        f"{elapsed_text(time.monotonic() - started)}")
+    cache.keep_map(commit, functions)
     return functions
 
 
