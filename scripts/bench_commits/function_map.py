@@ -3,7 +3,8 @@ with a digest of its code and the functions and data it refers to. What case_sel
 can run changed code.
 
 A *node* is one symbol's bytes in one section of one object (symbols at the same place, aliases, are one node,
-named by the first of their names), or the bytes of a section that no symbol covers (``*``). Its digest covers its
+named by the first of their names), or a run of bytes that no symbol covers: before the first symbol (``*``), or
+after one (``*`` and its name). Its digest covers its
 size, its bytes with every relocated field zeroed, and its relocations (where, which type, and what they point at:
 a symbol by name, or a node and the offset in it). Where the node lies in its section is no part of it, so a
 function is not changed by a change to the one before it. Its *references* are the nodes its relocations point at,
@@ -37,7 +38,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
     _without_worktree, worktree_spellings
 
-MAP_FORMAT = 3
+MAP_FORMAT = 4
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -180,6 +181,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             end, names, _ = ranges[index][start]
             if offset < end:
                 return f"{name}:{sections[index].name}:{min(names)}", start
+            return f"{name}:{sections[index].name}:{UNCOVERED}{min(names)}", end
         return f"{name}:{sections[index].name}:{UNCOVERED}", 0
 
     relocations: dict[int, list] = {}
@@ -231,12 +233,18 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             references[key] = tuple(sorted(targets.get(key, ())))
             for bound_name in bound:
                 defines.setdefault(bound_name, []).append(key)
-        rest = f"{name}:{section.name}:{UNCOVERED}"
-        uncovered = bytes(byte for byte, mark in zip(body, covered) if not mark)
-        if uncovered or rest in entries or not starts.get(index):
-            digests[rest] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
-                                                sorted(entries.get(rest, ()))]).encode(), uncovered)
-            references[rest] = tuple(sorted(targets.get(rest, ())))
+        # The bytes no symbol covers, one node for each run of them: before the first symbol (``*``), and after
+        # each symbol up to the next (``*`` and that symbol's name).
+        gaps: dict[str, bytearray] = {}
+        for offset, mark in enumerate(covered):
+            if not mark:
+                gaps.setdefault(node(index, offset)[0], bytearray()).append(body[offset])
+        if not starts.get(index):
+            gaps.setdefault(f"{name}:{section.name}:{UNCOVERED}", bytearray())
+        for key in set(gaps) | {key for key in entries if key.rsplit(":", 1)[1].startswith(UNCOVERED)}:
+            digests[key] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
+                                               sorted(entries.get(key, ()))]).encode(), bytes(gaps.get(key, b"")))
+            references[key] = tuple(sorted(targets.get(key, ())))
 
 
 def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
