@@ -38,7 +38,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
     _without_worktree, worktree_spellings
 
-MAP_FORMAT = 4
+MAP_FORMAT = 5
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -218,8 +218,13 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 what = f"{clean(target_symbol.name)}{addend:+d}"
             entries.setdefault(source, []).append((offset - source_start, kind, what))
         if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR and len(starts.get(index, ())) > 1:
+            # Such a rel32 is a distance, which a change to a function between the two moves: its bytes are
+            # zeroed, and the function it lands on stands in the digest instead, as a relocation's target does.
             for place, landing in _local_branches(bytes(raw), starts[index]):
-                caller, callee = node(index, place)[0], node(index, landing)[0]
+                (caller, caller_start), (callee, callee_start) = node(index, place), node(index, landing)
+                raw[place:place + 4] = bytes(4)
+                entries.setdefault(caller, []).append((place - caller_start, -1,
+                                                       f"{callee}+{landing - callee_start}"))
                 if callee != caller:
                     targets.setdefault(caller, set()).add(f"={callee}")
         body = _without_worktree(bytes(raw), worktrees)

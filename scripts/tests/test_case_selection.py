@@ -29,16 +29,17 @@ int twice(int x) { return helper(x); }
 __attribute__((noinline)) int body(int x) { return x + %d; }
 int calls_body(int x) { return body(x) + 1; }
 __attribute__((noinline)) static int hidden(int x) { return x * 7 + 1; }
-__attribute__((noinline)) static int unused(int x) { return x * 9 + 2; }
-int calls_hidden(int x) { return hidden(x) + unused(0 * x); }
+__attribute__((noinline)) static int middle(int x) { return x * %d + 2; }
+int calls_hidden(int x) { return hidden(x) + middle(x); }
 int lone(int x) { return x - 1; }
 """
 
 
-def compiled(tmp_path: Path, name: str, factor: int = 2, constant: int = 3, addend: int = 7) -> FunctionMap:
+def compiled(tmp_path: Path, name: str, factor: int = 2, constant: int = 3, addend: int = 7,
+             spread: int = 9) -> FunctionMap:
     package = tmp_path / f"worktree-{name}"
     (package / "Lib.build").mkdir(parents=True)
-    (package / "lib.c").write_text(SOURCE % (factor, constant, addend))
+    (package / "lib.c").write_text(SOURCE % (factor, constant, addend, spread))
     subprocess.run([CLANG, "-c", "-O1", str(package / "lib.c"), "-o",
                     str(package / "Lib.build" / "lib.c.o")], check=True, cwd=package)
     return function_map(package, ["Lib.build/lib.c.o"])
@@ -55,7 +56,11 @@ def test_two_compiles_in_two_worktrees_are_equal(tmp_path):
 
 @needs_clang
 @pytest.mark.parametrize("change, symbols", [({"addend": 8}, {"body"}), ({"factor": 3}, {"twice"}),
-                                             ({"constant": 5}, {"table"})])
+                                             ({"constant": 5}, {"table"}),
+                                             # middle grows (an imm32, not an imm8) between hidden and its caller,
+                                             # whose call's distance moves: the caller is the same code (the
+                                             # padding after middle changes too).
+                                             ({"spread": 100000}, {"middle", "*middle"})])
 def test_a_change_changes_its_function_and_no_other(tmp_path, change, symbols):
     assert changed_symbols(compiled(tmp_path, "a"), compiled(tmp_path, "b", **change)) == symbols
 
