@@ -18,19 +18,19 @@ In this order:
    build and link commands, the manifest, the resolved dependencies, a library from outside the package).
 2. **Every case is timed** when a changed node lies outside the modules that hold variants and suites
    (``selective_modules``): the harness's timing loop, the platform seam, the results writer, a dependency, the
-   executable's start-up. They run in every case, and the counted loop does not show the timed one.
+   executable's start-up. They run in every case, and a footprint does not show the timed loop that runs it.
 3. **Every case is timed** when a changed node lies in no group's footprint but the program can reach it from
    where it starts (``FunctionMap.live``: ``main``, the initializers, the records the Swift runtime scans): some
    case may run it where the footprints cannot see (at another thread count, by a way no reference shows). A
    changed node the program cannot reach (a generic whose every caller uses a specialization) runs in no case.
+4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (a case
+   the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
+   the number of its functions and data, all identical.
+
 Sections no case's work reads are not compared: Swift's hash of a module's compile, and unwind tables (read when a
 stack is unwound, which no case does; a function's change is its own node's). A changed node that nothing refers to
 (a record the Swift runtime scans) belongs to what it refers to: a footprint holds it when it holds one of the
 nodes it refers to.
-
-4. Otherwise a group is **timed** when its footprint holds a changed node, or when it has no footprint (a case
-   the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
-   the number of its functions and data, all identical.
 
 Nothing here needs a case to be timed first; where the footprints cannot be had (no valgrind, another platform),
 or a build has no function map, every case is timed as before and the comparison says why.
@@ -93,7 +93,7 @@ def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
 def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict[str, str], base: FunctionMap,
            head: FunctionMap, footprints: dict[str, set[str]], modules: frozenset[str]) -> Selection:
     """Apply the rule (module doc) to the compared ``groups``: the builds' identity inputs and function maps, the
-    functions each group's counted loop ran (``footprints``, in either build) and the selective ``modules``."""
+    functions each group's cases ran (``footprints``, in either build) and the selective ``modules``."""
     groups = sorted(set(groups))
     moved = [name for name in EVERY_CASE_INPUTS if base_inputs.get(name) != head_inputs.get(name)]
     if moved:
