@@ -253,9 +253,9 @@ class Elsewhere(str):
 
 def disqualified_anywhere(decisions: list[Decision], failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
     """``failed`` and, for each variant disqualified in some situation of ``decisions``, that reason for its whole
-    suite (``starves role=read (…) at roles, 2 threads (contended), role=write``): a variant that starved a role, or was unfair, where
-    it was measured is not the one to use anywhere in its suite, as one that failed a stress check is not. The
-    first reason in decision order is kept; a stress failure comes first."""
+    suite, with where it held (``starves role=read (…) at roles, 2 threads (contended), role=write``): a variant
+    that starved a role, or was unfair, where it was measured is not the one to use anywhere in its suite, as one
+    that failed a stress check is not. The first reason in decision order is kept; a stress failure comes first."""
     found: dict[tuple[str, str], str] = {}
     for d in decisions:
         for out in d.disqualified:
