@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,6 +106,19 @@ def _without_worktree(data: bytes, worktrees: tuple[bytes, ...]) -> bytes:
     return data
 
 
+def name_cleaner(worktrees: tuple[bytes, ...]) -> Callable[[str], str]:
+    """What turns a symbol's name into one without the worktree's path (clang names a string literal's symbol
+    after its text): each spelling of ``worktrees`` replaced by WORKTREE_MARK."""
+    marks = tuple((path.decode(errors="surrogateescape"), WORKTREE_MARK.decode()) for path in worktrees)
+
+    def clean(name: str) -> str:
+        for path, mark in marks:
+            name = name.replace(path, mark)
+        return name
+
+    return clean
+
+
 def _section_names(elf: ELFFile) -> list[str]:
     """Each section's name, made unique within the object by ``#n`` for the n-th repeat of a name."""
     seen: dict[str, int] = {}
@@ -127,13 +140,7 @@ def elf_pieces(data: bytes, name: str, worktrees: tuple[bytes, ...]) -> tuple[di
     symtab = elf.get_section_by_name(".symtab")
     symbols = list(symtab.iter_symbols()) if isinstance(symtab, SymbolTableSection) else []
 
-    marks = tuple((path.decode(errors="surrogateescape"), WORKTREE_MARK.decode()) for path in worktrees)
-
-    def clean(name: str) -> str:
-        """A symbol's name without the worktree's path (clang names a string literal's symbol after its text)."""
-        for path, mark in marks:
-            name = name.replace(path, mark)
-        return name
+    clean = name_cleaner(worktrees)
 
     def target(index: int) -> str:
         symbol = symbols[index]

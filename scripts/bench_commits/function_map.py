@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import io
 import json
+import re
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,8 +36,8 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
-from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, WORKTREE_MARK, _digest, \
-    _without_worktree, worktree_spellings
+from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
+    name_cleaner, worktree_spellings
 
 MAP_FORMAT = 5
 MAP_FILE = "function-map.json"
@@ -148,12 +149,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
     sections = list(elf.iter_sections())
     symtab = elf.get_section_by_name(".symtab")
     symbols = list(symtab.iter_symbols()) if isinstance(symtab, SymbolTableSection) else []
-    marks = tuple((path.decode(errors="surrogateescape"), WORKTREE_MARK.decode()) for path in worktrees)
-
-    def clean(text: str) -> str:
-        for path, mark in marks:
-            text = text.replace(path, mark)
-        return text
+    clean = name_cleaner(worktrees)
 
     # Each loaded section's symbol ranges: start → (end, names, bound), and the sorted starts.
     ranges: dict[int, dict[int, list]] = {}
@@ -240,15 +236,15 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 defines.setdefault(bound_name, []).append(key)
         # The bytes no symbol covers, one node for each run of them: before the first symbol (``*``), and after
         # each symbol up to the next (``*`` and that symbol's name).
-        gaps: dict[str, bytearray] = {}
-        for offset, mark in enumerate(covered):
-            if not mark:
-                gaps.setdefault(node(index, offset)[0], bytearray()).append(body[offset])
+        gaps: dict[str, bytes] = {}
+        for run in re.finditer(b"\0+", bytes(covered)):
+            key = node(index, run.start())[0]
+            gaps[key] = gaps.get(key, b"") + body[run.start():run.end()]
         if not starts.get(index):
-            gaps.setdefault(f"{name}:{section.name}:{UNCOVERED}", bytearray())
+            gaps.setdefault(f"{name}:{section.name}:{UNCOVERED}", b"")
         for key in set(gaps) | {key for key in entries if key.rsplit(":", 1)[1].startswith(UNCOVERED)}:
             digests[key] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
-                                               sorted(entries.get(key, ()))]).encode(), bytes(gaps.get(key, b"")))
+                                               sorted(entries.get(key, ()))]).encode(), gaps.get(key, b""))
             references[key] = tuple(sorted(targets.get(key, ())))
 
 
