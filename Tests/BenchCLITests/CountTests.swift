@@ -103,9 +103,9 @@ struct CountTests {
 
     /// A case's counts do not depend on which other cases the run selected: each is counted in processes of its
     /// own. The subject, once/hit/os-lock, counted in one process with the others before that, 1,247.45
-    /// instructions per operation at 10 tokens alone and 1,255.45 beside the wait suite, whose cases were set up
-    /// and torn down first in the same process (docs/findings/2026-11-28-counts-alone.md). Every parameter is
-    /// compared.
+    /// instructions per operation at 10 tokens alone and 1,255.45 with the wait suite selected too (its cases come
+    /// after, so what differed is what the process did before the case: selecting another list of cases)
+    /// (docs/findings/2026-11-28-counts-alone.md). Every parameter is compared.
     @Test func aCaseCountsTheSameAloneAndBesideOthers() async throws {
         let alone = try await Self.count(filter: "^once/hit/os-lock$")
         let beside = try await Self.count(filter: "^wait/|^once/hit/os-lock$")
