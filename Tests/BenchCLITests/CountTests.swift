@@ -101,6 +101,21 @@ struct CountTests {
                 "two counts of the same binary differ")
     }
 
+    /// A case's counts do not depend on which other cases the run selected: each is counted in processes of its
+    /// own. The subject, once/hit/os-lock, counted in one process with the others before that, 1,247.45
+    /// instructions per operation at 10 tokens alone and 1,255.45 with the wait suite selected too (its cases come
+    /// after, so what differed is what the process did before the case: selecting another list of cases)
+    /// (docs/findings/2026-11-28-counts-alone.md). Every parameter is compared.
+    @Test func aCaseCountsTheSameAloneAndBesideOthers() async throws {
+        let alone = try await Self.count(filter: "^once/hit/os-lock$")
+        let beside = try await Self.count(filter: "^wait/|^once/hit/os-lock$")
+        #expect(alone.count == 5, "once/hit/os-lock at 5 token counts: \(alone.keys.sorted())")
+        for key in ["instructions", "allocations", "operations"] {
+            #expect(alone.mapValues { $0[key]! } == beside.filter { alone[$0.key] != nil }.mapValues { $0[key]! },
+                    "\(key) of once/hit/os-lock alone and beside others")
+        }
+    }
+
     /// `--spin-scale` changes harness/spin's work and nothing else: each step of scale adds exactly the same
     /// instructions per operation (the loop's steps), at least one per step.
     @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() async throws {

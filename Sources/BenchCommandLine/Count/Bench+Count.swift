@@ -16,9 +16,10 @@ extension Bench {
             usage: "\(ProgramName.current) count [--filter <regex>] [--iterations <n> | --quick] [--spin-scale <x>] [--output <path>] "
                 + "[--overwrite] [--functions <path>]",
             discussion: """
-            Runs each selected threads:1 case a fixed number of iterations twice in child processes: once under \
-            valgrind's callgrind, collecting only around the counted loop, and once with Debian's jemalloc \
-            preloaded (thread cache off), reading its allocation statistics around the same loop. Both run with \
+            Runs each selected threads:1 case a fixed number of iterations twice, each time in a child process of \
+            its own that runs no other case, so that a case's counts do not depend on which others were selected: \
+            once under valgrind's callgrind, collecting only around the counted loop, and once with Debian's \
+            jemalloc preloaded (thread cache off), reading its allocation statistics around the same loop. Both run with \
             SWIFT_DETERMINISTIC_HASHING=1, after one uncounted warm-up run, and without what in the caller's \
             environment changes a count but not the code (LD_PRELOAD, LD_AUDIT, LD_BIND_NOW, LD_BIND_NOT, \
             GLIBC_TUNABLES, MALLOC_*, JE_MALLOC_*): those are cleared, with a warning naming them, so that two \
@@ -83,9 +84,7 @@ extension Bench {
             guard bench_callgrind_compiled_in() != 0 else {
                 throw BenchError("this bench was built without valgrind/callgrind.h; install valgrind and rebuild")
             }
-            let cases = Dictionary(uniqueKeysWithValues: try Self.cases(bench).map {
-                ($0.benchmarkCase.description, $0.benchmarkCase)
-            })
+            let cases = try Self.cases(bench).map(\.benchmarkCase)
             // `--quick` is bench's own flag (the parent command parses it): fewer iterations, counts exact either way.
             let count = iterations ?? (bench.quick ? Self.quickIterations : Self.defaultIterations)
             var environment = RunEnvironment.current(benchVersion: BenchVersion.current)

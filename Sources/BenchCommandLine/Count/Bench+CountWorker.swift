@@ -8,6 +8,11 @@ extension Bench {
     /// The child process of `bench count`: runs each selected one-thread case a fixed number of times and
     /// reports one counting pass, as tab-separated lines on stdout. Not for direct use.
     ///
+    /// `bench count` gives the `instructions` and `allocations` passes one case each (`--case`) and no filter, so
+    /// that everything the process does before the case (selecting, registering, instantiating generic
+    /// metadata) is the same whichever cases the run selected: Dispatch's unspecialized generics look their
+    /// metadata up on every call, and that lookup's cost depends on what the process instantiated before.
+    ///
     /// - `instructions` (run under callgrind): each case's counted run is dumped under the case's name;
     ///   prints `case<TAB>operations`.
     /// - `allocations` (run with jemalloc preloaded, thread cache off): prints `case<TAB>operations<TAB>allocations`.
@@ -27,6 +32,9 @@ extension Bench {
 
         @Option var pass: Pass
         @Option var iterations: Int
+        /// The one case to count (its description, `suite/benchmark/variant threads:1 name:value…`), the others
+        /// selected but not set up; without it, every selected case in turn.
+        @Option(name: .customLong("case")) var caseName: String?
         @ParentCommand var bench: Bench
 
         func run() throws {
@@ -34,7 +42,12 @@ extension Bench {
                 return try runFootprints()
             }
             let runner = CountRunner(iterations: iterations)
-            for (benchmarkCase, benchmark) in try Count.cases(bench) {
+            var selected = try Count.cases(bench)
+            if let caseName {
+                selected = selected.filter { $0.benchmarkCase.description == caseName }
+                guard !selected.isEmpty else { throw BenchError("no one-thread case is called \(caseName)") }
+            }
+            for (benchmarkCase, benchmark) in selected {
                 // `runner.count` tears the workload down; one that is not run is torn down here.
                 let workload = benchmark.setup(benchmarkCase)
                 let name = benchmarkCase.description

@@ -49,6 +49,12 @@ struct CountTools {
     /// Runs a program (bound to this process: `ParentBinding`) and returns its standard output, or nil when it
     /// cannot start or exits non-zero.
     static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) -> String? {
+        start(program, arguments, environment: environment)?.finish()
+    }
+
+    /// Starts a program (bound to this process: `ParentBinding`, so call it from the main thread), or nil when it
+    /// cannot start; `finish()` waits for it.
+    static func start(_ program: String, _ arguments: [String], environment: [String: String]? = nil) -> Started? {
         let process = Process()
         let command = ParentBinding.command(program, arguments)
         process.executableURL = URL(fileURLWithPath: command.program)
@@ -57,10 +63,22 @@ struct CountTools {
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return Started(process: process, output: output)
+    }
+
+    /// A program `start` started.
+    struct Started {
+        let process: Process
+        let output: Pipe
+
+        /// Its standard output once it has ended, or nil when it exited non-zero. Reads the output to its end
+        /// first: what a program writes while the caller waits for another stays in the pipe, a line or two here.
+        func finish() -> String? {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 }
 
