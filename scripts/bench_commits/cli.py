@@ -51,7 +51,7 @@ builds afresh). The two binaries
 then run side by side (paired, below), and scripts/analyze's gate compares them: the
 comparison's Markdown goes to stdout, progress to stderr, and the exit code is the gate's. Unless
 --no-count, `bench count` runs once per side and its instructions and allocations per op are gated
-exactly (skipped with a note when valgrind is missing).
+exactly (skipped with a note when valgrind is missing, and not run when the code is the same).
 
 Same code first: each build's code identity (every section the program loads, of every object it
 links, and the toolchain, build and link commands, manifest and resolved dependencies) is computed once
@@ -365,7 +365,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         from_copies = [name for name, side in sides.items() if args.paired and side.link is None]
         _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
         counted = False
-        if not args.no_count:
+        if not args.no_count and not control:
             counted = run_counts(sides, bench_options, quick,
                                  {SIDE_A: paths.counts_a, SIDE_B: paths.counts_b}, workspace.logs)
     finally:
@@ -398,6 +398,9 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     elif args.no_count:
         out += ["Counts: not run (--no-count).", ""]
         headlines.append("counts: not run")
+    elif control:
+        out += [f"Counts: not run: {same_code.COUNTS_NOT_RUN}.", ""]
+        headlines.append("counts: same code")
     else:
         out += ["Counts: skipped, `bench count` cannot run on this machine (valgrind or jemalloc missing).", ""]
         headlines.append("counts: skipped")

@@ -7,7 +7,10 @@ symbols) equal in both, then the two binaries are links of the same objects by t
 case runs identical code. Each case is then judged **unchanged: same code**, with that evidence named, and
 bench-commits times only a short control (``CONTROL_ROUNDS`` rounds of every case, paired): what code identity
 cannot see (layout, which every round's link shuffles; the machine) is still timed, and a case the control calls
-slower or faster is reported and gated, not hidden.
+slower or faster is reported and gated, not hidden. ``bench count`` is not run: a count is exact for the code a case
+executes, so between two builds of identical code it can move only with where the linker put things (the runtime's
+metadata cache hashes addresses: docs/findings/2026-11-28-counts-alone.md), which is layout, not code, and which the
+timed control covers.
 
 **Changed code.** When anything differs, every case is timed as before, and the comparison names what differs:
 the inputs, and the changed pieces by the symbols they define (demangled). No case is left out: which cases
@@ -33,6 +36,9 @@ from .code_identity import CodeIdentity
 # The control a same-code comparison times: every case, this many paired rounds, no further ones. The fewest
 # from which the paired rule calls a change, so that a case that moves anyway can be called.
 CONTROL_ROUNDS = paired_rule.MIN_CALL_ROUNDS
+# Why a same-code comparison runs no ``bench count`` (the module doc says more).
+COUNTS_NOT_RUN = ("both builds run identical code, and a count can then move only with layout, which the control "
+                  "times (docs/comparison-rule.md#same-code-before-anything-is-timed)")
 # How many changed pieces the comparison lists by name; the rest are counted.
 LISTED_CHANGES = 20
 # How many symbols of one changed section it names.

@@ -105,6 +105,29 @@ def test_all_times_identical_code_as_a_changed_one(repo, capsys, always_coarse):
     assert "run identical code" in last and "every case timed as asked" in last and "(control)" not in last
 
 
+def counted(repo: Path) -> int:
+    """How many `bench count` processes the fake saw."""
+    return sum(1 for call in invocations(repo) if "count" in call.get("argv", []))
+
+
+def test_identical_code_counts_nothing_and_says_why(repo, capsys, always_coarse):
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", *ONE_CASE[1:]) == 0
+    out = capsys.readouterr().out
+    assert counted(repo) == 0
+    assert f"Counts: not run: {same_code.COUNTS_NOT_RUN}." in out
+    assert out.rstrip().splitlines()[-1].endswith("; counts: same code")
+
+
+def test_all_counts_identical_code(repo, capsys, always_coarse):
+    # The negative control of the one above: --all times and counts every case as changed code.
+    commit(repo, "docs only", {"README.md": "words\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--all", "--max-rounds", "10", *ONE_CASE[1:]) in (0, 4)
+    out = capsys.readouterr().out
+    assert counted(repo) == 2, "bench count once a side"
+    assert "Counts: not run" not in out and "counts: same code" not in out
+
+
 def test_a_control_that_moves_anyway_fails(repo, capsys):
     # UNSEEN_SPEED slows the head down without being in its objects: what code identity cannot see.
     commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
