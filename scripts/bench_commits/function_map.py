@@ -1,19 +1,19 @@
-"""A build's code cut at the grain of functions: every function and datum of every object on the link line, each
-with a digest of its code and the functions and data it refers to. What case_selection reads to tell which cases
-can run changed code.
+"""A build's code cut at the grain of functions: every function and datum of every object on the link line, each with a
+digest of its code and the functions and data it refers to. What case_selection reads to tell which cases can run
+changed code.
 
-A *node* is one symbol's bytes in one section of one object (symbols at the same place, aliases, are one node,
-named by the first of their names), or a run of bytes that no symbol covers: before the first symbol (``*``), or
-after one (``*`` and its name). Its digest covers its
-size, its bytes with every relocated field zeroed, and its relocations (where, which type, and what they point at:
-a symbol by name, or a node and the offset in it). Where the node lies in its section is no part of it, so a
-function is not changed by a change to the one before it. Its *references* are the nodes its relocations point at,
-by name for a symbol other objects can define (the linker takes one definition; all of them are kept here), by node
-otherwise. A relocation to a section with an addend (a local call in one ``.text``) points at the node that holds
-the target byte; for a PC-relative type that byte is 4 past the addend, and both are kept, so a reference is never
-lost to that guess. A call within one section needs no relocation at all (the assembler resolves it): in a section
-of code holding several functions, a call, jump or RIP-relative ``lea`` whose rel32 lands on one of its functions'
-starts is a reference too (``_local_branches``, x86-64).
+A *node* is one symbol's bytes in one section of one object (symbols at the same place, aliases, are one node, named
+by the first of their names), or a run of bytes that no symbol covers: before the first symbol (``*``), or after one
+(``*`` and its name); zeros fewer than their section's alignment, in no relocation and pointed at by none, are
+padding, no node. Its digest covers its size, its bytes with every relocated field zeroed, and its relocations
+(where, which type, and what they point at: a symbol by name, or a node and the offset in it). Where the node lies
+in its section is no part of it, so a function is not changed by a change to the one before it. Its *references* are
+the nodes its relocations point at, by name for a symbol other objects can define (the linker takes one definition;
+all of them are kept here), by node otherwise. A relocation to a section with an addend (a local call in one
+``.text``) points at the node that holds the target byte; for a PC-relative type that byte is 4 past the addend, and
+both are kept, so a reference is never lost to that guess. A call within one section needs no relocation at all (the
+assembler resolves it): in a section of code holding several functions, a call, jump or RIP-relative ``lea`` whose
+rel32 lands on one of its functions' starts is a reference too (``_local_branches``, x86-64).
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -39,7 +39,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
     name_cleaner, worktree_spellings
 
-MAP_FORMAT = 5
+MAP_FORMAT = 6
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -185,6 +185,8 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
         if isinstance(section, RelocationSection) and section["sh_info"]:
             relocations.setdefault(section["sh_info"], []).extend(section.iter_relocations())
 
+    padding: set[str] = set()
+    pointed_at: set[str] = set()
     for index, section in enumerate(sections):
         if not section["sh_flags"] & SH_FLAGS.SHF_ALLOC or section["sh_type"] == "SHT_GROUP":
             continue
@@ -223,6 +225,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                                                        f"{callee}+{landing - callee_start}"))
                 if callee != caller:
                     targets.setdefault(caller, set()).add(f"={callee}")
+        pointed_at.update(target[1:] for found in targets.values() for target in found if target.startswith("="))
         body = _without_worktree(bytes(raw), worktrees)
         covered = bytearray(len(body))
         for start in starts.get(index, []):
@@ -246,6 +249,16 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             digests[key] = _digest(json.dumps([section["sh_type"], section["sh_flags"],
                                                sorted(entries.get(key, ()))]).encode(), gaps.get(key, b""))
             references[key] = tuple(sorted(targets.get(key, ())))
+            if _is_padding(gaps.get(key), section["sh_addralign"]) and key not in entries:
+                padding.add(key)
+    # Alignment padding that nothing points at is no node: it comes and goes with the symbols around it.
+    for key in padding - pointed_at:
+        del digests[key], references[key]
+
+
+def _is_padding(gap: bytes | None, alignment: int) -> bool:
+    """Whether a run of uncovered bytes is alignment padding: zeros, fewer than the section's alignment."""
+    return gap is not None and 0 < len(gap) < alignment and not gap.strip(b"\0")
 
 
 def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:

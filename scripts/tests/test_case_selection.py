@@ -16,7 +16,7 @@ import pytest
 
 from bench_commits.case_selection import SAME, TIMED, changed_nodes, filter_pattern, read_functions, select, \
     selective_modules
-from bench_commits.function_map import FunctionMap, function_map, module_of
+from bench_commits.function_map import FunctionMap, _is_padding, function_map, module_of
 
 CLANG = shutil.which("clang")
 needs_clang = pytest.mark.skipif(CLANG is None, reason="clang is not on PATH")
@@ -63,6 +63,27 @@ def test_two_compiles_in_two_worktrees_are_equal(tmp_path):
                                              ({"spread": 100000}, {"middle", "*middle"})])
 def test_a_change_changes_its_function_and_no_other(tmp_path, change, symbols):
     assert changed_symbols(compiled(tmp_path, "a"), compiled(tmp_path, "b", **change)) == symbols
+
+
+NAMES = """\
+__attribute__((used, section("names"), aligned(2))) const char first[] = "SaySSG";
+"""
+
+
+@needs_clang
+def test_alignment_padding_that_comes_with_a_new_datum_is_no_change(tmp_path):
+    # As in a Swift object's swift5_typeref when a type gains a field: a new name, and before it a zero to align it.
+    maps = []
+    for name, source in (("a", NAMES), ("b", NAMES + NAMES.replace("first", "second").replace("SaySSG", "Si"))):
+        package = tmp_path / f"worktree-{name}"
+        (package / "Lib.build").mkdir(parents=True)
+        (package / "lib.c").write_text(source)
+        subprocess.run([CLANG, "-c", str(package / "lib.c"), "-o", str(package / "Lib.build" / "lib.c.o")],
+                       check=True, cwd=package)
+        maps.append(function_map(package, ["Lib.build/lib.c.o"]))
+    assert changed_symbols(*maps) == {"second"}
+    # The negative control: the same bytes would be a node if they were not padding.
+    assert _is_padding(b"\0", 2) and not _is_padding(b"\0\0", 2) and not _is_padding(b"\1", 2)
 
 
 @needs_clang
@@ -114,6 +135,18 @@ def test_an_added_function_in_a_footprint_selects_its_group():
                        node_map(head, {**REFERENCES, "V.build/b.o:.text:run_b": ("extra",)}), FOOTPRINTS,
                        selective_modules(["V"]))
     assert selection.groups["s/b/b"][0] == TIMED and selection.groups["s/b/a"][0] == SAME
+
+
+@pytest.mark.parametrize("new_bytes, changed", [("Si", []), ("other", ["V.build/b.o:swift5_typeref:symbolic Si"])],
+                         ids=["same-bytes", "control-other-bytes"])
+def test_a_new_definition_of_a_weak_name_changes_nothing_when_its_bytes_are_the_ones_linked(new_bytes, changed):
+    # A type that gains an Int field defines `symbolic Si` in its object too; the linker keeps one of them.
+    kept = "V.build/a.o:swift5_typeref:symbolic Si"
+    base = FunctionMap({kept: "Si"}, {}, {"symbolic Si": (kept,)})
+    added = "V.build/b.o:swift5_typeref:symbolic Si"
+    head = FunctionMap({kept: "Si", added: new_bytes}, {}, {"symbolic Si": (kept, added)})
+    assert changed_nodes(base, head) == changed
+    assert changed_nodes(head, base) == changed, "and a definition gone the same way"
 
 
 def test_the_same_maps_change_nothing_and_time_every_case_only_by_the_whole_build_rule():
