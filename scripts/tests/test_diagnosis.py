@@ -10,8 +10,8 @@ import pytest
 
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge.diagnosis import (
-    CLIFF_FACTOR, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, LABELS, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED,
-    SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, cliffs, diagnose)
+    CLIFF_FACTOR, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, LABELS, OFFLOADED, OVERSUBSCRIPTION, POOL_GROWTH,
+    SERIALIZED, SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, cliffs, diagnose)
 from analyze_lib.present.diagnosis_text import cause_text
 from csvgen import case, write_results
 
@@ -163,7 +163,7 @@ def test_a_role_rows_switches_are_shared_by_every_role_of_the_sample(tmp_path):
 
 
 def test_every_label_is_earned_by_a_test_here():
-    # The labels this file builds a case for; a new label must come with its case.
+    # The labels this file and test_diagnosis_split.py build a case for; a new label must come with its case.
     earned = {CONVOY, SPINNING, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, UNFAIR, STARVATION, CPU_BOUND, UNCLEAR,
-              CONVOY_AFTER_SPINNING, SYSCALL_HEAVY, WAITING_FOR_CPU}
+              CONVOY_AFTER_SPINNING, SYSCALL_HEAVY, WAITING_FOR_CPU, OFFLOADED}
     assert set(LABELS) == earned

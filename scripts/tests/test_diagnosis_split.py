@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OVERSUBSCRIPTION, SERIALIZED,
-                                         SPIN_BEFORE_SLEEP_NS, SPINNING, SYSCALL_HEAVY, UNCLEAR, WAITING_FOR_CPU,
-                                         diagnose)
+from analyze_lib.judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED, OVERSUBSCRIPTION,
+                                         SERIALIZED, SPIN_BEFORE_SLEEP_NS, SPINNING, SYSCALL_HEAVY, UNCLEAR,
+                                         WAITING_FOR_CPU, diagnose)
 from analyze_lib.judge.signals import blocked_ns
 from analyze_lib.present.diagnosis_text import cause_text, split_text
 from csvgen import case, write_results
@@ -218,3 +218,23 @@ def test_the_report_shows_each_cases_split_and_says_when_the_file_has_none(tmp_p
     assert main(["report", str(without), "--out", str(tmp_path / "v7")]) == 0
     old = (tmp_path / "v7" / "report.md").read_text()
     assert "Where each case's time went" not in old and NO_SPLIT_NOTE in old
+
+
+# The actor of isolation/mixed at 1 thread in a quiet full run: its caller ran 11% of its time and blocked 89%, with
+# a switch in per thousand ops, while the process kept 1.04 CPUs busy: the actor's executor ran the work.
+ACTOR = _line("actor", {1: 98.0})
+ACTOR_KEY = case("isolation", "mixed", "actor", 1, "read_pct=0")
+ACTOR_SIGNALS = {"voluntary": 0.001, "utilisation": 1.04, "kernel_share": 0.05, "schedule": _split(0.11, 0.0, 0.001)}
+
+
+def test_most_of_the_cpu_time_on_threads_the_case_does_not_measure_is_offloaded(tmp_path):
+    actor = _diagnoses(tmp_path, ACTOR, {ACTOR_KEY: ACTOR_SIGNALS})[("actor", 1)]
+    assert actor.label == OFFLOADED
+    assert actor.signals.elsewhere_share == pytest.approx(1 - 0.11 / 1.04, abs=0.01)
+    assert cause_text(actor).startswith("offloaded: 89% of the CPU time on threads the case does not measure")
+    # Negative control: the same blocked caller, but the process ran no more than the caller did (12% of a CPU).
+    alone = _diagnoses(tmp_path, ACTOR, {ACTOR_KEY: {**ACTOR_SIGNALS, "utilisation": 0.12}})[("actor", 1)]
+    assert alone.label != OFFLOADED and alone.signals.elsewhere_share < 0.5
+    # Without the split nothing says which threads ran: no offloaded.
+    old = _diagnoses(tmp_path, ACTOR, {ACTOR_KEY: ACTOR_SIGNALS}, version=7)[("actor", 1)]
+    assert old.label != OFFLOADED and old.signals.elsewhere_share is None

@@ -27,22 +27,25 @@ tried in this order and the first that holds labels the case:
    cooperative pool, growing while measured).
 5. UNFAIR: every thread had a CPU (conditions.fairness_not_judged) and the slowest did less than
    decisions.FAIRNESS_MIN of the busiest one's operations.
-6. SYSCALL_HEAVY (split only): the threads ran (blocked at most SPIN_BLOCKED_SHARE of their time)
+6. OFFLOADED (split only): at least OFFLOADED_CPU_SHARE of the process's CPU time ran on threads
+   the case does not measure (Signals.elsewhere_share): the work went to a queue's, a group's or
+   the cooperative pool's threads, and the measured threads' own figures do not say what it cost.
+7. SYSCALL_HEAVY (split only): the threads ran (blocked at most SPIN_BLOCKED_SHARE of their time)
    with hardly a switch, and at least SYSCALL_KERNEL_SHARE of the CPU time went to the kernel:
    system calls that do not sleep (a futex wake, a semaphore's signal).
-7. WAITING_FOR_CPU (split only): at least RUNQUEUE_SHARE of the threads' time waiting on a run
+8. WAITING_FOR_CPU (split only): at least RUNQUEUE_SHARE of the threads' time waiting on a run
    queue. With more threads than CPUs that is OVERSUBSCRIPTION, measured; within the CPUs the
    CPUs were held by other work (the machine was busy), never the variant's doing.
-8. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
+9. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
    SERIAL_BUSY_CPUS): the work went one at a time, through a serial queue or one lock; the
    signals cannot tell which (a queue borrows a pool thread that already exists).
-9. OVERSUBSCRIPTION: more threads than CPUs and the cost grown at most PROPORTION_SLACK × in
-   proportion to the threads over the most that fit: they take turns on the CPUs.
-10. CPU_BOUND: threads within the CPUs with hardly a switch that hardly blocked (split: at most
-   SPIN_BLOCKED_SHARE of their time, and less than RUNQUEUE_SHARE waiting, as rule 7 took the
-   rest; without it: utilisation at least BUSY_UTILISATION, kernel share at most
-   SPIN_KERNEL_SHARE): the cost is the work itself.
-11. UNCLEAR: anything else. Never a guess.
+10. OVERSUBSCRIPTION: more threads than CPUs and the cost grown at most PROPORTION_SLACK × in
+    proportion to the threads over the most that fit: they take turns on the CPUs.
+11. CPU_BOUND: threads within the CPUs with hardly a switch that hardly blocked (split: at most
+    SPIN_BLOCKED_SHARE of their time, and less than RUNQUEUE_SHARE waiting, as rule 8 took the
+    rest; without it: utilisation at least BUSY_UTILISATION, kernel share at most
+    SPIN_KERNEL_SHARE): the cost is the work itself.
+12. UNCLEAR: anything else. Never a guess.
 
 A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
 variant and params) whose cost is at least CLIFF_FACTOR times the cost at the thread count
@@ -69,6 +72,7 @@ CONVOY_AFTER_SPINNING = "convoy-after-spinning"
 SPINNING = "spinning"
 POOL_GROWTH = "pool-growth"
 UNFAIR = "unfair"
+OFFLOADED = "offloaded"
 SYSCALL_HEAVY = "system-calls"
 WAITING_FOR_CPU = "waiting-for-cpu"
 SERIALIZED = "serialized"
@@ -76,8 +80,8 @@ OVERSUBSCRIPTION = "oversubscription"
 CPU_BOUND = "cpu-bound"
 UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
-LABELS = (STARVATION, CONVOY, CONVOY_AFTER_SPINNING, SPINNING, POOL_GROWTH, UNFAIR, SYSCALL_HEAVY, WAITING_FOR_CPU,
-          SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
+LABELS = (STARVATION, CONVOY, CONVOY_AFTER_SPINNING, SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY,
+          WAITING_FOR_CPU, SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
 # operation or more. In the reference run every case at or above half a switch per operation
@@ -111,6 +115,10 @@ SPIN_BLOCKED_SHARE = 0.1
 # Spun before sleeping: time on a CPU per switch in. Swift's Mutex runs 29 µs before each sleep at 8
 # threads, pthread-mutex-pi (which goes to the kernel at once) a few microseconds.
 SPIN_BEFORE_SLEEP_NS = 10_000.0
+# Offloaded: most of the process's CPU time on threads the case does not measure. In a quiet full run
+# (docs/findings/2026-11-28-why-measured.md) `isolation/mixed/actor` at 1 thread ran 89% of it elsewhere (its
+# caller blocked 89% of its time), every harness case 0-1%.
+OFFLOADED_CPU_SHARE = 0.5
 # System calls that do not sleep: at least half of the (tick-sampled) CPU time in the kernel.
 SYSCALL_KERNEL_SHARE = 0.5
 # Waiting for a CPU: a quiet machine's threads within the CPUs wait 0-4% of their time on a run
@@ -196,6 +204,9 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     if within and fairness_judged and threads > 1 and finite(s.fairness) and s.fairness < FAIRNESS_MIN:
         return UNFAIR
     if split is not None:
+        elsewhere = s.elsewhere_share
+        if finite(elsewhere) and elsewhere >= OFFLOADED_CPU_SHARE:
+            return OFFLOADED
         kernel = s.kernel_share
         if running and few_switches and kernel is not None and kernel >= SYSCALL_KERNEL_SHARE:
             return SYSCALL_HEAVY
@@ -205,7 +216,7 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
         return SERIALIZED
     if not within and growth is not None and proportion is not None and not beyond:
         return OVERSUBSCRIPTION
-    # With the split, threads that hardly blocked nor switched and waited little for a CPU (rule 7 took
+    # With the split, threads that hardly blocked nor switched and waited little for a CPU (rule 8 took
     # those that waited) spent their time running: the work. Without it, the CPUs must have been busy in user space.
     if within and running and few_switches and (split is not None or busy):
         return CPU_BOUND

@@ -114,6 +114,20 @@ class Signals:
         return self.kernel_ns / (self.kernel_ns + self.user_ns)
 
     @property
+    def elsewhere_share(self) -> float | None:
+        """The share of the process's CPU time that ran on threads the case does not measure (a queue's, a
+        group's, the cooperative pool's): 1 − the measured threads' running time over the process's CPU time, per
+        op, at least 0. The process's total CPU time is exact (only its user/system split is tick-sampled). None
+        without the split or without CPU time."""
+        split = self.split
+        if split is None or not finite(split.running_ns) or self.kernel_ns is None or self.user_ns is None:
+            return None
+        total = self.kernel_ns + self.user_ns
+        if total <= 0:
+            return None
+        return max(0.0, 1.0 - split.running_ns / total)
+
+    @property
     def kernel_ns_per_switch(self) -> float | None:
         """Kernel CPU time per voluntary switch (None without switches): a thread that blocks
         and is woken spends a microsecond or more of it in the kernel."""

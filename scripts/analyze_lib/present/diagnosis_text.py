@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
-from ..judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED,
-                               SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, Cliff, Diagnosis)
+from ..judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED, OVERSUBSCRIPTION, POOL_GROWTH,
+                               SERIALIZED, SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, Cliff,
+                               Diagnosis)
 from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
 from ..judge.signals import Split, finite
 
@@ -69,6 +70,9 @@ def cause_text(d: Diagnosis) -> str:
                 f"not wait for a CPU){spun}")
     if d.label == CONVOY:
         return f"convoy: {_switches(s.voluntary)} and {_time(s.kernel_ns)} in the kernel per op"
+    if d.label == OFFLOADED:
+        return (f"offloaded: {_share(s.elsewhere_share)} of the CPU time on threads the case does not measure (a "
+                f"queue's or a pool's), its own threads {_share(split.blocked if split else None)} blocked")
     if d.label == SYSCALL_HEAVY:
         return (f"system calls: {_share(s.kernel_share)} of the CPU time in the kernel, "
                 f"{_switches_in(split.switches_in if split else None)} per op, "
