@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from analyze_lib.cli import main
@@ -113,6 +114,27 @@ def test_an_unfair_variant_is_disqualified_unless_the_machine_is_oversubscribed(
         row = _row(rows, "mixed", situation)
         assert row["Use"].startswith("**`mutex`** "), situation
         assert re.fullmatch(elsewhere, row["Disqualified"]), row["Disqualified"]
+
+
+@pytest.mark.parametrize("starved", [3, 0], ids=["starved-at-2-threads", "control-not-starved"])
+def test_a_variant_starved_at_a_thread_count_no_decision_is_made_at_is_not_recommended(tmp_path, starved):
+    # On 4 CPUs the situations are 1, 4 and 8 threads; spin-lock is fastest everywhere, but starved in 3 of 15
+    # samples at 2 threads, which the report's starvation headline shows: it must not be the one to use anywhere.
+    cases = {}
+    for threads in (1, 2, 4, 8):
+        for variant, cost in (("spin-lock", 50.0), ("mutex", 100.0), ("serial", 400.0)):
+            cases[case("isolation", "mixed", variant, threads, "keys=1000;read_pct=90")] = cost
+    cases[case("isolation", "mixed", "spin-lock", 2, "keys=1000;read_pct=90")] = \
+        np.array([np.inf] * starved + [50.0] * (15 - starved))
+    rows = _decision_rows(_report(tmp_path, cases), "isolation")
+    for situation in ("1 thread", "4 threads (contended)", "8 threads (oversubscribed)"):
+        row = _row(rows, "mixed", situation)
+        if starved:
+            assert row["Use"].startswith("**`mutex`** "), situation
+            assert re.fullmatch(r"`spin-lock` 0\.\d\d×: fastest by median, but starved in 3 of 15 samples at mixed, "
+                                r"2 threads \(contended\), keys=1000, read_pct=90", row["Disqualified"]), row
+        else:
+            assert row["Use"].startswith("**`spin-lock`** "), situation
 
 
 def test_decisions_per_situation_with_factor_and_ci(tmp_path):

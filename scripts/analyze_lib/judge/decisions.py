@@ -30,6 +30,7 @@ from .situations import (
     notes,
     params_label,
     situation_params,
+    thread_label,
     thread_situations,
     varying_params,
 )
@@ -251,16 +252,32 @@ class Elsewhere(str):
     (disqualified_anywhere): where the variant fails on its own, its own reason is given instead."""
 
 
-def disqualified_anywhere(decisions: list[Decision], failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
+def disqualified_anywhere(decisions: list[Decision], failed: StressFailures = NO_STRESS_FAILURES, *,
+                          cases: dict[CaseKey, Case] | None = None, logical_cpus: int = 0,
+                          cpu_share: float | None = None) -> StressFailures:
     """``failed`` and, for each variant disqualified in some situation of ``decisions``, that reason for its whole
     suite, with where it held (``starves role=read (…) at roles, 2 threads (contended), role=write``): a variant
     that starved a role, or was unfair, where it was measured is not the one to use anywhere in its suite, as one
-    that failed a stress check is not. The first reason in decision order is kept; a stress failure comes first."""
+    that failed a stress check is not. The first reason in decision order is kept; a stress failure comes first.
+
+    Decisions are made at some thread counts only (situations.thread_situations: 1, the most that fit, the most
+    measured). A variant disqualified in one of ``cases`` at another count (starved at 4 threads, where only 1, 2
+    and 8 are decided) is disqualified too, with the case's threads and params as where it held."""
     found: dict[tuple[str, str], str] = {}
     for d in decisions:
         for out in d.disqualified:
             found.setdefault((d.suite, out.standing.variant),
                              Elsewhere(f"{out.reason} at {d.benchmark}, {d.situation}"))
+    measured = cases or {}
+    rows = role_rows(measured.values())
+    for key in sorted(measured, key=CaseKey.sort_key):
+        if (key.suite, key.variant) in found or key.suite in FLOOR_SUITES \
+                or key.variant in notes(key.suite, key.benchmark).baselines:
+            continue
+        reason = disqualification(measured[key], rows, logical_cpus, cpu_share=cpu_share)
+        if reason is not None:
+            where = ", ".join(filter(None, (thread_label(key.threads, logical_cpus), params_label(key.params))))
+            found[(key.suite, key.variant)] = Elsewhere(f"{reason} at {key.benchmark}, {where}")
     return {**found, **failed}
 
 
@@ -289,12 +306,12 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
 
         measured = sorted({combo(c) for c in group}, key=lambda p: CaseKey("", "", "", 1, p).sort_key())
         for params in situation_params(measured):
-            for thread_label, threads in thread_situations({c.key.threads for c in group}, logical_cpus):
+            for threads_text, threads in thread_situations({c.key.threads for c in group}, logical_cpus):
                 candidates = [c for c in group if c.key.threads == threads and combo(c) == params
                               and c.key.variant not in baselines]
                 if len(candidates) < 2:
                     continue
-                situation = thread_label + (f", {params_label(params)}" if params else "")
+                situation = threads_text + (f", {params_label(params)}" if params else "")
                 decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share,
                                          failed))
     return decisions

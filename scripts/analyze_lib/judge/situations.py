@@ -103,21 +103,23 @@ def threads_text(counts: Iterable[int]) -> str:
     return f"{joined} threads"
 
 
+def thread_label(threads: int, logical_cpus: int) -> str:
+    """``1 thread``, ``2 threads (contended)`` within the CPUs, ``8 threads (oversubscribed)`` beyond them."""
+    if threads == 1:
+        return "1 thread"
+    return f"{threads} threads ({'contended' if threads <= logical_cpus else 'oversubscribed'})"
+
+
 def thread_situations(counts: Iterable[int], logical_cpus: int) -> list[tuple[str, int]]:
     """The thread counts a decision is made at, with their names: one thread; contended,
     the most threads that still fit the CPUs; oversubscribed, the most threads measured.
     Only the situations that were measured."""
     counts = sorted(set(counts))
-    situations = []
-    if 1 in counts:
-        situations.append(("1 thread", 1))
     fitting = [t for t in counts if 1 < t <= logical_cpus]
-    if fitting:
-        situations.append((f"{fitting[-1]} threads (contended)", fitting[-1]))
     over = [t for t in counts if t > logical_cpus]
-    if over:
-        situations.append((f"{over[-1]} threads (oversubscribed)", over[-1]))
-    return situations
+    chosen = [1] if 1 in counts else []
+    chosen += fitting[-1:] + over[-1:]
+    return [(thread_label(t, logical_cpus), t) for t in chosen]
 
 
 def chart_threads(counts: Iterable[int], logical_cpus: int) -> list[int]:
