@@ -9,18 +9,22 @@ import Synchronization
 /// kernel (as `pthread-mutex-pi` does without the spin; swiftlang/swift#88440). Later toolchains may change this.
 ///
 /// Thread-safe. A write has been applied when `write` returns.
+@usableFromInline
 package final class MutexStore: ExclusiveLockStore, Sendable {
     @usableFromInline let entries: Mutex<[String: IdentityModel]>
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Mutex(Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 }))
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         entries.withLock { $0[id] }
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         entries.withLock { $0[model.id] = model }
     }

@@ -5,8 +5,10 @@ import CSyncSupport
 ///
 /// The mutex lives at a stable heap address, as pthread requires; it is never moved or copied, and is destroyed
 /// with this object. Thread-safe: `withLock` runs its body while no other `withLock` of the same mutex runs its own.
+@usableFromInline
 package final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
     /// How a thread that finds the mutex held waits.
+    @usableFromInline
     package enum Kind: Sendable {
         /// Default attributes (`PTHREAD_MUTEX_NORMAL`): sleeps in `futex(FUTEX_WAIT)` at once.
         case normal
@@ -19,6 +21,7 @@ package final class PthreadMutex: ExclusiveLock, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A mutex of `kind`; traps when pthread refuses the attributes (a libc without them).
+    @usableFromInline
     package init(_ kind: Kind) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())

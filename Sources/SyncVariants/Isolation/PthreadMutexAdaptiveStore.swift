@@ -10,19 +10,23 @@
 /// waited for by spinning, a long one or a preempted holder by sleeping.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
+@usableFromInline
 package final class PthreadMutexAdaptiveStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let mutex = PthreadMutex(.adaptive)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }

@@ -12,19 +12,23 @@
 /// short spin fails (swiftlang/swift#88440), here without that spin.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
+@usableFromInline
 package final class PthreadMutexPIStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let mutex = PthreadMutex(.priorityInheritance)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }

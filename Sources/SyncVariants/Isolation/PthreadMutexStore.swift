@@ -8,19 +8,23 @@
 /// calls and context switches on both sides, and a thread that releases and retakes it at once usually wins.
 ///
 /// Thread-safe; `entries` is touched only while the mutex is held. A write has been applied when `write` returns.
+@usableFromInline
 package final class PthreadMutexStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let mutex = PthreadMutex(.normal)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }

@@ -1,5 +1,6 @@
 /// A store built on a dispatch queue: every read and write is a block on its queue, and a test probe can watch
 /// those blocks (see `QueueBlockProbe`).
+@usableFromInline
 package protocol QueueStore: IsolatedStore {
     /// Whether read blocks may run beside each other (a concurrent queue) rather than one at a time (a serial one).
     static var readsConcurrently: Bool { get }

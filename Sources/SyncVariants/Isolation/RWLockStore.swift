@@ -7,11 +7,13 @@ import CSyncSupport
 /// Thread-safe; `entries` is read only under the read or write lock and written only under the write lock.
 /// A write has been applied when `write` returns. glibc's default rwlock prefers readers, so a steady stream of
 /// readers can delay a writer. `withLock` takes the write lock: the lock alone, as exclusive as a mutex.
+@usableFromInline
 package final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         lock = .allocate(capacity: 1)
@@ -26,12 +28,14 @@ package final class RWLockStore: ExclusiveLockStore, @unchecked Sendable {
         lock.deallocate()
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return entries[id]
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }

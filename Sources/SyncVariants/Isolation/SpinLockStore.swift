@@ -15,19 +15,23 @@ import Synchronization
 ///
 /// Thread-safe; `entries` is touched only while the flag is held (acquire on taking it, release on freeing it).
 /// A write has been applied when `write` returns.
+@usableFromInline
 package final class SpinLockStore: ExclusiveLockStore, @unchecked Sendable {
     @usableFromInline let held = Atomic<Bool>(false)
     private var entries: [String: IdentityModel]
 
     /// A store holding `models`.
+    @usableFromInline
     package init(preloading models: [IdentityModel] = []) {
         entries = Dictionary(models.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
+    @usableFromInline
     package func read(_ id: String) -> IdentityModel? {
         withLock { entries[id] }
     }
 
+    @usableFromInline
     package func write(_ model: IdentityModel) {
         withLock { entries[model.id] = model }
     }

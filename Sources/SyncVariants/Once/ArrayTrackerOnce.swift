@@ -11,13 +11,16 @@
 /// caller returns before the block has. Because the lock is recursive, a block may call `once` for another
 /// token; a block that calls `once` for its own token returns at once without waiting for itself, as in the
 /// seed. Blocks of different tokens never run at the same time.
+@usableFromInline
 package final class ArrayTrackerOnce: OnceTable, @unchecked Sendable {
     @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
     @usableFromInline var tracker: [String] = []
 
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> ArrayTrackerOnce {
         ArrayTrackerOnce()
     }

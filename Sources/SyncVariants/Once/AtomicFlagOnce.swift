@@ -12,14 +12,17 @@ import Synchronization
 /// load pairs with it, so a caller that sees "done" sees the block's effects; callers that lose the race wait on
 /// the token's mutex until the block has returned. Blocks of different tokens may run at the same time. A block
 /// that calls `once` for its own token deadlocks.
+@usableFromInline
 package final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
     /// The number of tokens in the table.
+    @usableFromInline
     package let count: Int
     /// `count` flags, false until the token's block has returned.
     @usableFromInline let done: UnsafeMutablePointer<Atomic<Bool>>
     /// `count` mutexes, one per token, taken only while its flag is false.
     @usableFromInline let slowPath: UnsafeMutablePointer<Mutex<Void>>
 
+    @usableFromInline
     package init(count: Int) {
         precondition(count >= 1, "a table holds at least one token")
         self.count = count
@@ -38,6 +41,7 @@ package final class AtomicFlagOnce: OnceTable, @unchecked Sendable {
         slowPath.deallocate()
     }
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> AtomicFlagOnce {
         AtomicFlagOnce(count: tokens)
     }

@@ -6,11 +6,14 @@
 /// In Swift 6 mode `#file` is the short `Module/File.swift` (the seed's Swift 3 had the full path, a longer
 /// string). Two call sites on the same line of same-named functions in same-named files share a token, as
 /// the seed warns. Thread-safety and nesting are as for `SetTrackerOnce`.
+@usableFromInline
 package final class AutoTokenOnce: OnceTable, Sendable {
     @usableFromInline let tracker = SetTrackerOnce()
 
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> AutoTokenOnce {
         AutoTokenOnce()
     }

@@ -18,17 +18,21 @@ import Dispatch
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks
 /// (libdispatch traps where it can tell).
+@usableFromInline
 package final class DispatchOnce: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
     @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
+    @usableFromInline
     package var count: Int { predicates.count }
 
+    @usableFromInline
     package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> DispatchOnce {
         DispatchOnce(count: tokens)
     }
@@ -40,6 +44,7 @@ package final class DispatchOnce: OnceTable, @unchecked Sendable {
 
     /// The raw predicate of `token` (0: not run, -1: done), as seed 002 prints it. Only meaningful while no
     /// call for that token is in flight.
+    @usableFromInline
     package func predicate(of token: Int) -> Int {
         predicates.address(of: token).pointee
     }

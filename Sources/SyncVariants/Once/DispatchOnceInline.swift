@@ -13,17 +13,21 @@ import Dispatch
 /// tries a compare-exchange on x86-64 even when the predicate is done). The acquire load pairs with libdispatch's
 /// release of the predicate once the block has returned, so a caller that skips the call sees the block's effects.
 /// Same table of zeroed predicates, same thread-safety and nesting rules as `DispatchOnce`.
+@usableFromInline
 package final class DispatchOnceInline: OnceTable, @unchecked Sendable {
     /// Written only by libdispatch after initialization.
     @usableFromInline let predicates: PredicateBuffer<dispatch_once_t>
 
     /// The number of tokens (predicates) in the table.
+    @usableFromInline
     package var count: Int { predicates.count }
 
+    @usableFromInline
     package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> DispatchOnceInline {
         DispatchOnceInline(count: tokens)
     }

@@ -18,11 +18,13 @@ import CSyncSupport
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token is not
 /// supported (the runtime's lock is not recursive).
+@usableFromInline
 package final class LazyStatic: OnceTable, @unchecked Sendable {
     private static let storage: Int = Int.random(in: 1...1_000)
 
     /// Reads the static, initializing it on the first call. Thread-safe.
     @inline(never)
+    @usableFromInline
     package static func value() -> Int {
         storage
     }
@@ -31,12 +33,15 @@ package final class LazyStatic: OnceTable, @unchecked Sendable {
     @usableFromInline let predicates: PredicateBuffer<sync_swift_once_t>
 
     /// The number of tokens (predicates) in the table.
+    @usableFromInline
     package var count: Int { predicates.count }
 
+    @usableFromInline
     package init(count: Int) {
         predicates = PredicateBuffer(count: count, initialValue: 0)
     }
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> LazyStatic {
         LazyStatic(count: tokens)
     }

@@ -9,11 +9,14 @@ import Synchronization
 /// before the block has. The mutex is not recursive: a block that calls `once` on the same tracker (for any
 /// token) deadlocks, or traps where the platform detects it. Blocks of different tokens never run at the same
 /// time.
+@usableFromInline
 package final class OSLockOnce: OnceTable, Sendable {
     @usableFromInline let tracker = Mutex<Set<String>>([])
 
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> OSLockOnce {
         OSLockOnce()
     }

@@ -11,17 +11,21 @@ import CSyncSupport
 ///
 /// Thread-safe: for each token the block runs once, and callers that lose the race wait until it has returned.
 /// Blocks of different tokens may run at the same time. A block that calls `once` for its own token deadlocks.
+@usableFromInline
 package final class PthreadOnce: OnceTable, @unchecked Sendable {
     /// Written only by `pthread_once` after initialization.
     @usableFromInline let controls: PredicateBuffer<pthread_once_t>
 
     /// The number of tokens (controls) in the table.
+    @usableFromInline
     package var count: Int { controls.count }
 
+    @usableFromInline
     package init(count: Int) {
         controls = PredicateBuffer(count: count, initialValue: pthread_once_t(PTHREAD_ONCE_INIT))
     }
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> PthreadOnce {
         PthreadOnce(count: tokens)
     }

@@ -5,13 +5,16 @@
 /// A hit costs one hash of the token (Swift's seeded SipHash over all its bytes) and, on a match, one string
 /// comparison, whatever the number of tokens registered. Thread-safety and nesting are as for
 /// `ArrayTrackerOnce`.
+@usableFromInline
 package final class SetTrackerOnce: OnceTable, @unchecked Sendable {
     @usableFromInline let lock = RecursiveMutex()
     /// Guarded by `lock`.
     @usableFromInline var tracker: Set<String> = []
 
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package static func makeTable(tokens: Int) -> SetTrackerOnce {
         SetTrackerOnce()
     }

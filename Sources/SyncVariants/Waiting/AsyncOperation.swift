@@ -14,12 +14,15 @@ import Foundation
 /// outside the state lock, as the seed notes, because observers read the state back.
 ///
 /// Thread-safe: `state` is guarded by a lock. Subclasses override `main()` and must call `finish()` exactly once.
+@usableFromInline
 package class AsyncOperation: Operation, @unchecked Sendable {
     /// The life of an asynchronous operation.
+    @usableFromInline
     package enum State: Sendable {
         case ready, executing, finished
 
         /// Whether an operation in this state may move to `next`.
+        @usableFromInline
         package func canTransition(to next: State) -> Bool {
             switch (self, next) {
             case (.ready, .executing), (.ready, .finished), (.executing, .finished): return true
@@ -32,6 +35,7 @@ package class AsyncOperation: Operation, @unchecked Sendable {
     private var _state = State.ready
 
     /// The current state. Read from any thread.
+    @usableFromInline
     package var state: State {
         stateLock.lock()
         defer { stateLock.unlock() }

@@ -9,10 +9,12 @@ import Dispatch
 /// running the canceller. Here the items go to a per-call queue created inactive (targeting the shared queue),
 /// and are cancelled before it is activated, so the choice of which items run is exact.
 /// Thread-safe: each call has its own group and inactive queue.
+@usableFromInline
 package final class CancellableWorkItemBatch: Sendable {
     private let queue: DispatchQueue
 
     /// Runs the items on `queue` (by default a private concurrent queue).
+    @usableFromInline
     package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.cancellable", attributes: .concurrent)) {
         self.queue = queue
     }
@@ -20,6 +22,7 @@ package final class CancellableWorkItemBatch: Sendable {
     /// Submits `task(0)` … `task(tasks - 1)` as work items, cancels those for which `shouldCancel` is true, and
     /// waits until the group balances or `deadline` passes. On `.success` every item not cancelled has run
     /// exactly once and no cancelled item has run or will run.
+    @usableFromInline
     package func run(
         tasks: Int,
         cancelling shouldCancel: (Int) -> Bool,

@@ -6,9 +6,12 @@ import Dispatch
 ///
 /// Stateless and thread-safe. Several threads calling it at once share GCD's one pool, so with more callers
 /// than cores each caller's width shrinks.
+@usableFromInline
 package struct ConcurrentPerformFanOut: TaskWaiter {
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         DispatchQueue.concurrentPerform(iterations: tasks, execute: task)
     }

@@ -7,6 +7,7 @@ import CSyncSupport
 /// The flag is only read and written with the mutex held and every wait re-checks it, so a signal sent before
 /// the other side waits is not lost (the flag already says so) and a spurious wake-up only loops.
 /// `@unchecked Sendable`: `turn` is guarded by `mutex`. Thread-safe for one initiator and one responder.
+@usableFromInline
 package final class ConditionHandoff: Handoff, @unchecked Sendable {
     private enum Turn { case initiator, responder }
 
@@ -14,6 +15,7 @@ package final class ConditionHandoff: Handoff, @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var turn = Turn.initiator
 
+    @usableFromInline
     package init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
@@ -28,6 +30,7 @@ package final class ConditionHandoff: Handoff, @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @usableFromInline
     package func ping() {
         pthread_mutex_lock(mutex)
         turn = .responder
@@ -36,6 +39,7 @@ package final class ConditionHandoff: Handoff, @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    @usableFromInline
     package func pong() {
         pthread_mutex_lock(mutex)
         while turn != .responder { pthread_cond_wait(condition, mutex) }

@@ -8,10 +8,12 @@ import Dispatch
 /// balanced when freed (a group freed while entered is a libdispatch crash). Like a semaphore, a group that
 /// reached zero before the wait began lets the wait return at once, so no wake-up is lost.
 /// Thread-safe for one initiator and one responder; free it only between round trips.
+@usableFromInline
 package final class GroupHandoff: Handoff {
     private let toResponder = DispatchGroup()
     private let toInitiator = DispatchGroup()
 
+    @usableFromInline
     package init() {
         toResponder.enter()
         toInitiator.enter()
@@ -22,12 +24,14 @@ package final class GroupHandoff: Handoff {
         toInitiator.leave()
     }
 
+    @usableFromInline
     package func ping() {
         toResponder.leave()
         toInitiator.wait()
         toInitiator.enter()
     }
 
+    @usableFromInline
     package func pong() {
         toResponder.wait()
         toResponder.enter()

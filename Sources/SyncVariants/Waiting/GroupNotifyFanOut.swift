@@ -9,14 +9,17 @@ import Dispatch
 /// price of handing completion back to a waiting thread.
 ///
 /// Each call uses its own group and semaphore. Thread-safe: the queue is the only shared state.
+@usableFromInline
 package final class GroupNotifyFanOut: TaskWaiter {
     private let queue: DispatchQueue
 
     /// Runs tasks, and the notify block, on `queue` (by default a private concurrent queue).
+    @usableFromInline
     package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.group-notify", attributes: .concurrent)) {
         self.queue = queue
     }
 
+    @usableFromInline
     package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let group = DispatchGroup()
         let done = DispatchSemaphore(value: 0)

@@ -6,11 +6,14 @@ import Foundation
 /// Tasks wait inside the queue, not on a thread. One `BlockOperation` per task, added with
 /// `addOperations(_:waitUntilFinished: true)`; creating them is part of the cost. Thread-safe; concurrent callers
 /// share one limit.
+@usableFromInline
 package final class OperationQueueLimitThrottle: TaskWaiter {
     /// The most tasks that run at the same time.
+    @usableFromInline
     package let limit: Int
     private let queue: OperationQueue
 
+    @usableFromInline
     package init(limit: Int) {
         precondition(limit >= 1, "a throttle lets at least one task run")
         self.limit = limit
@@ -19,6 +22,7 @@ package final class OperationQueueLimitThrottle: TaskWaiter {
         queue.maxConcurrentOperationCount = limit
     }
 
+    @usableFromInline
     package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let operations = (0..<tasks).map { index in BlockOperation { task(index) } }
         queue.addOperations(operations, waitUntilFinished: true)

@@ -5,15 +5,18 @@ import Dispatch
 ///
 /// Each call uses its own semaphore, so concurrent callers never consume each other's signals.
 /// Thread-safe: the queue is the only shared state.
+@usableFromInline
 package final class SemaphoreFanOut: TimedTaskWaiter {
     private let queue: DispatchQueue
 
     /// Runs tasks on `queue` (by default a private concurrent queue, which GCD serves from its pool of about
     /// one thread per core).
+    @usableFromInline
     package init(queue: DispatchQueue = DispatchQueue(label: "dispatchbench.wait.semaphore", attributes: .concurrent)) {
         self.queue = queue
     }
 
+    @usableFromInline
     package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {
@@ -25,6 +28,7 @@ package final class SemaphoreFanOut: TimedTaskWaiter {
         for _ in 0..<tasks { done.wait() }
     }
 
+    @usableFromInline
     package func run(tasks: Int, deadline: DispatchTime, _ task: @escaping @Sendable (Int) -> Void) -> DispatchTimeoutResult {
         let done = DispatchSemaphore(value: 0)
         for index in 0..<tasks {

@@ -7,9 +7,12 @@ import Dispatch
 /// (one `Task`, one semaphore handoff) is paid once per call, so it weighs on small batches only. Child tasks run
 /// on the cooperative pool (one thread per core). Blocking a plain thread this way is fine; blocking a thread of
 /// the cooperative pool would not be. Stateless and thread-safe.
+@usableFromInline
 package struct TaskGroupFanOut: TaskWaiter {
+    @usableFromInline
     package init() {}
 
+    @usableFromInline
     package func run(tasks: Int, _ task: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         Task {
