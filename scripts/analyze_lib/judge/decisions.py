@@ -248,35 +248,33 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
 
 
 class Elsewhere(str):
-    """A reason a variant is disqualified in its whole suite because it was disqualified in one of its situations
+    """A reason a variant is disqualified in its whole suite because it was disqualified in one of its cases
     (disqualified_anywhere): where the variant fails on its own, its own reason is given instead."""
 
 
-def disqualified_anywhere(decisions: list[Decision], failed: StressFailures = NO_STRESS_FAILURES, *,
-                          cases: dict[CaseKey, Case] | None = None, logical_cpus: int = 0,
-                          cpu_share: float | None = None) -> StressFailures:
-    """``failed`` and, for each variant disqualified in some situation of ``decisions``, that reason for its whole
-    suite, with where it held (``starves role=read (…) at roles, 2 threads (contended), role=write``): a variant
-    that starved a role, or was unfair, where it was measured is not the one to use anywhere in its suite, as one
-    that failed a stress check is not. The first reason in decision order is kept; a stress failure comes first.
-
-    Decisions are made at some thread counts only (situations.thread_situations: 1, the most that fit, the most
-    measured). A variant disqualified in one of ``cases`` at another count (starved at 4 threads, where only 1, 2
-    and 8 are decided) is disqualified too, with the case's threads and params as where it held."""
+def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,
+                          failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
+    """``failed`` and, for each variant disqualified in any case measured (``disqualification``: starved, starving
+    a role, unfair), that reason for its whole suite, with where it held (``starves role=read (…) at roles, 2
+    threads (contended), role=write``: the benchmark, the threads and the params that vary in it): a variant that
+    failed where it was measured is not the one to use anywhere in its suite, as one that failed a stress check is
+    not. Every case counts, not only those at the thread counts decisions are made at (situations.
+    thread_situations: a variant starved at 4 threads, where 1, 2 and 8 are decided, is disqualified too). The
+    first reason in case order is kept; a stress failure comes first."""
+    rows = role_rows(cases.values())
+    benchmarks: dict[tuple[str, str], list[Case]] = defaultdict(list)
+    for case in cases.values():
+        benchmarks[(case.key.suite, case.key.benchmark)].append(case)
+    varying = {benchmark: varying_params(group) for benchmark, group in benchmarks.items()}
     found: dict[tuple[str, str], str] = {}
-    for d in decisions:
-        for out in d.disqualified:
-            found.setdefault((d.suite, out.standing.variant),
-                             Elsewhere(f"{out.reason} at {d.benchmark}, {d.situation}"))
-    measured = cases or {}
-    rows = role_rows(measured.values())
-    for key in sorted(measured, key=CaseKey.sort_key):
+    for key in sorted(cases, key=CaseKey.sort_key):
         if (key.suite, key.variant) in found or key.suite in FLOOR_SUITES \
                 or key.variant in notes(key.suite, key.benchmark).baselines:
             continue
-        reason = disqualification(measured[key], rows, logical_cpus, cpu_share=cpu_share)
+        reason = disqualification(cases[key], rows, logical_cpus, cpu_share=cpu_share)
         if reason is not None:
-            where = ", ".join(filter(None, (thread_label(key.threads, logical_cpus), params_label(key.params))))
+            params = tuple((name, value) for name, value in key.params if name in varying[(key.suite, key.benchmark)])
+            where = ", ".join(filter(None, (thread_label(key.threads, logical_cpus), params_label(params))))
             found[(key.suite, key.variant)] = Elsewhere(f"{reason} at {key.benchmark}, {where}")
     return {**found, **failed}
 

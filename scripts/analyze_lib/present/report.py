@@ -340,10 +340,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
     conditions = run_conditions(results) if results is not None else None
     share = conditions.cpu_share if conditions is not None else None
-    # A variant disqualified in one situation, or in any case measured, is not recommended in any situation of its
-    # suite: decided twice.
-    failed = disqualified_anywhere(decide(cases, cpus, cpu_share=share, failed=failed), failed, cases=cases,
-                                   logical_cpus=cpus, cpu_share=share)
+    # A variant disqualified in any case measured is not recommended in any situation of its suite.
+    failed = disqualified_anywhere(cases, cpus, cpu_share=share, failed=failed)
     decisions = decide(cases, cpus, cpu_share=share, failed=failed)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
