@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze_lib.judge.compare import DEFAULT_ALPHA, FASTER, SLOWER, build_comparison, resolution_by_group
+from analyze_lib.judge.compare import DEFAULT_ALPHA, FASTER, SLOWER, build_comparison, coarsest_judged, \
+    resolution_by_group
 from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
@@ -321,9 +322,10 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
 
 def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str, int, float]:
     """The gate's Markdown for two timing files, its exit code, its headline, how many cases it compared and the
-    coarsest resolution of a paired case (the largest change that could hide in one; NaN when none is paired)."""
+    coarsest resolution of a paired case it judged (compare.coarsest_judged: the largest change that could hide in
+    one; NaN when none)."""
     comparison, decision = timing_gate(base, head, alpha)
-    coarsest = max(decision.paired_resolutions, default=float("nan"))
+    coarsest = coarsest_judged(comparison.rows)
     return (render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision),
             decision.compared, coarsest)
 

@@ -3,12 +3,14 @@ cancel; a planted change is called in its case and nowhere else; every case says
 change it could see."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, UNRESOLVED, build_comparison
+from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNRESOLVED, build_comparison, \
+    coarsest_judged
 from analyze_lib.present.gate_text import headline
 from analyze_lib.judge.gate import decide_gate
 from analyze_lib.present.outcome_text import outcome_text
@@ -276,3 +278,13 @@ def test_a_paired_table_says_which_column_is_a_median_and_which_the_paired_ratio
     assert "| Case | Base ns/op | Head ns/op | Ratio | 99% CI | p | Verdict |" in render_markdown(unpaired)
     assert "Paired ratio" not in render_text(unpaired)
     assert "each side's median" not in render_markdown(unpaired)
+
+
+def test_the_coarsest_bound_is_of_the_judged_cases_and_an_undetectable_one_bounds_nothing():
+    row = SimpleNamespace
+    judged = [row(paired=True, outcome=UNRESOLVED, resolution=1.12),
+              row(paired=True, outcome=UNCHANGED, resolution=1.03)]
+    starved = row(paired=True, outcome=UNDETECTABLE, resolution=5e21)
+    # Every paired case's resolution, as the verdict line took it before, would say 5e21×.
+    assert coarsest_judged(judged + [starved]) == 1.12
+    assert math.isnan(coarsest_judged([starved]))

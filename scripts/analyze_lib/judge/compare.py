@@ -607,6 +607,12 @@ def paired_resolutions(rows: list[CompareRow]) -> tuple[float, ...]:
     return tuple(row.resolution for row in rows if row.paired)
 
 
+def coarsest_judged(rows: list[CompareRow]) -> float:
+    """The largest change that could hide in a paired case the rule judged (NaN when none): an undetectable case
+    (starved, too few ratios) bounds nothing, and the gate's headline counts it apart."""
+    return max((row.resolution for row in rows if row.paired and row.outcome != UNDETECTABLE), default=math.nan)
+
+
 def within_bands(resolutions: Iterable[float]) -> tuple[int, ...]:
     """How many of ``resolutions`` reach each of RESOLUTION_BANDS, in the bands' order."""
     return tuple(sum(1 for r in resolutions if r <= band + 1e-9) for band in RESOLUTION_BANDS)
