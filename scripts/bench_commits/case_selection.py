@@ -87,14 +87,15 @@ def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
     (function_map.unread: Swift's hash of a module's compile, which differs between two worktrees; unwind
     tables), nor a definition one build lacks of a name the other defines elsewhere with equal bytes (a weak
     mangled name such as ``symbolic Si``, of which the linker keeps one: the program's is the same)."""
-    def elsewhere(key: str, other: FunctionMap) -> bool:
-        digest = (head if other is base else base).digests[key]
-        return any(other.digests.get(found) == digest for found in other.defines.get(key.rsplit(":", 1)[1], ()))
+    def linked_alike(key: str, own: FunctionMap, other: FunctionMap) -> bool:
+        """Whether ``other`` defines ``key``'s name elsewhere with the bytes ``own`` has at ``key``."""
+        name = key.rsplit(":", 1)[1]
+        return any(other.digests.get(found) == own.digests[key] for found in other.defines.get(name, ()))
 
     return sorted(key for key in set(base.digests) | set(head.digests)
                   if base.digests.get(key) != head.digests.get(key) and not unread(key)
-                  and not (key not in base.digests and elsewhere(key, base))
-                  and not (key not in head.digests and elsewhere(key, head)))
+                  and not (key not in base.digests and linked_alike(key, head, base))
+                  and not (key not in head.digests and linked_alike(key, base, head)))
 
 
 def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict[str, str], base: FunctionMap,
