@@ -25,10 +25,12 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
     along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
-    with a slower case: switches and kernel time per op on both sides).
+    with a slower case: switches and kernel time per op on both sides), ``control`` (the same-code control: whether
+    a suite moved in every round although its code is identical).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
-    counts), ``gate_text`` (a gate decision's headline and notes), ``outcome_text`` (a case's
+    counts), ``gate_text`` (a gate decision's headline and notes), ``control_text`` (the same-code control's table
+    and headline), ``outcome_text`` (a case's
     outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``origin_marks`` (a brought-in

@@ -22,6 +22,7 @@ from analyze_lib.judge.compare import DEFAULT_ALPHA
 from analyze_lib import exit_codes
 from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
+from analyze_lib.present.control_text import control_headline, control_markdown
 from analyze_lib.present.gate_text import code_headline
 from analyze_lib.present.render import resolution_table
 from . import abba_plan, brought_in, case_selection, gate_check, git, package_manifest, paired_plan, same_code, \
@@ -31,7 +32,7 @@ from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
 from .run import PROG, AnalyzeError, Builder, Built, Interrupted, Side, build, count_functions, counts_markdown, \
-    elapsed_text, observe, run_counts, run_rounds, say, timing_markdown
+    control_of, elapsed_text, observe, run_counts, run_rounds, say, timing_markdown
 from .sides import SIDE_A, SIDE_B, result_paths, short, side_names
 
 
@@ -56,8 +57,8 @@ exactly (skipped with a note when valgrind is missing, and not run when the code
 Same code first: each build's code identity (every section the program loads, of every object it
 links, and the toolchain, build and link commands, manifest and resolved dependencies) is computed once
 and kept with the build. When the two are equal, every case runs identical code and is "unchanged:
-same code", and only a control of every case in a few paired rounds is timed (a case it calls slower
-still fails); else the changed sections are named, and only the cases that can run them are timed:
+same code", and only a control of every case in a few paired rounds is timed (a suite it finds moved
+slower still fails); else the changed sections are named, and only the cases that can run them are timed:
 each case's footprint (the functions its loop ran under callgrind, bench count --functions, and all
 they refer to) is held against the changed functions, and a change to the harness, to what no footprint
 holds, or to the toolchain or manifest times every case. --all times every case anyway; --what-changed
@@ -140,8 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--all", action="store_true",
                         help="time every case as a changed one, even when the two builds run identical code (by "
                              "default a same-code comparison times only a control of "
-                             f"{same_code.CONTROL_ROUNDS} paired rounds: "
-                             "docs/comparison-rule.md#same-code-before-anything-is-timed)")
+                             f"{same_code.CONTROL_ROUNDS} paired rounds, judged suite by suite; --rounds 10 judges "
+                             "each case: docs/comparison-rule.md#the-control-of-identical-code)")
     parser.add_argument("--what-changed", action="store_true",
                         help="build both commits, say whether they run the same code and what differs (the "
                              "changed sections and their symbols), and time nothing; exit 0")
@@ -281,10 +282,12 @@ def _paired_settings(args, quick: bool) -> paired_plan.PairedSettings:
                                 args.placement)
 
 
-def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float) -> None:
-    """Run the comparison's timed part: paired runs, or whole rounds in ABBA order with --abba."""
+def _measure(args, sides, bench_options: list[str], quick: bool, seed: int, logs: Path, started: float,
+             control: bool) -> None:
+    """Run the comparison's timed part: paired runs (``control``: the same-code control's), or whole rounds in ABBA
+    order with --abba."""
     if args.paired:
-        run_paired(sides, bench_options, quick, _paired_settings(args, quick), seed, logs, say, elapsed_text)
+        run_paired(sides, bench_options, quick, _paired_settings(args, quick), seed, logs, say, elapsed_text, control)
     else:
         run_rounds(sides, bench_options, quick, args.pairs, seed, logs, started)
 
@@ -321,7 +324,9 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
     name_a, name_b = side_names(base, head)
-    paths = result_paths(results, _stamp(), name_a, name_b)
+    stamp = _stamp()
+    paths = result_paths(results, stamp, name_a, name_b)
+    control_paths = None
     started = time.monotonic()
     workspace = _Workspace(repo, package, args.keep)
     try:
@@ -354,16 +359,25 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
             sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities, selection,
                                                      group_cases)))
             return exit_codes.EXIT_PASSED
-        sides = {
-            name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
-                       workspace.root / f"environment-{name.lower()}.json", timing, link=builds[commit].kit)
-            for name, role, commit, timing in ((SIDE_A, "base", base, paths.timing_a),
-                                               (SIDE_B, "head", head, paths.timing_b))
-        }
+        def sides_writing(timing_a: Path, timing_b: Path) -> dict[str, Side]:
+            return {name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
+                               workspace.root / f"environment-{name.lower()}.json", timing, link=builds[commit].kit)
+                    for name, role, commit, timing in ((SIDE_A, "base", base, timing_a), (SIDE_B, "head", head,
+                                                                                          timing_b))}
+        sides = sides_writing(paths.timing_a, paths.timing_b)
         say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
             f"{paths.timing_a} vs {paths.timing_b}")
         from_copies = [name for name, side in sides.items() if args.paired and side.link is None]
-        _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
+        _measure(args, sides, bench_options, quick, seed, workspace.logs, started, control)
+        if selection is not None and not selection.every and selection.same() and _control_can_run(args):
+            control_paths = result_paths(results, stamp, f"{name_a}-control", f"{name_b}-control")
+            say(f"the control of the {len(selection.same())} variant(s) in their benchmarks that run identical code: "
+                f"{same_code.CONTROL_ROUNDS} paired rounds: {control_paths.timing_a} vs {control_paths.timing_b}")
+            run_paired(sides_writing(control_paths.timing_a, control_paths.timing_b),
+                       with_filter(bench_options, case_selection.filter_pattern(selection.same())), quick,
+                       paired_plan.settings(quick, same_code.CONTROL_ROUNDS, same_code.CONTROL_ROUNDS,
+                                            args.visit_pairs, args.sample_time, None, args.placement),
+                       seed, workspace.logs, say, elapsed_text, control=True)
         counted = False
         if not args.no_count and not control:
             counted = run_counts(sides, bench_options, quick,
@@ -371,10 +385,11 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     finally:
         workspace.close()
     markdown, timing_exit, timing_headline, cases, coarsest = timing_markdown(paths.timing_a, paths.timing_b,
-                                                                              args.alpha)
-    codes = [same_code.control_exit(timing_exit) if control else timing_exit]
+                                                                              args.alpha, control)
+    codes = [timing_exit]
     same = sum(group_cases.get(group, 0) for group in selection.same()) if selection and not selection.every else 0
-    headlines = [_code_headline(identities, cases, control, same, coarsest),
+    headlines = [_code_headline(identities, cases, control, same, coarsest,
+                                same_code.CONTROL_ROUNDS if control_paths is not None else 0),
                  f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
@@ -390,6 +405,13 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                 "read as a change (docs/paired-design.md#a-fresh-link-for-every-round).", ""]
         headlines.append(FROM_COPIES_HEADLINE)
     out += [markdown.rstrip(), ""]
+    if control_paths is not None:
+        suites = control_of(control_paths.timing_a, control_paths.timing_b)
+        out += [f"Of the {same} cases that run identical code, the control "
+                f"(`{control_paths.timing_a.name}` vs `{control_paths.timing_b.name}`):", "",
+                *control_markdown(suites), ""]
+        codes.append(same_code.control_exit(exit_codes.EXIT_PASSED, suites))
+        headlines.append(f"the control of the identical code: {control_headline(suites)}")
     if counted:
         counts_text, counts_exit, counts_headline = counts_markdown(paths.counts_a, paths.counts_b)
         codes.append(counts_exit)
@@ -474,6 +496,14 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
     return selection, group_cases
 
 
+def _control_can_run(args) -> bool:
+    """Whether the cases a selected comparison leaves out, their code identical, can be timed in a control: only
+    paired (with a line on stderr when not)."""
+    if not args.paired:
+        say("no control of the cases that run identical code: --abba times whole rounds of what it is given")
+    return bool(args.paired)
+
+
 def _time_control(args, code: same_code.CodeComparison) -> bool:
     """Whether the comparison times only the control (same code, paired, not --all); if so, it gets no rounds
     beyond the first (``--rounds``, by default same_code.CONTROL_ROUNDS), with a line on stderr."""
@@ -489,14 +519,15 @@ def _time_control(args, code: same_code.CodeComparison) -> bool:
 
 
 def _code_headline(code: same_code.CodeComparison, cases: int, control: bool, same: int = 0,
-                   coarsest: float = float("nan")) -> str:
-    """The code part of the verdict line (gate_text.code_headline): ``same`` cases not timed, their code identical;
-    ``coarsest``: the largest change that could hide in a timed case."""
+                   coarsest: float = float("nan"), control_rounds: int = 0) -> str:
+    """The code part of the verdict line (gate_text.code_headline): ``same`` cases not timed, their code identical,
+    or timed only in a control of ``control_rounds``; ``coarsest``: the largest change that could hide in a timed
+    case."""
     if code.same:
         return "code: " + code_headline(cases, same_code.evidence(code), timed_all=not control)
     if code.status == same_code.CHANGED:
         return "code: " + code_headline(cases, changed=same_code.changes_summary(code), identical=same,
-                                        coarsest=coarsest)
+                                        coarsest=coarsest, control_rounds=control_rounds)
     return "code: " + code_headline(cases, unknown=code.why)
 
 
@@ -573,7 +604,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
                                                    (SIDE_B, spec.b_options, paths.timing_b))}
             say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
-            _measure(args, sides, bench_options, quick, seed, workspace.logs, started)
+            _measure(args, sides, bench_options, quick, seed, workspace.logs, started, control=False)
             observed = observe(paths.timing_a, paths.timing_b, args.alpha)
             ok, why = gate_check.judge_check_gate(spec, observed)
             seconds = time.monotonic() - started

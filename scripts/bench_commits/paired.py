@@ -188,14 +188,15 @@ def _write_both(files: dict, workers: dict, records: dict) -> None:
 
 
 def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: paired_plan.PairedSettings, seed: int,
-               logs: Path, say, elapsed_text) -> dict[str, ResultsFile]:
-    """Measure every case both builds have, paired: ``settings.rounds`` rounds visit every case, then
+               logs: Path, say, elapsed_text, control: bool = False) -> dict[str, ResultsFile]:
+    """Measure every case both builds have, paired (``control``: the same-code control, whose few rounds are meant to
+    call no case, so no warning says so): ``settings.rounds`` rounds visit every case, then
     further rounds, up to ``settings.max_rounds``, visit the cases still coarser than the sequential
     rule's target that ``paired_plan.cases_to_visit`` picks, coarsest goal first, then cheapest, while the
     time budget lasts. Return the two files, marked complete by the last round's workers. An interruption
     (KeyboardInterrupt, Interrupted) or a failure ends the workers and leaves the files with their
     whole cases, not marked complete."""
-    if settings.max_rounds < paired_rule.MIN_CALL_ROUNDS:
+    if settings.max_rounds < paired_rule.MIN_CALL_ROUNDS and not control:
         say(f"warning: at most {settings.max_rounds} round(s): a paired case calls a change only from "
             f"{paired_rule.MIN_CALL_ROUNDS}, so this comparison can call none")
     started = time.monotonic()

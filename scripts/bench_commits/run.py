@@ -14,17 +14,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_REGRESSION
 from analyze_lib.judge.compare import DEFAULT_ALPHA, FASTER, SLOWER, build_comparison, coarsest_judged, \
-    resolution_by_group
+    paired_round_log_ratios, resolution_by_group, suite_controls_of
+from analyze_lib.judge.control import SuiteControl, suite_controls
 from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
 from analyze_lib.judge.gate import decide_counts_gate, decide_gate
 from analyze_lib.files.loader import load_counts, load_results
+from analyze_lib.present.control_text import control_headline, control_markdown
 from analyze_lib.present.gate_text import headline as gate_headline
 from analyze_lib.present.render import render_markdown
 
-from . import abba_plan, code_identity, gate_check, link_kit
+from . import abba_plan, code_identity, gate_check, link_kit, same_code
 from .bench_options import BENCH_INTERRUPTED, BENCH_UNAVAILABLE, count_arguments
 from .build_cache import BuildCache, toolchain_version
 from .code_identity import CodeIdentity
@@ -320,14 +323,30 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
     return comparison, decide_gate(comparison)
 
 
-def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> tuple[str, int, str, int, float]:
+def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
+                    control: bool = False) -> tuple[str, int, str, int, float]:
     """The gate's Markdown for two timing files, its exit code, its headline, how many cases it compared and the
     coarsest resolution of a paired case it judged (compare.coarsest_judged: the largest change that could hide in
-    one; NaN when none)."""
+    one; NaN when none). With ``control`` (two builds of identical code), the control's table follows the gate's,
+    and the exit code and headline are the control's (same_code.control_exit)."""
     comparison, decision = timing_gate(base, head, alpha)
     coarsest = coarsest_judged(comparison.rows)
-    return (render_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision),
-            decision.compared, coarsest)
+    markdown, exit_code, headline = render_markdown(comparison, gate=decision), decision.exit_code, \
+        gate_headline(decision)
+    if control:
+        suites = suite_controls_of(comparison)
+        markdown = "\n".join([markdown.rstrip(), "", *control_markdown(suites)]) + "\n"
+        cases = f"; cases: {headline.removeprefix('Gate: ')}" if exit_code in (EXIT_REGRESSION, EXIT_INCOMPLETE) \
+            else ""
+        exit_code, headline = same_code.control_exit(exit_code, suites), control_headline(suites) + cases
+    return markdown, exit_code, headline, decision.compared, coarsest
+
+
+def control_of(base: Path, head: Path) -> list[SuiteControl]:
+    """The same-code control's verdict on each suite of two paired timing files (analyze_lib/judge/control.py)."""
+    base_file, head_file = load_results(base), load_results(head)
+    _warn_all(base_file.warnings + head_file.warnings)
+    return suite_controls(paired_round_log_ratios(base_file, head_file))
 
 
 def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
@@ -350,6 +369,7 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
                                resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
-__all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "count_functions", "counts_markdown",
+__all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "control_of", "count_functions",
+           "counts_markdown",
            "observe",
            "run_counts", "run_rounds", "say", "timing_markdown"]

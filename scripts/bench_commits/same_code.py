@@ -5,12 +5,12 @@ link command and object list, manifest, resolved dependencies and link inputs fr
 every piece (every section the program loads, of every object on the link line, with its relocations and
 symbols) equal in both, then the two binaries are links of the same objects by the same command, and every
 case runs identical code. Each case is then judged **unchanged: same code**, with that evidence named, and
-bench-commits times only a short control (``CONTROL_ROUNDS`` rounds of every case, paired): what code identity
-cannot see (layout, which every round's link shuffles; the machine) is still timed, and a case the control calls
-slower or faster is reported and gated, not hidden. ``bench count`` is not run: a count is exact for the code a case
-executes, so between two builds of identical code it can move only with where the linker put things (the runtime's
-metadata cache hashes addresses: docs/findings/2026-11-28-counts-alone.md), which is layout, not code, and which the
-timed control covers.
+bench-commits times only a short control (``CONTROL_ROUNDS`` paired rounds of every case): what code identity cannot
+see (the machine, the environment, a file the code reads) is still timed, and a suite the control finds moved
+(analyze_lib/judge/control.py states that rule) is reported and gated, not hidden. ``bench count`` is not run: a count
+is exact for the code a case executes, so between two builds of identical code it can move only with where the linker
+put things (the runtime's metadata cache hashes addresses: docs/findings/2026-11-28-counts-alone.md), which is
+layout, not code, and which every round's fresh link shuffles for both sides alike.
 
 **Changed code.** When anything differs, every case is timed as before, and the comparison names what differs:
 the inputs, and the changed pieces by the symbols they define (demangled). No case is left out: which cases
@@ -27,15 +27,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import Sequence
 
-from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED
-from analyze_lib.judge import paired as paired_rule
+from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
+from analyze_lib.judge.control import SLOWER, SuiteControl
 
 from .code_identity import CodeIdentity
 
-# The control a same-code comparison times: every case, this many paired rounds, no further ones. The fewest
-# from which the paired rule calls a change, so that a case that moves anyway can be called.
-CONTROL_ROUNDS = paired_rule.MIN_CALL_ROUNDS
+# The control a same-code comparison times: every case, this many paired rounds, no further ones. Few enough to
+# leave the verdict in minutes, enough for the control's rule (judge/control.py) to see a suite move in every round;
+# too few for the paired rule to call a single case, which ``--rounds 10`` (paired.MIN_CALL_ROUNDS) brings back.
+CONTROL_ROUNDS = 3
 # Why a same-code comparison runs no ``bench count`` (the module doc says more).
 COUNTS_NOT_RUN = ("both builds run identical code, and a count can then move only with layout, which the control "
                   "times (docs/comparison-rule.md#same-code-before-anything-is-timed)")
@@ -107,10 +109,13 @@ def demangle(names: list[str]) -> list[str]:
     return lines if done.returncode == 0 and len(lines) == len(names) else list(names)
 
 
-def control_exit(timing_exit: int) -> int:
-    """The exit code of a same-code comparison whose control's timing gate gave ``timing_exit``: a control that
-    calls a case slower fails (1) and an incomplete one is incomplete (5), as any comparison; one that could
-    decide little (4) passes, since identical code, not the control, is the evidence."""
+def control_exit(timing_exit: int, suites: Sequence[SuiteControl] = ()) -> int:
+    """The exit code of a same-code comparison whose timing gate gave ``timing_exit`` and whose control judged
+    ``suites``: a suite that moved slower fails (1), as a case the gate calls slower does (with ``--rounds 10`` and
+    more), and an incomplete run is incomplete (5), as in any comparison; a gate that could decide little (4) passes,
+    since identical code, not the control, is the evidence. A suite that moved faster passes, as a faster case does."""
+    if any(suite.moved == SLOWER for suite in suites):
+        return EXIT_REGRESSION
     return EXIT_PASSED if timing_exit == EXIT_INCONCLUSIVE else timing_exit
 
 
@@ -134,8 +139,8 @@ def describe(comparison: CodeComparison, cases: int | None = None, timed_all: bo
     if comparison.status == UNKNOWN:
         return [f"**Code: {UNKNOWN}** ({comparison.why}).{timed}"]
     if comparison.same:
-        control = (" The timing below is the control (its first paired rounds, no further ones): a case it calls "
-                   "slower or faster moved although its code did not, a finding." if timed_all is False
+        control = (" The timing below is the control (a few paired rounds of every case, no further ones): a suite "
+                   "it finds moved, moved although its code did not, a finding." if timed_all is False
                    else " Every case was timed as asked." if timed_all else "")
         run = f"{every} run" if cases is not None else f"{every} runs"
         return [f"**Code: same code.** Every input and every section of the two builds is identical: "

@@ -5,14 +5,16 @@ without an identity is timed whole and says why, --all times every case, --what-
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from analyze_lib import exit_codes
 from analyze_lib.judge import paired as paired_rule
+from analyze_lib.judge.control import SuiteControl
 from analyze_lib.present.gate_text import code_headline
-from bench_commits import same_code
+from bench_commits import case_selection, same_code
 from bench_commits.code_identity import CodeIdentity
 from gitrepo import commit
 from test_bench_commits import invocations, run
@@ -68,6 +70,13 @@ def test_a_control_that_decides_little_passes_and_any_other_verdict_stands():
     assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE) == exit_codes.EXIT_PASSED
     for code in (exit_codes.EXIT_PASSED, exit_codes.EXIT_REGRESSION, exit_codes.EXIT_INCOMPLETE):
         assert same_code.control_exit(code) == code
+
+
+def test_a_suite_the_control_finds_slower_fails_and_one_faster_passes():
+    slower, faster = SuiteControl("once", 9, (1.2, 1.1, 1.3)), SuiteControl("wait", 9, (0.8, 0.9, 0.85))
+    still = SuiteControl("harness", 9, (1.2, 1.0, 1.3))
+    assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE, [still, slower]) == exit_codes.EXIT_REGRESSION
+    assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE, [still, faster]) == exit_codes.EXIT_PASSED
 
 
 def test_the_code_headline():
@@ -134,7 +143,19 @@ def test_a_control_that_moves_anyway_fails(repo, capsys):
     assert run(repo, "HEAD~1", "HEAD", *ONE_CASE) == exit_codes.EXIT_REGRESSION
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert last.startswith("**Verdict: FAILED** (exit 1); code: 0 cases run changed code; 1 run identical code")
-    assert "; timings (control): FAILED, 1 case slower" in last
+    # The fake's noise (±0.3%) leaves the least move of the three rounds at 1.99× to 2.01×.
+    assert re.search(r"; timings \(control\): FAILED, moved although the code is identical, a finding: harness "
+                     r"\(1 case\) (1\.99|2\.00|2\.01)× or more slower in every round;", last)
+    assert worker_rounds(repo) == same_code.CONTROL_ROUNDS
+
+
+def test_ten_control_rounds_judge_each_case_too(repo, capsys):
+    # --rounds 10 gives the control the rounds the paired rule calls a single case from.
+    commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--rounds", str(paired_rule.MIN_CALL_ROUNDS), *ONE_CASE) == \
+        exit_codes.EXIT_REGRESSION
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert "slower in every round; cases: FAILED, 1 case slower" in last
 
 
 def test_changed_code_is_timed_whole_and_named(repo, capsys, always_coarse):
@@ -177,3 +198,46 @@ def test_what_changed_times_nothing_and_a_kept_build_keeps_its_identity(repo, ca
     assert run(repo, "HEAD~1", "HEAD", "--what-changed") == 0
     again, err = capsys.readouterr()
     assert again == out and "code identity of" not in err and err.count("reused the build") == 2
+
+
+# The control in a selected comparison: the cases that run identical code get the control's rounds
+
+
+@pytest.fixture
+def spin_selected(monkeypatch):
+    """The selection times harness/spin/loop alone: the other cases run identical code."""
+    def select(cases, *_):
+        return case_selection.Selection("", {group: (case_selection.TIMED if group == "harness/spin/loop"
+                                                     else case_selection.SAME, "planted") for group in cases})
+    monkeypatch.setattr(case_selection, "select", select)
+
+
+def control_filters(repo: Path) -> list[str]:
+    """The --filter of each control worker: the workers whose filter leaves out the timed harness/spin/loop."""
+    workers = [call["argv"] for call in invocations(repo) if call.get("argv", [])[-1:] == ["worker"]]
+    filters = [argv[argv.index("--filter") + 1] for argv in workers]
+    return [pattern for pattern in filters if "spin" not in pattern]
+
+
+def test_a_selected_comparison_times_the_identical_code_in_a_control(repo, capsys, spin_selected, always_coarse):
+    commit(repo, "code", {"CODE": "a new body\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "10", *ONE_CASE[:3], "--", "--threads", "1,2") in (0, 4)
+    out = capsys.readouterr().out
+    assert len(control_filters(repo)) == 2 * same_code.CONTROL_ROUNDS
+    assert set(control_filters(repo)) == {case_selection.filter_pattern(
+        ["harness/empty/loop", "isolation/roles/rwlock", "wait/handoff/semaphore"])}
+    assert "the control (`" in out and "| wait | 1 | " in out
+    last = out.rstrip().splitlines()[-1]
+    assert "; 3 run identical code, timed in a control of 3 rounds (1 of 2 sections differ)" in last
+    assert "; the control of the identical code: no suite moved beyond 1.03× in all 3 rounds (3 suites)" in last
+
+
+def test_a_selected_comparisons_control_that_moves_fails(repo, capsys, spin_selected, always_coarse):
+    # The negative control of the one above: what code identity cannot see slows every case but harness/empty.
+    commit(repo, "code", {"CODE": "a new body\n", "UNSEEN_SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "10", *ONE_CASE[:3], "--", "--threads", "1,2") == \
+        exit_codes.EXIT_REGRESSION
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert re.search(r"; the control of the identical code: FAILED, moved although the code is identical, a finding: "
+                     r"isolation \(1 case\) (1\.99|2\.00|2\.01)× or more slower in every round; wait \(1 case\) "
+                     r"(1\.99|2\.00|2\.01)× or more slower in every round;", last)

@@ -21,6 +21,7 @@ from ..files.model import Case, CaseKey, ResultsFile
 from ..files.schema import PAIR_COLUMN
 from . import paired as paired_rule
 from .comparable import file_warnings, matched_cases, run_warnings, unknown_settings_warnings
+from .control import SuiteControl, suite_controls
 from .decisions import role_rows, role_siblings
 from .moved import WhatMoved, what_moved
 from .stats import (
@@ -726,6 +727,17 @@ def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Sampl
             intervals[suite] = geomean_interval([_round_groups(base[row.key]) for row in chosen],
                                                 [_round_groups(head[row.key]) for row in chosen], confidence)
     return intervals
+
+
+def suite_controls_of(comparison: Comparison) -> list[SuiteControl]:
+    """The same-code control's verdict on each suite of a paired comparison (judge/control.py states the rule)."""
+    return suite_controls(paired_round_log_ratios(comparison.base, comparison.head))
+
+
+def paired_round_log_ratios(base: ResultsFile, head: ResultsFile) -> dict[CaseKey, dict[int, float]]:
+    """Each case both files paired: its median log ratio (head over base) in each round, by round id."""
+    return {key: _round_median_log_ratios(case, head.cases[key]) for key, case in base.cases.items()
+            if key in head.cases and paired_samples(case) is not None and paired_samples(head.cases[key]) is not None}
 
 
 def _round_median_log_ratios(base: Samples, head: Samples) -> dict[int, float]:
