@@ -30,7 +30,6 @@ import os
 import random
 import re
 import signal
-import subprocess
 import time
 import sys
 from pathlib import Path
@@ -45,6 +44,29 @@ CASES = (
     ("isolation", "roles", "rwlock", 1, 40.0),
     ("wait", "handoff", "semaphore", 2, 900.0),
 )
+
+
+def head_commit() -> str:
+    """What `git rev-parse HEAD` prints in the working directory (a worktree bench-commits made, whose HEAD is
+    detached, or a test's repository on a branch), read from git's files: a process the fake need not start."""
+    directory = Path.cwd()
+    while not (directory / ".git").exists():
+        if directory.parent == directory:
+            return ""
+        directory = directory.parent
+    git = directory / ".git"
+    if git.is_file():  # a worktree: "gitdir: <its directory in the main repository>"
+        git = Path(git.read_text().split(":", 1)[1].strip())
+    head = (git / "HEAD").read_text().strip()
+    if not head.startswith("ref: "):
+        return head
+    common = Path(git, (git / "commondir").read_text().strip()) if (git / "commondir").is_file() else git
+    ref = head[len("ref: "):]
+    if (common / ref).is_file():
+        return (common / ref).read_text().strip()
+    packed = common / "packed-refs"
+    lines = packed.read_text().splitlines() if packed.is_file() else []
+    return next((line.split()[0] for line in lines if line.endswith(" " + ref)), "")
 
 
 def option(argv: list[str], name: str, default=None):
@@ -73,7 +95,7 @@ def environment(path: str | None) -> dict:
     """The run environment: read from the file when it exists, else this process's, written there."""
     if path and Path(path).exists():
         return json.loads(Path(path).read_text())
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = head_commit()
     env = {"commit": commit or "unknown", "run_id": f"fake-{os.getpid()}"}
     if path:
         Path(path).write_text(json.dumps(env))
@@ -294,7 +316,7 @@ def listed(argv: list[str]) -> int:
 def main() -> int:
     argv = sys.argv[1:]
     with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        commit = head_commit()
         log.write(json.dumps({"argv": argv, "cwd": os.getcwd(), "commit": commit,
                               "program": os.environ.get("FAKE_BENCH_PROGRAM"),
                               "link": os.environ.get("FAKE_BENCH_LINK")}) + "\n")

@@ -9,11 +9,9 @@ Like SwiftPM, it leaves a lock file for the build directory in the temporary dir
 for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's
 would; FAKE_LINK_FAILS=1 makes every link fail."""
 
-import json
 import os
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 
 # A launcher rather than a copy, so that the fake finds the fixtures beside it; it tells the fake the path
@@ -23,8 +21,9 @@ FAKE = Path(__file__).resolve().parent / "fake_bench.py"
 
 def write_launcher(binary: Path, link: str = "") -> None:
     binary.parent.mkdir(parents=True, exist_ok=True)
+    # -S: the fake needs nothing from site-packages, and starts sooner without them.
     binary.write_text(f'#!/bin/sh\nFAKE_BENCH_PROGRAM="$0" FAKE_BENCH_LINK="{link}" '
-                      f'exec "{sys.executable}" "{FAKE}" "$@"\n')
+                      f'exec "{sys.executable}" -S "{FAKE}" "$@"\n')
     binary.chmod(0o755)
 
 
@@ -51,6 +50,7 @@ OWN_MANIFEST = {"name": "DispatchBench", "dependencies": [], "targets": [],
 if sys.argv[1:2] == ["link"]:
     sys.exit(link(sys.argv[2:]))
 if sys.argv[1:2] == ["dump"]:
+    import json  # here, not above: the link, which runs every round, starts sooner without it
     manifest = json.loads(Path("manifest.json").read_text()) if Path("manifest.json").exists() else OWN_MANIFEST
     # As SwiftPM does, a path dependency is resolved against the package's directory.
     for dependency in manifest.get("dependencies", []):
@@ -64,6 +64,7 @@ if Path("BROKEN").exists():
     sys.exit(1)
 release = Path(".build/release").resolve()
 # As SwiftPM does: a lock file for the build directory in the temporary directory, named after its path.
+import tempfile  # noqa: E402 (here, not above: the link, which runs every round, starts sooner without it)
 Path(tempfile.gettempdir(), str(release.parent).replace("/", "_") + ".lock").touch()
 binary = release / "bench"
 write_launcher(binary)
@@ -82,5 +83,5 @@ object_list.parent.mkdir(exist_ok=True)
 object_list.write_text(f"{release / 'Bench.build' / 'main.o'}\n"
                        f"'{release / 'Bench.build' / 'Unmanaged extensions.swift.o'}'\n")
 if "-v" in sys.argv[1:] and not os.environ.get("FAKE_BUILD_NO_LINK_LINE"):
-    print(f"{sys.executable} {Path(__file__).resolve()} link -L {release} -o {binary} -module-name bench "
+    print(f"{sys.executable} -S {Path(__file__).resolve()} link -L {release} -o {binary} -module-name bench "
           f"-emit-executable -Xlinker '-rpath=$ORIGIN' @{object_list} -lm")
