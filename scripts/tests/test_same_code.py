@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from analyze_lib import exit_codes
+from analyze_lib.judge import control
 from analyze_lib.judge import paired as paired_rule
 from analyze_lib.judge.control import SuiteControl
 from analyze_lib.present.gate_text import code_headline
@@ -73,8 +74,8 @@ def test_a_control_that_decides_little_passes_and_any_other_verdict_stands():
 
 
 def test_a_suite_the_control_finds_slower_fails_and_one_faster_passes():
-    slower, faster = SuiteControl("once", 9, (1.2, 1.1, 1.3)), SuiteControl("wait", 9, (0.8, 0.9, 0.85))
-    still = SuiteControl("harness", 9, (1.2, 1.0, 1.3))
+    slower, faster = SuiteControl("once", 99, (1.2, 1.1, 1.3)), SuiteControl("wait", 99, (0.8, 0.9, 0.85))
+    still = SuiteControl("harness", 99, (1.2, 1.0, 1.3))
     assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE, [still, slower]) == exit_codes.EXIT_REGRESSION
     assert same_code.control_exit(exit_codes.EXIT_INCONCLUSIVE, [still, faster]) == exit_codes.EXIT_PASSED
 
@@ -137,7 +138,21 @@ def test_all_counts_identical_code(repo, capsys, always_coarse):
     assert "Counts: not run" not in out and "counts: same code" not in out
 
 
-def test_a_control_that_moves_anyway_fails(repo, capsys):
+@pytest.fixture
+def small_groups_judged(monkeypatch):
+    """The control judges a group of any size: the fake's four cases are far fewer than its floor."""
+    monkeypatch.setattr(control, "MIN_CONTROL_CASES", 1)
+
+
+def test_a_control_of_too_few_cases_judges_nothing_and_says_so(repo, capsys):
+    # The floor (judge/control.py): one case of identical code moved 2×, and the control cannot tell it from noise.
+    commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
+    assert run(repo, "HEAD~1", "HEAD", *ONE_CASE) == exit_codes.EXIT_PASSED
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert f"; timings (control): not judged: 1 case, fewer than the {control.MIN_CONTROL_CASES} it needs;" in last
+
+
+def test_a_control_that_moves_anyway_fails(repo, capsys, small_groups_judged):
     # UNSEEN_SPEED slows the head down without being in its objects: what code identity cannot see.
     commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
     assert run(repo, "HEAD~1", "HEAD", *ONE_CASE) == exit_codes.EXIT_REGRESSION
@@ -149,7 +164,7 @@ def test_a_control_that_moves_anyway_fails(repo, capsys):
     assert worker_rounds(repo) == same_code.CONTROL_ROUNDS
 
 
-def test_ten_control_rounds_judge_each_case_too(repo, capsys):
+def test_ten_control_rounds_judge_each_case_too(repo, capsys, small_groups_judged):
     # --rounds 10 gives the control the rounds the paired rule calls a single case from.
     commit(repo, "unseen", {"UNSEEN_SPEED": "2.0\n"})
     assert run(repo, "HEAD~1", "HEAD", "--rounds", str(paired_rule.MIN_CALL_ROUNDS), *ONE_CASE) == \
@@ -219,7 +234,8 @@ def control_filters(repo: Path) -> list[str]:
     return [pattern for pattern in filters if "spin" not in pattern]
 
 
-def test_a_selected_comparison_times_the_identical_code_in_a_control(repo, capsys, spin_selected, always_coarse):
+def test_a_selected_comparison_times_the_identical_code_in_a_control(repo, capsys, spin_selected, always_coarse,
+                                                                     small_groups_judged):
     commit(repo, "code", {"CODE": "a new body\n"})
     assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "10", *ONE_CASE[:3], "--", "--threads", "1,2") in (0, 4)
     out = capsys.readouterr().out
@@ -232,7 +248,8 @@ def test_a_selected_comparison_times_the_identical_code_in_a_control(repo, capsy
     assert "; the control of the identical code: no suite moved beyond 1.03× in all 3 rounds (3 suites)" in last
 
 
-def test_a_selected_comparisons_control_that_moves_fails(repo, capsys, spin_selected, always_coarse):
+def test_a_selected_comparisons_control_that_moves_fails(repo, capsys, spin_selected, always_coarse,
+                                                         small_groups_judged):
     # The negative control of the one above: what code identity cannot see slows every case but harness/empty.
     commit(repo, "code", {"CODE": "a new body\n", "UNSEEN_SPEED": "2.0\n"})
     assert run(repo, "HEAD~1", "HEAD", "--max-rounds", "10", *ONE_CASE[:3], "--", "--threads", "1,2") == \

@@ -2,9 +2,11 @@
 (issue 61): in every window of ``CONTROL_ROUNDS`` consecutive rounds, which suites it finds moved (each a false
 alarm, the code being identical), and, with every case of one suite planted ``k``× slower on the head side (each of
 its cases' log ratios raised by log k in every round), in how many windows it finds that suite moved; and how many
-single cases moved 1.5× or more the same way in every round of a window, which a rule that judged cases would call.
+single cases moved 1.5× or more the same way in every round of a window, which a rule that judged cases would call;
+with ``--sizes``, how often random groups of that many cases, judged whatever their size, move.
 
     .venv/bin/python tools/research/control_windows.py BASE.csv HEAD.csv [BASE.csv HEAD.csv ...] [--plant 1.03 ...]
+        [--sizes 1 2 5 ...]
 
 Markdown on stdout; it measures nothing and judges only by the control's own rule.
 """
@@ -12,7 +14,9 @@ Markdown on stdout; it measures nothing and judges only by the control's own rul
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -21,12 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from analyze_lib.files.loader import load_results  # noqa: E402 (needs the path above)
 from analyze_lib.judge.compare import paired_round_log_ratios  # noqa: E402
-from analyze_lib.judge.control import SLOWER, suite_controls  # noqa: E402
+from analyze_lib.judge.control import MIN_CONTROL_CASES, SLOWER, suite_controls  # noqa: E402
+from analyze_lib.files.model import CaseKey  # noqa: E402
 from bench_commits.same_code import CONTROL_ROUNDS  # noqa: E402
 
 PLANTS = (1.02, 1.03, 1.04, 1.05, 1.10)
 # A single case's move that the counts of lone moves are taken at.
 CASE_LINE = 1.5
+# Random groups drawn per window for each size of --sizes.
+DRAWS = 300
 
 
 def windows(by_case: dict, size: int = CONTROL_ROUNDS) -> list[dict]:
@@ -49,7 +56,27 @@ def planted(window: dict, suite: str, factor: float) -> dict:
             for key, rounds in window.items()}
 
 
-def report(pairs: list[tuple[Path, Path]], plants: tuple[float, ...]) -> list[str]:
+def pooled_alarms(cut: list[dict], size: int, draws: int, seed: int = 1) -> float:
+    """The share of ``draws`` random groups of ``size`` cases per window (cases with every round of it) that the
+    control's rule, judging any group however small, finds moved: how far the median of a few cases can be trusted."""
+    rng = random.Random(seed)
+    alarms = total = 0
+    for window in cut:
+        whole = [key for key, rounds in window.items() if len(rounds) == CONTROL_ROUNDS]
+        for _ in range(draws if len(whole) >= size else 0):
+            group = {CaseKey("drawn", "bench", f"v{index}", 1, ""): window[key]
+                     for index, key in enumerate(rng.sample(whole, size))}
+            alarms += sum(1 for control in suite_controls(group) if _judged_anyway(control).moved)
+            total += 1
+    return alarms / total if total else math.nan
+
+
+def _judged_anyway(control):
+    """The control as if its group were large enough to judge."""
+    return dataclasses.replace(control, cases=max(control.cases, MIN_CONTROL_CASES))
+
+
+def report(pairs: list[tuple[Path, Path]], plants: tuple[float, ...], sizes: tuple[int, ...] = ()) -> list[str]:
     cut = [window for base, head in pairs
            for window in windows(paired_round_log_ratios(load_results(base), load_results(head)))]
     suites = sorted({key.suite for window in cut for key in window})
@@ -69,6 +96,10 @@ def report(pairs: list[tuple[Path, Path]], plants: tuple[float, ...]) -> list[st
                      if any(control.suite == suite and control.moved == SLOWER
                             for control in suite_controls(planted(window, suite, factor)))) for suite in suites]
         lines.append(f"| {factor:g}× | " + " | ".join(f"{n} of {len(cut)}" for n in found) + " |")
+    if sizes:
+        lines += ["", f"**Small groups** ({DRAWS} random draws a window, judged whatever their size):", "",
+                  "| cases in the group | share found moved |", "| ---: | ---: |"]
+        lines += [f"| {size} | {pooled_alarms(cut, size, DRAWS):.4f} |" for size in sizes]
     return lines
 
 
@@ -76,11 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path, help="paired timing files, base then head, pair by pair")
     parser.add_argument("--plant", type=float, nargs="+", default=PLANTS, help=f"factors to plant (default {PLANTS})")
+    parser.add_argument("--sizes", type=int, nargs="+", default=(),
+                        help="also judge random groups of these many cases, whatever their size")
     args = parser.parse_args(argv)
     if len(args.files) % 2:
         parser.error("give the files in pairs: base then head")
     pairs = list(zip(args.files[::2], args.files[1::2]))
-    sys.stdout.write("\n".join(report(pairs, tuple(args.plant))) + "\n")
+    sys.stdout.write("\n".join(report(pairs, tuple(args.plant), tuple(args.sizes))) + "\n")
     return 0
 
 
