@@ -55,6 +55,11 @@ def filter_option(options: list[str]) -> list[str]:
 
 def with_filter(options: list[str], pattern: str) -> list[str]:
     """``options`` with every ``--filter`` replaced by one, ``pattern``."""
+    return [*without_filter(options), "--filter", pattern]
+
+
+def without_filter(options: list[str]) -> list[str]:
+    """``options`` without any ``--filter``: those of the whole suite."""
     kept: list[str] = []
     skip = False
     for argument in options:
@@ -64,7 +69,7 @@ def with_filter(options: list[str], pattern: str) -> list[str]:
             skip = True
         elif not argument.startswith("--filter="):
             kept.append(argument)
-    return [*kept, "--filter", pattern]
+    return kept
 
 
 def count_arguments(bench_options: list[str], quick: bool, output: Path) -> list[str]:

@@ -27,7 +27,7 @@ from analyze_lib.present.gate_text import code_headline
 from analyze_lib.present.render import resolution_table
 from . import abba_plan, brought_in, case_selection, gate_check, git, package_manifest, paired_plan, same_code, \
     verdict
-from .bench_options import check_bench_options, filter_option, with_filter
+from .bench_options import check_bench_options, filter_option, with_filter, without_filter
 from .build_cache import BuildCache, cache_directory, toolchain_version
 from .errors import ComparisonError
 from .paired import run_paired
@@ -184,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     paired.add_argument("--budget", type=_minutes, metavar="MIN",
                         help=f"minutes of measuring within which rounds beyond --rounds visit the cases still "
                              f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
-                             f"{paired_plan.QUICK_BUDGET_MINUTES:g}; when only the cases that run changed code are "
-                             f"timed, in proportion to them, at least {paired_plan.LEAST_SELECTED_BUDGET_MINUTES:g}); "
+                             f"{paired_plan.QUICK_BUDGET_MINUTES:g}; when a --filter or the cases that run changed "
+                             f"code leave fewer than the whole suite, in proportion to them, at least "
+                             f"{paired_plan.LEAST_SELECTED_BUDGET_MINUTES:g}); "
                              "the first --rounds run whole whatever it says")
     paired.add_argument("--placement", choices=paired_plan.PLACEMENTS,
                         help="where the threads run: pinned confines both builds to one CPU, the same for both, "
@@ -352,9 +353,12 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                                    workspace.logs)
             if selection is not None and not selection.every:
                 bench_options = with_filter(bench_options, case_selection.filter_pattern(selection.timed()))
-                if args.budget is None:
-                    timed = sum(group_cases.get(group, 0) for group in selection.timed())
-                    args.budget = paired_plan.selected_budget(quick, timed, sum(group_cases.values()))
+        if args.budget is None and args.paired and not control and not args.what_changed:
+            # The whole suite's budget in proportion to the cases timed (those a filter and the selection leave).
+            timed = len(brought_in.list_cases(builds[head].binary, directories[head], bench_options))
+            whole = len(brought_in.list_cases(builds[head].binary, directories[head], without_filter(bench_options)))
+            if timed < whole:
+                args.budget = paired_plan.selected_budget(quick, timed, whole)
         if args.what_changed:
             sys.stdout.write("\n".join(_what_changed(base_rev, head_rev, base, head, identities, selection,
                                                      group_cases)))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from analyze_lib import exit_codes
-from bench_commits import abba_plan, cli, gate_check, sides, verdict
+from bench_commits import abba_plan, cli, gate_check, paired_plan, sides, verdict
 from bench_commits.errors import ComparisonError
 from bench_commits.git import resolve
 from bench_commits.gate_check import Observed, SpinRow
@@ -635,3 +635,16 @@ def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
     assert gate_check.gate_checks(quick=True, paired=False) == gate_check.GATE_CHECKS
     assert [(spec.b_options, spec.planted, spec.must_resolve) for spec in gate_check.gate_checks(True, True)] == [
         ((), False, False), (("--spin-scale", "3.00"), True, True), (("--spin-scale", "1.25"), True, False)]
+
+
+@pytest.mark.parametrize("bench_options, budget", [
+    (("--filter", "^harness/spin"), paired_plan.selected_budget(False, 1, 4)),  # 1 of the fake's 4 cases
+    ((), None),  # the control: the whole suite gets the whole budget
+])
+def test_a_filtered_comparison_gets_the_budget_of_its_cases(repo, monkeypatch, bench_options, budget):
+    asked = []
+    settings = paired_plan.settings
+    monkeypatch.setattr(paired_plan, "settings", lambda *args: asked.append(args[5]) or settings(*args))
+    commit(repo, "code", {"CODE": "a new body\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--no-count", "--max-rounds", "10", "--", *bench_options) in (0, 4)
+    assert asked and set(asked) == {budget}
