@@ -364,10 +364,11 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                                      group_cases)))
             return exit_codes.EXIT_PASSED
         def sides_writing(timing_a: Path, timing_b: Path) -> dict[str, Side]:
+            """The two sides, writing their timings to ``timing_a`` and ``timing_b``."""
+            roles = ((SIDE_A, "base", base, timing_a), (SIDE_B, "head", head, timing_b))
             return {name: Side(name, f"{role} {short(commit)}", builds[commit].binary, directories[commit],
                                workspace.root / f"environment-{name.lower()}.json", timing, link=builds[commit].kit)
-                    for name, role, commit, timing in ((SIDE_A, "base", base, timing_a), (SIDE_B, "head", head,
-                                                                                          timing_b))}
+                    for name, role, commit, timing in roles}
         sides = sides_writing(paths.timing_a, paths.timing_b)
         say(f"seed {seed} (--seed {seed} to reproduce the case order), {_shape(args, quick)}: "
             f"{paths.timing_a} vs {paths.timing_b}")
