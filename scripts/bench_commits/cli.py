@@ -353,8 +353,10 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
                                                    workspace.logs)
             if selection is not None and not selection.every:
                 bench_options = with_filter(bench_options, case_selection.filter_pattern(selection.timed()))
-        if args.budget is None and args.paired and not control and not args.what_changed:
-            # The whole suite's budget in proportion to the cases timed (those a filter and the selection leave).
+        narrowed = bool(filter_option(bench_options))
+        if args.budget is None and args.paired and not control and not args.what_changed and narrowed:
+            # The whole suite's budget in proportion to the cases timed (those a filter and the selection leave;
+            # without a filter, every case is timed and the whole budget stands).
             timed = len(brought_in.list_cases(builds[head].binary, directories[head], bench_options))
             whole = len(brought_in.list_cases(builds[head].binary, directories[head], without_filter(bench_options)))
             if timed < whole:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_REGRESSION
 from analyze_lib.judge.compare import DEFAULT_ALPHA, FASTER, SLOWER, build_comparison, coarsest_judged, \
-    paired_round_log_ratios, resolution_by_group, suite_controls_of
+    paired_round_log_ratios, resolution_by_group
 from analyze_lib.judge.control import SuiteControl, suite_controls
 from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
@@ -334,7 +334,7 @@ def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
     markdown, exit_code, headline = render_markdown(comparison, gate=decision), decision.exit_code, \
         gate_headline(decision)
     if control:
-        suites = suite_controls_of(comparison)
+        suites = suite_controls(paired_round_log_ratios(comparison.base, comparison.head))
         markdown = "\n".join([markdown.rstrip(), "", *control_markdown(suites)]) + "\n"
         cases = f"; cases: {headline.removeprefix('Gate: ')}" if exit_code in (EXIT_REGRESSION, EXIT_INCOMPLETE) \
             else ""

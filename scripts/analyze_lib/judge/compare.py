@@ -21,7 +21,6 @@ from ..files.model import Case, CaseKey, ResultsFile
 from ..files.schema import PAIR_COLUMN
 from . import paired as paired_rule
 from .comparable import file_warnings, matched_cases, run_warnings, unknown_settings_warnings
-from .control import SuiteControl, suite_controls
 from .decisions import role_rows, role_siblings
 from .moved import WhatMoved, what_moved
 from .stats import (
@@ -729,20 +728,25 @@ def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Sampl
     return intervals
 
 
-def suite_controls_of(comparison: Comparison) -> list[SuiteControl]:
-    """The same-code control's verdict on each suite of a paired comparison (judge/control.py states the rule)."""
-    return suite_controls(paired_round_log_ratios(comparison.base, comparison.head))
-
-
 def paired_round_log_ratios(base: ResultsFile, head: ResultsFile) -> dict[CaseKey, dict[int, float]]:
     """Each case both files paired: its median log ratio (head over base) in each round, by round id."""
-    return {key: _round_median_log_ratios(case, head.cases[key]) for key, case in base.cases.items()
-            if key in head.cases and paired_samples(case) is not None and paired_samples(head.cases[key]) is not None}
+    found = {}
+    for key, case in base.cases.items():
+        base_pairs = paired_samples(case)
+        head_pairs = paired_samples(head.cases[key]) if key in head.cases else None
+        if base_pairs is not None and head_pairs is not None:
+            found[key] = _median_by_round(base_pairs, head_pairs)
+    return found
 
 
 def _round_median_log_ratios(base: Samples, head: Samples) -> dict[int, float]:
     """A paired case's median log ratio in each round, by round id."""
     base_pairs, head_pairs = paired_samples(base), paired_samples(head)
     assert base_pairs is not None and head_pairs is not None, "a paired case's samples"
+    return _median_by_round(base_pairs, head_pairs)
+
+
+def _median_by_round(base_pairs: Mapping[tuple[int, int], paired_rule.PairSample],
+                     head_pairs: Mapping[tuple[int, int], paired_rule.PairSample]) -> dict[int, float]:
     by_round = paired_rule.pair_log_ratios_by_round(base_pairs, head_pairs)
     return {round_id: float(np.median(d)) for round_id, d in by_round.items()}
