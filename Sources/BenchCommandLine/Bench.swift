@@ -134,6 +134,12 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("open-cases"), help: .hidden)
     var openCases: String?
 
+    /// In a round of an adaptive run, the file of the calibration plans the run's earlier rounds made
+    /// (`RoundPlans`): the round runs a case by its plan there, and appends the plan of each case it calibrates
+    /// (an anonymous file of the run's first process).
+    @Option(name: .customLong("plans"), help: .hidden)
+    var plans: String?
+
     @Option(name: .long, help: ArgumentHelp(
         "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
             + "for runs started in the same second).", valueName: "path"))
@@ -177,8 +183,8 @@ struct Bench: ParsableCommand {
                 throw ValidationError("--round K needs --rounds N (K in 1...N), --seed, --run-environment and --output")
             }
         }
-        if round == nil && (minimumRounds != nil || openCases != nil) {
-            throw ValidationError("--min-rounds and --open-cases go with --round")
+        if round == nil && (minimumRounds != nil || openCases != nil || plans != nil) {
+            throw ValidationError("--min-rounds, --open-cases and --plans go with --round")
         }
         if let minimumRounds, !(1...(rounds ?? 1)).contains(minimumRounds) {
             throw ValidationError("--min-rounds must be 1 to --rounds, not \(minimumRounds)")

@@ -38,9 +38,25 @@ package struct CaseRunner: Sendable {
         workload: Workload,
         shouldContinue: () -> Bool = { true }
     ) throws -> [CaseResult] {
+        try measure(benchmarkCase, workload: workload, plan: nil, shouldContinue: shouldContinue).results
+    }
+
+    /// As `measure(_:workload:shouldContinue:)`, running the samples by `plan` when one is given (the plan an
+    /// earlier process calibrated for this case at this sample time) instead of calibrating.
+    ///
+    /// - Returns: the results, and the plan their samples ran by (`plan`, or the one calibrated).
+    /// - Throws: `PlanMismatch` when `plan` cannot measure the case (`OpenCase.adopt`).
+    package func measure(
+        _ benchmarkCase: BenchmarkCase,
+        workload: Workload,
+        plan: SamplePlan?,
+        shouldContinue: () -> Bool = { true }
+    ) throws -> (results: [CaseResult], plan: SamplePlan) {
         let open = OpenCase(benchmarkCase, workload: workload)
         defer { open.close() }
-        return try open.measure(settings, shouldContinue: shouldContinue)
+        if let plan { try open.adopt(plan, sampleNanoseconds: settings.sampleNanoseconds) }
+        let results = try open.measure(settings, shouldContinue: shouldContinue)
+        return (results, open.plan(sampleNanoseconds: settings.sampleNanoseconds))
     }
 
     /// Measures the case once per entry of `sampleTimes`, in that order, on one thread team and one workload:

@@ -94,9 +94,64 @@ import Testing
         #expect(outcome.standardError.contains("1 of the open cases"))
     }
 
+    /// The arguments of round `round` of an adaptive run of `cases` whose plans are at `plans`.
+    static func roundArguments(_ cases: [String], round: Int, plans: String, environment: String,
+                               output: String) -> [String] {
+        cases + ["--rounds", "10", "--round", String(round), "--min-rounds", "5", "--seed", "1",
+                 "--run-environment", environment, "--output", output, "--plans", plans]
+    }
+
+    /// A round calibrates a case the plans file has no plan for, and appends the plan it ran by, one line a case.
+    @Test func aRoundRecordsThePlanOfEachCaseItCalibrates() async throws {
+        let path = BenchProcess.temporaryPath("recorded")
+        let environment = BenchProcess.temporaryPath("environment")
+        let plans = BenchProcess.temporaryPath("plans")
+        defer {
+            for file in [path, environment, plans] { try? FileManager.default.removeItem(atPath: file) }
+        }
+        try "".write(toFile: plans, atomically: true, encoding: .utf8)
+        let outcome = try await BenchProcess.debug.run(
+            Self.roundArguments(Self.cases, round: 1, plans: plans, environment: environment, output: path))
+        #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+        let lines = try String(contentsOfFile: plans, encoding: .utf8).split(separator: "\n")
+        #expect(Set(lines.map { $0.split(separator: "\t")[0] })
+                == ["harness/empty/loop threads:1", "harness/opaque-call/call threads:1"], "\(lines)")
+        for line in lines {
+            let plan = try JSONDecoder().decode(CaseRunner.SamplePlan.self, from: Data(line.split(separator: "\t")[1].utf8))
+            guard case .timed(let batches, _) = plan else { Issue.record("not a timed plan: \(line)"); continue }
+            #expect(batches.count == 1)
+        }
+    }
+
+    /// A round runs a case by the plan the file holds for it, and appends nothing for it: a lockstep count of
+    /// 3,000 gives three times the operations of a count of 1,000, each as many as the plan says.
+    @Test func aRoundRunsACaseByThePlanAnEarlierRoundMade() async throws {
+        var operations: [Int: Set<String>] = [:]
+        for iterations in [1_000, 3_000] {
+            let path = BenchProcess.temporaryPath("planned")
+            let environment = BenchProcess.temporaryPath("environment")
+            let plans = BenchProcess.temporaryPath("plans")
+            defer {
+                for file in [path, environment, plans] { try? FileManager.default.removeItem(atPath: file) }
+            }
+            let line = "once/first/atomic-flag threads:1 tokens:100\t{\"lockstep\":{\"iterations\":\(iterations)}}\n"
+            try line.write(toFile: plans, atomically: true, encoding: .utf8)
+            let outcome = try await BenchProcess.debug.run(Self.roundArguments(
+                ["--filter", "^once/first/atomic-flag$", "--threads", "1", "--sample-time", "1"], round: 2,
+                plans: plans, environment: environment, output: path))
+            #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
+            operations[iterations] = Set(try BenchProcess.rows(ofCSV: path).rows.map { $0["ops"]! })
+            #expect(try String(contentsOfFile: plans, encoding: .utf8) == line, "a planned case appends no plan")
+        }
+        let fewer = try #require(operations[1_000]?.first.flatMap { Int($0) })
+        #expect(operations[1_000] == [String(fewer)] && fewer > 0)
+        #expect(operations[3_000] == [String(3 * fewer)], "\(operations)")
+    }
+
     @Test(arguments: [
         ["--min-rounds", "5"],
         ["--open-cases", "/tmp/x"],
+        ["--plans", "/tmp/x"],
         ["--rounds", "4", "--round", "1", "--min-rounds", "5", "--seed", "1", "--run-environment", "/tmp/x",
          "--output", "/tmp/y"],
     ])

@@ -30,6 +30,7 @@ extension Bench {
 
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
+        var plans = try self.plans.map(RoundPlans.init(readingFrom:))
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs,
                                 roundsAfter: round.map { runSettings.rounds - $0 } ?? 0,
                                 atMost: runSettings.adaptiveMinimum != nil)
@@ -55,10 +56,18 @@ extension Bench {
             progress.starting(benchmarkCase, index: index)
             let workload = benchmark.setup(benchmarkCase)
             let caseResults: [CaseResult]
+            let earlierPlan = plans?.plan(for: benchmarkCase)
             do {
-                caseResults = try runner.measure(benchmarkCase, workload: workload) { !interruption.isRequested }
+                let measured = try runner.measure(benchmarkCase, workload: workload, plan: earlierPlan) {
+                    !interruption.isRequested
+                }
+                caseResults = measured.results
+                if earlierPlan == nil { try plans?.record(measured.plan, for: benchmarkCase) }
             } catch is MeasurementInterrupted {
                 try stopped(by: interruption.stoppingSignal ?? SIGINT)
+            } catch let mismatch as PlanMismatch {
+                throw BenchError("the rounds' plan for \(benchmarkCase) does not fit it: \(mismatch.reason)",
+                                 exitCode: ExitStatus.internalError)
             }
             try Self.append(caseResults, to: writer, after: results, of: cases.count,
                             logicalCPUs: environment.logicalCPUs)

@@ -10,8 +10,9 @@ extension Bench {
     /// Runs `roundCount` rounds, each a fresh `bench --round K` process, one after the other, all appending to one
     /// file under one run environment and one seed. Measures nothing itself.
     ///
-    /// With `--rounds` (or `--quick`) every round measures every selected case. Without, the run is adaptive
-    /// (`isAdaptive`): the first `StoppingRule.minimumRounds` rounds measure every case; after each later round
+    /// With `--rounds` (or `--quick`) every round measures every selected case, calibrating each. Without, the run
+    /// is adaptive (`isAdaptive`): each case is calibrated in round 1 and the later rounds run it by that plan
+    /// (`RoundPlans`); the first `StoppingRule.minimumRounds` rounds measure every case; after each later round
     /// this process reads the file back, and the next round measures only the cases the rule finds still open
     /// (passed as an anonymous file, `--open-cases`), up to `roundCount`; a round with no open case is not
     /// started, and this process, which alone knows which round was the last, marks the file complete.
@@ -37,6 +38,12 @@ extension Bench {
                                                     what: "the run environment")
         defer { environmentFile.close() }
         let environmentPath = "/dev/fd/\(environmentFile.rawValue)"
+        // An adaptive run calibrates each case once, in the first round that measures it (`RoundPlans`).
+        let plansFile = try rule.map { _ in
+            try Self.fileInMemory(named: "bench-plans-\(environment.runID)", holding: Data(),
+                                  what: "the rounds' calibration plans")
+        }
+        defer { plansFile?.close() }
 
         let current = Mutex<RoundProcess?>(nil)
         let interruption = Interruption(
@@ -57,6 +64,7 @@ extension Bench {
             ("--rounds", String(roundCount)), ("--seed", String(seed)), ("--run-environment", environmentPath),
             ("--output", writer.path),
         ] + (rule.map { [("--min-rounds", String($0.minimumRounds))] } ?? [])
+            + (plansFile.map { [("--plans", "/dev/fd/\($0.rawValue)")] } ?? [])
         let inNoDecision = Registrations.pathsInNoDecision()
         var open = cases
         var lastRound = 0
