@@ -329,6 +329,11 @@ class _Table:
     incomplete_line: int | None = None
     _kinds: dict[str, str] = field(default_factory=dict)
     _first_run_raw: dict[str, str] = field(default_factory=dict)
+    # The version's run-level columns, and the others, in file order (set by _start).
+    _run_level: tuple[str, ...] = ()
+    _row_level: tuple[str, ...] = ()
+    # The first row's run-level cells parsed: every later row holds the same text in them (_check_run).
+    _first_run_parsed: dict[str, Any] = field(default_factory=dict)
 
     @property
     def read_version(self) -> int:
@@ -348,11 +353,7 @@ class _Table:
                 if len(row) != len(header):
                     raise AnalyzeError(f"expected {len(header)} fields, found {len(row)}", path, line)
                 cells = dict(zip(header, row))
-                try:
-                    parsed = {column: _parse_cell(cells[column], column, self._kinds[column]) for column in header}
-                except ValueError as error:
-                    raise AnalyzeError(str(error), path, line) from None
-                self._check_run(cells, parsed, line)
+                parsed = self._parse_row(cells, line)
                 if parsed.get(RUN_COMPLETE) is False and self.incomplete_line is None:
                     self.incomplete_line = line
                 if parsed["threads"] < 1:
@@ -360,6 +361,29 @@ class _Table:
                 yield line, cells, parsed
         except csv.Error as error:
             raise AnalyzeError(f"malformed CSV: {error}", path, self.reader.line_num) from None
+
+    def _parse_row(self, cells: dict[str, str], line: int) -> dict[str, Any]:
+        """Every cell of a row parsed. The first row's run-level cells are parsed and kept (_check_run); a later
+        row's must be the same text, so they take the first row's values and only its other cells are parsed."""
+        kinds = self._kinds
+        try:
+            if not self.run:
+                parsed = {column: _parse_cell(cells[column], column, kinds[column]) for column in self.header}
+                self._check_run(cells, parsed, line)
+                return parsed
+            first = self._first_run_raw
+            for column in self._run_level:
+                if cells[column] != first[column]:
+                    _parse_cell(cells[column], column, kinds[column])  # a cell that cannot be read says so first
+                    raise AnalyzeError(
+                        f"{column} {cells[column]!r} differs from the first row's {first[column]!r}: one file must "
+                        "hold one run", self.path, line)
+            parsed = dict(self._first_run_parsed)
+            for column in self._row_level:
+                parsed[column] = _parse_cell(cells[column], column, kinds[column])
+            return parsed
+        except ValueError as error:
+            raise AnalyzeError(str(error), self.path, line) from None
 
     def _start(self, row: list[str], line: int) -> None:
         """Read the schema version from the first row and check the header against it."""
@@ -378,26 +402,22 @@ class _Table:
         _check_header(self.header, layout.columns_by_version[version], version, path, name)
         self.version = version
         self._kinds = {column: layout.column_type(column, version) for column in self.header}
+        self._run_level = layout.run_columns(version)
+        self._row_level = tuple(column for column in self.header if column not in self._run_level)
 
     def _check_run(self, cells: dict[str, str], parsed: dict[str, Any], line: int) -> None:
-        """Keep the first row's run-level columns; refuse a later row that differs."""
-        run_level = self.layout.run_columns(self.read_version)
-        if not self.run:
-            self.run = {c: parsed[c] for c in run_level}
-            self._first_run_raw = {c: cells[c] for c in run_level}
-            if self.layout.kind == TIMING and self.read_version >= RUN_SETTINGS_SINCE_VERSION:
-                for column, value in RUN_SETTING_DEFAULTS.items():
-                    self.run.setdefault(column, value)
-                for column, source in RUN_SETTING_FROM.items():
-                    self.run.setdefault(column, self.run[source])
-            if self.run["logical_cpus"] < 1:
-                raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", self.path, line)
-            return
-        for column in run_level:
-            if cells[column] != self._first_run_raw[column]:
-                raise AnalyzeError(
-                    f"{column} {cells[column]!r} differs from the first row's "
-                    f"{self._first_run_raw[column]!r}: one file must hold one run", self.path, line)
+        """Keep the first row's run-level columns (and their text, which every later row must repeat)."""
+        run_level = self._run_level
+        self._first_run_parsed = {c: parsed[c] for c in run_level}
+        self._first_run_raw = {c: cells[c] for c in run_level}
+        self.run = dict(self._first_run_parsed)
+        if self.layout.kind == TIMING and self.read_version >= RUN_SETTINGS_SINCE_VERSION:
+            for column, value in RUN_SETTING_DEFAULTS.items():
+                self.run.setdefault(column, value)
+            for column, source in RUN_SETTING_FROM.items():
+                self.run.setdefault(column, self.run[source])
+        if self.run["logical_cpus"] < 1:
+            raise AnalyzeError(f"logical_cpus must be at least 1: {cells['logical_cpus']!r}", self.path, line)
 
     def finish(self) -> list[str]:
         """After the rows: refuse a file without any; the warnings of what was worked
