@@ -20,6 +20,14 @@ import Foundation
 /// - every other case: its interval is apart from the fastest's, and wholly above or wholly below
 ///   `avoidFactor` × the fastest's (the avoid line).
 ///
+/// **Picks the report may make.** The report does not pick a variant it disqualifies (starved, starving a role,
+/// unfair: `DisqualificationSigns`, which a row carries as `mayBeDisqualified`). So the lines are drawn through
+/// every case that may be the pick: the fastest, and each next one while those before it may be disqualified, up
+/// to the first that shows no sign. Each such case is apart from every case after it up to the next that shows no
+/// sign (its runner-up, whichever of them the report keeps), and every case is apart from each possible pick before
+/// it and clear of its avoid line. With no sign in a scenario this is the two lines above. Each claim keeps the
+/// error below; a case beside several possible picks rests on more claims.
+///
 /// A case that takes part in no decision is settled as soon as it has `minimumRounds`. A case whose scenario
 /// holds a case with fewer rounds than that, or with a round median that is not a number, is not settled. A case
 /// whose threads play roles is settled when every role is.
@@ -84,12 +92,17 @@ package struct StoppingRule: Sendable, Equatable {
         package var roundMedians: [Double]
         /// Whether the row takes part in its scenario's decisions (not the harness, not a baseline).
         package var decides: Bool
+        /// Whether the report may disqualify the row's variant (`DisqualificationSigns`), so that it may not be
+        /// the report's pick however fast it is.
+        package var mayBeDisqualified: Bool
 
-        package init(benchmarkCase: Case, scenario: String, roundMedians: [Double], decides: Bool = true) {
+        package init(benchmarkCase: Case, scenario: String, roundMedians: [Double], decides: Bool = true,
+                     mayBeDisqualified: Bool = false) {
             self.benchmarkCase = benchmarkCase
             self.scenario = scenario
             self.roundMedians = roundMedians
             self.decides = decides
+            self.mayBeDisqualified = mayBeDisqualified
         }
     }
 
@@ -121,13 +134,27 @@ package struct StoppingRule: Sendable, Equatable {
         }
         // Lowest median first; equal medians keep the rows' order (such a pair is never apart).
         let ranked = deciding.sorted { (intervals[$0]!.median, $0) < (intervals[$1]!.median, $1) }
-        let fastest = intervals[ranked[0]]!.range
-        let avoidLine = (Self.avoidFactor * fastest.lowerBound)...(Self.avoidFactor * fastest.upperBound)
-        return scenario.indices.map { index in
-            guard let interval = intervals[index]?.range else { return enough[index] }
-            if index == ranked[0] { return Self.apart(fastest, intervals[ranked[1]]!.range) }
-            return Self.apart(interval, fastest) && Self.apart(interval, avoidLine)
+        let range = { (rank: Int) in intervals[ranked[rank]]!.range }
+        // The ranks that may be the report's pick: up to and including the first without a sign (or all).
+        let lastPossiblePick = ranked.firstIndex { !scenario[$0].mayBeDisqualified } ?? ranked.count - 1
+        var settled = [Bool](repeating: true, count: ranked.count)
+        for rank in ranked.indices {
+            for pick in 0..<min(rank, lastPossiblePick + 1) {
+                let line = (Self.avoidFactor * range(pick).lowerBound)...(Self.avoidFactor * range(pick).upperBound)
+                settled[rank] = settled[rank] && Self.apart(range(rank), range(pick)) && Self.apart(range(rank), line)
+            }
+            guard rank <= lastPossiblePick else { continue }
+            // Its runner-up, should it be the pick: the next case, or a later one while those between may go.
+            var next = rank + 1
+            while next < ranked.count {
+                settled[rank] = settled[rank] && Self.apart(range(rank), range(next))
+                if !scenario[ranked[next]].mayBeDisqualified { break }
+                next += 1
+            }
         }
+        var byIndex = enough
+        for (rank, index) in ranked.enumerated() { byIndex[index] = settled[rank] }
+        return byIndex
     }
 
     /// Whether two intervals have no point in common.

@@ -188,19 +188,50 @@ import Testing
         let noDecision: Set<String> = [Self.floor.path]
         let settled = Self.csv([(Self.once[0], fast), (Self.once[1], slow), (Self.floor, [1, 9, 1, 9, 5])])
         #expect(try Bench.stillOpen(csv: settled, cases: [Self.floor] + Array(Self.once.prefix(2)), rule: rule,
-                                    inNoDecision: noDecision).isEmpty)
+                                    inNoDecision: noDecision, logicalCPUs: 2).isEmpty)
         let tied = Self.csv([(Self.once[0], fast), (Self.once[1], slow), (Self.once[2], fast.reversed())])
-        #expect(try Bench.stillOpen(csv: tied, cases: Self.once, rule: rule, inNoDecision: noDecision)
+        #expect(try Bench.stillOpen(csv: tied, cases: Self.once, rule: rule, inNoDecision: noDecision, logicalCPUs: 2)
                 == [Self.once[0], Self.once[2]])
         #expect(try Bench.stillOpen(csv: settled, cases: [Self.floor] + Self.once, rule: rule,
-                                    inNoDecision: noDecision) == [Self.once[2]])
+                                    inNoDecision: noDecision, logicalCPUs: 2) == [Self.once[2]])
         // The negative control for the floor: taken as a case that decides, alone it still settles, but beside
         // an equal one it does not.
         let floors = [Self.floor, BenchmarkCase(suite: "harness", benchmark: "empty", variant: "loop2", threads: 1)]
         let equalFloors = Self.csv([(floors[0], [1, 9, 1, 9, 5]), (floors[1], [1, 9, 1, 9, 5])])
-        #expect(try Bench.stillOpen(csv: equalFloors, cases: floors, rule: rule, inNoDecision: []) == floors)
+        #expect(try Bench.stillOpen(csv: equalFloors, cases: floors, rule: rule, inNoDecision: [], logicalCPUs: 2)
+                == floors)
         #expect(try Bench.stillOpen(csv: equalFloors, cases: floors, rule: rule,
-                                    inNoDecision: Set(floors.map(\.path))).isEmpty)
+                                    inNoDecision: Set(floors.map(\.path)), logicalCPUs: 2).isEmpty)
+    }
+
+    /// Three once variants at 2 threads: a fastest, b twice it, c wholly above 3× a but straddling 3× b. Where a's
+    /// slowest thread did a tenth of its busiest one's operations (unfair: the report disqualifies it, so b is the
+    /// pick), c stays open; where a is fair, c is settled against a alone. The signs are read from the file's
+    /// thread_ops columns.
+    @Test func aCaseStaysOpenBesideAPickTheReportMayMakeInsteadOfTheFastest() throws {
+        let cases = ["a", "b", "c"].map {
+            BenchmarkCase(suite: "once", benchmark: "hit", variant: $0, threads: 2, parameters: ["tokens": 1])
+        }
+        let medians: [[Double]] = [[1.0, 1.1, 1.2, 1.1, 1.0], [2.0, 2.1, 2.2, 2.1, 2.0], [3.7, 4.5, 6.0, 8.0, 9.0]]
+        func csv(fewestOfA: Int) -> String {
+            var text = "suite,benchmark,variant,threads,params,round,ns_per_op,thread_ops_min,thread_ops_max\n"
+            for (benchmarkCase, rounds) in zip(cases, medians) {
+                for (index, median) in rounds.enumerated() {
+                    let fewest = benchmarkCase.variant == "a" ? fewestOfA : 100
+                    text += "once,hit,\(benchmarkCase.variant),2,\(benchmarkCase.parameterString()),\(index + 1),"
+                        + "\(median),\(fewest),100\n"
+                }
+            }
+            return text
+        }
+        let rule = Bench.stoppingRule
+        #expect(try Bench.stillOpen(csv: csv(fewestOfA: 10), cases: cases, rule: rule, inNoDecision: [],
+                                    logicalCPUs: 2) == [cases[2]])
+        // Negative controls: a fair; and a unfair where the report does not judge fairness (2 threads, 1 CPU).
+        #expect(try Bench.stillOpen(csv: csv(fewestOfA: 100), cases: cases, rule: rule, inNoDecision: [],
+                                    logicalCPUs: 2).isEmpty)
+        #expect(try Bench.stillOpen(csv: csv(fewestOfA: 10), cases: cases, rule: rule, inNoDecision: [],
+                                    logicalCPUs: 1).isEmpty)
     }
 
     @Test func theEndOfAnAdaptiveRunSaysHowManyRoundsTheCasesGot() throws {

@@ -162,6 +162,40 @@ import Testing
         #expect(rate <= bound + 0.005, "settled in \(rate) of runs; the first look alone allows \(bound)")
         #expect((rate <= 0.10) == withinTenPercent, "settled in \(rate) of runs")
     }
+
+    // MARK: A fastest case the report may disqualify
+
+    /// isolation/roles at 8 threads, role=read (docs/findings/2026-11-27-adaptive-rounds.md): rwlock fastest, but it
+    /// starves its writer, so the report's pick is pthread-mutex-adaptive; mutex, wholly above 3× rwlock, straddles
+    /// 3× the real pick.
+    static let rwlock = [37.0, 40, 45, 50, 56], adaptive = [69.0, 90, 120, 180, 216], mutex = [242.0, 300, 500, 900, 35_651]
+
+    func open(_ rows: [(String, [Double], Bool)]) -> Set<String> {
+        rule.openCases(rows.map { StoppingRule.Row(benchmarkCase: $0.0, scenario: "s", roundMedians: $0.1,
+                                                   mayBeDisqualified: $0.2) })
+    }
+
+    @Test func aCaseIsSettledAgainstEveryPickTheReportMayMake() {
+        // Negative control: with no sign, mutex is settled against rwlock's lines alone.
+        #expect(!open([("rwlock", Self.rwlock, false), ("adaptive", Self.adaptive, false),
+                       ("mutex", Self.mutex, false)]).contains("mutex"))
+        // rwlock may be disqualified: mutex must clear 3× adaptive too, and does not.
+        #expect(open([("rwlock", Self.rwlock, true), ("adaptive", Self.adaptive, false),
+                      ("mutex", Self.mutex, false)]).contains("mutex"))
+    }
+
+    /// A possible pick is apart from its runner-up whichever the report keeps: the next case, and the one after while
+    /// those between may be disqualified.
+    @Test func aPossiblePickIsApartFromEachRunnerUpItMayHave() {
+        let a = [1.0, 1.1, 1.2, 1.1, 1.0], b = [2.0, 2.1, 2.2, 2.1, 2.0], c = [2.15, 2.3, 2.4, 2.2, 2.5]
+        // b is the pick should a go: b and c overlap, so both stay open; a, apart from b, is settled.
+        #expect(open([("a", a, true), ("b", b, false), ("c", c, false)]) == ["b", "c"])
+        // Negative control: a without a sign is the only pick; b and c are apart from it and below its avoid line.
+        #expect(open([("a", a, false), ("b", b, false), ("c", c, false)]).isEmpty)
+        // b may go as well: a's runner-up may be c, which a is apart from too; c, the pick should both go, has no
+        // runner-up; b and c still overlap.
+        #expect(open([("a", a, true), ("b", b, true), ("c", c, false)]) == ["b", "c"])
+    }
 }
 
 /// A small seeded generator (SplitMix64), so that the simulation is the same on every run.

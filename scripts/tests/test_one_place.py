@@ -70,3 +70,24 @@ def test_the_stopping_rule_draws_the_avoid_line_the_report_draws():
     source = STOPPING_RULE.read_text()
     assert _swift_avoid_factor(source) == AVOID_FACTOR
     assert _swift_avoid_factor(source.replace("avoidFactor = 3.0", "avoidFactor = 4.0")) != AVOID_FACTOR
+
+
+DISQUALIFICATION_SIGNS = PACKAGE_DIR.parents[1] / "Sources" / "BenchCore" / "DisqualificationSigns.swift"
+
+
+def _swift_lines(source: str) -> dict[str, float]:
+    """The report's lines DisqualificationSigns.swift declares (``package static let starvedShare = 0.2``)."""
+    return {name: float(value) for name, value in
+            re.findall(r"static let (starvedShare|roleStarvationFactor|fairnessMinimum) = ([0-9.]+)", source)}
+
+
+def test_the_stopping_rules_disqualification_signs_read_the_reports_lines():
+    """bench's stopping rule (Swift) takes a sign of disqualification at half the report's lines
+    (decisions.STARVED_SHARE, ROLE_STARVATION_FACTOR, FAIRNESS_MIN): stated in both languages, so the two must
+    agree; a planted other value is told apart."""
+    from analyze_lib.judge.decisions import FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE
+    expected = {"starvedShare": STARVED_SHARE, "roleStarvationFactor": ROLE_STARVATION_FACTOR,
+                "fairnessMinimum": FAIRNESS_MIN}
+    source = DISQUALIFICATION_SIGNS.read_text()
+    assert _swift_lines(source) == expected
+    assert _swift_lines(source.replace("fairnessMinimum = 0.1", "fairnessMinimum = 0.2")) != expected

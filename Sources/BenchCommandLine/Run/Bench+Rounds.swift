@@ -97,7 +97,8 @@ extension Bench {
             lastRound = round
             guard let rule, round >= rule.minimumRounds, round < roundCount else { continue }
             let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
-            open = try Self.stillOpen(csv: csv, cases: cases, rule: rule, inNoDecision: inNoDecision)
+            open = try Self.stillOpen(csv: csv, cases: cases, rule: rule, inNoDecision: inNoDecision,
+                                      logicalCPUs: environment.logicalCPUs)
             if open.isEmpty {
                 warn("after round \(round): every case is settled; no further round")
                 break
@@ -156,20 +157,57 @@ extension Bench {
     /// The cases of `cases` that `rule` does not find settled by the rows of `csv` (a case with no rows is open),
     /// in their order. `inNoDecision`: the `suite/benchmark/variant` paths that take part in no decision.
     static func stillOpen(csv: String, cases: [BenchmarkCase], rule: StoppingRule,
-                          inNoDecision: Set<String>) throws -> [BenchmarkCase] {
+                          inNoDecision: Set<String>, logicalCPUs: Int) throws -> [BenchmarkCase] {
         let byKey = Dictionary(cases.map { (RunSummary.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let signs = try variantsShowingSigns(csv: csv, cases: byKey, inNoDecision: inNoDecision,
+                                             logicalCPUs: logicalCPUs)
         let rows = try RunSummary.summarize(csv: csv, order: cases).compactMap { summary in
             byKey[summary.key].map { benchmarkCase in
                 StoppingRule.Row(benchmarkCase: benchmarkCase,
                                  scenario: "\(benchmarkCase.suite)/\(benchmarkCase.benchmark)|\(benchmarkCase.threads)|"
                                      + benchmarkCase.parameterString(role: summary.role),
                                  roundMedians: summary.roundMedians,
-                                 decides: !inNoDecision.contains(benchmarkCase.path))
+                                 decides: !inNoDecision.contains(benchmarkCase.path),
+                                 mayBeDisqualified: signs.contains("\(benchmarkCase.suite)/\(benchmarkCase.variant)"))
             }
         }
         let open = rule.openCases(rows)
         let measured = Set(rows.map(\.benchmarkCase))
         return cases.filter { open.contains($0) || !measured.contains($0) }
+    }
+
+    /// The `suite/variant`s that show a sign the report may disqualify them (`DisqualificationSigns`) in any case of
+    /// `csv` that takes part in a decision: as the report does, a variant disqualified in one case of its suite is
+    /// in all of them. `cases`: the run's cases by `RunSummary.key`.
+    static func variantsShowingSigns(csv: String, cases: [String: BenchmarkCase], inNoDecision: Set<String>,
+                                     logicalCPUs: Int) throws -> Set<String> {
+        let records = try CSVFormat.decode(csv)
+        guard let header = records.first else { return [] }
+        let names = ["suite", "benchmark", "variant", "threads", "params", "round", "ns_per_op", "thread_ops_min",
+                     "thread_ops_max"]
+        let columns = names.compactMap { header.firstIndex(of: $0) }
+        guard columns.count == names.count else { return [] }
+        let value = { (text: String) in text == "inf" ? Double.infinity : Double(text) ?? .nan }
+        // Each case's roles, by the role's `role=…` field ("" for none).
+        var roles: [String: [String: DisqualificationSigns.Role]] = [:]
+        for record in records.dropFirst() where record.count == header.count {
+            let field = { (name: Int) in record[columns[name]] }
+            let key = RunSummary.key(path: "\(field(0))/\(field(1))/\(field(2))", threads: field(3), params: field(4))
+            guard let benchmarkCase = cases[key], !inNoDecision.contains(benchmarkCase.path) else { continue }
+            let role = field(4).split(separator: ";").first { $0.hasPrefix("role=") }.map(String.init) ?? ""
+            roles[key, default: [:]][role, default: DisqualificationSigns.Role()]
+                .append(nanosecondsPerOperation: value(field(6)), round: Int(field(5)) ?? 1,
+                        fewestOperations: value(field(7)), mostOperations: value(field(8)))
+        }
+        var shown = Set<String>()
+        for (key, byRole) in roles {
+            let benchmarkCase = cases[key]!
+            if DisqualificationSigns.shown(threads: benchmarkCase.threads, logicalCPUs: logicalCPUs,
+                                           roles: Array(byRole.values)) {
+                shown.insert("\(benchmarkCase.suite)/\(benchmarkCase.variant)")
+            }
+        }
+        return shown
     }
 
     /// How many rounds the cases got, as the end of an adaptive run says it: `412 cases stopped at 5 rounds, 192

@@ -26,6 +26,12 @@ enum RunSummary {
         "\(benchmarkCase.path)|\(benchmarkCase.threads)|\(benchmarkCase.parameterString())"
     }
 
+    /// The key of a row of a results file, from its `suite/benchmark/variant` path, its threads and its params (a
+    /// `role=…` field left out): the `key(_:)` of the case it belongs to.
+    static func key(path: String, threads: String, params: String) -> String {
+        "\(path)|\(threads)|\(params.split(separator: ";").filter { !$0.hasPrefix("role=") }.joined(separator: ";"))"
+    }
+
     /// The table for the rows of `csv`, cases in the order of `order` (the selected cases, in the suites' order);
     /// a case the list does not name comes last.
     static func render(csv: String, order: [BenchmarkCase], logicalCPUs: Int) throws -> String {
@@ -74,7 +80,7 @@ enum RunSummary {
             let fields = record[params].split(separator: ";").map(String.init)
             let role = fields.first { $0.hasPrefix("role=") }
             let plain = fields.filter { !$0.hasPrefix("role=") }
-            let key = "\(path)|\(record[threads])|\(plain.joined(separator: ";"))"
+            let key = Self.key(path: path, threads: record[threads], params: record[params])
             let shown = ([path, "threads:\(record[threads])"] + plain.map { $0.replacingOccurrences(of: "=", with: ":") }
                          + (role.map { [$0.replacingOccurrences(of: "=", with: ":")] } ?? [])).joined(separator: " ")
             let value = record[nsPerOp] == "inf" ? Double.infinity : Double(record[nsPerOp]) ?? .nan

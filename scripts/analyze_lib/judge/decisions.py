@@ -57,6 +57,8 @@ ROLE_STARVATION_FACTOR = 10.0
 FAIRNESS_MIN = 0.1
 # Starved itself: at least this share of its samples completed no operation.
 STARVED_SHARE = 0.2
+# bench's stopping rule takes a sign of each of these three lines at half of it (Sources/BenchCore/
+# DisqualificationSigns.swift states them again; test_one_place holds the two equal).
 
 
 # A measurement's role rows share this: (suite, benchmark, variant, threads, params without role).
