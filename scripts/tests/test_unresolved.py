@@ -67,3 +67,17 @@ def test_an_interval_that_only_reaches_the_threshold_is_not_resolved_and_the_pas
 def test_nothing_planted_passes_with_every_case_unchanged(tmp_path, capsys):
     code, document, row = _gate(tmp_path, capsys, BASE_PLANTED)
     assert code == EXIT_PASSED and row["verdict"] == "unchanged" and "unresolved" not in document["gate"]
+
+
+def test_only_intervals_beyond_names_the_cases_when_nothing_else_stands_against_a_pass(tmp_path, capsys):
+    # The planted ×1.25 above blocks a pass by its interval alone: only_intervals_beyond names it (what the gate
+    # check's A/A reports rather than fails). Negative control: the same change fully separated is called slower,
+    # so it is not a case not resolved, and nothing is named.
+    from analyze_lib.files.loader import load_results
+    from analyze_lib.judge.compare import build_comparison
+    from analyze_lib.judge.pass_evidence import only_intervals_beyond
+    for head_planted, named in ((HEAD_PLANTED, 1), ([1.25] + HEAD_PLANTED[1:], 0)):
+        _gate(tmp_path, capsys, head_planted)
+        comparison = build_comparison(load_results(tmp_path / "base.csv"), load_results(tmp_path / "head.csv"))
+        keys = only_intervals_beyond(comparison)
+        assert len(keys) == named and all(key.variant == "planted" for key in keys)

@@ -103,6 +103,16 @@ def _unresolved_beyond(row: CompareRow, threshold: float) -> bool:
     return row.outcome == UNRESOLVED and row.starved is None and _beyond(row.ci_low, threshold) == SLOWER
 
 
+def only_intervals_beyond(comparison: Comparison) -> tuple[CaseKey, ...]:
+    """When the one thing that stands against a pass is cases not resolved whose whole interval lies beyond the
+    threshold, those cases; else none."""
+    evidence = pass_evidence(comparison)
+    beyond = tuple(row.key for row in comparison.rows if _unresolved_beyond(row, comparison.threshold))
+    others = (evidence.suites_slower or evidence.mostly_unseen or evidence.machine_moved
+              or len(evidence.unseen_slower) != len(beyond))
+    return () if others else beyond
+
+
 def pass_evidence(comparison: Comparison) -> PassEvidence:
     """The comparison's evidence for and against a pass (PassEvidence)."""
     rows = comparison.rows
