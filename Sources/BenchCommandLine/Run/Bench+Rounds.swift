@@ -159,9 +159,10 @@ extension Bench {
     static func stillOpen(csv: String, cases: [BenchmarkCase], rule: StoppingRule,
                           inNoDecision: Set<String>, logicalCPUs: Int) throws -> [BenchmarkCase] {
         let byKey = Dictionary(cases.map { (RunSummary.key($0), $0) }, uniquingKeysWith: { first, _ in first })
-        let signs = try variantsShowingSigns(csv: csv, cases: byKey, inNoDecision: inNoDecision,
-                                             logicalCPUs: logicalCPUs)
-        let rows = try RunSummary.summarize(csv: csv, order: cases).compactMap { summary in
+        let records = try CSVFormat.decode(csv)
+        let signs = variantsShowingSigns(records: records, cases: byKey, inNoDecision: inNoDecision,
+                                         logicalCPUs: logicalCPUs)
+        let rows = try RunSummary.summarize(records: records, order: cases).compactMap { summary in
             byKey[summary.key].map { benchmarkCase in
                 StoppingRule.Row(benchmarkCase: benchmarkCase,
                                  scenario: "\(benchmarkCase.suite)/\(benchmarkCase.benchmark)|\(benchmarkCase.threads)|"
@@ -177,11 +178,10 @@ extension Bench {
     }
 
     /// The `suite/variant`s that show a sign the report may disqualify them (`DisqualificationSigns`) in any case of
-    /// `csv` that takes part in a decision: as the report does, a variant disqualified in one case of its suite is
-    /// in all of them. `cases`: the run's cases by `RunSummary.key`.
-    static func variantsShowingSigns(csv: String, cases: [String: BenchmarkCase], inNoDecision: Set<String>,
-                                     logicalCPUs: Int) throws -> Set<String> {
-        let records = try CSVFormat.decode(csv)
+    /// a results file's `records` (the header first) that takes part in a decision: as the report does, a variant
+    /// disqualified in one case of its suite is in all of them. `cases`: the run's cases by `RunSummary.key`.
+    static func variantsShowingSigns(records: [[String]], cases: [String: BenchmarkCase], inNoDecision: Set<String>,
+                                     logicalCPUs: Int) -> Set<String> {
         guard let header = records.first else { return [] }
         let names = ["suite", "benchmark", "variant", "threads", "params", "round", "ns_per_op", "thread_ops_min",
                      "thread_ops_max"]

@@ -61,7 +61,11 @@ enum RunSummary {
 
     /// Each case's round medians, from a results CSV's records.
     static func summarize(csv: String, order: [BenchmarkCase]) throws -> [Case] {
-        let records = try CSVFormat.decode(csv)
+        try summarize(records: CSVFormat.decode(csv), order: order)
+    }
+
+    /// As `summarize(csv:order:)`, from the CSV's records already decoded (the header first).
+    static func summarize(records: [[String]], order: [BenchmarkCase]) throws -> [Case] {
         guard let header = records.first else { return [] }
         func column(_ name: String) throws -> Int {
             guard let index = header.firstIndex(of: name) else {
