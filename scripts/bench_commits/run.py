@@ -365,10 +365,11 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
     spin = tuple(gate_check.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (gate_check.SPIN_SUITE, gate_check.SPIN_BENCHMARK))
+    beyond = tuple(key.label for key in only_intervals_beyond(comparison, decision.evidence))
     return gate_check.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
                                unstable=len(comparison.unstable), gate_exit=decision.exit_code,
                                resolutions=tuple(resolution_by_group(comparison.rows)),
-                               only_intervals_beyond=tuple(key.label for key in only_intervals_beyond(comparison)))
+                               only_intervals_beyond=beyond)
 
 
 __all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "control_of", "count_functions",

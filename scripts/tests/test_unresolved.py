@@ -75,9 +75,9 @@ def test_only_intervals_beyond_names_the_cases_when_nothing_else_stands_against_
     # so it is not a case not resolved, and nothing is named.
     from analyze_lib.files.loader import load_results
     from analyze_lib.judge.compare import build_comparison
-    from analyze_lib.judge.pass_evidence import only_intervals_beyond
+    from analyze_lib.judge.pass_evidence import only_intervals_beyond, pass_evidence
     for head_planted, named in ((HEAD_PLANTED, 1), ([1.25] + HEAD_PLANTED[1:], 0)):
         _gate(tmp_path, capsys, head_planted)
         comparison = build_comparison(load_results(tmp_path / "base.csv"), load_results(tmp_path / "head.csv"))
-        keys = only_intervals_beyond(comparison)
+        keys = only_intervals_beyond(comparison, pass_evidence(comparison))
         assert len(keys) == named and all(key.variant == "planted" for key in keys)

@@ -187,7 +187,6 @@ extension Bench {
                      "thread_ops_max"]
         let columns = names.compactMap { header.firstIndex(of: $0) }
         guard columns.count == names.count else { return [] }
-        let value = { (text: String) in text == "inf" ? Double.infinity : Double(text) ?? .nan }
         // Each case's roles, by the role's `role=…` field ("" for none).
         var roles: [String: [String: DisqualificationSigns.Role]] = [:]
         for record in records.dropFirst() where record.count == header.count {
@@ -196,8 +195,8 @@ extension Bench {
             guard let benchmarkCase = cases[key], !inNoDecision.contains(benchmarkCase.path) else { continue }
             let role = field(4).split(separator: ";").first { $0.hasPrefix("role=") }.map(String.init) ?? ""
             roles[key, default: [:]][role, default: DisqualificationSigns.Role()]
-                .append(nanosecondsPerOperation: value(field(6)), round: Int(field(5)) ?? 1,
-                        fewestOperations: value(field(7)), mostOperations: value(field(8)))
+                .append(nanosecondsPerOperation: RunSummary.number(field(6)), round: Int(field(5)) ?? 1,
+                        fewestOperations: RunSummary.number(field(7)), mostOperations: RunSummary.number(field(8)))
         }
         var shown = Set<String>()
         for (key, byRole) in roles {

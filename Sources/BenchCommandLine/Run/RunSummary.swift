@@ -26,6 +26,11 @@ enum RunSummary {
         "\(benchmarkCase.path)|\(benchmarkCase.threads)|\(benchmarkCase.parameterString())"
     }
 
+    /// A number as a results file writes it: `inf` for a sample that completed no operation, NaN for an empty cell.
+    static func number(_ text: String) -> Double {
+        text == "inf" ? .infinity : Double(text) ?? .nan
+    }
+
     /// The key of a row of a results file, from its `suite/benchmark/variant` path, its threads and its params (a
     /// `role=…` field left out): the `key(_:)` of the case it belongs to.
     static func key(path: String, threads: String, params: String) -> String {
@@ -87,7 +92,7 @@ enum RunSummary {
             let key = Self.key(path: path, threads: record[threads], params: record[params])
             let shown = ([path, "threads:\(record[threads])"] + plain.map { $0.replacingOccurrences(of: "=", with: ":") }
                          + (role.map { [$0.replacingOccurrences(of: "=", with: ":")] } ?? [])).joined(separator: " ")
-            let value = record[nsPerOp] == "inf" ? Double.infinity : Double(record[nsPerOp]) ?? .nan
+            let value = Self.number(record[nsPerOp])
             byCase[shown, default: (rank[key] ?? order.count, shown, Int(record[threads]) ?? 0, key,
                                     role.map { String($0.dropFirst("role=".count)) }, [:])]
                 .rounds[Int(record[round]) ?? 1, default: []].append(value)

@@ -103,10 +103,10 @@ def _unresolved_beyond(row: CompareRow, threshold: float) -> bool:
     return row.outcome == UNRESOLVED and row.starved is None and _beyond(row.ci_low, threshold) == SLOWER
 
 
-def only_intervals_beyond(comparison: Comparison) -> tuple[CaseKey, ...]:
+def only_intervals_beyond(comparison: Comparison, evidence: PassEvidence) -> tuple[CaseKey, ...]:
     """When the one thing that stands against a pass is cases not resolved whose whole interval lies beyond the
-    threshold, those cases; else none."""
-    evidence = pass_evidence(comparison)
+    threshold, those cases; else none. ``evidence``: the comparison's ``pass_evidence`` (the gate's decision
+    holds it)."""
     beyond = tuple(row.key for row in comparison.rows if _unresolved_beyond(row, comparison.threshold))
     others = (evidence.suites_slower or evidence.mostly_unseen or evidence.machine_moved
               or len(evidence.unseen_slower) != len(beyond))
