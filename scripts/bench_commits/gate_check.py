@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED
+from analyze_lib.exit_codes import EXIT_PASSED
 from analyze_lib.judge.compare import FASTER, SLOWER, ResolutionGroup
 
 # The case the gate check plants a slowdown in (bench --spin-scale scales it alone).
@@ -44,9 +44,6 @@ class Observed:
     unstable: int
     gate_exit: int
     resolutions: tuple[ResolutionGroup, ...] = ()
-    # When the gate was inconclusive only because cases not resolved had their whole interval beyond the threshold
-    # (pass_evidence), those cases' labels; else empty.
-    only_intervals_beyond: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,11 +106,7 @@ def gate_checks(quick: bool, paired: bool) -> tuple[GateCheckSpec, ...]:
 def judge_check_gate(spec: GateCheckSpec, observed: Observed) -> tuple[bool, str]:
     """Whether a comparison came out as it must, and why in a few words.
 
-    A/A must flag nothing and decide something (a gate that is inconclusive resolves nothing). One inconclusive A/A
-    is reported and not failed: one made so only by cases not resolved whose whole interval lay beyond the threshold
-    (``only_intervals_beyond``). Each such interval is one case's own, at 1 − alpha, uncorrected over the hundreds
-    compared, so in an A/A some fall beyond by chance; the check names them, and how often that happens is left for
-    the rule to answer (docs/bench-commits.md#the-gates-check---check-gate). A planted
+    A/A must flag nothing and decide something (a gate that is inconclusive resolves nothing). A planted
     slowdown must flag nothing but harness/spin and never call it faster: those would be the gate's errors.
     Whether it resolves the slowdown is what the runner allows: each harness/spin row not called slower is
     named with its outcome and floor (unstable: its floor reaches the smallest change the gate calls;
@@ -123,11 +116,6 @@ def judge_check_gate(spec: GateCheckSpec, observed: Observed) -> tuple[bool, str
     if not spec.planted:
         if observed.flagged:
             return False, f"flagged {len(observed.flagged)} case(s) of identical code"
-        if observed.gate_exit == EXIT_INCONCLUSIVE and observed.only_intervals_beyond:
-            beyond = observed.only_intervals_beyond
-            return True, (f"nothing flagged; inconclusive by {len(beyond)} case(s) not resolved whose whole "
-                          f"interval lay beyond the threshold, by chance among {observed.compared}: "
-                          + ", ".join(beyond))
         if observed.gate_exit != EXIT_PASSED:
             return False, f"gate exit {observed.gate_exit}: nothing could be decided"
         return True, "nothing flagged"

@@ -22,7 +22,6 @@ from analyze_lib.judge.counts_compare import build_counts_comparison
 from analyze_lib.present.counts_render import render_counts_markdown
 from analyze_lib.files.errors import AnalyzeError
 from analyze_lib.judge.gate import decide_counts_gate, decide_gate
-from analyze_lib.judge.pass_evidence import only_intervals_beyond
 from analyze_lib.files.loader import load_counts, load_results
 from analyze_lib.present.control_text import control_headline, control_markdown
 from analyze_lib.present.gate_text import headline as gate_headline
@@ -365,11 +364,9 @@ def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.
     flagged = tuple((row.key.label, row.outcome) for row in comparison.rows if row.outcome in (SLOWER, FASTER))
     spin = tuple(gate_check.SpinRow(row.key.label, row.outcome, row.noise_floor) for row in comparison.rows
                  if (row.key.suite, row.key.benchmark) == (gate_check.SPIN_SUITE, gate_check.SPIN_BENCHMARK))
-    beyond = tuple(key.label for key in only_intervals_beyond(comparison, decision.evidence))
     return gate_check.Observed(compared=len(comparison.rows), flagged=flagged, spin=spin,
                                unstable=len(comparison.unstable), gate_exit=decision.exit_code,
-                               resolutions=tuple(resolution_by_group(comparison.rows)),
-                               only_intervals_beyond=beyond)
+                               resolutions=tuple(resolution_by_group(comparison.rows)))
 
 
 __all__ = ["AnalyzeError", "Builder", "Built", "Interrupted", "Side", "build", "control_of", "count_functions",

@@ -5,7 +5,6 @@ round's arguments, file names, exit codes mirroring the gate, counts, cleanup, a
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import os
 import re
 import shutil
@@ -363,18 +362,6 @@ def test_the_gate_check_a_a_must_flag_nothing():
     assert not ok and "flagged 1" in why
     ok, why = gate_check.judge_check_gate(A_A, _observed(spin=(), gate_exit=4))
     assert not ok and "gate exit 4" in why
-
-
-def test_an_a_a_inconclusive_only_by_intervals_beyond_is_reported_not_failed():
-    # A/A inconclusive only because a case not resolved had its whole interval beyond the threshold: one case's own
-    # uncorrected interval among many, chance in an A/A. The check names it; the negative control above (exit 4
-    # for another reason) still fails, and so does a flag beside it.
-    beyond = "isolation/mixed/pthread-mutex-pi threads:2 keys=1000;read_pct=90"
-    observed = replace(_observed(spin=(), gate_exit=4), only_intervals_beyond=(beyond,))
-    ok, why = gate_check.judge_check_gate(A_A, observed)
-    assert ok and "inconclusive by 1 case(s)" in why and beyond in why
-    flagged = replace(observed, flagged=(("once/hit/lock threads:1", "slower"),))
-    assert not gate_check.judge_check_gate(A_A, flagged)[0]
 
 
 def test_the_gate_check_planted_must_flag_spin_and_nothing_else():

@@ -44,6 +44,10 @@ from .stats import (
 
 DEFAULT_THRESHOLD_PERCENT = 5.0
 DEFAULT_ALPHA = 0.01
+# A case not called is "nearly called" when its family's correction would call it at this many times alpha: its
+# evidence falls short of a call by less than this factor. Only such a case, not resolved, can block a pass
+# (pass_evidence); under no change, the correction calls any case at NEAR_CALL_FACTOR x alpha at most that often.
+NEAR_CALL_FACTOR = 2.0
 
 SLOWER = "slower"
 FASTER = "faster"
@@ -152,11 +156,13 @@ class CompareRow(CaseEvidence):
     """One case compared: its evidence and its outcome, given once by ``classify``.
 
     ``outcome`` is one of OUTCOME_ORDER. ``alpha_reachable`` is False when the sample (or round)
-    counts could never give the p-value the case needed: it was not judged.
+    counts could never give the p-value the case needed: it was not judged. ``nearly_called`` is True when
+    the case's correction would call it at NEAR_CALL_FACTOR x alpha (``decide_outcomes``).
     """
 
     outcome: str = field(kw_only=True)
     alpha_reachable: bool = field(kw_only=True)
+    nearly_called: bool = field(kw_only=True, default=False)
 
     @property
     def verdict(self) -> str:
@@ -239,10 +245,11 @@ def level_ratios(base: Modes, head: Modes) -> tuple[float, float]:
     return head.low_median / base.low_median, head.high_median / base.high_median
 
 
-def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> CompareRow:
+def _decided(evidence: CaseEvidence, reachable: bool, significant: bool, nearly: bool,
+             threshold: float) -> CompareRow:
     fields_of = {f.name: getattr(evidence, f.name) for f in fields(CaseEvidence)}
     return CompareRow(**fields_of, outcome=classify(evidence, reachable, significant, threshold),
-                      alpha_reachable=reachable)
+                      alpha_reachable=reachable, nearly_called=nearly)
 
 
 def starved_side(base_median: float, head_median: float) -> str | None:
@@ -413,7 +420,9 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
 
     Among m cases, Benjamini-Hochberg calls one case whose change is alone only at p <= alpha/m. A case
     whose round counts cannot give so small a p (lone_change_level) is undetectable, not judged: a gate
-    that could catch a regression only when many cases regress together would pass the usual one unseen."""
+    that could catch a regression only when many cases regress together would pass the usual one unseen.
+
+    Each row also says whether the same decision at NEAR_CALL_FACTOR x alpha would call it (``nearly_called``)."""
     together = {index for index, case in enumerate(evidences) if decided_together(case)}
     level = lone_change_level(len(together), alpha)
 
@@ -427,14 +436,19 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
     # Reachable by the exact test's smallest p: with ties scipy's asymptotic p can undercut
     # it (3 tied values a side give 0.047 where no ordering is rarer than 0.1).
     reachable = [reachable_p(index, case) for index, case in enumerate(evidences)]
-    significant = [case.p_value < alpha for case in evidences]
     judged = [index for index in sorted(together) if reachable[index]]
     # The paired cases are a family of their own, decided by the paired rule's procedure.
     paired = [index for index, case in enumerate(evidences) if case.paired]
-    for family, decide in ((judged, benjamini_hochberg), (paired, paired_rule.called_together)):
-        for index, called in zip(family, decide([evidences[i].p_value for i in family], alpha)):
-            significant[index] = called
-    return [_decided(case, reachable[index], significant[index], threshold)
+
+    def called_at(rate: float) -> list[bool]:
+        called = [case.p_value < rate for case in evidences]
+        for family, decide in ((judged, benjamini_hochberg), (paired, paired_rule.called_together)):
+            for index, call in zip(family, decide([evidences[i].p_value for i in family], rate)):
+                called[index] = call
+        return called
+
+    significant, nearly = called_at(alpha), called_at(NEAR_CALL_FACTOR * alpha)
+    return [_decided(case, reachable[index], significant[index], nearly[index], threshold)
             for index, case in enumerate(evidences)]
 
 

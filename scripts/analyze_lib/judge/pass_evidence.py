@@ -7,8 +7,10 @@
   factor slower: a pass would pass what the gate could not see (a starved case, which completed no operation in
   most of its samples, has no ratio that measures anything, and is named as starved instead);
 - cases not resolved (not called, their interval reaching the threshold) whose whole interval lies at least the
-  threshold factor slower: the case's own evidence says it slowed by as much as the gate calls, though the
-  correction over all the cases does not call it;
+  threshold factor slower and whom the correction over all the cases would call at NEAR_CALL_FACTOR x alpha: the
+  case's own evidence says it slowed by as much as the gate calls, and falls short of a call by less than that
+  factor. (The interval alone is the case's own, uncorrected: among hundreds of unchanged cases, one lies beyond
+  the threshold by chance in many comparisons);
 - most of the compared cases not judged (unstable, bimodal, undetectable): a pass would rest on the few that were.
   Cases not resolved do not count here: at the paired threshold of 2% nearly every case of a quick comparison is
   not resolved (docs/comparison-rule.md#unchanged-or-not-resolved), and a pass says how many were;
@@ -99,18 +101,9 @@ def _is_canary(row: CompareRow) -> bool:
 
 
 def _unresolved_beyond(row: CompareRow, threshold: float) -> bool:
-    """A case not resolved whose whole interval lies at least the threshold factor slower."""
-    return row.outcome == UNRESOLVED and row.starved is None and _beyond(row.ci_low, threshold) == SLOWER
-
-
-def only_intervals_beyond(comparison: Comparison, evidence: PassEvidence) -> tuple[CaseKey, ...]:
-    """When the one thing that stands against a pass is cases not resolved whose whole interval lies beyond the
-    threshold, those cases; else none. ``evidence``: the comparison's ``pass_evidence`` (the gate's decision
-    holds it)."""
-    beyond = tuple(row.key for row in comparison.rows if _unresolved_beyond(row, comparison.threshold))
-    others = (evidence.suites_slower or evidence.mostly_unseen or evidence.machine_moved
-              or len(evidence.unseen_slower) != len(beyond))
-    return () if others else beyond
+    """A case not resolved, nearly called, whose whole interval lies at least the threshold factor slower."""
+    return (row.outcome == UNRESOLVED and row.nearly_called and row.starved is None
+            and _beyond(row.ci_low, threshold) == SLOWER)
 
 
 def pass_evidence(comparison: Comparison) -> PassEvidence:
