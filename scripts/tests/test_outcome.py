@@ -15,14 +15,17 @@ from analyze_lib.present.outcome_text import outcome_text
 
 KEY = CaseKey("once", "hit", "lock", 1)
 TWO_LEVELS = Modes(100.0, 0.6, 300.0, 0.4)
+# The same two levels, both 1.5x slower.
+SLOWER_LEVELS = Modes(150.0, 0.6, 450.0, 0.4)
 
 
 def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, best_p=1e-9, name="lock",
-              paired=False):
+              paired=False, head_modes=None):
     return CaseEvidence(key=CaseKey("once", "hit", name, 1), base_n=10, head_n=10, base_median=100.0,
                         head_median=100.0 * ratio, ratio=ratio, ci_low=ratio, ci_high=ratio, p_value=p,
                         best_p=best_p, by_rounds=by_rounds, base_rounds=10 if by_rounds else 1,
                         head_rounds=10 if by_rounds else 1, base_floor=floor, head_floor=floor, base_modes=modes,
+                        head_modes=head_modes,
                         paired=paired, pairs=40 if paired else 0, paired_rounds=40 if paired else 0)
 
 
@@ -39,7 +42,10 @@ def _evidence(ratio=1.5, floor=math.nan, modes=None, by_rounds=False, p=1e-6, be
     (_evidence(ratio=1.0, floor=1.2), True, False, UNSTABLE),  # not called, floor at least the threshold
     (_evidence(ratio=1.0, floor=1.2), False, False, UNSTABLE),  # unstable wins over undetectable
     (_evidence(ratio=1.5, floor=1.2), True, True, SLOWER),     # a called change is called
-    (_evidence(ratio=1.5, modes=TWO_LEVELS), True, True, BIMODAL),  # two levels: never gated
+    (_evidence(ratio=1.5, modes=TWO_LEVELS), True, True, BIMODAL),  # two levels in base alone: never gated
+    (_evidence(modes=TWO_LEVELS, head_modes=SLOWER_LEVELS), True, True, SLOWER),  # both levels moved, significant
+    (_evidence(modes=TWO_LEVELS, head_modes=SLOWER_LEVELS), True, False, BIMODAL),  # moved, not significant
+    (_evidence(modes=TWO_LEVELS, head_modes=SLOWER_LEVELS), False, True, BIMODAL),  # moved, the level unreachable
     (_evidence(ratio=math.inf), True, True, SLOWER),           # starved in head
     (_evidence(ratio=math.nan), True, True, UNCHANGED),        # starved in both
 ])
@@ -97,13 +103,17 @@ def test_paired_cases_are_decided_family_wise_and_unpaired_ones_by_false_discove
     assert _family(0.01 / 500, paired=True) == [SLOWER, SLOWER, SLOWER]
 
 
-def test_a_bimodal_case_is_not_among_the_cases_decided_together():
-    # 5 rounds a side reach p = 0.0079 at best. With a bimodal case counted among those decided
-    # together the lone level would be 0.01 / 2 and the other case undetectable; it is not counted.
+def test_a_bimodal_case_is_among_the_cases_decided_together():
+    # Its levels are called only when its round test is significant among all the cases decided together, as any
+    # case's change is: two levels that move by chance (a level of two samples moves 5% easily) are no change.
+    # 5 rounds a side reach p = 0.0079 at best; with the bimodal case counted, the lone level is 0.01 / 2 and
+    # neither case is reachable. The control: alone, the same plain case is called.
     best = smallest_p(5, 5)
-    rows = decide_outcomes([_evidence(by_rounds=True, best_p=best, p=best),
-                            _evidence(by_rounds=True, best_p=best, p=best, modes=TWO_LEVELS, name="two")], 10.0, 0.01)
-    assert [row.outcome for row in rows] == [SLOWER, BIMODAL]
+    plain = _evidence(by_rounds=True, best_p=best, p=best)
+    two = _evidence(by_rounds=True, best_p=best, p=best, modes=TWO_LEVELS, head_modes=SLOWER_LEVELS, name="two")
+    assert [row.outcome for row in decide_outcomes([plain, two], 10.0, 0.01)] == [UNDETECTABLE, BIMODAL]
+    assert [row.outcome for row in decide_outcomes([plain], 10.0, 0.01)] == [SLOWER]
+    assert [row.outcome for row in decide_outcomes([two], 10.0, 0.01)] == [SLOWER]
 
 
 def test_a_starved_median_is_judged_as_starved_never_as_a_level():

@@ -195,12 +195,14 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     states that make other cases bimodal or unstable, and its resolution says how small a change
     it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
     false) is UNDETECTABLE. Otherwise: when either side falls in two levels (a median between them
-    describes neither), the change of its levels when both sides have two and both levels moved beyond
-    that factor the same way (``level_change``), else BIMODAL; else SLOWER or FASTER when the counts
-    could reach the p-value needed, the test is significant and the change factor is at least 1 +
-    threshold/100; else UNSTABLE when the case's noise floor reaches that factor; else UNDETECTABLE when the
-    counts could never have given the p-value needed. A case judged and not called is UNCHANGED only when its
-    interval lies within the threshold factor either way, else UNRESOLVED (``reaches_threshold``).
+    describes neither), the change of its levels when both sides have two, both levels moved beyond
+    that factor the same way (``level_change``), the counts could reach the p-value needed and the test
+    is significant, as for any case (two levels of a few samples each move by chance), else BIMODAL; else
+    SLOWER or FASTER when the counts could reach the p-value needed, the test is significant and the change
+    factor is at least 1 + threshold/100; else UNSTABLE when the case's noise floor reaches that factor; else
+    UNDETECTABLE when the counts could never have given the p-value needed. A case judged and not called is
+    UNCHANGED only when its interval lies within the threshold factor either way, else UNRESOLVED
+    (``reaches_threshold``).
     """
     if evidence.paired:
         if not reachable:
@@ -209,7 +211,8 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
             return judge_change(evidence.ratio, threshold)
         return UNRESOLVED if reaches_threshold(evidence, threshold) else UNCHANGED
     if evidence.bimodal:
-        return level_change(evidence.base_modes, evidence.head_modes, threshold)
+        moved = level_change(evidence.base_modes, evidence.head_modes, threshold)
+        return moved if reachable and significant else BIMODAL
     change = judge_change(evidence.ratio, threshold) if reachable and significant else UNCHANGED
     if change != UNCHANGED:
         return change
@@ -454,9 +457,9 @@ def decide_outcomes(evidences: list[CaseEvidence], threshold: float, alpha: floa
 
 def decided_together(case: CaseEvidence) -> bool:
     """Whether the case is among those judged by rounds and decided together (Benjamini-Hochberg):
-    every case with rounds but a bimodal one, which its levels judge (level_change), and but a
-    paired one, which its own family decides."""
-    return case.by_rounds and not case.bimodal and not case.paired
+    every case with rounds but a paired one, which its own family decides. A bimodal case is among them: its
+    levels say which way it moved (level_change), its test whether it did."""
+    return case.by_rounds and not case.paired
 
 
 def lone_change_level(cases: int, alpha: float) -> float:
