@@ -162,7 +162,7 @@ class CompareRow(CaseEvidence):
 
     outcome: str = field(kw_only=True)
     alpha_reachable: bool = field(kw_only=True)
-    nearly_called: bool = field(kw_only=True, default=False)
+    nearly_called: bool = field(kw_only=True)
 
     @property
     def verdict(self) -> str:

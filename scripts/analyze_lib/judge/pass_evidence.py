@@ -9,7 +9,7 @@
 - cases not resolved (not called, their interval reaching the threshold) whose whole interval lies at least the
   threshold factor slower and whom the correction over all the cases would call at NEAR_CALL_FACTOR x alpha: the
   case's own evidence says it slowed by as much as the gate calls, and falls short of a call by less than that
-  factor. (The interval alone is the case's own, uncorrected: among hundreds of unchanged cases, one lies beyond
+  factor (the interval alone is the case's own, uncorrected: among hundreds of unchanged cases, one lies beyond
   the threshold by chance in many comparisons);
 - most of the compared cases not judged (unstable, bimodal, undetectable): a pass would rest on the few that were.
   Cases not resolved do not count here: at the paired threshold of 2% nearly every case of a quick comparison is
