@@ -280,8 +280,9 @@ def test_rounds_to_reach_a_level():
 
 
 def _one_slower_among(cases, count, tmp_path):
-    base = {case(variant=f"v{i}"): rounds(100.0, count, SHIFT_CV, seed=100 + i) for i in range(cases)}
-    head = {case(variant=f"v{i}"): rounds(150.0 if i == 0 else 100.0, count, SHIFT_CV, seed=500 + i)
+    # One sample a round, as bench takes: the round medians are what the gate judges.
+    base = {case(variant=f"v{i}"): rounds(100.0, count, SHIFT_CV, samples=1, seed=100 + i) for i in range(cases)}
+    head = {case(variant=f"v{i}"): rounds(150.0 if i == 0 else 100.0, count, SHIFT_CV, samples=1, seed=500 + i)
             for i in range(cases)}
     b, h = _files(tmp_path, base, head, run={"run_rounds": str(count)})
     return build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
@@ -308,8 +309,9 @@ def test_a_lone_change_among_many_cases_needs_enough_rounds_and_the_gate_says_so
 
 
 def test_a_change_in_several_cases_survives_the_false_discovery_control(tmp_path):
-    base = {case(variant=f"v{i}"): rounds(100.0, 10, SHIFT_CV, seed=100 + i) for i in range(200)}
-    head = {case(variant=f"v{i}"): rounds(125.0 if i < 4 else 100.0, 10, SHIFT_CV, seed=500 + i)
+    # One sample a round, as bench takes.
+    base = {case(variant=f"v{i}"): rounds(100.0, 10, SHIFT_CV, samples=1, seed=100 + i) for i in range(200)}
+    head = {case(variant=f"v{i}"): rounds(125.0 if i < 4 else 100.0, 10, SHIFT_CV, samples=1, seed=500 + i)
             for i in range(200)}
     b, h = _files(tmp_path, base, head, run={"run_rounds": "10"})
     comparison = build_comparison(load_results(b), load_results(h), threshold=THRESHOLD)
