@@ -314,13 +314,13 @@ def _warn_all(warnings) -> None:
         say(f"warning: {warning}")
 
 
-def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA):
+def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA, suites_judged: bool = True):
     """The timing comparison and the gate's decision of two files at significance level ``alpha``
-    (AnalyzeError on bad files)."""
+    (AnalyzeError on bad files); ``suites_judged`` as decide_gate's."""
     base_file, head_file = load_results(base), load_results(head)
     _warn_all(base_file.warnings + head_file.warnings)
     comparison = build_comparison(base_file, head_file, alpha=alpha)
-    return comparison, decide_gate(comparison)
+    return comparison, decide_gate(comparison, suites_judged=suites_judged)
 
 
 def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
@@ -328,8 +328,9 @@ def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
     """The gate's Markdown for two timing files, its exit code, its headline, how many cases it compared and the
     coarsest resolution of a paired case it judged (compare.coarsest_judged: the largest change that could hide in
     one; NaN when none). With ``control`` (two builds of identical code), the control's table follows the gate's,
-    and the exit code and headline are the control's (same_code.control_exit)."""
-    comparison, decision = timing_gate(base, head, alpha)
+    and the exit code and headline are the control's (same_code.control_exit); whole suites are the control's to
+    judge, not the gate's geometric-mean rule."""
+    comparison, decision = timing_gate(base, head, alpha, suites_judged=not control)
     coarsest = coarsest_judged(comparison.rows)
     markdown, exit_code, headline = render_markdown(comparison, gate=decision), decision.exit_code, \
         gate_headline(decision)

@@ -129,3 +129,23 @@ def test_a_whole_suite_that_moved_beyond_the_threshold_is_a_regression():
     assert suites_slower(_comparison(1.03, 1.01, 1.05)) == ()  # below the threshold
     assert suites_slower(_comparison(1.08, 1.03, 1.13, cases=1)) == ()  # one case is its own verdict
     assert suites_slower(_comparison(0.90, 0.85, 0.95)) == ()  # faster
+
+
+def test_a_suite_is_left_to_the_control_when_the_code_is_the_same(tmp_path):
+    # Six cases 1.08x slower in 3 rounds a side: none can be called (3 rounds reach p 0.1 at best), and their
+    # suite's geometric mean, with its interval above 1, fails the gate. Over two builds of identical code the
+    # suites are the control's to judge (judge/control.py), which gives the gate's suite rule no say: a quick
+    # control of 2 cases failed so by chance in .ci/run (docs/findings/2026-11-28-a-controls-suites.md).
+    from analyze_lib.files.loader import load_results
+    from analyze_lib.judge.compare import build_comparison
+    from analyze_lib.judge.gate import INCONCLUSIVE, REGRESSION, decide_gate
+    run = {"run_rounds": "3"}
+    base = {case("once", "hit", f"v{i}"): rounds(100.0, 3, shift_cv=0.01, cv=0.01, seed=i) for i in range(6)}
+    head = {case("once", "hit", f"v{i}"): rounds(108.0, 3, shift_cv=0.01, cv=0.01, seed=50 + i) for i in range(6)}
+    comparison = build_comparison(*(load_results(write_results(tmp_path / f"{side}.csv", cases, version=5, run=run))
+                                    for side, cases in (("base", base), ("head", head))))
+    assert comparison.slower == [] and comparison.suite_intervals["once"][0] > 1, "the setup"
+    judged = decide_gate(comparison)
+    assert judged.status == REGRESSION and [s.suite for s in judged.evidence.suites_slower] == ["once"]
+    left = decide_gate(comparison, suites_judged=False)
+    assert left.status == INCONCLUSIVE and left.evidence.suites_slower == ()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from typing import Any, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .compare import Comparison, paired_resolutions
 from .counts_compare import CountsComparison
@@ -148,10 +148,12 @@ class GateDecision(_GateOutcome):
 
 
 def decide_gate(comparison: Comparison, allow_missing: bool = False,
-                head_incomplete: str | None = None) -> GateDecision:
+                head_incomplete: str | None = None, suites_judged: bool = True) -> GateDecision:
     """Decide the gate for ``comparison``; ``allow_missing`` stops base cases missing
     from head (a head run filtered on purpose) from failing it; ``head_incomplete`` says why
-    head's run did not complete (ResultsFile.incomplete), which fails it.
+    head's run did not complete (ResultsFile.incomplete), which fails it. ``suites_judged`` False
+    leaves whole suites to another rule: in a comparison of two builds of identical code, the control's
+    (judge/control.py), so a suite's geometric mean does not fail it here.
 
     Precedence: REGRESSION (any decided case or suite slower; INCONCLUSIVE instead when the
     machine's canary moved between separate runs), then INCOMPLETE (head incomplete, or cases
@@ -164,6 +166,8 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
     missing = tuple(comparison.base_only)
     slower = len(comparison.slower)
     evidence = pass_evidence(comparison)
+    if not suites_judged:
+        evidence = replace(evidence, suites_slower=())
     status = _status(failing=slower + len(evidence.suites_slower), missing=missing, allow_missing=allow_missing,
                      head_incomplete=head_incomplete,
                      none_decided=(len(undetectable) + len(comparison.unstable) + len(comparison.bimodal)
