@@ -36,8 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from analyze_lib.files.loader import load_results  # noqa: E402 (needs the path above)
 from analyze_lib.files.model import Case, ResultsFile  # noqa: E402
 from analyze_lib.files.schema import METRIC  # noqa: E402
-from analyze_lib.judge.compare import SLOWER, UNRESOLVED, build_comparison, judge_change  # noqa: E402
+from analyze_lib.judge.compare import build_comparison  # noqa: E402
 from analyze_lib.judge.gate import decide_gate  # noqa: E402
+from analyze_lib.judge.pass_evidence import interval_beyond  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,7 @@ def judge_split(base: ResultsFile, head: ResultsFile, alpha: float) -> SplitOutc
     """The gate on one split, at the default threshold."""
     comparison = build_comparison(base, head, alpha=alpha)
     decision = decide_gate(comparison)
-    beyond = [row for row in comparison.rows if row.outcome == UNRESOLVED and row.starved is None
-              and judge_change(row.ci_low, comparison.threshold) == SLOWER]
+    beyond = [row for row in comparison.rows if interval_beyond(row, comparison.threshold)]
     return SplitOutcome(decision.exit_code, tuple(row.key.label + (" [bimodal]" if row.bimodal else "")
                                                   for row in comparison.rows if row.changed),
                         tuple(row.key.label for row in beyond), tuple(row.key.label for row in beyond

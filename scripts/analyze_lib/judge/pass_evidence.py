@@ -100,10 +100,14 @@ def _is_canary(row: CompareRow) -> bool:
     return (row.key.suite, row.key.benchmark) == CANARY
 
 
+def interval_beyond(row: CompareRow, threshold: float) -> bool:
+    """A case not resolved whose whole interval lies at least the threshold factor slower (nearly called or not)."""
+    return row.outcome == UNRESOLVED and row.starved is None and _beyond(row.ci_low, threshold) == SLOWER
+
+
 def _unresolved_beyond(row: CompareRow, threshold: float) -> bool:
     """A case not resolved, nearly called, whose whole interval lies at least the threshold factor slower."""
-    return (row.outcome == UNRESOLVED and row.nearly_called and row.starved is None
-            and _beyond(row.ci_low, threshold) == SLOWER)
+    return row.nearly_called and interval_beyond(row, threshold)
 
 
 def pass_evidence(comparison: Comparison) -> PassEvidence:
