@@ -47,3 +47,13 @@ struct ThreadList: Equatable, Sendable, CustomStringConvertible {
         counts.map(String.init).joined(separator: ",")
     }
 }
+
+extension ThreadList {
+    /// 1, `cpus`, and twice `cpus`, duplicates dropped: one thread, every CPU busy, and oversubscribed.
+    init(forCPUs cpus: Int) {
+        let cpus = max(1, min(cpus, Self.maximum / 2))
+        self.counts = [1, cpus, 2 * cpus].reduce(into: []) { counts, count in
+            if !counts.contains(count) { counts.append(count) }
+        }
+    }
+}

@@ -198,5 +198,15 @@ package enum SchemaDocumentation {
         "count": "how many times the outcome was observed",
         "seconds_to_first_forbidden": "for a control: seconds from its start to its first forbidden "
                                       + "outcome; empty when never caught, and for variants",
+        "trials": "racing windows the check made at this thread count, over all its iterations (a once race's "
+            + "tokens, a store's writes, a throttle's tasks, a handoff's round trips: `bench stress --list-checks`)",
+        "minimum_trials": "the trials a check must make at a thread count before a variant counts as proven by it "
+            + "there; a report marks a variant whose checks made fewer `not proven`",
+        "control_kind": "for a control: `deterministic` (caught in its first iteration at any speed) or `racy` "
+            + "(broken by a race of the kind people write, caught only as often as the check has power); empty "
+            + "for variants",
+        "trials_to_first_forbidden": "for a control: trials made up to the iteration of its first forbidden "
+            + "outcome (a racy control caught within `minimum_trials` shows the check's power); empty when never "
+            + "caught, and for variants",
     ]
 }

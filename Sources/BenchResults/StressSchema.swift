@@ -10,7 +10,9 @@ package enum StressSchema {
     /// - 1: the environment, `bench_version` and the outcome columns.
     /// - 2: appends `run_complete` (`ResultsSchema.runCompleteColumn`, the same rule as the timing file's).
     /// - 3: appends `variant_origin`, as in the timing file.
-    package static let version = 3
+    /// - 4: appends `trials`, `minimum_trials`, `control_kind` and `trials_to_first_forbidden`: a check's power
+    ///   against races, stated per thread count.
+    package static let version = 4
 
     /// What one row is made from: plain values, so that this schema does not depend on the checks.
     package struct Row: Sendable, Equatable {
@@ -30,10 +32,20 @@ package enum StressSchema {
         /// For a control: seconds from its start to its first forbidden outcome; nil when never caught (and for
         /// variants).
         package var secondsToFirstForbidden: Double?
+        /// Racing windows the check made at this thread count, over all its iterations (`StressCase`).
+        package var trials: Int
+        /// The trials the check must make at each thread count before a variant counts as proven by it.
+        package var minimumTrials: Int
+        /// A control's kind, `deterministic` or `racy`; empty for a variant.
+        package var controlKind: String
+        /// For a control: trials made up to and including the iteration of its first forbidden outcome; nil when
+        /// never caught (and for variants).
+        package var trialsToFirstForbidden: Int?
 
         package init(check: String, isControl: Bool, origin: String = BenchmarkCase.builtInOrigin, threads: Int, iterations: Int,
                     seconds: Double, outcome: String, grade: String, count: Int,
-                    secondsToFirstForbidden: Double? = nil) {
+                    secondsToFirstForbidden: Double? = nil, trials: Int = 0, minimumTrials: Int = 0,
+                    controlKind: String = "", trialsToFirstForbidden: Int? = nil) {
             self.check = check
             self.isControl = isControl
             self.origin = origin
@@ -44,6 +56,10 @@ package enum StressSchema {
             self.grade = grade
             self.count = count
             self.secondsToFirstForbidden = secondsToFirstForbidden
+            self.trials = trials
+            self.minimumTrials = minimumTrials
+            self.controlKind = controlKind
+            self.trialsToFirstForbidden = trialsToFirstForbidden
         }
     }
 
@@ -52,7 +68,7 @@ package enum StressSchema {
 
     /// The columns, in file order: its own version, the timing file's environment and `bench_version` (as of
     /// version 1, with the types they have now), the outcome columns, `run_complete` (version 2) and
-    /// `variant_origin` (version 3).
+    /// `variant_origin` (version 3), the power columns (version 4).
     package static let columns: [SchemaColumn<Source>] =
         [SchemaColumn<Source>("stress_schema_version", .int, since: 1, .run) { _ in String(version) }]
         + (ResultsSchema.environmentColumns + [ResultsSchema.benchVersionColumn]).map { column in
@@ -62,6 +78,7 @@ package enum StressSchema {
         + [ResultsSchema.completionColumn.redefined { $0.introduced(at: 2) }
             .reading { (source: Source) in source.environment }]
         + [SchemaColumn<Source>("variant_origin", .string, since: 3, .variant) { $0.row.origin }]
+        + powerColumns.map { column in column.reading { (source: Source) in source.row } }
 
     /// The outcome columns, after the environment and `bench_version`.
     static let outcomeColumns: [SchemaColumn<Row>] = [
@@ -76,6 +93,15 @@ package enum StressSchema {
         .init("seconds_to_first_forbidden", .optionalFloat, since: 1) {
             $0.secondsToFirstForbidden.map { String(format: "%.3f", $0) } ?? ""
         },
+    ]
+
+    /// What a check's run proves against races (version 4): its trials beside the minimum a variant needs, and
+    /// for a control, its kind and how many trials it took to be caught.
+    static let powerColumns: [SchemaColumn<Row>] = [
+        .init("trials", .int, since: 4) { String($0.trials) },
+        .init("minimum_trials", .int, since: 4) { String($0.minimumTrials) },
+        .init("control_kind", .string, since: 4) { $0.controlKind },
+        .init("trials_to_first_forbidden", .optionalInt, since: 4) { $0.trialsToFirstForbidden.map(String.init) ?? "" },
     ]
 
     /// The stress file as a reader needs it.

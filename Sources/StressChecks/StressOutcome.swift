@@ -30,6 +30,9 @@ package struct Outcome: Hashable, Sendable, CustomStringConvertible {
 /// How many times each outcome was observed. A value type: each iteration returns one, the runner adds them up.
 package struct OutcomeCounts: Sendable, Equatable {
     package private(set) var counts: [Outcome: Int] = [:]
+    /// Racing windows the check made (`CheckPower.trial`); `bench stress` counts an iteration that leaves it 0 as
+    /// one trial.
+    package var trials = 0
 
     package init() {}
 
@@ -39,8 +42,10 @@ package struct OutcomeCounts: Sendable, Equatable {
         counts[outcome, default: 0] += times
     }
 
+    /// Adds `other`'s outcomes and trials.
     package mutating func add(_ other: OutcomeCounts) {
         for (outcome, count) in other.counts { record(outcome, times: count) }
+        trials += other.trials
     }
 
     /// Observations graded forbidden.

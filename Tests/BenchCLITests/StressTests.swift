@@ -39,9 +39,9 @@ import VariantRegistration
         let controls = records.filter { $0["is_control"] == "true" }
         // Each selected check's controls: those of the same check, the filter's own matches among them.
         #expect(Set(controls.compactMap { $0["check"] }) == [
-            "control/once/unsynced-tracker/race", "control/once/early-return/race",
-            "control/isolation/racy-store/lost-writes", "control/wait/fan-out/early-return/exactly-once",
-            "control/wait/fan-out/ignores-timeout/timeout",
+            "control/once/unsynced-tracker/race", "control/once/early-return/race", "control/once/unguarded-tracker/race",
+            "control/isolation/racy-store/lost-writes", "control/isolation/copy-outside-lock/lost-writes",
+            "control/wait/fan-out/early-return/exactly-once", "control/wait/fan-out/ignores-timeout/timeout",
         ])
         #expect(controls.contains { $0["grade"] == "forbidden" && $0["seconds_to_first_forbidden"] != "" })
     }
@@ -53,15 +53,16 @@ import VariantRegistration
         #expect(listed.status == 0, "\(listed.standardError)")
         let lines = listed.standardOutput.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("control/") }.sorted()
-                == ["control/once/early-return/race", "control/once/unsynced-tracker/race"])
-        #expect(lines.last == "9 checks, 2 controls")
+                == ["control/once/early-return/race", "control/once/unguarded-tracker/race",
+                    "control/once/unsynced-tracker/race"])
+        #expect(lines.last == "9 checks, 3 controls")
         // Issue 60: a built-in variant's checks carry no origin mark (a brought-in one's: VariantRegistrationTests).
         #expect(!lines.contains { $0.contains("from:") })
         let without = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
         #expect(without.standardOutput.split(separator: "\n").last == "9 checks, 0 controls")
         // A check's controls only: isolation's do not come with once's checks.
         let lazy = try await BenchProcess.debug.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
-        #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 2 controls")
+        #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 3 controls")
     }
 
     @Test func aCheckIsNamedWithoutItsVariant() {
@@ -166,10 +167,12 @@ import VariantRegistration
         let control = try #require(StressCatalog.controls.first)
         var clean = StressResult(slot: StressSlot(check: variant, threads: 2))
         clean.counts.record(.ranOnce, times: 10)
+        clean.counts.trials = variant.power.minimumTrials
         var broken = clean
         broken.counts.record(.ranMoreThanOnce)
         var caught = StressResult(slot: StressSlot(check: control, threads: 4))
         caught.secondsToFirstForbidden = 0.01
+        caught.trialsToFirstForbidden = 1
         let uncaught = StressResult(slot: StressSlot(check: control, threads: 4))
 
         #expect(StressReport.failures([clean, caught]).isEmpty)
@@ -178,12 +181,60 @@ import VariantRegistration
         #expect(StressReport.render([uncaught]).contains("NEVER CAUGHT"))
 
         // The last line says PASS only when nothing failed, and names what did.
-        #expect(StressReport.verdict([clean, caught], path: "x.csv") == "PASS: 0 forbidden outcomes in 1 check; "
+        #expect(StressReport.verdict([clean, caught], path: "x.csv", report: "scripts/analyze report x.csv")
+                == "PASS: 0 forbidden outcomes in 1 check; "
                 + "1 of 1 negative control caught (each at the thread count that can catch it, not --threads); wrote x.csv; "
                 + "next: scripts/analyze report x.csv")
-        let failed = StressReport.verdict([broken, uncaught], path: "x.csv")
+        let failed = StressReport.verdict([broken, uncaught], path: "x.csv", report: "r")
         #expect(failed.hasPrefix("FAIL: 1 forbidden outcome in 1 check; 0 of 1 negative control caught"))
         #expect(failed.contains("\(variant.name) threads:2 showed 1 forbidden outcome; \(control.name) threads:4 was "
                                 + "never caught"))
+    }
+
+    /// Issue 72: a variant whose check ran fewer trials than its minimum passes (nothing forbidden was seen) but is
+    /// named not proven, in its line and the verdict; at the minimum it is not. A racy control caught only beyond
+    /// the minimum is named too; one caught within it is not.
+    @Test func fewerTrialsThanTheMinimumIsNotProven() throws {
+        let variant = try #require(Registrations.stressVariants(adding: []).first { $0.power.minimumTrials > 1 })
+        let racy = try #require(StressCatalog.controls.first { $0.control == .racy })
+        var short = StressResult(slot: StressSlot(check: variant, threads: 2))
+        short.counts.record(.ranOnce, times: 10)
+        short.counts.trials = variant.power.minimumTrials - 1
+        var enough = short
+        enough.counts.trials = variant.power.minimumTrials
+        var late = StressResult(slot: StressSlot(check: racy, threads: racy.controlThreads))
+        late.secondsToFirstForbidden = 1
+        late.trialsToFirstForbidden = racy.power.minimumTrials + 1
+        var early = late
+        early.trialsToFirstForbidden = racy.power.minimumTrials
+
+        #expect(StressReport.failures([short, late]).isEmpty, "neither is a failure")
+        #expect(StressReport.render([short]).contains("NOT PROVEN"))
+        #expect(!StressReport.render([enough]).contains("NOT PROVEN"))
+        let verdict = StressReport.verdict([short, late], path: "x.csv", report: "r")
+        #expect(verdict.hasPrefix("PASS"))
+        #expect(verdict.contains("not proven (below the minimum trials): \(variant.name) threads:2"))
+        #expect(verdict.contains("racy controls caught only beyond the minimum: \(late.slot.label)"))
+        let fine = StressReport.verdict([enough, early], path: "x.csv", report: "r")
+        #expect(!fine.contains("not proven") && !fine.contains("beyond the minimum"))
+    }
+
+    /// Issue 72: an abandoned check fails the run by name; a slow one does not, and says its rate.
+    @Test func anAbandonedCheckFailsAndASlowOneDoesNot() throws {
+        let variant = try #require(Registrations.stressVariants(adding: []).first)
+        var slow = StressResult(slot: StressSlot(check: variant, threads: 16))
+        slow.counts.record(.ranOnce)
+        slow.counts.trials = variant.power.minimumTrials
+        slow.slowIterations = 1
+        slow.slowestRate = 123
+        var stuck = StressResult(slot: StressSlot(check: variant, threads: 8))
+        stuck.abandoned = true
+        #expect(StressReport.failures([slow]).isEmpty)
+        #expect(StressReport.render([slow]).contains("SLOW, not stuck: 1 iteration longer than the watchdog's time, "
+                                                      + "its threads advancing at 123 operations/s"))
+        #expect(StressReport.failures([stuck]) == ["\(variant.name) threads:8 was abandoned (no progress: suspected "
+                                                    + "deadlock)"])
+        #expect(stuck.rows().first?.outcome == "no-progress-suspected-deadlock")
+        #expect(slow.rows().contains { $0.outcome == "iteration-slower-than-watchdog" && $0.grade == "acceptable-interesting" })
     }
 }

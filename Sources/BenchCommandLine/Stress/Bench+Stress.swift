@@ -19,14 +19,22 @@ extension Bench {
                 + "[--no-controls] [--output <path>] [--overwrite] [--list-checks]",
             discussion: """
             Runs each selected check (family/variant/check, as --list-checks prints) again and again on real \
-            threads, at each --threads count, for an equal share of --duration (at least one iteration each), \
-            and reports every outcome it observed with its grade. Then runs each negative control (a \
-            deliberately broken variant) at its own thread count until the same check observes a forbidden \
-            outcome, for at most \(Int(Stress.controlBudget)) s, and reports how fast it was caught.
+            threads, at each --threads count, for an equal share of --duration and at least the check's minimum \
+            trials (its racing windows: tokens raced, writes, tasks, round trips), and reports every outcome it \
+            observed with its grade. A variant whose check ran fewer trials than its minimum is not proven by it. \
+            Then runs each negative control (a deliberately broken variant) at its own thread count until the \
+            same check observes a forbidden outcome, for at most \(Int(Stress.controlBudget)) s, and reports how \
+            fast it was caught: a deterministic control shows that the check sees its defect, a racy one (broken \
+            by a race people write) that the check catches such a race within its minimum trials.
 
-            A check that makes no progress for --watchdog seconds is reported by name as a suspected deadlock \
-            and the run ends (its threads are abandoned, not stopped). Ctrl-C or SIGTERM ends the run after the \
-            current iteration with the outcomes so far written.
+            --list-checks says, for each check, what a trial is, its minimum, and what a thread count means to it \
+            (the handoff check's pair runs beside N - 2 spinning threads, say). The default thread counts come \
+            from this machine's CPUs: 1, the CPU count, and twice it (oversubscribed, marked *).
+
+            A check none of whose threads advances for --watchdog seconds is abandoned as a suspected deadlock (its \
+            threads left behind) and the run goes on with the next check; one whose threads still advance is never \
+            cut short, and is reported as slow with its rate. Ctrl-C or SIGTERM ends the run after the current \
+            iteration with the outcomes so far written.
 
             --filter selects checks by name; each selected check brings its negative controls, those that \
             go through the same check (control/once/unsynced-tracker/race comes with once/lazy-static/race), \
@@ -42,7 +50,8 @@ extension Bench {
             Exit status:
               0    no forbidden outcome, every control caught
               1    a variant showed a forbidden outcome, or a control was never caught
-              3    a check made no progress for --watchdog seconds (suspected deadlock)
+              3    a check was abandoned: no thread advanced for --watchdog seconds (suspected deadlock); the \
+                   other checks ran, and the verdict line names it
               64   bad input; 73, 74 the file could not be created or written
               130  stopped by SIGINT; 143 by SIGTERM (the outcomes so far are written)
             """
@@ -55,7 +64,9 @@ extension Bench {
         /// `defaultThreads` here), `--output`, `--overwrite`.
         @ParentCommand var bench: Bench
 
-        static let defaultThreads = ThreadList(1, 2, 4, 8, 16, 32)
+        /// 1, this machine's CPUs, and twice them (oversubscribed): where a race can show on this machine, and
+        /// where a preempted holder makes it show more.
+        static var defaultThreads: ThreadList { ThreadList(forCPUs: ProcessInfo.processInfo.activeProcessorCount) }
 
         var filter: String? { bench.filter }
         var threads: ThreadList { bench.requestedThreads ?? Self.defaultThreads }
@@ -72,7 +83,7 @@ extension Bench {
         var duration = defaultDuration
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-            "Seconds without an iteration completing after which a check is a suspected deadlock. "
+            "Seconds in which no thread of a check advances after which it is abandoned as a suspected deadlock. "
                 + SecondsArgument.defaultText(defaultWatchdog), valueName: "seconds"), transform: SecondsArgument.parse)
         var watchdog = defaultWatchdog
 
@@ -83,9 +94,14 @@ extension Bench {
             "Also run a control that deadlocks for certain, to see the watchdog end the run.", visibility: .hidden))
         var deadlockControl = false
 
+        @Flag(name: .customLong("slow-control"), help: ArgumentHelp(
+            "Also run a check that is slow for certain and never stuck, to see the watchdog call it slow.",
+            visibility: .hidden))
+        var slowControl = false
+
         @Flag(name: .customLong("list-checks"), help: ArgumentHelp(
-            "List the checks and controls a run would run, a brought-in variant's marked from:<module>, and run "
-                + "nothing."))
+            "List the checks and controls a run would run (a brought-in variant's marked from:<module>), then what "
+                + "each check counts as a trial, its minimum, and what a thread count means to it; run nothing."))
         var listChecks = false
 
         func validate() throws {
@@ -102,6 +118,7 @@ extension Bench {
             let counts = threads.counts
             let matches = try matcher()
             let variants = Registrations.stressVariants().filter { matches($0.name) }
+                + (slowControl ? [StressCatalog.slow] : [])
             let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
             let controlCases = (controls ? StressCatalog.controls.filter {
                 matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))
@@ -111,6 +128,7 @@ extension Bench {
             }
             if listChecks {
                 for check in variants + controlCases { print(Self.listLine(check)) }
+                for line in Self.powerLines(variants + controlCases) { print(line) }
                 return print("\(variants.count) checks, \(controlCases.count) controls")
             }
             let slots = variants.flatMap { check in counts.map { StressSlot(check: check, threads: $0) } }
@@ -120,11 +138,15 @@ extension Bench {
                                        threads: threads.description)
             let writer = try Bench.resultsWriter(output: bench.output, overwrite: bench.overwrite, environment, settings,
                                                  kind: "stress-")
-            let runner = StressRunner(slots: slots, duration: duration, environment: environment, writer: writer,
-                                      watchdogSeconds: watchdog)
-            warn("\(ProgramName.current) stress: \(variants.count) checks at threads \(threads), "
-                 + "\(controlCases.count) controls, ~\(Progress.duration(duration)) plus controls, "
-                 + "writing \(writer.path)")
+            let runner = StressRunner(slots: slots, duration: duration, controlSeconds: Self.controlBudget,
+                                      environment: environment, writer: writer, watchdogSeconds: watchdog)
+            let cpus = environment.logicalCPUs
+            let oversubscribed = counts.filter { $0 > cpus }
+            warn("\(ProgramName.current) stress: \(variants.count) checks at threads \(threads)"
+                 + (oversubscribed.isEmpty ? "" : " (\(oversubscribed.map(String.init).joined(separator: ",")) "
+                    + "oversubscribe the \(cpus) CPUs)")
+                 + ", \(controlCases.count) controls, ~\(Progress.duration(duration)) plus controls and minimum "
+                 + "trials, writing \(writer.path)")
             let results = runner.run()
             print(StressReport.render(results))
             if let signal = runner.stoppingSignal {
@@ -134,9 +156,46 @@ extension Bench {
             try writer.completeRun()
             warn("wrote \(writer.path) (\(writer.rowsWritten) rows)")
             // The verdict is the last line, on stdout after everything else, and the exit status says the same.
-            print(StressReport.verdict(results, path: writer.path))
+            let timing = Self.timingFile(besides: writer.path)
+            print(StressReport.verdict(results, path: writer.path, report: ProgramName.analyzeCommand + " report "
+                                       + ([timing, writer.path].compactMap { $0 }).joined(separator: " ")))
             fflush(nil)
+            if results.contains(where: \.abandoned) { throw BenchError("", exitCode: ExitStatus.suspectedDeadlock) }
             if !StressReport.failures(results).isEmpty { throw BenchError("", exitCode: ExitStatus.checkFailed) }
+        }
+
+        /// After the list of `--list-checks`: per kind of check (`once/race`), what a trial is, the minimum a
+        /// variant must reach at each thread count, the racy control that measures it, and what N threads mean.
+        static func powerLines(_ checks: [StressCase]) -> [String] {
+            var seen: Set<String> = []
+            var lines = ["What each check counts as a trial, its minimum at each thread count, and what N threads mean:"]
+            for check in checks where seen.insert(checkIdentity(check.name)).inserted {
+                let power = check.power
+                lines.append("  \(checkIdentity(check.name)): a trial is one \(power.trial); minimum "
+                             + "\(power.minimumTrials) "
+                             + (power.racyControl.map { "(measured against \($0))" }
+                                ?? "(no racy control measures it)")
+                             + "; threads N: \(power.threads)")
+            }
+            return lines
+        }
+
+        /// The newest timing file (a `bench` CSV of this schema, by its header) in the directory `stressPath` is
+        /// written to, for the verdict's `next:` command, as bring-your-own.md's steps read both; nil when none.
+        static func timingFile(besides stressPath: String) -> String? {
+            let directory = (stressPath as NSString).deletingLastPathComponent
+            let listed = directory.isEmpty ? "." : directory
+            let header = CSVFormat.encode(ResultsSchema.header)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: listed)) ?? []
+            let timing = files.filter { $0.hasSuffix(".csv") }.compactMap { name -> (String, Date)? in
+                let path = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+                guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+                defer { try? handle.close() }
+                let start = String(decoding: handle.readData(ofLength: header.utf8.count), as: UTF8.self)
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+                return start == header ? (path, modified ?? .distantPast) : nil
+            }
+            return timing.max { $0.1 < $1.1 }?.0
         }
 
         /// A check as `--list-checks` prints it: its name, then `from:<module>` when a package brought its

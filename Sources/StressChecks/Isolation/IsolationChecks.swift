@@ -215,6 +215,7 @@ package enum IsolationChecks {
 
         package func tick() {
             count.add(1, ordering: .relaxed)
+            StressPulse.beat()
         }
 
         var ticks: Int { count.load(ordering: .relaxed) }

@@ -33,10 +33,13 @@ extension Outcome {
 /// The isolation checks as graded outcomes, with their sizes scaled to one short iteration and `threads`.
 package enum IsolationOutcomes {
     static let keysPerWriter = 16
+    /// Writes (or operations) per thread in one iteration of the isolation checks.
+    static let writesPerThread = 200
 
     package static func lostWrites(_ store: any IsolatedStore, threads: Int) -> OutcomeCounts {
         var counts = OutcomeCounts()
-        guard let lost = IsolationChecks.lostWrites(store, writers: threads, writesPerWriter: 200,
+        counts.trials = threads * writesPerThread
+        guard let lost = IsolationChecks.lostWrites(store, writers: threads, writesPerWriter: writesPerThread,
                                                     keysPerWriter: keysPerWriter) else {
             counts.record(.timedOut)
             return counts
@@ -51,8 +54,9 @@ package enum IsolationOutcomes {
         // At most two readers, as in the tests: they read until the writers are done, and more of them keep a
         // reader-preferring lock (glibc's rwlock) read-held so continuously that its writers starve for seconds.
         let readers = threads < 4 ? 1 : 2
+        counts.trials = max(1, threads - readers) * writesPerThread
         guard let torn = IsolationChecks.tornReads(store, writers: max(1, threads - readers), readers: readers,
-                                                   writesPerWriter: 200) else {
+                                                   writesPerWriter: writesPerThread) else {
             counts.record(.timedOut)
             return counts
         }
@@ -63,6 +67,7 @@ package enum IsolationOutcomes {
     package static func readYourWrites(_ store: any IsolatedStore, threads: Int) -> OutcomeCounts {
         var counts = OutcomeCounts()
         let rounds = 100
+        counts.trials = threads * rounds
         guard let misses = IsolationChecks.readYourWritesMisses(store, threads: threads, rounds: rounds) else {
             counts.record(.timedOut)
             return counts
@@ -74,7 +79,8 @@ package enum IsolationOutcomes {
 
     package static func mutualExclusion(_ lock: any ExclusiveLock, threads: Int) -> OutcomeCounts {
         var counts = OutcomeCounts()
-        let sections = 200
+        let sections = writesPerThread
+        counts.trials = threads * sections
         guard let seen = IsolationChecks.mutualExclusion(lock, threads: threads, sectionsPerThread: sections) else {
             counts.record(.timedOut)
             return counts
@@ -88,7 +94,9 @@ package enum IsolationOutcomes {
     package static func exclusivity(threads: Int, readsConcurrently: Bool,
                                     _ make: (_ probe: ExclusivityProbe) -> any IsolatedStore) -> OutcomeCounts {
         var counts = OutcomeCounts()
-        guard let seen = IsolationChecks.exclusivity(readers: max(1, threads - 1), writers: 1, operations: 200, make)
+        counts.trials = max(1, threads - 1) * writesPerThread + writesPerThread
+        guard let seen = IsolationChecks.exclusivity(readers: max(1, threads - 1), writers: 1,
+                                                     operations: writesPerThread, make)
         else {
             counts.record(.timedOut)
             return counts
@@ -110,6 +118,25 @@ package enum IsolationOutcomes {
 }
 
 extension StressCatalog {
+    /// The lost-write check's power: measured against `CopyOutsideLockStore` (docs/stress.md).
+    package static let lostWritesPower = CheckPower(
+        trial: "write", minimumTrials: 4_000,
+        threads: "N writers, each cycling through 16 keys of its own (1: no race, the store's sequential contract)",
+        racyControl: "control/isolation/copy-outside-lock/lost-writes")
+    /// The torn-read check's power: no racy control measures it; its controls are deterministic.
+    static let tornReadsPower = CheckPower(
+        trial: "write", minimumTrials: 1,
+        threads: "N threads: 1 reader below 4 threads, else 2; the rest write shared keys (at least 1 writer)")
+    static let readYourWritesPower = CheckPower(
+        trial: "write read straight back", minimumTrials: 1,
+        threads: "N threads, each writing its own key and reading it back")
+    static let mutualExclusionPower = CheckPower(
+        trial: "critical section", minimumTrials: 1, threads: "N threads taking the lock")
+    static let exclusivityPower = CheckPower(
+        trial: "block on the store's queue", minimumTrials: 1, threads: "1 writer and N - 1 readers (at least 1)")
+    static let writeWindowPower = CheckPower(
+        trial: "held write read back", minimumTrials: 1, threads: "none: one writer and one reader whatever N")
+
     /// The checks every store passes, under `name/lost-writes`, `name/torn-reads` and `name/read-your-writes`,
     /// each iteration on a fresh store from `make` holding the checks' shared keys: for the catalog's stores and
     /// for a store a package brings.
@@ -117,9 +144,13 @@ extension StressCatalog {
         -> [StressCase] {
         let preload = IsolationChecks.sharedKeys
         return [
-            StressCase("\(name)/lost-writes") { IsolationOutcomes.lostWrites(make(preload), threads: $0) },
-            StressCase("\(name)/torn-reads") { IsolationOutcomes.tornReads(make(preload), threads: $0) },
-            StressCase("\(name)/read-your-writes") { IsolationOutcomes.readYourWrites(make(preload), threads: $0) },
+            StressCase("\(name)/lost-writes", lostWritesPower) {
+                IsolationOutcomes.lostWrites(make(preload), threads: $0)
+            },
+            StressCase("\(name)/torn-reads", tornReadsPower) { IsolationOutcomes.tornReads(make(preload), threads: $0) },
+            StressCase("\(name)/read-your-writes", readYourWritesPower) {
+                IsolationOutcomes.readYourWrites(make(preload), threads: $0)
+            },
         ]
     }
 
@@ -127,7 +158,7 @@ extension StressCatalog {
     /// catalog's exclusive locks and for a lock a package brings.
     package static func mutualExclusionCase(name: String, make: @escaping @Sendable () -> any ExclusiveLock)
         -> StressCase {
-        StressCase("\(name)/mutual-exclusion") { IsolationOutcomes.mutualExclusion(make(), threads: $0) }
+        StressCase("\(name)/mutual-exclusion", mutualExclusionPower) { IsolationOutcomes.mutualExclusion(make(), threads: $0) }
     }
 
     /// The checks a store on a dispatch queue adds to `lockStoreCases`, through the queue's test probe: no block
@@ -138,12 +169,12 @@ extension StressCatalog {
     ) -> [StressCase] {
         let preload = IsolationChecks.sharedKeys
         return [
-            StressCase("\(name)/exclusivity") { threads in
+            StressCase("\(name)/exclusivity", exclusivityPower) { threads in
                 IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: readsConcurrently) {
                     make(preload, $0)
                 }
             },
-            StressCase("\(name)/write-window") { _ in
+            StressCase("\(name)/write-window", writeWindowPower) { _ in
                 IsolationOutcomes.writeWindow(asynchronous: writesAsynchronously) { make(preload, $0) }
             },
         ]
@@ -152,19 +183,22 @@ extension StressCatalog {
     static let isolationControls: [StressCase] = {
         let preload = IsolationChecks.sharedKeys
         return [
-            StressCase("isolation/racy-store/lost-writes", control: true) {
+            StressCase("isolation/racy-store/lost-writes", lostWritesPower, control: .deterministic) {
                 IsolationOutcomes.lostWrites(RacyStore(preloading: preload), threads: $0)
             },
-            StressCase("isolation/racy-store/torn-reads", control: true) {
+            StressCase("isolation/copy-outside-lock/lost-writes", lostWritesPower, control: .racy, controlThreads: 2) {
+                IsolationOutcomes.lostWrites(CopyOutsideLockStore(preloading: preload), threads: $0)
+            },
+            StressCase("isolation/racy-store/torn-reads", tornReadsPower, control: .deterministic) {
                 IsolationOutcomes.tornReads(RacyStore(preloading: preload), threads: $0)
             },
-            StressCase("isolation/racy-store/read-your-writes", control: true) {
+            StressCase("isolation/racy-store/read-your-writes", readYourWritesPower, control: .deterministic) {
                 IsolationOutcomes.readYourWrites(RacyStore(preloading: preload), threads: $0)
             },
-            StressCase("isolation/check-then-set-lock/mutual-exclusion", control: true) {
+            StressCase("isolation/check-then-set-lock/mutual-exclusion", mutualExclusionPower, control: .deterministic) {
                 IsolationOutcomes.mutualExclusion(CheckThenSetLock(), threads: $0)
             },
-            StressCase("isolation/barrierless/exclusivity", control: true) { threads in
+            StressCase("isolation/barrierless/exclusivity", exclusivityPower, control: .deterministic) { threads in
                 IsolationOutcomes.exclusivity(threads: threads, readsConcurrently: true) {
                     BarrierlessStore(preloading: preload, probe: $0)
                 }

@@ -74,6 +74,7 @@ package enum OnceRaceCheck {
                         state.earlyReturns.add(1, ordering: .relaxed)
                     }
                     state.returned[round].add(1, ordering: .releasing)
+                    StressPulse.beat()
                 }
             }
             thread.stackSize = 1 << 20

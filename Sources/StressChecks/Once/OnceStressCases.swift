@@ -18,6 +18,7 @@ extension OnceRaceReport {
         counts.record(.ranMoreThanOnce, times: repeatedRuns)
         counts.record(.neverRan, times: missedRuns)
         counts.record(.returnedEarly, times: earlyReturns)
+        counts.trials = rounds
         return counts
     }
 }
@@ -25,6 +26,12 @@ extension OnceRaceReport {
 extension StressCatalog {
     /// Fresh tokens raced per iteration: enough for a broken variant to show, few enough to report often.
     static let onceRounds = 100
+
+    /// The once race's power: measured against `UnguardedTrackerOnce` (docs/stress.md).
+    package static let onceRacePower = CheckPower(
+        trial: "fresh token, called by every thread at once", minimumTrials: 1_000,
+        threads: "N threads meet at a barrier before each token and call once on it together (1: no race)",
+        racyControl: "control/once/unguarded-tracker/race")
 
     /// The race of a once table, under `name/race`: every round, threads race one call on a fresh token of a
     /// fresh table; the block must run exactly once and no caller may return before it has.
@@ -37,15 +44,18 @@ extension StressCatalog {
     package static func onceCase(name: String,
                                  race: @escaping @Sendable (_ threads: Int, _ rounds: Int) -> OnceRaceReport)
         -> StressCase {
-        StressCase("\(name)/race") { threads in race(threads, onceRounds).outcomes }
+        StressCase("\(name)/race", onceRacePower) { threads in race(threads, onceRounds).outcomes }
     }
 
     static let onceControls: [StressCase] = [
-        StressCase("once/unsynced-tracker/race", control: true) { threads in
+        StressCase("once/unsynced-tracker/race", onceRacePower, control: .deterministic) { threads in
             OnceRaceCheck.race(UnsyncedTrackerOnce.self, threads: threads, rounds: onceRounds).outcomes
         },
-        StressCase("once/early-return/race", control: true) { threads in
+        StressCase("once/early-return/race", onceRacePower, control: .deterministic) { threads in
             OnceRaceCheck.race(EarlyReturnOnce.self, threads: threads, rounds: onceRounds).outcomes
+        },
+        StressCase("once/unguarded-tracker/race", onceRacePower, control: .racy, controlThreads: 2) { threads in
+            OnceRaceCheck.race(UnguardedTrackerOnce.self, threads: threads, rounds: onceRounds).outcomes
         },
     ]
 }

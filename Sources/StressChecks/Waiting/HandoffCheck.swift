@@ -14,24 +14,42 @@ extension Outcome {
 /// looks; no round trip completed since the last look (or the start) is a stall, so a lost wake-up is reported one
 /// to two times `stallSeconds` after it. On a stall the threads are told to stop and `rescue` is called until they
 /// have (a correct handoff never needs it; a broken one offers a way to wake its sleepers), so the check always
-/// returns. Outcomes: one `round-trip-completed` per round trip, and `signal-lost-waiter-still-blocked` once on a
-/// stall.
+/// returns. `spinners` more threads (none when 0 or fewer) spin on the CPUs meanwhile, so that the pair is
+/// preempted at moments no quiet machine would choose: a race between a signal and a wait needs the signaller to
+/// run while the waiter is between its check and its wait. Outcomes: one `round-trip-completed` per round trip
+/// (its trials), and `signal-lost-waiter-still-blocked` once on a stall.
 package func handoffOutcomes(
     _ handoff: any Handoff,
     roundTrips: Int,
     stallSeconds: Double = 2,
+    spinners: Int = 0,
     rescue: @escaping @Sendable () -> Void = {}
 ) -> OutcomeCounts {
     let completed = Atomic<Int>(0)
     let stop = Atomic<Bool>(false)
     let exited = DispatchGroup()
+    let spinning = DispatchGroup()
+    for _ in 0..<max(spinners, 0) {
+        spinning.enter()
+        Thread {
+            while !stop.load(ordering: .relaxed) {}  // spins until the check returns (the defer below)
+            spinning.leave()
+        }.start()
+    }
+    defer {
+        stop.store(true, ordering: .relaxed)
+        spinning.wait()
+    }
     for role in 0..<2 {
         exited.enter()
         Thread {
+            var jitter = Jitter(seed: UInt64(role) &+ 0x9E37_79B9_7F4A_7C15, maximumSpins: role == 0 ? 512 : 16_384)
             for _ in 0..<roundTrips where !stop.load(ordering: .relaxed) {
+                jitter.pause()
                 if role == 0 {
                     handoff.ping()
                     completed.add(1, ordering: .relaxed)
+                    StressPulse.beat()
                 } else {
                     handoff.pong()
                 }
@@ -51,10 +69,36 @@ package func handoffOutcomes(
             }
             counts.record(.roundTripCompleted, times: now)
             counts.record(.signalLost)
+            counts.trials = now + 1
             return counts
         }
         seen = now
     }
     counts.record(.roundTripCompleted, times: completed.load(ordering: .relaxed))
+    counts.trials = completed.load(ordering: .relaxed)
     return counts
+}
+
+/// A short pause of a random length before each call of a racing thread, so that the moments two threads' calls
+/// meet are spread over every offset within about a microsecond instead of falling where a quiet machine's rhythm
+/// puts them: a window of tens of nanoseconds between a check and a wait is then hit in a share of the trials, not
+/// in none. A xorshift generator, one per thread: no shared state, no system call.
+struct Jitter {
+    private var state: UInt64
+    /// The longest pause, in spins of one relaxed atomic load each.
+    let maximumSpins: UInt64
+    /// What a spin loads: shared, read-only in effect, so that the pause costs no cache-line transfer.
+    private static let spun = Atomic<Int>(0)
+
+    init(seed: UInt64, maximumSpins: UInt64) {
+        state = seed | 1
+        self.maximumSpins = maximumSpins
+    }
+
+    mutating func pause() {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        for _ in 0..<(state % maximumSpins) { _ = Self.spun.load(ordering: .relaxed) }
+    }
 }

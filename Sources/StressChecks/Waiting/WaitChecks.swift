@@ -23,6 +23,7 @@ package final class TaskLedger: Sendable {
 
     package func record(_ task: Int) {
         counts[task].value.add(1, ordering: .sequentiallyConsistent)
+        StressPulse.beat()
     }
 
     package func runs(of task: Int) -> Int {
@@ -73,13 +74,19 @@ package func exactlyOnceViolations(_ waiter: any TaskWaiter, tasks: Int, waiters
     return violations.withLock { $0 } + (finished ? [] : ["a waiter did not return within 30 s"])
 }
 
+/// Tasks in one batch of the throttle check.
+package let throttleTasks = 48
+
 /// A throttle never runs more than `limit` tasks at once, and still runs each exactly once before returning.
 ///
-/// The first `limit` tasks to start stay in flight until a further task starts beside them, or until
-/// `ControlRendezvous.patience` after the batch began when none does: a throttle that lets one task too many
-/// through is seen doing it whenever it starts that task at all, not only when two tasks happen to overlap. A correct
-/// throttle pays that wait once per batch. Every later task sleeps briefly while counted in flight.
-package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = 48) -> [String] {
+/// With `holdingFirst`, the first `limit` tasks to start stay in flight until a further task starts beside them,
+/// or until `ControlRendezvous.patience` after the batch began when none does: a throttle that lets one task too
+/// many through is seen doing it whenever it starts that task at all, not only when two tasks happen to overlap. A
+/// correct throttle pays that wait once per such batch. Every other task sleeps briefly while counted in flight,
+/// and each one's end frees a slot that the tasks waiting for one race for: the windows a throttle that checks and
+/// then increments loses.
+package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int = throttleTasks,
+                                holdingFirst: Bool = true) -> [String] {
     let inFlight = Atomic<Int>(0)
     let mostInFlight = Atomic<Int>(0)
     let started = Atomic<Int>(0)
@@ -93,7 +100,7 @@ package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int
                 for _ in 0..<limit { firstOnesHeld.signal() }  // nothing more to wait for
             }
             mostInFlight.max(now, ordering: .sequentiallyConsistent)
-            if started.add(1, ordering: .sequentiallyConsistent).newValue <= limit {
+            if holdingFirst && started.add(1, ordering: .sequentiallyConsistent).newValue <= limit {
                 _ = firstOnesHeld.wait(timeout: holdEnds)
             } else {
                 Platform.sleep(nanoseconds: 200_000)
