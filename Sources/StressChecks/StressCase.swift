@@ -1,6 +1,8 @@
 import BenchCore
+import BenchPlatform
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One stress check bound to one variant (or to a negative control): `iteration(threads)` runs the check once
 /// on real threads and returns the outcomes it observed, with the trials it made. Thread-safe to call again and
@@ -103,23 +105,26 @@ package enum StressCatalog {
         return OutcomeCounts()
     }
 
-    /// The power of the control that is slow for certain.
+    /// The power of the check that is slow for certain.
     static let slowPower = CheckPower(trial: "section", minimumTrials: 1,
-                                      threads: "threads take one lock in turn, each holding it while it sleeps")
+                                      threads: "threads take a FIFO ticket lock in turn, each sleeping while it holds it")
 
-    /// A check that is slow for certain and never stuck, of a correct lock: each of its threads takes the lock in
-    /// turn 8 times, and holds it for `slowSectionSeconds` while it sleeps, so that an iteration runs for seconds
-    /// while its threads complete a section every `slowSectionSeconds`. Proves that the watchdog reads the
-    /// threads' progress, not whole iterations: a slow check is reported as slow, never as a deadlock. Not a
-    /// control (nothing in it is broken), and in no variant's checks.
-    package static let slow = StressCase("watchdog/sleeping-holder/progress", slowPower) { threads in
-        let lock = NSLock()
+    /// A check that is slow for certain and never stuck, of a correct lock: its threads take a FIFO ticket lock 8
+    /// times each, and each holds it for `slowSectionSeconds` while it sleeps, so that an iteration runs for
+    /// seconds while its threads complete a section every `slowSectionSeconds`, as a ticket lock at 16 threads on
+    /// 2 CPUs does when each handoff waits for the one preempted thread whose ticket is next. Proves that the
+    /// watchdog reads the threads' progress, not whole iterations: a slow check is reported as slow, never as a
+    /// deadlock. Not a control (nothing in it is broken), and in no variant's checks.
+    package static let slow = StressCase("watchdog/sleeping-ticket-lock/progress", slowPower) { threads in
+        let nextTicket = Atomic<Int>(0)
+        let serving = Atomic<Int>(0)
         let sections = 8
         let finished = onThreads(threads, timeout: 600) { _ in
             for _ in 0..<sections {
-                lock.lock()
+                let ticket = nextTicket.add(1, ordering: .relaxed).oldValue
+                while serving.load(ordering: .acquiring) != ticket { Platform.yieldProcessor() }
                 Thread.sleep(forTimeInterval: slowSectionSeconds)
-                lock.unlock()
+                serving.add(1, ordering: .releasing)
                 StressPulse.beat()
             }
         }

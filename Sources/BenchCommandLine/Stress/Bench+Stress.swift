@@ -120,9 +120,10 @@ extension Bench {
             let variants = Registrations.stressVariants().filter { matches($0.name) }
                 + (slowControl ? [StressCatalog.slow] : [])
             let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
-            let controlCases = (controls ? StressCatalog.controls.filter {
+            // The deadlock control first, so that the checks after it show the run going on past an abandoned one.
+            let controlCases = (deadlockControl ? [StressCatalog.deadlock] : []) + (controls ? StressCatalog.controls.filter {
                 matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))
-            } : []) + (deadlockControl ? [StressCatalog.deadlock] : [])
+            } : [])
             guard !variants.isEmpty || !controlCases.isEmpty else {
                 throw BenchError("no stress check matches --filter '\(filter ?? "")' (see them with --list-checks)")
             }
