@@ -120,7 +120,7 @@ package enum IsolationOutcomes {
 extension StressCatalog {
     /// The lost-write check's power: measured against `CopyOutsideLockStore` (docs/stress.md).
     package static let lostWritesPower = CheckPower(
-        trial: "write", minimumTrials: 4_000,
+        trial: "write", minimumTrials: 20_000,
         threads: "N writers, each cycling through 16 keys of its own (1: no race, the store's sequential contract)",
         racyControl: "control/isolation/copy-outside-lock/lost-writes")
     /// The torn-read check's power: no racy control measures it; its controls are deterministic.

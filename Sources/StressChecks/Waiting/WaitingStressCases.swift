@@ -44,7 +44,7 @@ package enum WaitingOutcomes {
     }
 
     /// Batches in one iteration of the throttle check: one held, then enough racing ones for the check's minimum.
-    static let throttleBatches = 42
+    static let throttleBatches = 210
 
     /// The limit a throttle's stress check runs it at for `threads`: the thread count when the throttle takes it,
     /// else the first of 2, 1, 4 and 8 that it takes.
@@ -64,7 +64,7 @@ extension StressCatalog {
         racyControl: "control/wait/handoff/unlocked-signal/no-lost-wake-up")
     /// The throttle check's power: measured against `CheckThenIncrementThrottle` (docs/stress.md).
     package static let throttlePower = CheckPower(
-        trial: "task through the throttle", minimumTrials: 2_000,
+        trial: "task through the throttle", minimumTrials: 10_000,
         threads: "the throttle's limit (N when the throttle takes it, else the first of 2, 1, 4, 8 it takes)",
         racyControl: "control/wait/throttle/check-then-increment/limit")
     static let fanOutPower = CheckPower(
