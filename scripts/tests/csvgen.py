@@ -242,24 +242,43 @@ def once_hit_counts(variants=(("dispatch-once", 12.0, 0.0), ("lock", 40.0, 0.0),
 STRESS_RUN = {k: v for k, v in RUN.items() if k in STRESS_COLUMNS_BY_VERSION[2]}
 STRESS_ITERATIONS = 1000
 STRESS_SECONDS = 0.5
+# Version 4's trial counts, by default: a variant's check made STRESS_TRIALS racing windows, well above its
+# minimum (it is proven); a caught control was caught in its first iteration, after CONTROL_TRIALS of them.
+STRESS_TRIALS = 100000
+STRESS_MINIMUM = 1000
+CONTROL_TRIALS = 100
 
 
 def outcome(check: str, threads: int, outcome_id: str, grade: str = "acceptable", count: int = 1000,
             iterations: int = STRESS_ITERATIONS, seconds: float = STRESS_SECONDS,
-            first: float | None = None) -> dict:
+            first: float | None = None, trials: int | None = None, minimum: int = STRESS_MINIMUM,
+            kind: str | None = None, trials_to_first: int | None = None) -> dict:
     """One stress row: ``outcome_id`` seen ``count`` times by ``check`` at ``threads``, in
     ``iterations`` iterations over ``seconds``; ``first`` is a control's
-    seconds_to_first_forbidden (None: empty). is_control follows the check's name."""
-    return {"check": check, "is_control": "true" if check.startswith(CONTROL_PREFIX) else "false",
+    seconds_to_first_forbidden (None: empty). is_control follows the check's name.
+    Version 4's columns (a file of an older version leaves them out): ``trials`` (STRESS_TRIALS by default)
+    against ``minimum``; a control's ``kind`` (deterministic by default) and, when ``first`` is given, its
+    ``trials_to_first`` forbidden outcome (its ``trials`` by default)."""
+    control = check.startswith(CONTROL_PREFIX)
+    trials = STRESS_TRIALS if trials is None else trials
+    if first is not None and trials_to_first is None:
+        trials_to_first = trials
+    return {"check": check, "is_control": "true" if control else "false",
             "threads": str(threads), "iterations": str(iterations), "seconds": f"{seconds:.3f}",
             "outcome": outcome_id, "grade": grade, "count": str(count),
-            "seconds_to_first_forbidden": "" if first is None else f"{first:.3f}"}
+            "seconds_to_first_forbidden": "" if first is None else f"{first:.3f}",
+            "trials": str(trials), "minimum_trials": str(minimum),
+            "control_kind": (kind or "deterministic") if control else "",
+            "trials_to_first_forbidden": "" if trials_to_first is None else str(trials_to_first)}
 
 
 def caught_control(check: str, threads: int = 4, forbidden: str = "block-ran-more-than-once",
-                   after: float = 0.002) -> dict:
-    """A control's row as bench writes it when the check caught it after ``after`` seconds."""
-    return outcome(check, threads, forbidden, "forbidden", count=7, iterations=1, seconds=after, first=after)
+                   after: float = 0.002, kind: str = "deterministic", trials: int = CONTROL_TRIALS,
+                   minimum: int = STRESS_MINIMUM) -> dict:
+    """A control's row as bench writes it when the check caught it after ``after`` seconds and ``trials`` trials
+    (in its first iteration)."""
+    return outcome(check, threads, forbidden, "forbidden", count=7, iterations=1, seconds=after, first=after,
+                   trials=trials, minimum=minimum, kind=kind)
 
 
 def write_stress(path: Path, rows: list[dict], run: dict | None = None, version: int = 1) -> Path:

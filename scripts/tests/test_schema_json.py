@@ -20,7 +20,7 @@ RAW = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))["files"]
 BENCH_WRITTEN = [
     (schema.TIMING, FIXTURES / "bench-v8.csv", load_results),
     (schema.COUNTS, FIXTURES / "bench-counts-v8.csv", load_counts),
-    (schema.STRESS, FIXTURES / "bench-stress-v3.csv", load_stress),
+    (schema.STRESS, FIXTURES / "bench-stress-v4.csv", load_stress),
 ]
 
 

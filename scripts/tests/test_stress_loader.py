@@ -136,3 +136,56 @@ def test_each_loader_names_the_kind_it_was_given(tmp_path):
 def test_dirty_may_be_unknown(tmp_path):
     path = write_stress(tmp_path / "unknown.csv", clean_stress_rows(), run={"dirty": "unknown"})
     assert load_stress(path).commit_label == "0123456+dirty?"
+
+
+FIXTURE_V4 = Path(__file__).resolve().parent / "fixtures" / "bench-stress-v4.csv"
+FIXTURE_V3 = Path(__file__).resolve().parent / "fixtures" / "bench-stress-v3.csv"
+
+
+def test_the_v4_file_bench_stress_wrote_loads_its_trial_counts():
+    """Version 4's slots carry their trials against the minimum, and a control its kind and its trials to the first
+    forbidden outcome, with bench's own numbers."""
+    stress = load_stress(FIXTURE_V4)
+    assert (stress.schema_version, stress.warnings) == (4, [])
+    race = stress.results[("once/dispatch-once/race", 2)]
+    assert (race.trials, race.minimum_trials, race.control_kind, race.trials_to_first_forbidden) == (
+        1100, 1000, None, None)
+    assert not race.below_minimum
+    racy = stress.results[("control/isolation/copy-outside-lock/lost-writes", 2)]
+    assert (racy.control_kind, racy.racy, racy.trials, racy.minimum_trials, racy.trials_to_first_forbidden) == (
+        "racy", True, 2400, 4000, 2400)
+    assert not racy.caught_beyond_minimum
+    assert stress.results[("control/once/unsynced-tracker/race", 4)].control_kind == "deterministic"
+
+
+def test_a_file_before_version_4_has_no_trial_counts():
+    for result in load_stress(FIXTURE_V3).results.values():
+        assert (result.trials, result.minimum_trials, result.control_kind, result.trials_to_first_forbidden) == (
+            None, None, None, None)
+        assert not result.below_minimum and not result.caught_beyond_minimum
+
+
+@pytest.mark.parametrize("row, message", [
+    (outcome("once/x/race", 1, "block-ran-once", trials=-1), "trials must not be negative: '-1'"),
+    (outcome("once/x/race", 1, "block-ran-once", minimum=-2), "minimum_trials must not be negative: '-2'"),
+    ({**outcome("once/x/race", 1, "block-ran-once"), "control_kind": "racy"},
+     "control_kind is only for a control, but this row is a variant's: 'racy'"),
+    ({**caught_control("control/once/x/race"), "control_kind": ""},
+     "control_kind of a control must be one of deterministic, racy: ''"),
+    ({**caught_control("control/once/x/race"), "trials_to_first_forbidden": ""},
+     "trials_to_first_forbidden and seconds_to_first_forbidden must both be given (a control caught) or both be "
+     "empty: '', '0.002'"),
+    ({**caught_control("control/once/x/race"), "trials_to_first_forbidden": "-5"},
+     "trials_to_first_forbidden must not be negative: '-5'"),
+])
+def test_impossible_trial_counts_are_refused(tmp_path, row, message):
+    path = write_stress(tmp_path / "bad.csv", [outcome("once/y/race", 1, "block-ran-once"), row], version=4)
+    assert _error(path) == f"{path}:3: {message}"
+
+
+def test_one_checks_rows_must_agree_on_its_trials(tmp_path):
+    path = write_stress(tmp_path / "mixed.csv", [outcome("once/x/race", 2, "block-ran-once", trials=10),
+                                                 outcome("once/x/race", 2, "iteration-slower-than-watchdog",
+                                                         "acceptable-interesting", trials=11)], version=4)
+    assert _error(path) == (f"{path}:3: trials '11' differs from line 2's '10': the rows of once/x/race "
+                            "threads:2 come from one run of the check")

@@ -40,6 +40,8 @@ from .schema import (
     CASE_COLUMNS,
     ORIGIN_COLUMN,
     COLUMNS_BY_VERSION,
+    CONTROL_KIND,
+    CONTROL_KINDS,
     CONTROL_PREFIX,
     COUNTS,
     COUNTS_COLUMNS_BY_VERSION,
@@ -56,6 +58,9 @@ from .schema import (
     STRESS_COLUMNS_BY_VERSION,
     STRESS_GRADES,
     STRESS_VERSION_COLUMN,
+    MINIMUM_TRIALS,
+    TRIALS,
+    TRIALS_TO_FIRST_FORBIDDEN,
     TIMING,
     column_type,
     counts_run_columns,
@@ -587,11 +592,37 @@ def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None
             return "seconds_to_first_forbidden is only for a control, but this row is a variant's"
         if first < 0:
             return f"seconds_to_first_forbidden must not be negative: {cells['seconds_to_first_forbidden']!r}"
+    return _trials_problem(parsed, cells) if TRIALS in parsed else None
+
+
+def _trials_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
+    """Why a row's trial counts (stress_schema_version 4 on) cannot be what bench stress writes, or None."""
+    for column in (TRIALS, MINIMUM_TRIALS):
+        if parsed[column] < 0:
+            return f"{column} must not be negative: {cells[column]!r}"
+    kind = parsed[CONTROL_KIND]
+    if parsed["is_control"] and kind not in CONTROL_KINDS:
+        return f"{CONTROL_KIND} of a control must be one of {', '.join(CONTROL_KINDS)}: {cells[CONTROL_KIND]!r}"
+    if not parsed["is_control"] and kind != "":
+        return f"{CONTROL_KIND} is only for a control, but this row is a variant's: {cells[CONTROL_KIND]!r}"
+    trials_to_first = parsed[TRIALS_TO_FIRST_FORBIDDEN]
+    if math.isnan(trials_to_first) != math.isnan(parsed["seconds_to_first_forbidden"]):
+        return (f"{TRIALS_TO_FIRST_FORBIDDEN} and seconds_to_first_forbidden must both be given (a control caught) "
+                f"or both be empty: {cells[TRIALS_TO_FIRST_FORBIDDEN]!r}, {cells['seconds_to_first_forbidden']!r}")
+    if trials_to_first < 0:
+        return f"{TRIALS_TO_FIRST_FORBIDDEN} must not be negative: {cells[TRIALS_TO_FIRST_FORBIDDEN]!r}"
     return None
 
 
-# What every row of one check at one thread count shares: they were written from one slot.
-STRESS_SLOT_COLUMNS = ("is_control", "iterations", "seconds", "seconds_to_first_forbidden")
+# What every row of one check at one thread count shares: they were written from one slot (a file has those of
+# its version).
+STRESS_SLOT_COLUMNS = ("is_control", "iterations", "seconds", "seconds_to_first_forbidden",
+                       TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN)
+
+
+def _optional_int(value: float) -> int | None:
+    """An opt_int cell as parsed (NaN when empty) as an int or None."""
+    return None if math.isnan(value) else int(value)
 
 
 def _stress(table: _Table) -> StressFile:
@@ -612,7 +643,7 @@ def _stress(table: _Table) -> StressFile:
             raise AnalyzeError(f"duplicate outcome: {key[0]} threads:{key[1]} {parsed['outcome']} "
                                f"is also on line {first}", path, line)
         slot_line, slot_cells, _ = slots.setdefault(key, (line, cells, parsed))
-        for column in STRESS_SLOT_COLUMNS:
+        for column in (c for c in STRESS_SLOT_COLUMNS if c in cells):
             if cells[column] != slot_cells[column]:
                 raise AnalyzeError(
                     f"{column} {cells[column]!r} differs from line {slot_line}'s {slot_cells[column]!r}: "
@@ -623,10 +654,16 @@ def _stress(table: _Table) -> StressFile:
     for key, (_, _, parsed) in slots.items():
         first = parsed["seconds_to_first_forbidden"]
         origin = parsed.get(ORIGIN_COLUMN, BUILT_IN_ORIGIN)
+        counted = TRIALS in parsed  # stress_schema_version 4 on
         results[key] = StressResult(key[0], key[1], parsed["is_control"], parsed["iterations"],
                                     parsed["seconds"], tuple(outcomes[key]),
                                     None if math.isnan(first) else first,
-                                    None if origin == BUILT_IN_ORIGIN else origin)
+                                    None if origin == BUILT_IN_ORIGIN else origin,
+                                    trials=parsed[TRIALS] if counted else None,
+                                    minimum_trials=parsed[MINIMUM_TRIALS] if counted else None,
+                                    control_kind=(parsed[CONTROL_KIND] or None) if counted else None,
+                                    trials_to_first_forbidden=(_optional_int(parsed[TRIALS_TO_FIRST_FORBIDDEN])
+                                                               if counted else None))
     return StressFile(str(path), table.read_version, table.run, results, warnings, incompleteness(table))
 
 

@@ -17,7 +17,7 @@ from typing import Any, Generic, Iterable, TypeVar
 
 import numpy as np
 
-from .schema import CONTROL_PREFIX, FORBIDDEN, METRIC, STALLED_OUTCOME
+from .schema import CONTROL_PREFIX, FORBIDDEN, METRIC, RACY, SLOW_OUTCOME, STALLED_OUTCOME
 
 PARAM_SEPARATOR = ";"
 PARAM_ASSIGN = "="
@@ -272,6 +272,18 @@ class OutcomeCount:
         return self.grade == FORBIDDEN
 
 
+def check_parts(check: str) -> tuple[str, str | None, str, str]:
+    """A stress check's name as (family, pattern, variant, check): bench names a check ``family/variant/check``, or
+    ``family/pattern/variant/check`` where a family's variants are registered per pattern (``wait/throttle/
+    semaphore-limit/limit``: Swift's ``Variant.stressCases``); pattern is None in the first form. A control's
+    ``control/`` prefix is left out. A shorter name (the hidden ``deadlock/lock-order-inversion`` control) is its
+    own family's only variant."""
+    parts = check.removeprefix(CONTROL_PREFIX).split("/")
+    family, name = parts[0], parts[-1]
+    variant = parts[-2] if len(parts) > 1 else family
+    return family, "/".join(parts[1:-2]) or None, variant, name
+
+
 @dataclass(frozen=True)
 class StressResult:
     """What one stress check observed at one thread count (Swift's ``StressResult``, one
@@ -279,7 +291,11 @@ class StressResult:
     in the file's order.
 
     ``seconds_to_first_forbidden`` is a control's time to its first forbidden outcome; None
-    for a variant and for a control never caught.
+    for a variant and for a control never caught. The trial counts come from files of
+    stress_schema_version 4 on, and are None in older ones: ``trials``, the racing windows
+    the check made; ``minimum_trials``, what proves a variant at this thread count;
+    ``control_kind`` (schema.CONTROL_KINDS, None for a variant); ``trials_to_first_forbidden``,
+    a caught control's trials up to the iteration of its first forbidden outcome.
     """
 
     check: str
@@ -291,6 +307,10 @@ class StressResult:
     seconds_to_first_forbidden: float | None = None
     # The module that brought the checked variant (the file's ``variant_origin``); None for a built-in one.
     origin: str | None = None
+    trials: int | None = None
+    minimum_trials: int | None = None
+    control_kind: str | None = None
+    trials_to_first_forbidden: int | None = None
 
     @property
     def forbidden(self) -> tuple[OutcomeCount, ...]:
@@ -308,20 +328,53 @@ class StressResult:
         return any(o.outcome == STALLED_OUTCOME for o in self.outcomes)
 
     @property
+    def abandoned(self) -> bool:
+        """Whether bench's watchdog abandoned the check (``stalled``, as a stress file of version 4 on calls it)."""
+        return self.stalled
+
+    @property
+    def slow_iterations(self) -> int:
+        """How many of its iterations took longer than --watchdog while its threads advanced (slow, not stuck)."""
+        return sum(o.count for o in self.outcomes if o.outcome == SLOW_OUTCOME)
+
+    @property
+    def below_minimum(self) -> bool:
+        """Whether the check made fewer trials than its minimum at this thread count (False in a file without
+        trial counts: nothing is known)."""
+        return self.trials is not None and self.minimum_trials is not None and self.trials < self.minimum_trials
+
+    @property
+    def racy(self) -> bool:
+        """A control broken by a race, caught only as often as its check has power (schema.RACY)."""
+        return self.control_kind == RACY
+
+    @property
+    def caught_beyond_minimum(self) -> bool:
+        """A caught control whose first forbidden outcome came only after more trials than its check's minimum."""
+        return (self.trials_to_first_forbidden is not None and self.minimum_trials is not None
+                and self.trials_to_first_forbidden > self.minimum_trials)
+
+    @property
     def family(self) -> str:
         """The check's family (``once``, ``isolation``, ``wait``), a control's too."""
-        return self.check.removeprefix(CONTROL_PREFIX).split("/", 1)[0]
+        return check_parts(self.check)[0]
+
+    @property
+    def pattern(self) -> str | None:
+        """The pattern (benchmark) a check of ``family/pattern/variant/check`` is of (``throttle``), or None for a
+        check named ``family/variant/check``, which checks its variant in every benchmark of the family."""
+        return check_parts(self.check)[1]
 
     @property
     def variant(self) -> str:
         """The id of the variant the check checks: bench names a check ``family/variant/check``, or
         ``wait/benchmark/variant/check`` in the waiting family (Swift's ``Variant.stressCases``)."""
-        return self.check.rsplit("/", 2)[-2]
+        return check_parts(self.check)[2]
 
     @property
     def check_name(self) -> str:
         """The check itself, without its family and variant (``lost-writes``)."""
-        return self.check.rsplit("/", 1)[-1]
+        return check_parts(self.check)[3]
 
 
 @dataclass

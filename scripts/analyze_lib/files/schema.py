@@ -194,6 +194,20 @@ STRESS_GRADES = (ACCEPTABLE, ACCEPTABLE_INTERESTING, FORBIDDEN)
 CONTROL_PREFIX = "control/"
 # The outcome bench stress writes for a check its watchdog abandoned (graded forbidden).
 STALLED_OUTCOME = "no-progress-suspected-deadlock"
+# The outcome it writes for a check's iterations that took longer than --watchdog while its threads still advanced
+# (graded acceptable-interesting: slow, not stuck; its count is how many iterations were).
+SLOW_OUTCOME = "iteration-slower-than-watchdog"
+# A control's ``control_kind`` (version 4): caught in its first iteration at any speed, or broken by a race and
+# caught only as often as its check has power. Empty for a variant.
+DETERMINISTIC = "deterministic"
+RACY = "racy"
+CONTROL_KINDS = (DETERMINISTIC, RACY)
+# Version 4's trial counts: the racing windows a check made at a thread count, the minimum that proves a variant
+# there, and a control's trials up to its first forbidden outcome.
+TRIALS = "trials"
+MINIMUM_TRIALS = "minimum_trials"
+CONTROL_KIND = "control_kind"
+TRIALS_TO_FIRST_FORBIDDEN = "trials_to_first_forbidden"
 
 # What tells a counts file from a timing file: it has ``instructions_per_op`` and no METRIC.
 COUNTS_MARKER = "instructions_per_op"
@@ -202,7 +216,8 @@ COUNTS_MARKER = "instructions_per_op"
 # a column renamed or dropped in Swift fails here, at import, not in the middle of an analysis.
 _NAMED = {TIMING: (METRIC, PAIR_COLUMN, *RUN_SETTING_DEFAULTS, *RUN_SETTING_FROM, *RUN_SETTING_FROM.values(),
                    *SAMPLE_ID_COLUMNS),
-          COUNTS: (COUNTS_MARKER, *COUNTS_PER_OP, *COUNTS_PER_OP.values())}
+          COUNTS: (COUNTS_MARKER, *COUNTS_PER_OP, *COUNTS_PER_OP.values()),
+          STRESS: (TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN)}
 _MISSING = sorted(f"{kind}: {c}" for kind, names in _NAMED.items() for c in names if c not in SCHEMAS[kind].types)
 _MISSING += [f"{TIMING} run column: {c}" for c in RUN_SETTING_COLUMNS if c not in RUN_COLUMNS]
 if _MISSING:
