@@ -17,7 +17,7 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
     comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes
     stands against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress
-    file's verdict),
+    file's verdict, and which variants it proves: the rule of what a report may recommend),
     ``situations`` (which thread counts and param values a benchmark's situations are, and
     the few facts a file does not carry), ``signals`` (a case's per-operation signals: switches,
     kernel and user time, utilisation, fairness, OS threads), ``conditions`` (how a run was made,
@@ -34,7 +34,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table
     writer), ``decision_table`` (the decisions as the report's table), ``origin_marks`` (a brought-in
-    variant named with its module, and the list of them), ``conditions_text`` (a run's conditions in
+    variant named with its module, and the list of them), ``proof_marks`` (a variant the stress file does not
+    prove, marked so), ``conditions_text`` (a run's conditions in
     words), ``diagnosis_text`` (a diagnosis, a cliff and what moved in words), ``headlines_text`` (the report's
     headlines as a table, a short row each), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,

@@ -51,10 +51,10 @@ def test_the_report_opens_with_the_steepest_cliff_and_its_cause(tmp_path):
     # After the lines on how the run was made, before the contents.
     before, after = markdown.split("\n**Headlines:**\n", 1)
     assert "**Busy or free:**" in before and "## Contents" in after and "## Contents" not in before
-    # A row: the pattern, what to use instead (nslock, recommended at 8 threads), how much faster, why; and a link
-    # to the family's section, whose cliffs give the figures.
+    # A row: the pattern, what to use instead (nslock, recommended at 8 threads: not proven, no stress file was
+    # given), how much faster, why; and a link to the family's section, whose cliffs give the figures.
     row = _row(_headlines(markdown), "`mutex` at 8 threads (isolation/mixed, read_pct=0) |")
-    assert row.startswith("| `mutex` at 8 threads (isolation/mixed, read_pct=0) | `nslock` | 9")
+    assert row.startswith("| `mutex` at 8 threads (isolation/mixed, read_pct=0) | `nslock`, not proven | 9")
     assert row.endswith("× | cliff 226× from 4 to 8 threads: convoy ([more](#isolation)) |")
     assert ("`mixed/mutex` read_pct=0: cliff between 4 and 8 threads (226×): convoy: 1.15 switches and 2.2 µs in "
             "the kernel per op") in markdown
@@ -84,8 +84,9 @@ def test_a_line_without_a_jump_makes_no_cliff_headline(tmp_path):
 def test_a_seed_pattern_is_priced_against_the_one_to_use(tmp_path):
     headlines = _headlines(_report(tmp_path, MIXED, CONVOY)[0])
     line = _row(headlines, "`concurrent-barrier-async` (isolation) |")
-    assert line.startswith("| `concurrent-barrier-async` (isolation) | `mutex` | 9.") or line.startswith(
-        "| `concurrent-barrier-async` (isolation) | `mutex` | 10.")
+    # No stress file was given: the one to use is not proven.
+    assert line.startswith("| `concurrent-barrier-async` (isolation) | `mutex`, not proven | 9.") or line.startswith(
+        "| `concurrent-barrier-async` (isolation) | `mutex`, not proven | 10.")
     assert line.endswith("× | on the CPU at mixed, 2 threads ([more](#isolation)) |")
 
 

@@ -40,7 +40,7 @@ def _report(tmp_path, stress_rows: list | None, *options: str) -> tuple[str, str
     timings = write_results(tmp_path / "run.csv", CASES, version=6, run=RUN, origins=ORIGINS)
     files = [str(timings)]
     if stress_rows is not None:
-        files.append(str(write_stress(tmp_path / "stress.csv", stress_rows, version=3)))
+        files.append(str(write_stress(tmp_path / "stress.csv", stress_rows, version=4)))
     out = tmp_path / "report"
     assert main(["report", *files, "--out", str(out), *options]) == 0
     return (out / "report.md").read_text(), (out / "report.html").read_text()
@@ -113,7 +113,7 @@ def test_a_seed_that_failed_is_never_the_one_to_use_in_a_headline(tmp_path):
     timings = write_results(tmp_path / "fast.csv", fast, version=6, run=RUN, origins=ORIGINS)
     said = {}
     for failing in (None, "concurrent-barrier-async"):
-        stress = write_stress(tmp_path / "stress.csv", _stress(failing), version=3)
+        stress = write_stress(tmp_path / "stress.csv", _stress(failing), version=4)
         out = tmp_path / f"report-{failing}"
         assert main(["report", str(timings), str(stress), "--out", str(out)]) == 0
         said[failing] = _headlines((out / "report.md").read_text())

@@ -6,7 +6,11 @@ to use, the runner-up and the variants to avoid, each with its factor to the rec
 one and the 95% bootstrap CI of that factor. A variant is *disqualified*, whatever its
 median, when it failed a stress check (a forbidden outcome in any of its checks: then in every
 situation of its suite), starves itself, starves another role of the same case, or is unfair;
-it is listed with the reason, and marked when it was the fastest by median. Fairness is judged only
+it is listed with the reason, and marked when it was the fastest by median. A variant the stress
+file does not prove (judge/stress.judge_proof: its checks made fewer trials than their minimum, or
+did not run) is never the one to use or the runner-up while a proven one is eligible in the same
+situation: it is listed with the disqualified, its reason ``Unproven``; where none is proven the
+ranking stands, and each standing says whether it is proven. Fairness is judged only
 where a thread that did little cannot have been waiting for a CPU instead (conditions.py):
 not with more threads than CPUs, nor when the samples show the machine was busy; a decision
 says when it was not.
@@ -36,7 +40,7 @@ from .situations import (
 )
 from . import signals
 from .stats import RatioEstimate, finite_median, starved_count
-from .stress import NO_STRESS_FAILURES, StressFailures
+from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
 
 # A variant to avoid costs at least this many times the recommended one, at the low end
@@ -174,12 +178,20 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
 
 @dataclass(frozen=True)
 class Standing:
-    """A variant's median and its factor to the recommended variant (None for that one), and the
-    case it was read from (None when built without one)."""
+    """A variant's median and its factor to the recommended variant (None for that one), the
+    case it was read from (None when built without one), and whether the stress file proves the
+    variant (judge/stress.Proof; never, unless decide was given one that does)."""
     variant: str
     median: float
     factor: RatioEstimate | None = None
     key: CaseKey | None = None
+    proven: bool = False
+
+
+class Unproven(str):
+    """The reason a variant the stress file does not prove is passed over where a proven variant is eligible
+    (``not proven: `limit` made 2 of 1,000 trials at 1 thread``): it is not disqualified in the rest of its suite
+    for that, and a situation with no proven variant keeps it in its ranking."""
 
 
 @dataclass(frozen=True)
@@ -223,18 +235,27 @@ def _factor_descending(standing: Standing) -> float:
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, cpu_share: float | None,
-            failed: StressFailures) -> Decision:
-    reasons = {c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed)
-               for c in candidates}
+            failed: StressFailures, proof: Proof) -> Decision:
+    reasons: dict[str, str | None] = {
+        c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed)
+        for c in candidates}
+    unproven = {c.key.variant: proof.unproven(suite, benchmark, c.key.variant) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
     eligible = [c for c in ranked if reasons[c.key.variant] is None and math.isfinite(case_median(c))]
+    if any(unproven[c.key.variant] is None for c in eligible):
+        # The report never recommends what was not proven while something was: the others are passed over.
+        for case in eligible:
+            why = unproven[case.key.variant]
+            if why is not None:
+                reasons[case.key.variant] = Unproven(f"not proven: {why}")
+        eligible = [c for c in eligible if unproven[c.key.variant] is None]
     best = eligible[0] if eligible else None
 
     def standing(case: Case) -> Standing:
         estimate = None
         if best is not None and case is not best and math.isfinite(case_median(case)):
             estimate = factor(case, best)
-        return Standing(case.key.variant, case_median(case), estimate, case.key)
+        return Standing(case.key.variant, case_median(case), estimate, case.key, unproven[case.key.variant] is None)
 
     others = [standing(c) for c in eligible[1:]]
     runner_up = others[0] if others and not _avoided(others[0]) else None
@@ -282,11 +303,13 @@ def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_
 
 
 def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,
-           failed: StressFailures = NO_STRESS_FAILURES) -> list[Decision]:
+           failed: StressFailures = NO_STRESS_FAILURES, proof: Proof = NOTHING_PROVEN) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
     ``cpu_share``: what the run's CPU-bound harness cases got of their CPUs (None: not measured),
     which decides where fairness can be judged (conditions.fairness_not_judged); ``failed``: the
-    variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere.
+    variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere;
+    ``proof``: the variants the stress file proves (judge/stress.judge_proof; by default none, and
+    every variant is ranked by its speed alone), the only ones recommended where one is eligible.
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
@@ -313,5 +336,5 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
                     continue
                 situation = threads_text + (f", {params_label(params)}" if params else "")
                 decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share,
-                                         failed))
+                                         failed, proof))
     return decisions

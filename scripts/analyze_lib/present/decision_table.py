@@ -17,6 +17,7 @@ from ..judge.conditions import QUIET_CPU_SHARE
 from ..judge.situations import metric
 from .doc import Table
 from .origin_marks import NBSP, marked
+from .proof_marks import NOT_PROVEN, proof_mark
 
 # A factor whose CI reaches 1 is not told apart from the recommended variant.
 TIE_PREFIX = "≈"
@@ -40,6 +41,11 @@ def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = 
     tie = TIE_PREFIX if factor.low <= 1.0 <= factor.high else ""
     text = f"{name}{NBSP}{tie}{fmt_multiple(factor.ratio)}×"
     return f"{text} [{fmt_multiple(factor.low)},{NBSP}{fmt_multiple(factor.high)}]" if with_ci else text
+
+
+def _recommended_text(standing: Standing, origin: str | None = None) -> str:
+    """A runner-up or a variant to avoid: its factor text, marked ``not proven`` unless the stress file proves it."""
+    return _factor_text(standing, origin) + proof_mark(standing.proven)
 
 
 def _unit(suite: str, benchmark: str) -> str:
@@ -67,14 +73,14 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
             return origins.get((d.suite, standing.variant))
 
         use = (f"**{_name(d.use.variant, origin(d.use))}** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}"
-               if d.use else "none: every variant is disqualified")
+               f"{proof_mark(d.use.proven)}" if d.use else "none: every variant is disqualified")
         disqualified = "\n".join(
             f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
             f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
         situation = d.situation + (f"\nfairness not judged ({d.fairness_unjudged})" if d.fairness_unjudged else "")
         rows.append((d.benchmark, situation, use,
-                     _factor_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
-                     "\n".join(_factor_text(s, origin(s)) + _cause(s, diagnoses) for s in d.avoid) or NONE_TEXT,
+                     _recommended_text(d.runner_up, origin(d.runner_up)) if d.runner_up else NONE_TEXT,
+                     "\n".join(_recommended_text(s, origin(s)) + _cause(s, diagnoses) for s in d.avoid) or NONE_TEXT,
                      disqualified or NONE_TEXT))
     return Table(("Benchmark", "Situation", "Use", "Runner-up", "Avoid", "Disqualified"), tuple(rows), "llllll",
                  COLUMN_WIDTHS)
@@ -93,6 +99,9 @@ def rules_text(logical_cpus: int) -> str:
             f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the CPU-bound harness "
             f"cases got less than {QUIET_CPU_SHARE:.0%} of their CPUs), "
             f"or starved in {STARVED_SHARE:.0%} of its "
-            f"samples or more. Situations: 1 thread; contended, the most threads that fit the "
+            f"samples or more. **{NOT_PROVEN.capitalize()}**: a variant whose stress checks made fewer trials than "
+            "their minimum, were abandoned or did not run (no stress file, filtered out, a file before trial counts) "
+            "is marked so beside its time; while a proven variant can be used it is never the Use or the Runner-up, "
+            "and is listed with the disqualified. Situations: 1 thread; contended, the most threads that fit the "
             f"{logical_cpus} CPUs; oversubscribed, the most threads measured; each at the fewest and the "
             "most of every swept parameter.")

@@ -36,12 +36,12 @@ from .decision_table import decision_table, rules_text
 from .conditions_text import conditions_items, load_mark, recommendation_note
 from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Section, Table, to_html, to_markdown
 from .figures import FigureBudget
-from .origin_marks import Origins, brought_in_rows, marked
+from .origin_marks import Origins, brought_in_rows, marked, stress_origins
 from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
 from ..files.output import atomic_directory
 from ..judge.conditions import RunConditions, run_conditions
 from ..judge.situations import FLOOR_SUITES
-from ..judge.stress import StressVerdict, judge_stress, stress_failures
+from ..judge.stress import Proof, StressVerdict, judge_proof, judge_stress, stress_failures
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -70,9 +70,11 @@ COUNTS_HEADING = "Counts per operation"
 BROUGHT_IN_HEADING = "Variants brought from outside"
 STRESS_HEADING = "Stress checks"
 # Said once near the top of a report that recommends variants without a stress file.
-UNCHECKED_NOTE = ("**Correctness was not checked in this report:** no stress file was given, so a variant is "
-                  "recommended for its speed alone. Run `bench stress` and pass its CSV to `report` too: a variant "
-                  "that fails a check is then disqualified.")
+UNCHECKED_NOTE = ("**Correctness was not checked in this report:** no stress file was given, so no variant is "
+                  "proven and each is recommended for its speed alone: the decision tables and headlines mark every "
+                  "variant they recommend \"not proven\". Run `bench stress` and pass its CSV to `report` too: a "
+                  "variant that fails a check is then disqualified, and one its checks do not prove is never "
+                  "recommended over one they do.")
 # How long bench stress runs a negative control before giving up on catching it (Swift's
 # Bench.Stress.controlBudget).
 BENCH_CONTROL_BUDGET_S = 10
@@ -102,11 +104,11 @@ def _brought_text(origins: dict[tuple[str, str], str]) -> str:
     return (f" Variants brought from outside DispatchBench, marked with their module in the tables: {named}.")
 
 
-def _brought_in_section(origins: Origins, cases, stress: StressFile | None) -> list:
+def _brought_in_section(origins: Origins, cases, stress: StressFile | None, proof: Proof) -> list:
     """Every variant a package brought, with its module, its timed cases and its stress checks (a failed one
-    marked): listed here whether or not it stands in a decision table (none when the files hold no brought-in
-    variant)."""
-    rows = brought_in_rows(origins, cases, stress.results.values() if stress is not None else None)
+    marked, and one short of its minimum trials): listed here whether or not it stands in a decision table (none
+    when the files hold no brought-in variant)."""
+    rows = brought_in_rows(origins, cases, stress.results.values() if stress is not None else None, proof)
     if not rows:
         return []
     return [Heading(2, BROUGHT_IN_HEADING),
@@ -331,6 +333,9 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     # filter matched of the check names; the checks shown are those the filter matches and those of the variants
     # the report times, so that each disqualification's check is on the page too.
     failed = stress_failures(judge_stress(stress.results)) if stress is not None else {}
+    # Likewise what the whole file proves: a variant whose checks did not make their minimum trials, or did not run,
+    # is never recommended over one whose checks did.
+    proof = judge_proof(stress.results.values() if stress is not None else None)
     verdict = judge_stress(_shown_stress(stress, pattern, cases)) if stress is not None else None
     cpus = main.logical_cpus
     budget = FigureBudget()
@@ -342,7 +347,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     share = conditions.cpu_share if conditions is not None else None
     # A variant disqualified in any case measured is not recommended in any situation of its suite.
     failed = disqualified_anywhere(cases, cpus, cpu_share=share, failed=failed)
-    decisions = decide(cases, cpus, cpu_share=share, failed=failed)
+    decisions = decide(cases, cpus, cpu_share=share, failed=failed, proof=proof)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
     ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins, failed=failed)
@@ -373,7 +378,9 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
     # Then the few findings worth a headline, a table row each, and beside them what the seed patterns cost
     # against threads. A paragraph, not a heading: the first screen stays above the contents.
-    lead: list = [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found)] if found else []
+    # The headlines may name a check whose variant only the stress file says was brought.
+    named_origins = {**stress_origins(stress.results.values() if stress is not None else None), **origins}
+    lead: list = [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found, named_origins)] if found else []
     seed_chart = plan_seed_chart(seed_lines(found, cases), cpus)
     if seed_chart is not None:
         draw_figure(out_dir / seed_chart.filename, seed_chart.title, list(seed_chart.panels), seed_chart.axes,
@@ -386,7 +393,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         blocks.append(Paragraph("No case matches the filter."))
     # Families in the order bench ran them (their first row in the CSV).
     order = list(dict.fromkeys(c.key.suite for c in cases.values() if c.key.suite not in FLOOR_SUITES))
-    blocks += _brought_in_section(origins, [*cases, *counted], stress)
+    blocks += _brought_in_section(origins, [*cases, *counted], stress, proof)
     if order:
         blocks += _how_to_read(cpus, any(d.signals.split is not None for d in diagnoses.values()))
     for suite in order:
