@@ -46,7 +46,9 @@ def test_the_file_bench_stress_wrote_reports_clean(tmp_path):
     markdown = _report([FIXTURE], tmp_path / "report")
     assert markdown.startswith("# DispatchBench report: bench-stress-v1\n\nStress checks from ")
     verdict = ("**0 forbidden outcomes in 4 checks** (28,274 iterations at 1 and 2 threads). All 8 negative "
-               "controls caught, the slowest after 0.329 s (`control/isolation/racy-store/torn-reads`).")
+               "controls caught, the slowest after 0.329 s (`control/isolation/racy-store/torn-reads`). "
+               "**This file predates trial counts** (stress_schema_version 1): it proves no variant, so the report "
+               "recommends none over another for being proven.")
     assert _summary(markdown).endswith(verdict)
     assert f"\n\n{verdict}\n\n" in markdown  # again at the top of its section
     assert _headings(markdown) == ["## Contents", "## Stress checks", "## Environment"]
@@ -116,8 +118,10 @@ def test_a_suspected_deadlock_is_a_failure_named_as_such(tmp_path):
     rows = [outcome("wait/throttle/semaphore-limit/limit", 8, "no-progress-suspected-deadlock", "forbidden",
                     count=1, iterations=0, seconds=10.0), caught_control("control/wait/throttle/signal-early/limit")]
     markdown = _report([write_stress(tmp_path / "stuck.csv", rows)], tmp_path / "report")
-    assert ("| `wait/throttle/semaphore-limit/limit` | 8 | `no-progress-suspected-deadlock`: suspected deadlock "
-            "(no iteration completed within --watchdog) | 1 | 0 |") in markdown
+    assert ("| `wait/throttle/semaphore-limit/limit` | 8 | `no-progress-suspected-deadlock`: abandoned: suspected "
+            "deadlock (no progress within --watchdog) | 1 | 0 |") in markdown
+    assert ("**Abandoned by the watchdog** as suspected deadlocks (no progress within --watchdog): "
+            "`wait/throttle/semaphore-limit/limit` at 8 threads.") in markdown
 
 
 def test_no_controls_says_nothing_shows_the_checks_can_fail(tmp_path):
@@ -169,3 +173,87 @@ def test_unknown_version_fails_the_report(tmp_path, capsys):
     assert main(["report", str(path), "--out", str(tmp_path / "r")]) == 2
     assert "unknown stress_schema_version 9" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+# Version 4: trials against the minimum, racy controls, the watchdog's abandoned and slow checks (issue 72).
+
+RACY_CONTROL = "control/wait/throttle/check-then-increment/limit"
+TICKET = "isolation/ticket-lock/mutual-exclusion"
+
+
+def _v4_rows(racy_trials: int = 2, racy_caught_after: int = 400) -> list[dict]:
+    """A package's throttle whose check made ``racy_trials`` trials at 1 and 2 threads against a minimum of 1,000,
+    a built-in throttle well above it, a ticket lock slow at 8 threads (2 iterations longer than the watchdog), and
+    the throttle's racy control caught after ``racy_caught_after`` trials."""
+    rows = []
+    for threads in (1, 2):
+        rows.append({**outcome("wait/throttle/racy-throttle/limit", threads, "in-flight-within-limit", iterations=2,
+                               trials=racy_trials), "variant_origin": "ThrottleKit"})
+        rows.append(outcome("wait/throttle/semaphore-limit/limit", threads, "in-flight-within-limit"))
+    rows += [outcome(TICKET, 8, "section-ran-alone", iterations=3, trials=3, minimum=1),
+             outcome(TICKET, 8, "iteration-slower-than-watchdog", "acceptable-interesting", count=2, iterations=3,
+                     trials=3, minimum=1),
+             caught_control(RACY_CONTROL, threads=1, forbidden="in-flight-above-limit", kind="racy",
+                            trials=racy_caught_after)]
+    return rows
+
+
+def _section(markdown: str, heading: str) -> str:
+    return markdown.split(f"\n### {heading}\n", 1)[1].split("\n### ", 1)[0]
+
+
+def test_checks_below_their_minimum_are_shown_not_proven(tmp_path):
+    markdown = _report([write_stress(tmp_path / "short.csv", _v4_rows(), version=4)], tmp_path / "short")
+    assert ("**1 check not proven** (fewer trials than its minimum: `wait/throttle/racy-throttle/limit`\u00a0"
+            "(ThrottleKit) at 1 and 2 threads): the report never recommends its variant over a proven one.") \
+        in _summary(markdown)
+    short = _section(markdown, "Not proven: checks below their minimum trials")
+    assert ("| `wait/throttle/racy-throttle/limit`\u00a0(ThrottleKit) | 2 | **2 (minimum 1,000)** | 2 | 0.50 s |"
+            in short)
+    assert "semaphore-limit" not in short
+    # In the outcomes, each thread count's trials beside the minimum, marked where below it.
+    assert ("|  | trials |  | **2 (minimum 1,000): not proven** | **2 (minimum 1,000): not proven** |" in markdown)
+    assert "|  | trials |  | 100,000 (minimum 1,000) | 100,000 (minimum 1,000) |" in markdown
+    # Negative control: the same check at its minimum.
+    markdown = _report([write_stress(tmp_path / "enough.csv", _v4_rows(racy_trials=1000), version=4)],
+                       tmp_path / "enough")
+    assert "not proven**" not in markdown and ": not proven" not in markdown and "### Not proven" not in markdown
+    assert "|  | trials |  | 1,000 (minimum 1,000) | 1,000 (minimum 1,000) |" in markdown
+
+
+def test_a_racy_control_caught_beyond_its_minimum_says_the_check_fell_short(tmp_path):
+    markdown = _report([write_stress(tmp_path / "weak.csv", _v4_rows(racy_caught_after=2400), version=4)],
+                       tmp_path / "weak")
+    assert (f"**1 racy control caught only beyond its check's minimum** (`{RACY_CONTROL}` at 1 thread): in this "
+            "run the check fell short of the power its minimum assumes, so a variant with such a race could have "
+            "passed it; not a run failure.") in _summary(markdown)
+    assert (f"| `{RACY_CONTROL}` | racy | 1 | yes | 0.002 s | **2,400 (minimum 1,000): beyond the minimum: the "
+            "check's power fell short in this run** | 1 | `in-flight-above-limit` 7 |") in markdown
+    assert "FAILED" not in markdown and "lost its teeth**" not in markdown  # not a run failure
+    # Negative control: caught within the minimum.
+    markdown = _report([write_stress(tmp_path / "strong.csv", _v4_rows(), version=4)], tmp_path / "strong")
+    assert "beyond" not in markdown
+    assert ("The racy control was caught within its check's minimum trials: the check has the power its minimum "
+            "assumes.") in _summary(markdown)
+    assert f"| `{RACY_CONTROL}` | racy | 1 | yes | 0.002 s | 400 (minimum 1,000) | 1 |" in markdown
+
+
+def test_a_slow_check_is_named_slow_not_stuck(tmp_path):
+    markdown = _report([write_stress(tmp_path / "slow.csv", _v4_rows(), version=4)], tmp_path / "slow")
+    assert (f"Slow, not stuck (iterations longer than --watchdog while the threads advanced): `{TICKET}` at 8 "
+            "threads.") in _summary(markdown)
+    assert f"| `{TICKET}` | 8 | 2 | 3 | 0.50 s |" in _section(markdown, "Slow, not stuck")
+    assert "FAILED" not in markdown and "Abandoned" not in markdown
+    # Negative control: without its slow iterations.
+    rows = [r for r in _v4_rows() if r["outcome"] != "iteration-slower-than-watchdog"]
+    markdown = _report([write_stress(tmp_path / "quick.csv", rows, version=4)], tmp_path / "quick")
+    assert "Slow, not stuck" not in markdown
+
+
+def test_a_file_before_trial_counts_says_it_proves_nothing(tmp_path):
+    markdown = _report([FIXTURE], tmp_path / "report")
+    assert "**This file predates trial counts** (stress_schema_version 1): it proves no variant" in markdown
+    assert "|  | trials |" not in markdown and "| Kind |" not in markdown
+    # Negative control: a file with them.
+    markdown = _report([write_stress(tmp_path / "v4.csv", _v4_rows(racy_trials=1000), version=4)], tmp_path / "v4")
+    assert "predates" not in markdown

@@ -54,6 +54,8 @@ from .tables import (
     stress_controls_table,
     stress_failures_table,
     stress_outcomes_table,
+    stress_slow_table,
+    stress_unproven_table,
     time_split_table,
     which_one_tables,
 )
@@ -257,9 +259,59 @@ def _and_list(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def stress_verdict_text(verdict: StressVerdict) -> str:
+def _slots(results) -> str:
+    """```check`` at 1 and 2 threads, …``: the slots named, a check once with its thread counts and the module that
+    brought its variant."""
+    threads: dict[str, list[int]] = defaultdict(list)
+    names: dict[str, str] = {}
+    for r in results:
+        threads[r.check].append(r.threads)
+        names[r.check] = marked(f"`{r.check}`", r.origin)
+    return ", ".join(f"{names[check]} at {_and_list(sorted(counts))} thread{'s' if counts != [1] else ''}"
+                     for check, counts in threads.items())
+
+
+def proof_text(verdict: StressVerdict, version: int) -> str:
+    """What the stress file proves, in a sentence (nothing when every variant check made its minimum trials): a file
+    before trial counts proves no variant; checks below their minimum leave theirs not proven; a check abandoned or
+    slow is named; a racy control caught only beyond its check's minimum says the check's power fell short."""
+    sentences = []
+    if verdict.variants and not verdict.counts_trials:
+        sentences.append(f"**This file predates trial counts** (stress_schema_version {version}): it proves no "
+                         "variant, so the report recommends none over another for being proven.")
+    short = verdict.below_minimum
+    if short:
+        one = len(dict.fromkeys(r.check for r in short)) == 1
+        sentences.append(f"**{fmt_count(len(dict.fromkeys(r.check for r in short)), 'check')} not proven** (fewer "
+                         f"trials than {'its' if one else 'their'} minimum: {_slots(short)}): the report never "
+                         f"recommends {'its variant' if one else 'their variants'} over a proven one.")
+    if verdict.abandoned:
+        sentences.append(f"**Abandoned by the watchdog** as suspected deadlocks (no progress within --watchdog): "
+                         f"{_slots(verdict.abandoned)}.")
+    if verdict.slow:
+        sentences.append(f"Slow, not stuck (iterations longer than --watchdog while the threads advanced): "
+                         f"{_slots(verdict.slow)}.")
+    weak = verdict.racy_beyond_minimum
+    racy = [r for r in verdict.controls if r.racy and r.caught]
+    if racy and not weak:
+        sentences.append("The racy control was caught within its check's minimum trials: the check has the power "
+                         "its minimum assumes." if len(racy) == 1 else
+                         f"All {len(racy)} racy controls were caught within their checks' minimum trials: the checks "
+                         "have the power their minimums assume.")
+    if weak:
+        one = len(weak) == 1
+        whose = "its check's" if one else "their checks'"
+        sentences.append(f"**{fmt_count(len(weak), 'racy control')} caught only beyond {whose} minimum** "
+                         f"({_slots(weak)}): in this run "
+                         f"{'the check' if one else 'each'} fell short of the power its minimum assumes, so a variant "
+                         "with such a race could have passed it; not a run failure.")
+    return " ".join(sentences)
+
+
+def stress_verdict_text(verdict: StressVerdict, version: int | None = None) -> str:
     """The stress checks' verdict in a sentence or two: failures and uncaught controls first,
-    in bold, or "0 forbidden outcomes in N checks" and how fast the controls were caught."""
+    in bold, or "0 forbidden outcomes in N checks" and how fast the controls were caught; then, given the file's
+    ``version``, what it proves (proof_text)."""
     checks = len(verdict.checks)
     if verdict.failures:
         failed = verdict.failed_checks
@@ -285,25 +337,44 @@ def stress_verdict_text(verdict: StressVerdict) -> str:
     else:
         teeth = ("No negative controls (`bench stress --no-controls`, or filtered out): nothing here shows "
                  "that the checks can fail.")
-    return f"{variants} {teeth}"
+    proof = proof_text(verdict, version) if version is not None else ""
+    return " ".join(filter(None, (variants, teeth, proof)))
+
+
+# What the stress section says of trials, for a file that counts them.
+TRIALS_NOTE = ("Each check counts its trials, the racing windows it made (tokens raced, writes, tasks, round trips), "
+               "at each thread count, beside the minimum that proves a variant there: a variant is proven only when "
+               "every check of it made its minimum at every thread count and none was abandoned, and the report "
+               "never recommends a variant not proven over a proven one. A racy control, broken by a race people "
+               "write, is caught only as often as the check has power: caught within the minimum, it shows the check "
+               "has it; a deterministic one is caught in its first iteration at any speed.")
 
 
 def _stress_section(stress: StressFile, verdict: StressVerdict) -> list:
-    """A stress file's checks: the verdict, the variants' forbidden outcomes (failures),
-    the negative controls, then every variant check's outcomes per family, folded."""
+    """A stress file's checks: the verdict, the variants' forbidden outcomes (failures), the checks not proven
+    (below their minimum trials), the slow ones, the negative controls, then every variant check's outcomes per
+    family, folded."""
     blocks: list = [Heading(2, STRESS_HEADING), Paragraph(
         f"From `{stress.path}`: {_run_text(stress)}. `bench stress` runs each check of each variant "
         "again and again at each thread count and counts what every iteration observed, graded as "
         "jcstress grades outcomes: `acceptable`, `acceptable-interesting` (allowed, worth seeing) or "
         "`forbidden` (the contract broken). A forbidden outcome in a variant is a failure; each "
         "negative control, a deliberately broken variant, runs until its check catches it (at most "
-        f"{BENCH_CONTROL_BUDGET_S} s): a control never caught means the check lost its teeth."),
-        Paragraph(stress_verdict_text(verdict))]
+        f"{BENCH_CONTROL_BUDGET_S} s): a control never caught means the check lost its teeth. A check none of whose "
+        "threads advanced for --watchdog seconds is abandoned as a suspected deadlock (a failure); one whose "
+        "iterations took longer while its threads advanced is slow, not stuck."),
+        *([Paragraph(TRIALS_NOTE)] if verdict.counts_trials else []),
+        Paragraph(stress_verdict_text(verdict, stress.schema_version))]
     if not verdict.variants and not verdict.controls:
         return blocks + [Paragraph("No stress check matches the filter.")]
     if verdict.failures:
         blocks += [Heading(3, "Failures: forbidden outcomes in variants"),
                    stress_failures_table(list(verdict.failures))]
+    if verdict.below_minimum:
+        blocks += [Heading(3, "Not proven: checks below their minimum trials"),
+                   stress_unproven_table(list(verdict.below_minimum))]
+    if verdict.slow:
+        blocks += [Heading(3, "Slow, not stuck"), stress_slow_table(list(verdict.slow))]
     if verdict.controls:
         blocks += [Heading(3, "Negative controls"), stress_controls_table(list(verdict.controls))]
     if verdict.variants:
@@ -367,7 +438,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         # The stress verdict leads the page: a failure must not hide below the timings.
         source = f"Stress checks from `{stress.path}`" + (
             f" ({_run_text(stress)})" if main is stress else "")
-        summary.append(f"{source}: {stress_verdict_text(verdict)}")
+        summary.append(f"{source}: {stress_verdict_text(verdict, stress.schema_version)}")
     elif decisions:
         summary.append(UNCHECKED_NOTE)
     # An incomplete file is named before anything read from it: its run did not complete.

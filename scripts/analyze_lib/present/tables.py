@@ -17,6 +17,7 @@ from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
 from .doc import Table
 from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
+from .proof_marks import NOT_PROVEN
 from ..fmt import fmt_allocations, fmt_duration, fmt_instructions, fmt_multiple, fmt_ns, fmt_rate, fmt_seconds
 from ..files.model import Case, CaseCounts, CaseKey, OutcomeCount, RunMetadata, StressResult, format_params
 from ..judge.situations import FLOOR_SUITES
@@ -250,9 +251,17 @@ def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
     return Table(headers, tuple(body), "l" + "r" * len(values))
 
 
-# What the stress tables say of a suspected deadlock (bench's watchdog abandoned the check).
-STALLED_TEXT = "suspected deadlock (no iteration completed within --watchdog)"
+# What the stress tables say of a suspected deadlock (bench's watchdog abandoned the check: none of its threads
+# advanced for --watchdog seconds; before stress_schema_version 4, no iteration completed in them).
+STALLED_TEXT = "abandoned: suspected deadlock (no progress within --watchdog)"
 LOST_TEETH_TEXT = "check lost its teeth"
+# What they say of a racy control caught only after more trials than its check's minimum.
+BEYOND_MINIMUM_TEXT = "beyond the minimum: the check's power fell short in this run"
+
+
+def trials_text(trials: int, minimum: int) -> str:
+    """``7,000 (minimum 1,000)``: trials made beside the minimum that proves a variant."""
+    return f"{trials:,} (minimum {minimum:,})"
 
 
 def _check_name(result: StressResult) -> str:
@@ -273,10 +282,22 @@ def stress_failures_table(failures: list[tuple[StressResult, OutcomeCount]]) -> 
     return Table(("Check", "Threads", "Forbidden outcome", "Count", "Iterations"), rows, "lrlrr")
 
 
+def _trials_to_catch(control: StressResult) -> str:
+    """A caught control's trials to its first forbidden outcome against its check's minimum, a racy one caught only
+    beyond it marked; a deterministic one is caught at any trial count, so its minimum is not a bar for it."""
+    if control.trials_to_first_forbidden is None or control.minimum_trials is None:
+        return ""
+    text = trials_text(control.trials_to_first_forbidden, control.minimum_trials)
+    return f"**{text}: {BEYOND_MINIMUM_TEXT}**" if control.racy and control.caught_beyond_minimum else text
+
+
 def stress_controls_table(controls: list[StressResult]) -> Table:
     """Each negative control: whether its check caught it, how fast (bench stops a control
     at its first forbidden outcome), its iterations and the forbidden outcomes seen. A
-    control never caught reads "check lost its teeth"."""
+    control never caught reads "check lost its teeth". A file with trial counts (stress_schema_version 4 on) adds
+    each control's kind and its trials to the first forbidden outcome against its check's minimum: a racy control
+    caught only beyond it is marked (the check's power fell short in this run)."""
+    counted = any(c.trials is not None for c in controls)
     rows = []
     for control in controls:
         if control.caught:
@@ -286,14 +307,44 @@ def stress_controls_table(controls: list[StressResult]) -> Table:
             caught, after = f"**no: {reason}**", f"never, in {fmt_seconds(control.seconds)}"
         seen = ", ".join(f"`{o.outcome}` {o.count:,}" for o in control.forbidden
                          if o.outcome != STALLED_OUTCOME)
-        rows.append((_check_name(control), str(control.threads), caught, after, f"{control.iterations:,}",
-                     seen or "none"))
+        kind = (control.control_kind or "",) if counted else ()
+        trials = (_trials_to_catch(control),) if counted else ()
+        rows.append((_check_name(control), *kind, str(control.threads), caught, after, *trials,
+                     f"{control.iterations:,}", seen or "none"))
+    if counted:
+        return Table(("Control", "Kind", "Threads", "Caught", "First caught after", "Trials to first caught",
+                      "Iterations", "Forbidden outcomes seen"), tuple(rows), "llrlrrrl")
     return Table(("Control", "Threads", "Caught", "First caught after", "Iterations", "Forbidden outcomes seen"),
                  tuple(rows), "lrlrrl")
 
 
+def stress_unproven_table(results: list[StressResult]) -> Table:
+    """The variant checks that made fewer trials than their minimum at a thread count: not proven there, so the
+    report recommends their variant over no proven one."""
+    rows = tuple((_check_name(r), str(r.threads), f"**{trials_text(r.trials or 0, r.minimum_trials or 0)}**",
+                  f"{r.iterations:,}", f"{r.seconds:.2f} s") for r in results)
+    return Table(("Check", "Threads", "Trials", "Iterations", "Seconds"), rows, "lrrrr")
+
+
+def stress_slow_table(results: list[StressResult]) -> Table:
+    """The checks whose iterations took longer than --watchdog while their threads still advanced: slow, not stuck
+    (acceptable-interesting), with how many iterations were, of how many, in how long."""
+    rows = tuple((_check_name(r), str(r.threads), f"{r.slow_iterations:,}", f"{r.iterations:,}",
+                  f"{r.seconds:.2f} s") for r in results)
+    return Table(("Check", "Threads", "Slow iterations", "Iterations", "Seconds"), rows, "lrrrr")
+
+
+def _trials_cell(result: StressResult) -> str:
+    """A slot's trials beside its minimum, bold and marked not proven when below it."""
+    if result.trials is None or result.minimum_trials is None:
+        return ""
+    text = trials_text(result.trials, result.minimum_trials)
+    return f"**{text}: {NOT_PROVEN}**" if result.below_minimum else text
+
+
 def stress_outcomes_table(results: list[StressResult]) -> Table:
-    """The variant checks' outcomes: per check a row of its iterations (and seconds), then a
+    """The variant checks' outcomes: per check a row of its iterations (and seconds), one of its trials against
+    its minimum (a file with trial counts; bold and marked not proven below it), then a
     row per outcome with its grade, and a column per thread count. A count is 0 where the
     check ran at that thread count without observing the outcome, empty where it did not
     run; forbidden counts are bold."""
@@ -305,6 +356,9 @@ def stress_outcomes_table(results: list[StressResult]) -> Table:
     for runs in by_check.values():
         rows.append((_check_name(next(iter(runs.values()))), "iterations", "",
                      *(f"{runs[t].iterations:,} in {runs[t].seconds:.2f} s" if t in runs else "" for t in threads)))
+        if any(r.trials is not None for r in runs.values()):
+            rows.append(("", "trials", "", *(_trials_cell(runs[t]) if t in runs else ""
+                                                               for t in threads)))
         grades = {o.outcome: o.grade for r in runs.values() for o in r.outcomes}
         for outcome, grade in grades.items():
             forbidden = grade == FORBIDDEN
