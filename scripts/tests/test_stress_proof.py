@@ -205,3 +205,14 @@ def test_several_slots_short_are_summed_up_after_the_first(tmp_path):
     proof = judge_proof(load_stress(write_stress(tmp_path / "s.csv", rows, version=4)).results.values())
     assert proof.unproven("isolation", "roles", "mutex") == (
         "`lost-writes` made 10 of 4,000 trials at 1 thread (short at 2 and 4 threads too; 1 other check short)")
+
+
+def test_the_first_paragraph_names_the_timed_variants_the_stress_file_has_no_check_of(tmp_path):
+    markdown = _report(tmp_path, [outcome("once/dispatch-once/race", 1, "block-ran-once")], name="other")
+    first = markdown.split("\n\n")[1]
+    assert first.endswith(f"**Not in the stress file, so not proven:** `operation-queue-limit` (wait), "
+                          f"`{RACY}`\u00a0({MODULE}) (wait), `semaphore-limit` (wait); the decision tables mark them "
+                          "and recommend none over a proven variant.")
+    # Negative control: a stress file with every throttle's check (one of them short of its minimum, which the
+    # verdict names instead).
+    assert "Not in the stress file" not in _report(tmp_path, _stress(racy_trials=2), name="all")

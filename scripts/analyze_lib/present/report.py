@@ -40,8 +40,8 @@ from .origin_marks import Origins, brought_in_rows, marked, stress_origins
 from ..files.model import Case, CaseCounts, CaseKey, CountsFile, ResultsFile, StressFile, filter_cases, filter_stress
 from ..files.output import atomic_directory
 from ..judge.conditions import RunConditions, run_conditions
-from ..judge.situations import FLOOR_SUITES
-from ..judge.stress import Proof, StressVerdict, judge_proof, judge_stress, stress_failures
+from ..judge.situations import FLOOR_SUITES, notes
+from ..judge.stress import NOT_IN_FILE, Proof, StressVerdict, judge_proof, judge_stress, stress_failures
 from .tables import (
     DISQUALIFIED_MARK,
     TIE_PREFIX,
@@ -126,6 +126,29 @@ def _shown_stress(stress: StressFile, pattern, cases) -> dict:
     matched = filter_stress(stress.results, pattern)
     return {key: result for key, result in stress.results.items()
             if key in matched or (not result.is_control and (result.family, result.variant) in timed)}
+
+
+# The variants a report's first paragraph names that the stress file has no check of (the rest are counted).
+SUMMARY_UNCHECKED = 6
+
+
+def _not_in_stress_text(cases, proof: Proof, origins: Origins) -> str:
+    """A sentence naming the variants timed here (candidates of a decision) that the stress file has no check of,
+    so that a stress file filtered to some checks is not read as proving the rest; empty when it has them all."""
+    missing: dict[tuple[str, str], None] = {}
+    for key in sorted(cases, key=CaseKey.sort_key):
+        if key.suite in FLOOR_SUITES or key.variant in notes(key.suite, key.benchmark).baselines:
+            continue
+        if proof.unproven(key.suite, key.benchmark, key.variant) == NOT_IN_FILE:
+            missing[(key.suite, key.variant)] = None
+    if not missing:
+        return ""
+    named = [f"{marked(f'`{variant}`', origins.get((suite, variant)))} ({suite})"
+             for suite, variant in list(missing)[:SUMMARY_UNCHECKED]]
+    more = len(missing) - len(named)
+    listed = ", ".join(named) + (f" and {more} more" if more else "")
+    return (f"**Not in the stress file, so not proven:** {listed}; the decision tables mark "
+            f"{'it' if len(missing) == 1 else 'them'} and recommend none over a proven variant.")
 
 
 # What the report says when its file does not record where the threads' time went.
@@ -439,6 +462,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         source = f"Stress checks from `{stress.path}`" + (
             f" ({_run_text(stress)})" if main is stress else "")
         summary.append(f"{source}: {stress_verdict_text(verdict, stress.schema_version)}")
+        if decisions:
+            summary.append(_not_in_stress_text(cases, proof, origins))
     elif decisions:
         summary.append(UNCHECKED_NOTE)
     # An incomplete file is named before anything read from it: its run did not complete.
@@ -457,7 +482,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         draw_figure(out_dir / seed_chart.filename, seed_chart.title, list(seed_chart.panels), seed_chart.axes,
                     seed_chart.size)
         lead.append(Image(seed_chart.filename, seed_chart.title))
-    first = Section(FIRST_SCREEN, (*incomplete, Paragraph(" ".join(summary)), *shape,
+    first = Section(FIRST_SCREEN, (*incomplete, Paragraph(" ".join(filter(None, summary))), *shape,
                                    *([Section(AT_A_GLANCE, tuple(lead))] if lead else [])))
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), first, Contents()]
     if not cases and not counted and stress is None:
