@@ -147,9 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "against each benchmark's swept parameter (once/hit: tokens). With a stress file it "
                      "adds a Stress checks section: forbidden outcomes in variants listed first as "
                      "failures (or '0 forbidden outcomes in N checks'), the negative controls with the "
-                     "time each took to be caught (one never caught: 'check lost its teeth'), and every "
-                     "check's outcomes per thread count. --filter matches the check names there. The "
-                     "report exits 0 whatever it shows: bench stress's own exit status is the gate."),
+                     "time each took to be caught (one never caught: 'check lost its teeth'), the checks "
+                     "below their minimum trials, abandoned or slow, and every check's trials and outcomes "
+                     "per thread count. --filter matches the check names there. A variant the stress file "
+                     "does not prove (a check below its minimum or abandoned, none in the file, or no stress "
+                     "file) is marked 'not proven' and never recommended over a proven one (docs/analyze.md). "
+                     "The report exits 0 whatever it shows: bench stress's own exit status is the gate."),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("files", nargs="+", metavar="CSV",
                         help="a timing results CSV, a counts CSV, a stress CSV, or one of each kind")
