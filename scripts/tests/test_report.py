@@ -6,8 +6,10 @@ import re
 
 import pytest
 
+from analyze_lib.files.model import CaseCounts, CaseKey
 from analyze_lib.present import figures
 from analyze_lib.present import report as report_module
+from analyze_lib.present.tables import counts_by_param_table
 from analyze_lib.cli import main
 from csvgen import case, full_run_cases, outcome, write_results, write_stress
 
@@ -174,3 +176,18 @@ def test_a_brought_in_variant_in_no_decision_table_is_listed_and_marked_everywhe
     assert "`isolation/recursive-lock/exclusive`\u00a0(LockLab)" in markdown, "the stress section marks it"
     html = (tmp_path / "theirs" / "report.html").read_text()
     assert "Variants brought from outside" in html and "(LockLab)" in html
+
+
+def test_a_brought_in_variant_is_marked_in_the_cliffs_and_the_counts_by_param(tmp_path):
+    """Two more places that name a variant: a family's folded cliffs, and the numbers under a counts chart."""
+    mine = {case("isolation", "mixed", "my-lock", t, "read_pct=0"): ns for t, ns in ((1, 40.0), (2, 45.0),
+                                                                                   (4, 4000.0))}
+    theirs = {case("isolation", "mixed", "mutex", t, "read_pct=0"): 50.0 for t in (1, 2, 4)}
+    path = write_results(tmp_path / "cliff.csv", {**mine, **theirs}, version=6, origins={"my-lock": "LockLab"})
+    assert main(["report", str(path), "--out", str(tmp_path / "cliff")]) == 0
+    markdown = (tmp_path / "cliff" / "report.md").read_text()
+    assert "- `mixed/my-lock`\u00a0(LockLab) read_pct=0: cliff between 2 and 4 threads" in markdown
+    counted = [CaseCounts(CaseKey("once", "hit", variant, 1, (("tokens", tokens),)), 1, 100, 1000, 0)
+               for variant in ("my-once", "dispatch-once") for tokens in (1, 10)]
+    table = counts_by_param_table(counted, "tokens", {("once", "my-once"): "LockLab"})
+    assert [row[0] for row in table.rows] == ["dispatch-once", "my-once\u00a0(LockLab)"]

@@ -172,15 +172,17 @@ def _marked(conditions: RunConditions | None) -> list:
     return [Paragraph(mark)] if mark else []
 
 
-def _cliffs_block(cliffs: list[Cliff]) -> list:
-    """A family's cliffs, each with its cause, folded (the steepest are also headlines)."""
+def _cliffs_block(cliffs: list[Cliff], origins: Origins) -> list:
+    """A family's cliffs, each with its cause, folded (the steepest are also headlines); a brought variant's with
+    its module."""
     if not cliffs:
         return []
     lines = []
     for cliff in sorted(cliffs, key=lambda c: c.key.sort_key()):
         key = cliff.key
         params = f" {key.params_text.replace(';', ', ')}" if key.params else ""
-        lines.append(f"`{key.benchmark}/{key.variant}`{params}: {cliff_text(cliff)}")
+        name = marked(f"`{key.benchmark}/{key.variant}`", origins.get((key.suite, key.variant)))
+        lines.append(f"{name}{params}: {cliff_text(cliff)}")
     return [Details(f"Where the cost jumps with threads: {len(cliffs)} cliff{'s' if len(cliffs) != 1 else ''}",
                     (Paragraph(f"Per variant and params, the first thread count whose median is at least "
                                f"{CLIFF_FACTOR:g}× the one measured before it, with the cause its signals show "
@@ -209,7 +211,7 @@ def _family(suite: str, decisions: list[Decision], figures, ratios,
         note = recommendation_note(conditions)
         blocks += [Heading(3, "Which one to use"), *([Paragraph(note)] if note else []),
                    decision_table(decisions, origins, diagnoses)]
-    blocks += _cliffs_block(list(cliffs))
+    blocks += _cliffs_block(list(cliffs), origins)
     blocks += _time_split_block(suite, diagnoses or {}, origins)
     if figures:
         blocks.append(Heading(3, "Charts"))
@@ -264,7 +266,7 @@ def _counts_section(counts: CountsFile, counted: dict[CaseKey, CaseCounts], char
     for chart in charts:
         blocks.append(Heading(3, f"{chart.suite}/{chart.benchmark}: instructions per op vs {chart.x}"))
         blocks += [Image(f.filename, f.title) for f in chart.figures]
-        blocks.append(counts_by_param_table(list(chart.cases), chart.x))
+        blocks.append(counts_by_param_table(list(chart.cases), chart.x, counts.origins))
     by_suite: dict[str, list[CaseCounts]] = defaultdict(list)
     for case in counted.values():
         by_suite[case.key.suite].append(case)

@@ -227,9 +227,10 @@ def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None,
     return Table(tuple(headers), tuple(rows), "l" + "r" * (len(headers) - 1))
 
 
-def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
+def counts_by_param_table(counted: list[CaseCounts], x: str, origins: Origins = NO_ORIGINS) -> Table:
     """Instructions per op with a row per variant (and per thread count and other params,
-    where they vary) and a column per value of param ``x``: the numbers a counts chart draws."""
+    where they vary) and a column per value of param ``x``: the numbers a counts chart draws. A brought-in
+    variant is named with its module."""
     values = sorted({c.key.params_dict[x] for c in counted})
     rows: dict[tuple, dict] = defaultdict(dict)
     for case in counted:
@@ -238,8 +239,11 @@ def counts_by_param_table(counted: list[CaseCounts], x: str) -> Table:
     several_threads = len({threads for _, threads, _ in rows}) > 1
     several_params = len({others for _, _, others in rows}) > 1
 
+    suites = {case.key.variant: case.key.suite for case in counted}
+
     def name(variant: str, threads: int, others: tuple) -> str:
-        parts = [variant] + ([f"threads:{threads}"] if several_threads else [])
+        parts = [marked(variant, variant_module(origins, suites[variant], variant))] + (
+            [f"threads:{threads}"] if several_threads else [])
         return " ".join(parts) + (f", {format_params(others).replace(';', ', ')}" if several_params else "")
 
     body = []
