@@ -216,3 +216,16 @@ def test_the_first_paragraph_names_the_timed_variants_the_stress_file_has_no_che
     # Negative control: a stress file with every throttle's check (one of them short of its minimum, which the
     # verdict names instead).
     assert "Not in the stress file" not in _report(tmp_path, _stress(racy_trials=2), name="all")
+
+
+def test_a_seed_passed_over_as_not_proven_says_so_in_its_headline(tmp_path):
+    """A stress file with operation-queue-limit's checks alone: the seed semaphore-limit is not proven, and its
+    headline says so beside the proven variant to use instead."""
+    rows = [outcome("wait/throttle/operation-queue-limit/limit", t, "in-flight-within-limit") for t in (1, 2)]
+    markdown = _report(tmp_path, rows, name="seed")
+    [seed] = [row for row in _headline_rows(markdown) if row[0] == "`semaphore-limit` (wait)"]
+    assert seed[1] == "`operation-queue-limit`" and seed[3].startswith("not proven at throttle, 1 thread")
+    # Negative control: with its checks too, it is priced as slower.
+    rows += [outcome("wait/throttle/semaphore-limit/limit", t, "in-flight-within-limit") for t in (1, 2)]
+    [seed] = [row for row in _headline_rows(_report(tmp_path, rows, name="both")) if row[0].startswith("`semaphore")]
+    assert seed[1] == "`operation-queue-limit`" and seed[3].startswith("on the CPU at throttle, 1 thread")
