@@ -42,7 +42,8 @@ package struct CaseRunner: Sendable {
     }
 
     /// As `measure(_:workload:shouldContinue:)`, running the samples by `plan` when one is given (the plan an
-    /// earlier process calibrated for this case at this sample time) instead of calibrating.
+    /// earlier process calibrated for this case at this sample time) instead of calibrating. `pulse`, when given,
+    /// follows every stage and run of the case, for a watchdog on another thread (`HangWatch`).
     ///
     /// - Returns: the results, and the plan their samples ran by (`plan`, or the one calibrated).
     /// - Throws: `PlanMismatch` when `plan` cannot measure the case (`OpenCase.adopt`).
@@ -50,9 +51,10 @@ package struct CaseRunner: Sendable {
         _ benchmarkCase: BenchmarkCase,
         workload: Workload,
         plan: SamplePlan?,
+        pulse: CasePulse? = nil,
         shouldContinue: () -> Bool = { true }
     ) throws -> (results: [CaseResult], plan: SamplePlan) {
-        let open = OpenCase(benchmarkCase, workload: workload)
+        let open = OpenCase(benchmarkCase, workload: workload, pulse: pulse)
         defer { open.close() }
         if let plan { try open.adopt(plan, sampleNanoseconds: settings.sampleNanoseconds) }
         let results = try open.measure(settings, shouldContinue: shouldContinue)

@@ -11,12 +11,16 @@ package final class OpenCase {
     /// The plan for each sample length asked for so far (calibrated or adopted), so that a length is calibrated
     /// at most once.
     private var plans: [UInt64: CaseRunner.SamplePlan] = [:]
+    /// Where the case says how far it has got, for a watchdog (`HangWatch`); nil when nobody watches.
+    private let pulse: CasePulse?
 
     /// Starts the case's thread team on `workload`, thread *i* on CPU `teamCPUs[i % teamCPUs.count]` alone when
     /// given (`ThreadTeam`; `pinFailure` says when that failed). Calibrates nothing yet (`plan(sampleNanoseconds:)`).
-    package init(_ benchmarkCase: BenchmarkCase, workload: Workload, teamCPUs: [Int]? = nil) {
+    /// `pulse`, when given, follows every stage and run of the case (`CasePulse`).
+    package init(_ benchmarkCase: BenchmarkCase, workload: Workload, teamCPUs: [Int]? = nil, pulse: CasePulse? = nil) {
         self.benchmarkCase = benchmarkCase
-        session = Session(workload: workload, threads: benchmarkCase.threads, cpus: teamCPUs)
+        self.pulse = pulse
+        session = Session(workload: workload, threads: benchmarkCase.threads, cpus: teamCPUs, pulse: pulse)
     }
 
     /// Why the team's threads are not on the CPUs asked for, or nil.
@@ -39,6 +43,7 @@ package final class OpenCase {
     package func measure(_ settings: MeasurementSettings, shouldContinue: () -> Bool = { true }) throws -> [CaseResult] {
         let runner = CaseRunner(settings: settings)
         let plan = plan(sampleNanoseconds: settings.sampleNanoseconds)
+        pulse?.enter(.sampling)
         session.collectLatencies()  // calibration's latencies, or whatever ran since the last sample, are not a sample's
         let samples = try runner.keptSamples(session, plan: plan, shouldContinue: shouldContinue)
         return runner.results(for: benchmarkCase, workload: session.workload, samples: samples)
@@ -53,6 +58,7 @@ package final class OpenCase {
     /// (calibrating first, once per length), so that no calibration falls between later samples.
     package func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
         if let plan = plans[sampleNanoseconds] { return plan }
+        pulse?.enter(.calibration)
         let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
         let plan = CaseRunner(settings: settings).plan(session)
         plans[sampleNanoseconds] = plan
@@ -61,6 +67,7 @@ package final class OpenCase {
 
     /// Shuts the thread team down and tears the workload down.
     package func close() {
+        pulse?.enter(.teardown)
         session.finish()
     }
 }

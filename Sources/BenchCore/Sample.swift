@@ -69,11 +69,17 @@ package struct CaseResult: Sendable {
     /// The role of the threads these samples count (`read`, `write`), or nil when all threads do the same.
     package var role: String?
     package var samples: [Sample]
+    /// The case hung: none of its threads completed an operation, and the harness made no progress on it, for the
+    /// hang timeout (`HangWatch`), so it was abandoned. Its one sample is then the span it was watched making no
+    /// progress, with no operation (an infinite ns per operation): what the process and the case's threads did in
+    /// that time, never a timing.
+    package var hung: Bool
 
-    package init(benchmarkCase: BenchmarkCase, role: String? = nil, samples: [Sample]) {
+    package init(benchmarkCase: BenchmarkCase, role: String? = nil, samples: [Sample], hung: Bool = false) {
         self.benchmarkCase = benchmarkCase
         self.role = role
         self.samples = samples
+        self.hung = hung
     }
 
     /// Summary of the samples' nanoseconds per operation.

@@ -19,15 +19,20 @@ final class Session: @unchecked Sendable {
     private let ready = Atomic<Int>(0)
     /// How often the coordinator looks whether every worker has begun.
     static let readyPollNanoseconds: UInt64 = 20_000
+    /// Where the coordinator says how far it has got, for a watchdog (`HangWatch`); nil when nobody watches.
+    private let pulse: CasePulse?
 
-    /// `cpus`: where the team's threads run (`ThreadTeam`), or nil for wherever the scheduler puts them.
-    init(workload: Workload, threads: Int, cpus: [Int]? = nil) {
+    /// `cpus`: where the team's threads run (`ThreadTeam`), or nil for wherever the scheduler puts them. `pulse`:
+    /// stepped as each run of the team returns and each window closes, and given the threads' published counts.
+    init(workload: Workload, threads: Int, cpus: [Int]? = nil, pulse: CasePulse? = nil) {
         self.workload = workload
         team = ThreadTeam(count: threads, cpus: cpus)
         workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
         schedules = TeamScheduleReader(team.identities)
         counters = .allocate(capacity: threads)
         counters.initialize(repeating: bench_padded_counter(), count: threads)
+        self.pulse = pulse
+        pulse?.attach(self)
     }
 
     deinit {
@@ -53,6 +58,7 @@ final class Session: @unchecked Sendable {
         workload.drain?()
         let elapsed = MonotonicClock.now() - started
         let schedulesAfter = schedules.read()
+        pulse?.step()
         return RawSample(
             elapsedNanoseconds: elapsed,
             threadOperations: workers.map { $0.completedIterations * workload.operationsPerIteration },
@@ -88,6 +94,7 @@ final class Session: @unchecked Sendable {
             worker.lastRunNanoseconds = MonotonicClock.now() - begun
             end()
         }
+        pulse?.step()
         return worker.lastRunNanoseconds
     }
 
@@ -120,6 +127,7 @@ final class Session: @unchecked Sendable {
                 drain()
                 let closed = MonotonicClock.now()
                 guard take(sample(opened, closed, atOpen, workers.map(\.completedIterations), before)) else { return }
+                pulse?.step()
             }
             return
         }
@@ -131,6 +139,7 @@ final class Session: @unchecked Sendable {
             let closed = MonotonicClock.now()
             let atClose = publishedCounts()
             guard take(sample(opened, closed, atOpen, atClose, before)) else { return }
+            pulse?.step()
         }
     }
 
@@ -213,17 +222,25 @@ final class Session: @unchecked Sendable {
         while ready.load(ordering: .relaxed) < team.count {
             MonotonicClock.sleep(until: MonotonicClock.now() + Self.readyPollNanoseconds)
         }
+        pulse?.step()
     }
 
     /// Lets the launched workers leave after their current batch, and waits until they have.
     private func release() {
         stop.store(true, ordering: .relaxed)
         team.join()
+        pulse?.step()
     }
 
     /// Every worker's published count, in thread order.
     private func publishedCounts() -> [Int] {
         (0..<team.count).map { Int(bench_counter_read(counters + $0)) }
+    }
+
+    /// The workers' published counts added up: what a watchdog on another thread reads to see them advance
+    /// (`CasePulse`). Thread-safe: each count is a relaxed atomic load.
+    func publishedOperations() -> Int {
+        (0..<team.count).reduce(0) { $0 &+ Int(bench_counter_read(counters + $1)) }
     }
 
     /// Merges and clears the workers' latency histograms; nil when none was recorded. Histograms nobody
