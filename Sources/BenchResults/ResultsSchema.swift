@@ -30,7 +30,11 @@ package enum ResultsSchema {
     ///   row's measured threads' time went during the sample, summed over them (`ThreadSchedule`: on a CPU,
     ///   waiting on a run queue, switched in; the rest of threads × wall time they were blocked). Empty where
     ///   the platform keeps no per-thread scheduler statistics.
-    package static let version = 8
+    /// - 9: appends `hung`: `true` on the row (one per role) of a case abandoned because it made no progress for
+    ///   the hang timeout (`bench --hang-timeout`); that row is no sample but the span it was watched making no
+    ///   progress, with no operation, so `ns_per_op` is `inf` and a reader that knows nothing of `hung` reads the
+    ///   case as starved, never as fast. `false` on every measured sample.
+    package static let version = 9
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
@@ -126,6 +130,7 @@ package enum ResultsSchema {
             $0.sample.schedule.map { String($0.runQueueNanoseconds) } ?? ""
         },
         Column("sched_switches_in", .optionalInt, since: 8) { $0.sample.schedule.map { String($0.switchesIn) } ?? "" },
+        Column("hung", .bool, since: 9) { String($0.result.hung) },
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).

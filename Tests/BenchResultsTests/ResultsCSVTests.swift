@@ -27,7 +27,7 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 8)
+        #expect(ResultsSchema.version == 9)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
@@ -35,10 +35,29 @@ import Testing
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
             run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
             pair_order,variant_origin,run_min_rounds,sched_threads,sched_running_ns,sched_runqueue_ns,\
-            sched_switches_in
+            sched_switches_in,hung
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
         #expect(StressSchema.version == 3 && StressSchema.header.suffix(2) == ["run_complete", "variant_origin"])
+    }
+
+    /// A hung case's row says so, with no operation: its metric is `inf` (starved, to a reader that ignores `hung`),
+    /// never a number. Measured samples say `false`.
+    @Test func aHungCasesRowSaysHungWithNoOperation() {
+        let hung = CaseResult(
+            benchmarkCase: BenchmarkCase(suite: "wait", benchmark: "handoff", variant: "lost-wakeup", threads: 2),
+            samples: [Sample(operations: 0, elapsedNanoseconds: 60_000_000_000, threadOperations: [0],
+                             usage: ResourceUsage(userNanoseconds: 1_000, systemNanoseconds: 2_000))],
+            hung: true)
+        func column(_ rows: [[String]], _ name: String) -> [String] {
+            rows.map { $0[ResultsSchema.header.firstIndex(of: name)!] }
+        }
+        let rows = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: hung)
+        #expect(column(rows, "hung") == ["true"])
+        #expect(column(rows, "ops") == ["0"] && column(rows, "ns_per_op") == ["inf"])
+        #expect(column(rows, "elapsed_ns") == ["60000000000"] && column(rows, "thread_ops_max") == ["0"])
+        let measured = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result)
+        #expect(column(measured, "hung") == ["false", "false"])
     }
 
     /// A built-in case's rows say `built-in`; a brought-in one's name the module that brought it.
@@ -96,7 +115,7 @@ import Testing
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
-        #expect(before.contains(",false,,,built-in,1,,,,\r\n"))
+        #expect(before.contains(",false,,,built-in,1,,,,,false\r\n"))
     }
 
     /// `run_min_rounds`: the rounds every case gets, unless the run was adaptive; then its minimum, with
