@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchCore
 import BenchSuites
 import Foundation
+import StressChecks
 import VariantRegistration
 
 /// `bench`: times synchronization patterns on real threads and writes one CSV row per kept sample.
@@ -140,6 +141,48 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("plans"), help: .hidden)
     var plans: String?
 
+    // Parsed by SecondsArgument, so that `--hang-timeout ten` says seconds are expected; its default depends on
+    // the sample time, so the help states it.
+    @Option(name: .customLong("hang-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Seconds in which none of a case's threads completes an operation and bench itself makes no progress on "
+            + "it, after which the case is abandoned as hung: reported on stderr, in the summary and in the CSV "
+            + "(hung=true, no timing), not measured in later rounds, and the run goes on with the next case (its "
+            + "round in a fresh process) and exits \(ExitStatus.suspectedDeadlock) at the end. A case that advances "
+            + "is never cut short, however slowly. Default: \(Int(Bench.defaultHangTimeout)) s, or "
+            + "\(Int(Bench.hangTimeoutSamples)) x --sample-time when that is longer; at least "
+            + "\(Int(Bench.leastHangTimeoutSamples)) x --sample-time (a lockstep case publishes nothing for a whole "
+            + "sample). docs/running.md#hung-cases.", valueName: "seconds"), transform: SecondsArgument.parse)
+    var hangTimeout: Double?
+
+    /// `--hang-timeout` when none is given, in seconds: far beyond the longest stretch a correct case at the default
+    /// settings goes without visible progress (docs/running.md#hung-cases).
+    static let defaultHangTimeout = 60.0
+    /// With a longer `--sample-time`, the default is this many sample times: a lockstep case's threads publish
+    /// nothing during a run, which calibration aims at 1.2 sample times and a run fast by accident can send up to
+    /// `CalibrationStep.maximumGrowth` times further.
+    static let hangTimeoutSamples = Double(CalibrationStep.maximumGrowth)
+    /// The least `--hang-timeout`, in sample times: shorter, every correct lockstep case would be called hung.
+    static let leastHangTimeoutSamples = 10.0
+
+    /// The hang timeout this run uses, in seconds: `--hang-timeout`, or the default for its sample time.
+    var hangTimeoutSeconds: Double {
+        hangTimeout ?? max(Self.defaultHangTimeout, Self.hangTimeoutSamples * sampleSeconds)
+    }
+
+    /// The length of one sample as the options ask for it, in seconds.
+    private var sampleSeconds: Double { Double(settings.sampleNanoseconds) / 1e9 }
+
+    @Flag(name: .customLong("hang-control"), help: ArgumentHelp(
+        "Also time wait/handoff/lost-wakeup, a handoff that loses its first wake-up for certain, to see "
+            + "--hang-timeout abandon it and the run go on.", visibility: .hidden))
+    var hangControl = false
+
+    /// In a round whose case hung, the cases of the round already done (the last of them the hung one): the round
+    /// replaced its process with a fresh one (this one), which measures the rest, so that no later case runs
+    /// beside the hung case's threads.
+    @Option(name: .customLong("after-hang"), help: .hidden)
+    var afterHang: Int?
+
     @Option(name: .long, help: ArgumentHelp(
         "Where to write the CSV (default Results/<UTC yyyymmdd-HHMMSS>-<short commit>.csv, then -2, -3, … "
             + "for runs started in the same second).", valueName: "path"))
@@ -188,6 +231,20 @@ struct Bench: ParsableCommand {
         }
         if let minimumRounds, !(1...(rounds ?? 1)).contains(minimumRounds) {
             throw ValidationError("--min-rounds must be 1 to --rounds, not \(minimumRounds)")
+        }
+        if let hangTimeout {
+            guard hangTimeout.isFinite, hangTimeout > 0 else {
+                throw ValidationError("--hang-timeout must be a positive number of seconds, not \(hangTimeout)")
+            }
+            let least = Self.leastHangTimeoutSamples * sampleSeconds
+            guard hangTimeout >= least else {
+                throw ValidationError("--hang-timeout must be at least \(Int(Self.leastHangTimeoutSamples)) sample "
+                                      + "times (\(least) s here): a lockstep case's threads publish nothing for a "
+                                      + "whole sample, not \(hangTimeout)")
+            }
+        }
+        if let afterHang, round == nil || afterHang < 1 {
+            throw ValidationError("--after-hang goes with --round, and is at least 1, not \(afterHang)")
         }
     }
 
@@ -245,7 +302,9 @@ struct Bench: ParsableCommand {
     /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
         let counts = threads.counts
-        let matching = Registrations.registry(spinScale: spinScale).cases(threads: counts, matching: try pathMatcher())
+        var registry = Registrations.registry(spinScale: spinScale)
+        if hangControl { registry.addHandoffBenchmark(variant: Self.hangControlVariant) { LostWakeupHandoff() } }
+        let matching = registry.cases(threads: counts, matching: try pathMatcher())
         let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
         guard !cases.isEmpty else {
             guard !matching.isEmpty else {
@@ -257,6 +316,10 @@ struct Bench: ParsableCommand {
         }
         return cases
     }
+
+    /// The variant `--hang-control` adds to `wait/handoff`: StressChecks' `LostWakeupHandoff`, whose responder waits
+    /// for a signal that was sent before it waits, so that both threads sleep for good in their first round trip.
+    static let hangControlVariant = "lost-wakeup"
 
     /// The selected cases that `--open-cases` names at `path`: those an adaptive run's round measures.
     func casesStillOpen(listedIn path: String) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {

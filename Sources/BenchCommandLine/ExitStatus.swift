@@ -9,8 +9,11 @@ enum ExitStatus {
     /// A check failed. `self-check`: at least one check measured the harness outside its tolerance.
     /// `bench stress`: a variant showed a forbidden outcome, or a negative control was never caught.
     static let checkFailed: Int32 = 1
-    /// `bench stress` only: a check made no progress for `--watchdog` seconds (a suspected deadlock); the message
-    /// names it, and the file holds the outcomes observed until then.
+    /// Something made no progress for its stated time, was abandoned, and the rest ran. `bench`: a case's threads
+    /// completed no operation, and bench made no progress on it, for `--hang-timeout` seconds (a lost wake-up, a
+    /// deadlock): the run went on, the message names the case, and the file says `hung=true` on its row.
+    /// `bench stress`: a check made no progress for `--watchdog` seconds (a suspected deadlock); the message names
+    /// it, and the file holds the outcomes observed until then.
     static let suspectedDeadlock: Int32 = 3
     /// Bad input: an invalid option or value, a filter that selects no case (EX_USAGE, as ArgumentParser).
     static let badInput: Int32 = 64
@@ -34,7 +37,7 @@ enum ExitStatus {
     static let all: [(status: Int32, meaning: String)] = [
         (success, "success (self-check: every check passed)"),
         (checkFailed, "self-check: harness out of tolerance; stress: forbidden outcome"),
-        (suspectedDeadlock, "bench stress: a check made no progress (suspected deadlock)"),
+        (suspectedDeadlock, "no progress: a case hung (--hang-timeout) or a stress check (--watchdog)"),
         (badInput, "bad input: an invalid option or value, or no case selected"),
         (toolMissing, "bench count: valgrind, jemalloc or objcopy is not installed"),
         (internalError, "internal error"),

@@ -29,6 +29,11 @@ import Testing
         (["--sample-time", "0"], "--sample-time must be", 64),
         (["--sample-time", "-5"], "--sample-time must be 1 to 60000 milliseconds, not -5", 64),
         (["--bogus"], "--bogus", 64),
+        (["--hang-timeout", "0"], "--hang-timeout must be a positive number of seconds, not 0.0", 64),
+        (["--hang-timeout", "ten"], "expected a number of seconds, such as 10 or 2.5", 64),
+        // Shorter than a few samples, every correct lockstep case would be called hung.
+        (["--hang-timeout", "0.05"], "--hang-timeout must be at least 10 sample times (0.08 s here)", 64),
+        (["--after-hang", "1"], "--after-hang goes with --round", 64),
         (["self-check", "--repetitions", "0"], "--repetitions must be at least 1", 64),
         // Issue 20 (7): a negative count is named as invalid, not as missing; --iterations and --quick conflict.
         (["count", "--iterations", "-5"], "--iterations must be at least 1, not -5", 64),

@@ -11,6 +11,12 @@ extension Bench {
     /// In a round of a `--rounds` run (`--round K`), the rows record the run's shared environment and are
     /// appended to `--output` after the earlier rounds' rows; the run that started the rounds prints the summary
     /// of them all (`RunSummary`).
+    ///
+    /// Each case is measured on a coordinator thread of its own, watched (`HangWatch`): a case that makes no
+    /// progress for the hang timeout is abandoned, its rows say `hung` (`Hang.results`), and the run goes on. In a
+    /// round, a fresh process takes over the rest of the round (`--after-hang`), so that no later case is measured
+    /// beside the hung case's threads, which nothing can end but the end of their process; with `--rounds 1` the
+    /// process goes on beside them. The command exits `ExitStatus.suspectedDeadlock` once every case is done.
     func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
         try allocator?.ensureLoaded()
         let environment = try runEnvironment.map { try RunEnvironment.shared(at: $0, benchVersion: BenchVersion.current) }
@@ -31,14 +37,22 @@ extension Bench {
         let settings = self.settings
         let runner = CaseRunner(settings: settings)
         var plans = try self.plans.map(RoundPlans.init(readingFrom:))
+        let firstCase = min(afterHang ?? 0, cases.count)
         let progress = Progress(total: cases.count, logicalCPUs: environment.logicalCPUs,
                                 roundsAfter: round.map { runSettings.rounds - $0 } ?? 0,
-                                atMost: runSettings.adaptiveMinimum != nil)
+                                atMost: runSettings.adaptiveMinimum != nil, firstCase: firstCase)
         let roundText = round.map { "round \($0) of \(runSettings.rounds) (seed \(runSettings.seed)): " } ?? ""
-        warn("\(ProgramName.current): \(roundText)\(plural(cases.count, "case")), "
-             + "\(plural(settings.samples, "sample")) of ≥\(settings.sampleNanoseconds / 1_000_000) ms each, "
-             + "writing \(writer.path)")
+        if firstCase > 0 {
+            warn("\(ProgramName.current): \(roundText)going on with case \(firstCase + 1) of \(cases.count) in a "
+                 + "fresh process, after case \(firstCase) hung")
+        } else {
+            warn("\(ProgramName.current): \(roundText)\(plural(cases.count, "case")), "
+                 + "\(plural(settings.samples, "sample")) of ≥\(settings.sampleNanoseconds / 1_000_000) ms each, "
+                 + "writing \(writer.path)")
+        }
+        let hangTimeout = UInt64(hangTimeoutSeconds * 1e9)
         var results: [CaseResult] = []
+        var hung: [BenchmarkCase] = []
         /// Ends the run early: what the file holds, the summary of the completed cases, the exit status.
         func stopped(by signal: Int32) throws -> Never {
             let name = Interruption.name(signal)
@@ -51,29 +65,97 @@ extension Bench {
             }
             throw ExitCode(Interruption.exitStatus(signal))
         }
-        for (index, (benchmarkCase, benchmark)) in cases.enumerated() {
+        for (index, (benchmarkCase, benchmark)) in cases.enumerated() where index >= firstCase {
             if let signal = interruption.stoppingSignal { try stopped(by: signal) }
             progress.starting(benchmarkCase, index: index)
-            let workload = benchmark.setup(benchmarkCase)
-            let caseResults: [CaseResult]
             let earlierPlan = plans?.plan(for: benchmarkCase)
-            do {
-                let measured = try runner.measure(benchmarkCase, workload: workload, plan: earlierPlan) {
-                    !interruption.isRequested
+            let pulse = CasePulse()
+            let outcome = HangWatch.run(watching: pulse, timeout: hangTimeout, stop: { interruption.isRequested }) {
+                Result {
+                    try runner.measure(benchmarkCase, workload: benchmark.setup(benchmarkCase), plan: earlierPlan,
+                                       pulse: pulse) { !interruption.isRequested }
                 }
-                caseResults = measured.results
-                if earlierPlan == nil { try plans?.record(measured.plan, for: benchmarkCase) }
-            } catch is MeasurementInterrupted {
+            }
+            let caseResults: [CaseResult]
+            var abandoned: Hang?
+            switch outcome {
+            case .finished(let measured):
+                do {
+                    let (measuredResults, plan) = try measured.get()
+                    caseResults = measuredResults
+                    if earlierPlan == nil { try plans?.record(plan, for: benchmarkCase) }
+                } catch is MeasurementInterrupted {
+                    try stopped(by: interruption.stoppingSignal ?? SIGINT)
+                } catch let mismatch as PlanMismatch {
+                    throw BenchError("the rounds' plan for \(benchmarkCase) does not fit it: \(mismatch.reason)",
+                                     exitCode: ExitStatus.internalError)
+                }
+            case .stopped:
                 try stopped(by: interruption.stoppingSignal ?? SIGINT)
-            } catch let mismatch as PlanMismatch {
-                throw BenchError("the rounds' plan for \(benchmarkCase) does not fit it: \(mismatch.reason)",
-                                 exitCode: ExitStatus.internalError)
+            case .hung(let hang):
+                warn(Self.hungLine(benchmarkCase, hang))
+                caseResults = hang.results(for: benchmarkCase)
+                hung.append(benchmarkCase)
+                abandoned = hang
             }
             try Self.append(caseResults, to: writer, after: results, of: cases.count,
                             logicalCPUs: environment.logicalCPUs)
             results += caseResults
+            if let abandoned, index + 1 < cases.count, !interruption.isRequested {
+                goOn(after: abandoned, caseNumber: index + 1, of: cases.count)
+            }
         }
         try finish(writer, results, runSettings, logicalCPUs: environment.logicalCPUs)
+        if !hung.isEmpty || firstCase > 0 {
+            throw BenchError(Self.hungEnding(hung, earlier: firstCase > 0, round: round),
+                             exitCode: ExitStatus.suspectedDeadlock)
+        }
+    }
+
+    /// The stderr line that names a case abandoned as hung, what it was doing, and what its threads did meanwhile.
+    static func hungLine(_ benchmarkCase: BenchmarkCase, _ hang: Hang) -> String {
+        let threads = hang.cpuShare < Self.spinningShare ? "its threads blocked"
+            : String(format: "its threads still running (%.1f CPUs)", hang.cpuShare)
+        return "hung: \(benchmarkCase) made no progress for \(String(format: "%.1f", Double(hang.nanoseconds) / 1e9)) s "
+            + "while \(hang.stage) (--hang-timeout), \(threads); abandoned: its rows say hung=true, with no timing"
+    }
+
+    /// The process's CPU, as a share of the hung span, above which a hung case's threads are taken to be still
+    /// running (spinning without completing anything) rather than blocked: a tenth of a CPU, far above what the
+    /// watcher and the idle threads of a process use, far below one spinning thread.
+    static let spinningShare = 0.1
+
+    /// The message a command that abandoned cases ends with (on stderr, with its exit status).
+    static func hungEnding(_ hung: [BenchmarkCase], earlier: Bool, round: Int?) -> String {
+        let names = hung.map(\.description).joined(separator: ", ")
+        let roundText = round.map { "round \($0): " } ?? ""
+        guard !hung.isEmpty else { return "\(roundText)a case hung (named above, in the process before this one)" }
+        return "\(roundText)\(plural(hung.count, "case")) hung: \(names)"
+            + (earlier ? ", and earlier in this round, in the process before this one (named above)" : "")
+            + " (no progress for --hang-timeout; rows hung=true, no timing)"
+    }
+
+    /// Goes on after case `caseNumber` of `total`, abandoned as `hang`. A round replaces its process with a fresh
+    /// one measuring the rest of the round (`--after-hang`): the hung case's threads, blocked or spinning, end with
+    /// this process, so that no later case is measured beside them. Returns when there is no round (`--rounds 1`,
+    /// which measures in this one process) or the fresh process cannot be started: the run then goes on here,
+    /// beside the threads, and says so when they still run.
+    private func goOn(after hang: Hang, caseNumber: Int, of total: Int) {
+        if round != nil {
+            warn("going on with case \(caseNumber + 1) of \(total) in a fresh process: the hung case's threads end "
+                 + "with this one")
+            fflush(nil)
+            let arguments = Self.roundArguments(Array(CommandLine.arguments.dropFirst()),
+                                                setting: [("--after-hang", String(caseNumber))])
+            let error = Platform.replaceProcess(with: BenchMain.executable,
+                                                arguments: [CommandLine.arguments[0]] + arguments)
+            warn("warning: cannot start a fresh process for the rest of the round (\(error)): going on in this one")
+        }
+        if hang.cpuShare >= Self.spinningShare {
+            warn(String(format: "warning: the hung case's threads still use %.1f CPUs: the cases after it in this "
+                        + "process are measured beside them (a run of rounds, the default, measures them in a fresh "
+                        + "process)", hang.cpuShare))
+        }
     }
 
     /// Catches SIGINT and SIGTERM: the first asks the run to stop after the current sample; the second ends it at

@@ -17,6 +17,10 @@ extension Bench {
     /// (passed as an anonymous file, `--open-cases`), up to `roundCount`; a round with no open case is not
     /// started, and this process, which alone knows which round was the last, marks the file complete.
     ///
+    /// A round in which a case hung (it exits `ExitStatus.suspectedDeadlock`, its rows for the case say `hung`)
+    /// completed its other cases; the later rounds leave the hung case out, and the run, once done, exits with that
+    /// status too, naming it.
+    ///
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
     func measureInRounds(cases: [BenchmarkCase]) throws {
@@ -67,6 +71,7 @@ extension Bench {
             + (plansFile.map { [("--plans", "/dev/fd/\($0.rawValue)")] } ?? [])
         let inNoDecision = Registrations.pathsInNoDecision()
         var open = cases
+        var hung: [BenchmarkCase] = []
         var lastRound = 0
         for round in 1...roundCount {
             if let signal = interruption.stoppingSignal { try stopped(by: signal, path: writer.path, after: round - 1) }
@@ -90,11 +95,21 @@ extension Bench {
             if status == Interruption.exitStatus(SIGINT) || status == Interruption.exitStatus(SIGTERM) {
                 try stopped(by: status - 128, path: writer.path, after: round - 1)
             }
-            guard status == ExitStatus.success else {
+            if status == ExitStatus.suspectedDeadlock {
+                // The round abandoned a case as hung and went on: its rows say so, and no later round measures it.
+                let keys = RunSummary.hungKeys(records: try CSVFormat.decode(String(contentsOfFile: writer.path,
+                                                                                    encoding: .utf8)))
+                hung = cases.filter { keys.contains(RunSummary.key($0)) }
+                open.removeAll { keys.contains(RunSummary.key($0)) }
+            } else if status != ExitStatus.success {
                 throw BenchError("round \(round) of \(roundCount) failed (exit status \(status), above); "
                                  + kept(path: writer.path, rounds: round - 1), exitCode: status)
             }
             lastRound = round
+            if open.isEmpty && round < roundCount {
+                warn("after round \(round): every case left hung; no further round")
+                break
+            }
             guard let rule, round >= rule.minimumRounds, round < roundCount else { continue }
             let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
             open = try Self.stillOpen(csv: csv, cases: cases, rule: rule, inNoDecision: inNoDecision,
@@ -106,13 +121,19 @@ extension Bench {
             warn("after round \(round): \(caseCount - open.count) of \(plural(caseCount, "case")) settled; round "
                  + "\(round + 1) measures the \(open.count) still open")
         }
-        if rule != nil { try completeAdaptiveRun(path: writer.path, rounds: lastRound) }
+        // The run's first process marks the file complete when it alone knows the last round: an adaptive run's,
+        // or one whose every case was left hung before the last round.
+        if rule != nil || lastRound < roundCount { try completeAdaptiveRun(path: writer.path, rounds: lastRound) }
         let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
         let summaries = try RunSummary.summarize(csv: csv, order: cases)
         print(try RunSummary.render(csv: csv, order: cases, logicalCPUs: environment.logicalCPUs))
         let what = rule == nil ? "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)"
             : "adaptive rounds of \(plural(caseCount, "case")): \(Self.roundsText(summaries)); seed \(seed)"
         printWhatWasWritten(writer.path, what)
+        if !hung.isEmpty {
+            fflush(nil)
+            throw BenchError(Self.hungEnding(hung, earlier: false, round: nil), exitCode: ExitStatus.suspectedDeadlock)
+        }
     }
 
     /// The arguments of a round's process: `arguments` (this command line's, without the executable) with each
@@ -156,10 +177,15 @@ extension Bench {
 
     /// The cases of `cases` that `rule` does not find settled by the rows of `csv` (a case with no rows is open),
     /// in their order. `inNoDecision`: the `suite/benchmark/variant` paths that take part in no decision.
+    ///
+    /// A case that hung in any round is neither open nor in its scenario's decisions: it has no timing (the report
+    /// never picks it), and is not measured again.
     static func stillOpen(csv: String, cases: [BenchmarkCase], rule: StoppingRule,
                           inNoDecision: Set<String>, logicalCPUs: Int) throws -> [BenchmarkCase] {
-        let byKey = Dictionary(cases.map { (RunSummary.key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let records = try CSVFormat.decode(csv)
+        let hung = RunSummary.hungKeys(records: records)
+        let cases = cases.filter { !hung.contains(RunSummary.key($0)) }
+        let byKey = Dictionary(cases.map { (RunSummary.key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let signs = variantsShowingSigns(records: records, cases: byKey, inNoDecision: inNoDecision,
                                          logicalCPUs: logicalCPUs)
         let rows = try RunSummary.summarize(records: records, order: cases).compactMap { summary in
@@ -210,15 +236,19 @@ extension Bench {
     }
 
     /// How many rounds the cases got, as the end of an adaptive run says it: `412 cases stopped at 5 rounds, 192
-    /// at 10`. A case whose threads play roles counts once.
+    /// at 10`, then `, 1 hung` for the cases abandoned as hung. A case whose threads play roles counts once.
     static func roundsText(_ summaries: [RunSummary.Case]) -> String {
+        let hung = Set(summaries.filter(\.hung).map(\.key))
         var rounds: [String: Int] = [:]
-        for summary in summaries { rounds[summary.key] = max(rounds[summary.key] ?? 0, summary.roundMedians.count) }
+        for summary in summaries where !hung.contains(summary.key) {
+            rounds[summary.key] = max(rounds[summary.key] ?? 0, summary.roundMedians.count)
+        }
         let counts = Dictionary(grouping: rounds.values, by: { $0 }).mapValues(\.count).sorted { $0.key < $1.key }
-        return counts.enumerated().map { index, entry in
+        let stopped = counts.enumerated().map { index, entry in
             index == 0 ? "\(plural(entry.value, "case")) stopped at \(plural(entry.key, "round"))"
                 : "\(entry.value) at \(entry.key)"
-        }.joined(separator: ", ")
+        }
+        return (stopped + (hung.isEmpty ? [] : ["\(hung.count) hung"])).joined(separator: ", ")
     }
 
     /// Marks an adaptive run's file complete once its last round (`rounds`) has ended, if it holds every round

@@ -12,22 +12,26 @@ struct Progress {
     let roundsAfter: Int
     /// Whether the rounds after this one may measure fewer cases (an adaptive run).
     let atMost: Bool
+    /// The index of the first case this process measures: after a case that hung, a fresh process measures the
+    /// rest of the round (`--after-hang`), and only its own cases tell its pace.
+    let firstCase: Int
     private let started = MonotonicClock.now()
 
-    init(total: Int, logicalCPUs: Int, roundsAfter: Int = 0, atMost: Bool = false) {
+    init(total: Int, logicalCPUs: Int, roundsAfter: Int = 0, atMost: Bool = false, firstCase: Int = 0) {
         self.total = total
         self.logicalCPUs = logicalCPUs
         self.roundsAfter = roundsAfter
         self.atMost = atMost && roundsAfter > 0
+        self.firstCase = firstCase
     }
 
     /// Announces case `index` (0-based) before it is measured.
     func starting(_ benchmarkCase: BenchmarkCase, index: Int) {
         var line = "[\(index + 1)/\(total)] \(benchmarkCase)"
         if benchmarkCase.threads > logicalCPUs { line += " (oversubscribed: \(logicalCPUs) CPUs)" }
-        if index > 0 {
+        if index > firstCase {
             let elapsed = Double(MonotonicClock.now() - started) / 1e9
-            let remaining = elapsed / Double(index) * Double(total - index + total * roundsAfter)
+            let remaining = elapsed / Double(index - firstCase) * Double(total - index + total * roundsAfter)
             line += "  ~\(Self.duration(remaining)) left in the run\(atMost ? " at most" : "")"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -19,6 +19,8 @@ enum RunSummary {
         var key: String = ""
         /// The role of the row's threads (`role=…` in `params`), nil when they play none.
         var role: String? = nil
+        /// Whether the case was abandoned as hung in a round (a row with `hung=true`): it has no timing.
+        var hung = false
     }
 
     /// The key a summarized row of `benchmarkCase` carries (`Case.key`).
@@ -43,12 +45,13 @@ enum RunSummary {
         let cases = try summarize(csv: csv, order: order)
         let header = ["case", "median ns/op", "round medians", "spread", "rounds"]
         let rows = cases.map { summary -> [String] in
+            let shown = SummaryTable.shownName(summary.name, threads: summary.threads, logicalCPUs: logicalCPUs)
+            if summary.hung { return [shown, SummaryTable.hung, "–", "–", String(summary.roundMedians.count)] }
             let sorted = summary.roundMedians.sorted()
             let median = Statistics(summary.roundMedians)?.median ?? .nan
             let spread = median.isFinite && median > 0 && sorted.last!.isFinite
                 ? String(format: "±%.1f%%", (sorted.last! - sorted.first!) / median * 50) : "–"
-            return [SummaryTable.shownName(summary.name, threads: summary.threads, logicalCPUs: logicalCPUs),
-                    SummaryTable.format(median),
+            return [shown, SummaryTable.format(median),
                     "\(SummaryTable.format(sorted.first!))–\(SummaryTable.format(sorted.last!))", spread,
                     String(summary.roundMedians.count)]
         }
@@ -58,6 +61,7 @@ enum RunSummary {
         if SummaryTable.showsStarved(rows) {
             lines.append("starved, in place of a number: no operation completed in at least half the samples of that round.")
         }
+        if cases.contains(where: \.hung) { lines.append(SummaryTable.hungNote) }
         if cases.contains(where: { $0.threads > logicalCPUs }) {
             lines.append(SummaryTable.oversubscribedNote(logicalCPUs: logicalCPUs))
         }
@@ -81,9 +85,11 @@ enum RunSummary {
         let suite = try column("suite"), benchmark = try column("benchmark"), variant = try column("variant")
         let threads = try column("threads"), params = try column("params"), round = try column("round")
         let nsPerOp = try column("ns_per_op")
+        // Absent before schema 9, whose files hold no hung case.
+        let hung = header.firstIndex(of: hungColumn)
         let rank = Dictionary(order.enumerated().map { (key($1), $0) }, uniquingKeysWith: { first, _ in first })
         var byCase: [String: (rank: Int, name: String, threads: Int, key: String, role: String?,
-                              rounds: [Int: [Double]])] = [:]
+                              rounds: [Int: [Double]], hung: Bool)] = [:]
         for record in records.dropFirst() where record.count == header.count {
             let path = "\(record[suite])/\(record[benchmark])/\(record[variant])"
             let fields = record[params].split(separator: ";").map(String.init)
@@ -94,13 +100,28 @@ enum RunSummary {
                          + (role.map { [$0.replacingOccurrences(of: "=", with: ":")] } ?? [])).joined(separator: " ")
             let value = Self.number(record[nsPerOp])
             byCase[shown, default: (rank[key] ?? order.count, shown, Int(record[threads]) ?? 0, key,
-                                    role.map { String($0.dropFirst("role=".count)) }, [:])]
+                                    role.map { String($0.dropFirst("role=".count)) }, [:], false)]
                 .rounds[Int(record[round]) ?? 1, default: []].append(value)
+            if let hung, record[hung] == "true" { byCase[shown]?.hung = true }
         }
         return byCase.values.sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }.map { entry in
             Case(name: entry.name, threads: entry.threads,
                  roundMedians: entry.rounds.keys.sorted().map { Statistics(entry.rounds[$0]!)?.median ?? .nan },
-                 key: entry.key, role: entry.role)
+                 key: entry.key, role: entry.role, hung: entry.hung)
         }
+    }
+
+    /// The results file's column that marks a hung case's rows (schema 9).
+    static let hungColumn = "hung"
+
+    /// The keys (`key(_:)`) of the cases a results file's records (the header first) mark hung in any round.
+    static func hungKeys(records: [[String]]) -> Set<String> {
+        guard let header = records.first, let hung = header.firstIndex(of: hungColumn),
+              let suite = header.firstIndex(of: "suite"), let benchmark = header.firstIndex(of: "benchmark"),
+              let variant = header.firstIndex(of: "variant"), let threads = header.firstIndex(of: "threads"),
+              let params = header.firstIndex(of: "params") else { return [] }
+        return Set(records.dropFirst().filter { $0.count == header.count && $0[hung] == "true" }.map {
+            key(path: "\($0[suite])/\($0[benchmark])/\($0[variant])", threads: $0[threads], params: $0[params])
+        })
     }
 }

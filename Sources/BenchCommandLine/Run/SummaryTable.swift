@@ -10,11 +10,17 @@ enum SummaryTable {
         var rows: [[String]] = []
         var anyOversubscribed = false
         var resultsWithOutliers = 0
+        var anyHung = false
         for result in results {
             guard let stats = result.nanosecondsPerOperation else { continue }
             let name = shownName(result.benchmarkCase.description + (result.role.map { " role:\($0)" } ?? ""),
                                  threads: result.benchmarkCase.threads, logicalCPUs: logicalCPUs)
             anyOversubscribed = anyOversubscribed || result.benchmarkCase.threads > logicalCPUs
+            if result.hung {
+                anyHung = true
+                rows.append([name, hung, "–", "–", "", "", ""])
+                continue
+            }
             let fairness = Statistics(result.samples.compactMap(\.fairness)).map { String(format: "%.2f", $0.median) }
             let latency = result.samples.last?.latency.map { "\($0.p50)/\($0.p99)" }
             let spread = stats.relativeSpread.isFinite ? String(format: "±%.1f%%", stats.relativeSpread * 50) : "–"
@@ -34,6 +40,7 @@ enum SummaryTable {
         lines.append("IQR: interquartile range as ± half of it relative to the median. fairness: the slowest thread's "
                      + "operations × threads / all operations (1.00 = every thread did the same).")
         if showsStarved(rows) { lines.append("starved, in place of a number: no operation completed in that sample.") }
+        if anyHung { lines.append(hungNote) }
         if anyOversubscribed { lines.append(oversubscribedNote(logicalCPUs: logicalCPUs)) }
         if let note = NoiseCheck.outlierNote(casesWithOutliers: resultsWithOutliers, cases: rows.count) {
             lines.append(note)
@@ -49,6 +56,13 @@ enum SummaryTable {
 
     /// The word `format` shows for a sample that completed no operation (infinite ns/op).
     static let starved = "starved"
+
+    /// The word a summary shows, in place of a number, for a case abandoned as hung (`CaseResult.hung`).
+    static let hung = "hung"
+
+    /// The line under a summary that shows `hung`.
+    static let hungNote = "hung, in place of a number: the case made no progress for --hang-timeout seconds and was "
+        + "abandoned; it has no timing, and its rows say hung=true (docs/running.md#hung-cases)."
 
     /// A case's name as a summary shows it: marked `*` when it has more threads than the machine's logical CPUs.
     static func shownName(_ name: String, threads: Int, logicalCPUs: Int) -> String {
