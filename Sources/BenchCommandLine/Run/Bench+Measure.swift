@@ -112,18 +112,20 @@ extension Bench {
         }
     }
 
-    /// The stderr line that names a case abandoned as hung, what it was doing, and what its threads did meanwhile.
+    /// The stderr line that names a case abandoned as hung, what it was doing, and whether anything still ran
+    /// meanwhile.
     static func hungLine(_ benchmarkCase: BenchmarkCase, _ hang: Hang) -> String {
-        let threads = hang.cpuShare < Self.spinningShare ? "its threads blocked"
-            : String(format: "its threads still running (%.1f CPUs)", hang.cpuShare)
+        let meanwhile = hang.cpuShare < Self.runningShare ? "the process used no CPU meanwhile: the case's threads "
+            + "are blocked" : String(format: "the process used %.1f CPUs meanwhile: something still runs without "
+                                     + "visible progress", hang.cpuShare)
         return "hung: \(benchmarkCase) made no progress for \(String(format: "%.1f", Double(hang.nanoseconds) / 1e9)) s "
-            + "while \(hang.stage) (--hang-timeout), \(threads); abandoned: its rows say hung=true, with no timing"
+            + "while \(hang.stage) (--hang-timeout; \(meanwhile)); abandoned: its rows say hung=true, with no timing"
     }
 
-    /// The process's CPU, as a share of the hung span, above which a hung case's threads are taken to be still
-    /// running (spinning without completing anything) rather than blocked: a tenth of a CPU, far above what the
-    /// watcher and the idle threads of a process use, far below one spinning thread.
-    static let spinningShare = 0.1
+    /// The process's CPU, as a share of the hung span, from which an abandoned case is taken to be still running
+    /// (threads spinning without completing anything, or a step slower than the timeout) rather than blocked: a
+    /// tenth of a CPU, far above what the watcher and a process's idle threads use, far below one running thread.
+    static let runningShare = 0.1
 
     /// The message a command that abandoned cases ends with (on stderr, with its exit status).
     static func hungEnding(_ hung: [BenchmarkCase], earlier: Bool, round: Int?) -> String {
@@ -151,10 +153,10 @@ extension Bench {
                                                 arguments: [CommandLine.arguments[0]] + arguments)
             warn("warning: cannot start a fresh process for the rest of the round (\(error)): going on in this one")
         }
-        if hang.cpuShare >= Self.spinningShare {
-            warn(String(format: "warning: the hung case's threads still use %.1f CPUs: the cases after it in this "
-                        + "process are measured beside them (a run of rounds, the default, measures them in a fresh "
-                        + "process)", hang.cpuShare))
+        if hang.cpuShare >= Self.runningShare {
+            warn(String(format: "warning: the abandoned case still used %.1f CPUs: the cases after it in this "
+                        + "process are measured beside whatever of it still runs (a run of rounds, the default, "
+                        + "measures them in a fresh process)", hang.cpuShare))
         }
     }
 
