@@ -175,9 +175,10 @@ package enum SchemaDocumentation {
                 + "an operation, and the harness made no progress on it, for `--hang-timeout` seconds "
                 + "(docs/running.md#hung-cases). That row is no sample: `ops` is 0 and `ns_per_op` `inf`, so a reader "
                 + "that ignores this column reads the case as starved, never as fast; `elapsed_ns` is how long it was "
-                + "watched making no progress, the `cpu_` and `ctx_` columns what the process did in that time (about "
-                + "no CPU: its threads were blocked), the `sched_` columns where the case's threads' time went. Later "
-                + "rounds do not measure the case again. `false` on every measured sample",
+                + "watched making no progress, the `cpu_` and `ctx_` columns what the process did in that time (next to "
+                + "no CPU when the case's threads are blocked, as in a lost wake-up), the `sched_` columns where the "
+                + "case's threads' time went. Later rounds do not measure the case again. `false` on every measured "
+                + "sample",
     ]
 
     /// The words for the counts file's own columns.
