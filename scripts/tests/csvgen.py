@@ -46,6 +46,8 @@ RUN = {
     "run_complete": "true",
     "pair": "",
     "pair_order": "",
+    # Version 9's: a measured sample, not the row of a case abandoned as hung.
+    "hung": "false",
     # Version 7's run_min_rounds is run_rounds unless a test gives it (write_results): every case got
     # every round, as in a run with --rounds.
 }

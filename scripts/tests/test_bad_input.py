@@ -67,10 +67,10 @@ def _make_missing_column(tmp):
 
 
 def _make_unknown_version(tmp):
-    path = _good(tmp / "v9.csv")
+    path = _good(tmp / "v99.csv")
     lines = path.read_text().splitlines(keepends=True)
-    path.write_text(lines[0] + "".join("9" + line[1:] for line in lines[1:]))
-    return path, f"v9.csv:2: unknown schema_version 9 (this analyze reads {_KNOWN})"
+    path.write_text(lines[0] + "".join("99" + line[1:] for line in lines[1:]))
+    return path, f"v99.csv:2: unknown schema_version 99 (this analyze reads {_KNOWN})"
 
 
 def _make_not_a_number(tmp):

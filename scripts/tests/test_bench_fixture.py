@@ -4,17 +4,21 @@ on schema 5. Regenerate them with the commands in fixtures/README.md."""
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analyze_lib.files.loader import load_counts, load_results
+from analyze_lib.judge.summary import case_median
 from analyze_lib.files.schema import COLUMNS_BY_VERSION, COUNTS_COLUMNS_BY_VERSION
 from csvgen import case, write_results
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v8.csv"
-COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v8.csv"
-SCHEMA_VERSION = 8
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v9.csv"
+COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v9.csv"
+HUNG_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-hung-v9.csv"
+SCHEMA_VERSION = 9
 
 
 def check_bench_file(path: Path) -> None:
@@ -36,6 +40,20 @@ def test_bench_written_csv_loads():
     # Written with --rounds 2: two fresh processes, one file of one run.
     results = load_results(FIXTURE)
     assert {round_id for case in results.cases.values() for round_id in case.round_ids} == {1, 2}
+
+
+def test_a_case_bench_abandoned_as_hung_loads_as_starved_never_fast():
+    """bench's row for a case it abandoned as hung (hung=true: no operation, ns_per_op inf) loads as a starved
+    sample of the round it hung in, which no later round measured; the case beside it keeps every round."""
+    check_bench_file(HUNG_FIXTURE)
+    with open(HUNG_FIXTURE, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {(row["variant"], row["hung"]) for row in rows} == {("lost-wakeup", "true"), ("loop", "false")}
+    cases = {key.variant: case for key, case in load_results(HUNG_FIXTURE).cases.items()}
+    hung, measured = cases["lost-wakeup"], cases["loop"]
+    assert list(hung.round_ids) == [1] and np.isinf(hung.ns_per_op).all()
+    assert case_median(hung) == math.inf
+    assert sorted(measured.round_ids) == [1, 2] and np.isfinite(measured.ns_per_op).all()
 
 
 def test_bench_count_written_csv_loads():

@@ -133,7 +133,7 @@ def _missing_column(path):
 
 def _unknown_version(path):
     rows = _rows(path)
-    _write_rows(path, [rows[0]] + [["9"] + row[1:] for row in rows[1:]])
+    _write_rows(path, [rows[0]] + [["99"] + row[1:] for row in rows[1:]])
     return path
 
 
@@ -164,7 +164,7 @@ BAD_COUNTS = {
     "duplicate-spelled-differently": (_duplicate_spelled_differently, 4,
                                       "duplicate case: once/hit/dispatch-once threads:1 tokens=10 is also on line 2"),
     "missing-column": (_missing_column, 1, "missing column(s) for schema_version 3: allocations_per_op"),
-    "unknown-version": (_unknown_version, 2, "unknown schema_version 9 (this analyze reads counts files of "
+    "unknown-version": (_unknown_version, 2, "unknown schema_version 99 (this analyze reads counts files of "
                                              f"version {_KNOWN_COUNTS}); update scripts/analyze"),
     "header-only": (_header_only, None, "no cases: the file has a header but no rows"),
 }

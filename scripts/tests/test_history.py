@@ -84,12 +84,12 @@ def test_history_skips_unreadable_files_and_fails_only_when_none_is_usable(tmp_p
     binary = runs / "b.csv"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
     future = write_results(runs / "c.csv", {case(): 1.0})
-    future.write_text(future.read_text().replace("\n2,", "\n9,"), newline="")
+    future.write_text(future.read_text().replace("\n2,", "\n99,"), newline="")
     out = tmp_path / "history"
     assert main(["history", str(runs), "--out", str(out)]) == 0
     assert capsys.readouterr().err.splitlines() == [
         f"analyze: warning: skipped {binary}: not a CSV file (binary content)",
-        f"analyze: warning: skipped {future}:2: unknown schema_version 9 (this analyze reads {_KNOWN}); "
+        f"analyze: warning: skipped {future}:2: unknown schema_version 99 (this analyze reads {_KNOWN}); "
         "update scripts/analyze",
     ]
     assert main(["history", str(binary), str(future), "--out", str(out)]) == 2

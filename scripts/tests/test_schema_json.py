@@ -18,8 +18,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RAW = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))["files"]
 # The bench-written fixtures: file kind, path, loader.
 BENCH_WRITTEN = [
-    (schema.TIMING, FIXTURES / "bench-v8.csv", load_results),
-    (schema.COUNTS, FIXTURES / "bench-counts-v8.csv", load_counts),
+    (schema.TIMING, FIXTURES / "bench-v9.csv", load_results),
+    (schema.COUNTS, FIXTURES / "bench-counts-v9.csv", load_counts),
     (schema.STRESS, FIXTURES / "bench-stress-v4.csv", load_stress),
 ]
 
