@@ -95,6 +95,9 @@ NS_PER_OP_RELATIVE_SLACK = 1e-12
 MAX_MAGNITUDE = 1e30
 # Integers are 64-bit in bench (Int and UInt64).
 INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)
+# Schema 9's column that marks the row of a case bench abandoned as hung (docs/running.md#hung-cases): no sample,
+# no operation. A case hung in any round is read from its hung rows alone (``_hung_rows_only``).
+HUNG = "hung"
 
 
 @dataclass(frozen=True)
@@ -482,6 +485,8 @@ def _results(table: _Table) -> ResultsFile:
     path = table.path
     values: dict[CaseKey, dict[str, list[float]]] = {}
     rounds: dict[CaseKey, list[int]] = {}
+    # Each row's hung flag, per case (False for files before schema 9).
+    hung: dict[CaseKey, list[bool]] = {}
     # (case, round, sample) -> the line it was first seen on.
     seen: dict[tuple[CaseKey, int, int], int] = {}
     origins: dict[tuple[str, str], str] = {}
@@ -490,6 +495,8 @@ def _results(table: _Table) -> ResultsFile:
             raise AnalyzeError(f"round must be at least 1: {cells['round']!r}", path, line)
         problem = (_metric_problem(parsed["ops"], parsed[METRIC], cells[METRIC])
                    or _elapsed_problem(parsed, cells))
+        if parsed.get(HUNG) and parsed["ops"] != 0:
+            problem = f"{HUNG} is true but ops is {parsed['ops']}: bench writes a hung case's row with no operation"
         if problem:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
@@ -499,13 +506,34 @@ def _results(table: _Table) -> ResultsFile:
         for column in SAMPLE_NUMERIC_COLUMNS:
             columns[column].append(float(parsed.get(column, math.nan)))
         rounds.setdefault(key, []).append(int(parsed.get("round", DEFAULT_ROUND)))
+        hung.setdefault(key, []).append(bool(parsed.get(HUNG, False)))
     warnings = table.finish()
+    held = {r for ids in rounds.values() for r in ids}
+    for key, flags in hung.items():
+        if any(flags) and not all(flags):
+            warnings.append(_hung_rows_only(key, flags, values[key], rounds[key]))
     cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()},
                        np.asarray(rounds[key], dtype=int))
              for key, cols in values.items()}
-    held = {r for ids in rounds.values() for r in ids}
     return ResultsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table, held),
                        origins)
+
+
+def _hung_rows_only(key: CaseKey, flags: list[bool], columns: dict[str, list[float]], rounds: list[int]) -> str:
+    """Keeps only the hung rows of a case that hung in one round and was measured in others (bench measured it
+    before it hung, and no later round measured it), in place; returns the warning that says so.
+
+    A variant that hangs is broken: its timings from the rounds it got through would give it a finite median
+    whenever fewer than half its rounds hung, and a broken variant would read as fast. From its hung rows alone
+    it reads as starved, everywhere the analysis looks."""
+    hung_rounds = sorted({r for r, flag in zip(rounds, flags) if flag})
+    dropped = flags.count(False)
+    for column, cells in columns.items():
+        columns[column] = [cell for cell, flag in zip(cells, flags) if flag]
+    rounds[:] = [r for r, flag in zip(rounds, flags) if flag]
+    return (f"{key.label} hung in round {', '.join(map(str, hung_rounds))} (no progress for bench's "
+            f"--hang-timeout): its {dropped} sample{'s' if dropped != 1 else ''} of other rounds are left out, "
+            "and it reads as starved")
 
 
 def _note_origin(origins: dict[tuple[str, str], str], key: CaseKey, parsed: dict[str, Any]) -> None:
