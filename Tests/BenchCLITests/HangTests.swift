@@ -15,9 +15,12 @@ import Testing
     static let control = "wait/handoff/lost-wakeup threads:2"
     static let harness = "harness/empty/loop threads:2"
     static let cases = ["--filter", "^harness/empty/|^wait/handoff/lost-wakeup$", "--threads", "2",
-                        "--hang-timeout", "1"]
-    /// A run ends within this many seconds, far beyond what it needs (1 s of hang, a few short samples); one still
-    /// going then is killed.
+                        "--hang-timeout", String(hangTimeout)]
+    /// The hang timeout: a hundred times the longest step the harness case takes in a debug build, and the hang is
+    /// for good, so that it is the control, and only the control, that is called hung.
+    static let hangTimeout = 2
+    /// A run ends within this many seconds, far beyond what it needs (one hang timeout, a few short samples); one
+    /// still going then is killed.
     static let wallBound = 120.0
 
     /// Runs the debug `bench` with `arguments`, killed (SIGKILL, which its rounds die with) if it outlives
@@ -121,7 +124,7 @@ import Testing
         #expect(hung.count == 1, "one row for the hung case: \(hung)")
         #expect(hung.allSatisfy { $0["hung"] == "true" && $0["round"] == round && $0["ops"] == "0" })
         #expect(hung.allSatisfy { $0["ns_per_op"] == "inf" && $0["ops_per_sec"].flatMap(Double.init) == 0 })
-        #expect(hung.allSatisfy { ($0["elapsed_ns"].flatMap(UInt64.init) ?? 0) >= 1_000_000_000 },
+        #expect(hung.allSatisfy { ($0["elapsed_ns"].flatMap(UInt64.init) ?? 0) >= UInt64(hangTimeout) * 1_000_000_000 },
                 "watched for the hang timeout at least")
     }
 

@@ -88,10 +88,15 @@ import Testing
         #expect(results.map(\.role) == ["ping", "pong"])
         #expect(results.allSatisfy { $0.hung && $0.samples.count == 1 && $0.samples[0].operations == 0 })
         #expect(results.allSatisfy { $0.samples[0].nanosecondsPerOperation == .infinity })
-        #expect(hang.cpuShare < 1, "blocked threads use no CPU to speak of (a share of 1 is a core spinning)")
+        // Where the team's own threads' time went (the process's CPU would count the tests running beside this one).
+        if let schedules = hang.span.schedules {
+            #expect(schedules.count == 2)
+            #expect(schedules.reduce(0) { $0 + $1.runningNanoseconds } < hang.nanoseconds / 10,
+                    "blocked threads hardly run: a thread spinning would run for the whole span")
+        }
     }
 
-    /// A timed case whose window is five hang timeouts long: the coordinator sleeps through it, completing no
+    /// A timed case whose window is three hang timeouts long: the coordinator sleeps through it, completing no
     /// step, while the threads publish a batch every few microseconds. Not hung: operations are progress.
     @Test func aCaseWhoseThreadsPublishIsNotHungThoughItsCoordinatorSleeps() async {
         let workload = Workload { _, iterations in
@@ -99,8 +104,8 @@ import Testing
         }
         let benchmarkCase = BenchmarkCase(suite: "test", benchmark: "slow", variant: "v", threads: 2)
         let pulse = CasePulse()
-        let timeout = Self.second / 2
-        let runner = CaseRunner(settings: MeasurementSettings(sampleNanoseconds: 5 * timeout, samples: 1,
+        let timeout = Self.second
+        let runner = CaseRunner(settings: MeasurementSettings(sampleNanoseconds: 3 * timeout, samples: 1,
                                                               warmupSamples: 0))
         let outcome = await onPlainThread {
             HangWatch.run(watching: pulse, timeout: timeout) {
@@ -109,7 +114,7 @@ import Testing
         }
         guard case .finished(let results) = outcome else { Issue.record("called hung: \(outcome)"); return }
         #expect(results.count == 1 && !results[0].hung)
-        #expect(results[0].samples[0].elapsedNanoseconds >= 5 * timeout, "one window longer than the timeout")
+        #expect(results[0].samples[0].elapsedNanoseconds >= 3 * timeout, "one window longer than the timeout")
         #expect(results[0].samples[0].operations > 0)
     }
 
