@@ -257,3 +257,36 @@ import VariantRegistration
         #expect(slow.rows().contains { $0.outcome == "iteration-slower-than-watchdog" && $0.grade == "acceptable-interesting" })
     }
 }
+
+/// Issue 72: how long the runner runs a slot, from results it makes itself.
+@Suite struct StressSlotLengthTests {
+    /// A variant's check that shows a forbidden outcome ends its slot there, below its minimum trials: a broken
+    /// handoff that loses a wake-up leaves two threads behind in every iteration that shows it, and ran for more than
+    /// ten minutes toward a minimum it could never reach. The control: a clean check runs on to its minimum.
+    @Test func aForbiddenOutcomeEndsAVariantsSlotAndACleanOneRunsToItsMinimum() throws {
+        let power = CheckPower(trial: "trial", minimumTrials: 50, threads: "any")
+        let broken = StressCase("test/broken/check", power) { _ in
+            var counts = OutcomeCounts()
+            counts.record(.signalLost)
+            return counts
+        }
+        let clean = StressCase("test/clean/check", power) { _ in
+            var counts = OutcomeCounts()
+            counts.record(.roundTripCompleted)
+            return counts
+        }
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let environment = RunEnvironment.current(benchVersion: "test")
+        let writer = try ResultsWriter(path: path, environment: environment,
+                                       settings: RunSettings(measurement: .standard, filter: "", threads: "1"),
+                                       overwrite: false)
+        let runner = StressRunner(slots: [StressSlot(check: broken, threads: 1), StressSlot(check: clean, threads: 1)],
+                                  duration: 0.000_001, controlSeconds: 1, environment: environment, writer: writer,
+                                  watchdogSeconds: 10)
+        let results = runner.run()
+        #expect(results.map(\.iterations) == [1, 50])
+        #expect(results[0].counts.forbidden == 1 && !results[0].reachedMinimum)
+        #expect(results[1].reachedMinimum)
+    }
+}

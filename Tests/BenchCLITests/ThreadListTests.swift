@@ -1,6 +1,7 @@
 @testable import BenchCommandLine
 import BenchCore
 import BenchSuites
+import Foundation
 import Testing
 import VariantRegistration
 
@@ -55,7 +56,12 @@ import VariantRegistration
         let stress = try #require(try Bench.parseAsRoot(["stress", "--threads", "2,8"]) as? Bench.Stress)
         #expect(stress.threads == ThreadList(2, 8))
         let stressDefault = try #require(try Bench.parseAsRoot(["stress"]) as? Bench.Stress)
-        #expect(stressDefault.threads.description == "1,2,4,8,16,32")
+        // Issue 72: the stress default comes from the CPUs: 1, every CPU, and twice them (oversubscribed).
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        #expect(stressDefault.threads == ThreadList(forCPUs: cpus))
+        #expect(ThreadList(forCPUs: 2).counts == [1, 2, 4])
+        #expect(ThreadList(forCPUs: 1).counts == [1, 2])
+        #expect(ThreadList(forCPUs: 8).counts == [1, 8, 16])
     }
 
     /// A list that is not one is refused while the arguments are read, before any command runs; the control, a

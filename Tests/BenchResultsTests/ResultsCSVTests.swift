@@ -38,7 +38,9 @@ import Testing
             sched_switches_in,hung
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
-        #expect(StressSchema.version == 3 && StressSchema.header.suffix(2) == ["run_complete", "variant_origin"])
+        #expect(StressSchema.version == 4 && StressSchema.header.suffix(6) == [
+            "run_complete", "variant_origin", "trials", "minimum_trials", "control_kind", "trials_to_first_forbidden",
+        ])
     }
 
     /// A hung case's row says so, with no operation: its metric is `inf` (starved, to a reader that ignores `hung`),

@@ -67,7 +67,8 @@ extension Outcome {
 /// operation, and abandons an iteration only when no thread advanced for `watchdogSeconds`; the run then goes on
 /// with the next slot (the stuck threads are left behind, never waited for). An iteration whose threads advance
 /// is never cut short, however long it runs: it is reported as slow. A variant's slot runs until its share of the
-/// duration is used and its check's minimum trials are reached; a control's until it is caught, or its budget.
+/// duration is used and its check's minimum trials are reached, or until it shows a forbidden outcome; a control's
+/// until it is caught, or its budget.
 /// A signal stops the run after the current iteration.
 final class StressRunner: Sendable {
     let slots: [StressSlot]
@@ -144,9 +145,13 @@ final class StressRunner: Sendable {
                 result.slowIterations += 1
                 result.slowestRate = min(result.slowestRate ?? rate, rate)
             }
-            if slot.check.isControl && result.secondsToFirstForbidden == nil && observed.forbidden > 0 {
-                result.secondsToFirstForbidden = result.seconds
-                result.trialsToFirstForbidden = result.trials
+            if observed.forbidden > 0 {
+                // A control is caught; a variant has failed, and more trials would prove nothing more (a handoff
+                // that lost a wake-up leaves two threads behind in every iteration that shows it).
+                if slot.check.isControl {
+                    result.secondsToFirstForbidden = result.seconds
+                    result.trialsToFirstForbidden = result.trials
+                }
                 break
             }
             let due = MonotonicClock.now() >= end
