@@ -208,6 +208,10 @@ import VariantRegistration
         #expect(failed.hasPrefix("FAIL: 1 forbidden outcome in 1 check; 0 of 1 negative control caught"))
         #expect(failed.contains("\(variant.name) threads:2 showed 1 forbidden outcome; \(control.name) threads:4 was "
                                 + "never caught"))
+        // A failed check is named as failed, not also as not proven, even below its minimum.
+        var brokenEarly = broken
+        brokenEarly.counts.trials = 1
+        #expect(!StressReport.verdict([brokenEarly], path: "x.csv", report: "r").contains("not proven"))
     }
 
     /// Issue 72: a variant whose check ran fewer trials than its minimum passes (nothing forbidden was seen) but is

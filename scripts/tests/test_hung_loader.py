@@ -64,3 +64,25 @@ def test_a_hung_row_with_operations_is_refused(tmp_path):
     _mark_hung(path, "lost-wakeup", "1")  # a measured row (ops > 0) said to be hung: bench never writes it
     with pytest.raises(AnalyzeError, match="hung is true but ops is 100000"):
         load_results(path)
+
+
+def test_a_hung_case_is_named_hung_where_a_starved_one_is_named_starved(tmp_path):
+    """A case bench abandoned as hung is disqualified, and diagnosed, as hung (a lost wake-up or a deadlock), not as
+    starved; the control: the same starved round without the mark reads as starvation."""
+    from analyze_lib.judge.decisions import HUNG, disqualification, role_rows
+    from analyze_lib.judge.diagnosis import diagnose
+    from analyze_lib.present.diagnosis_text import cause_text
+
+    starved = write_results(tmp_path / "starved.csv", {BROKEN: [[math.inf]], FINE: [[200.0]]}, version=9)
+    hung = write_results(tmp_path / "hung.csv", {BROKEN: [[math.inf]], FINE: [[200.0]]}, version=9)
+    _mark_hung(hung, "lost-wakeup", "1")
+    for path, expected in ((hung, True), (starved, False)):
+        cases = load_results(path).cases
+        key = next(k for k in cases if k.variant == "lost-wakeup")
+        assert cases[key].hung is expected
+        reason = disqualification(cases[key], role_rows(cases.values()), 2, cpu_share=None)
+        text = cause_text(diagnose(cases, 2, cpu_share=None)[key])
+        if expected:
+            assert reason == HUNG and text == HUNG
+        else:
+            assert reason is not None and reason.startswith("starved") and text.startswith("starvation")

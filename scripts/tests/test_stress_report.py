@@ -257,3 +257,18 @@ def test_a_file_before_trial_counts_says_it_proves_nothing(tmp_path):
     # Negative control: a file with them.
     markdown = _report([write_stress(tmp_path / "v4.csv", _v4_rows(racy_trials=1000), version=4)], tmp_path / "v4")
     assert "predates" not in markdown
+
+
+def test_a_check_that_failed_below_its_minimum_is_named_failed_not_also_not_proven(tmp_path):
+    """A check that showed a forbidden outcome ends at it (bench stops the slot there): it failed, which says more
+    than too few trials, and the report names it once, as a failure. The control: the same check below its minimum
+    with nothing forbidden is not proven."""
+    failed = [{**outcome("wait/throttle/racy-throttle/limit", 1, "in-flight-above-limit", "forbidden", iterations=1,
+                         trials=48), "variant_origin": "ThrottleKit"}]
+    markdown = _report([write_stress(tmp_path / "failed.csv", failed, version=4)], tmp_path / "failed")
+    assert "FAILED" in _summary(markdown)
+    assert "not proven" not in _summary(markdown) and "### Not proven" not in markdown
+    clean = [{**outcome("wait/throttle/racy-throttle/limit", 1, "in-flight-within-limit", iterations=1, trials=48),
+              "variant_origin": "ThrottleKit"}]
+    markdown = _report([write_stress(tmp_path / "short.csv", clean, version=4)], tmp_path / "short")
+    assert "### Not proven" in markdown

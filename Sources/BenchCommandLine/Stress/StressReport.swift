@@ -68,9 +68,11 @@ enum StressReport {
         }
     }
 
-    /// The variants' slots that ended below their check's minimum trials (not abandoned: those fail).
+    /// The variants' slots that ended below their check's minimum trials with nothing forbidden seen (one abandoned
+    /// or with a forbidden outcome has failed, which says more).
     static func notProven(_ results: [StressResult]) -> [String] {
-        results.filter { !$0.slot.check.isControl && !$0.abandoned && !$0.reachedMinimum }.map(\.slot.label)
+        results.filter { !$0.slot.check.isControl && !$0.abandoned && $0.counts.forbidden == 0 && !$0.reachedMinimum }
+            .map(\.slot.label)
     }
 
     /// The racy controls caught only beyond their check's minimum trials, or not at all.

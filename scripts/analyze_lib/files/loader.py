@@ -513,7 +513,7 @@ def _results(table: _Table) -> ResultsFile:
         if any(flags) and not all(flags):
             warnings.append(_hung_rows_only(key, flags, values[key], rounds[key]))
     cases = {key: Case(key, {c: np.asarray(v, dtype=float) for c, v in cols.items()},
-                       np.asarray(rounds[key], dtype=int))
+                       np.asarray(rounds[key], dtype=int), any(hung[key]))
              for key, cols in values.items()}
     return ResultsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table, held),
                        origins)

@@ -134,12 +134,14 @@ class Case:
 
     Empty optional cells (mallocs, latency percentiles) are NaN. ``rounds`` holds each
     sample's fresh-process round (schema 3's ``round``; None means every sample is from
-    round 1, as in files before version 3).
+    round 1, as in files before version 3). ``hung``: bench abandoned the case as hung (schema 9's ``hung``: no
+    progress for its ``--hang-timeout``); its rows are then that span, with no operation.
     """
 
     key: CaseKey
     columns: dict[str, np.ndarray]
     rounds: np.ndarray | None = None
+    hung: bool = False
 
     @property
     def round_ids(self) -> np.ndarray:

@@ -59,6 +59,8 @@ ROLE_STARVATION_FACTOR = 10.0
 # than CPUs, or other work holding them, a thread that did little may have been waiting for
 # a CPU, not for the variant.
 FAIRNESS_MIN = 0.1
+# Why a case bench abandoned as hung (schema 9's ``hung``) is disqualified: no sample, only a span without progress.
+HUNG = "hung: no progress for bench's --hang-timeout (a lost wake-up or a deadlock); abandoned, never timed"
 # Starved itself: at least this share of its samples completed no operation.
 STARVED_SHARE = 0.2
 # bench's stopping rule takes a sign of each of these three lines at half of it (Sources/BenchCore/
@@ -159,6 +161,8 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     if broken is not None and not isinstance(broken, Elsewhere):
         return broken
     siblings = role_siblings(case, rows)
+    if any(row.hung for row in siblings):
+        return HUNG
     for row in [case] + [s for s in siblings if s is not case]:
         starved = starved_count(row.ns_per_op)
         if starved and starved >= STARVED_SHARE * row.n:

@@ -133,7 +133,7 @@ class Diagnosis:
     ``growth`` is the case's cost over its line's cost at ``reference_threads``, the most threads
     measured that fit the CPUs (None at or below them, or when that count was not measured);
     ``proportion`` is threads / reference_threads, what taking turns alone would explain;
-    ``starved`` of the case's ``samples`` completed no operation."""
+    ``starved`` of the case's ``samples`` completed no operation; ``hung``: bench abandoned the case as hung."""
 
     key: CaseKey
     label: str
@@ -144,6 +144,7 @@ class Diagnosis:
     reference_threads: int | None = None
     starved: int = 0
     samples: int = 0
+    hung: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         starved = starved_count(case.ns_per_op)
         share = starved / case.n if case.n else 0.0
         found[key] = Diagnosis(key, label(s, share, growth, proportion, judged), s, case_median(case),
-                               growth, proportion, reference if growth is not None else None, starved, case.n)
+                               growth, proportion, reference if growth is not None else None, starved, case.n,
+                               case.hung)
     return found
 
 

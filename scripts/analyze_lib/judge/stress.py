@@ -86,9 +86,9 @@ class StressVerdict:
 
     @property
     def below_minimum(self) -> tuple[StressResult, ...]:
-        """The variant checks that made fewer trials than their minimum at a thread count and were not abandoned
-        (an abandoned one is a failure): they do not prove their variant."""
-        return tuple(r for r in self.variants if r.below_minimum and not r.abandoned)
+        """The variant checks that made fewer trials than their minimum at a thread count with nothing forbidden seen
+        (one abandoned or with a forbidden outcome has failed, which says more): they do not prove their variant."""
+        return tuple(r for r in self.variants if r.below_minimum and not r.forbidden)
 
     @property
     def abandoned(self) -> tuple[StressResult, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
+from ..judge.decisions import HUNG
 from ..judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED, OVERSUBSCRIPTION, POOL_GROWTH,
                                SERIALIZED, SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, Cliff,
                                Diagnosis)
@@ -92,6 +93,8 @@ def cause_text(d: Diagnosis) -> str:
     if d.label == UNFAIR:
         return f"unfair: the slowest thread did {s.fairness:.2g} of the busiest one's ops"
     if d.label == STARVATION:
+        if d.hung:
+            return HUNG
         if d.median == math.inf or not finite(s.fairness) or s.fairness > 0:
             return f"starvation: no operation completed in {d.starved} of {d.samples} samples"
         return "starvation: a thread completed no operation"
