@@ -7,7 +7,7 @@ enum ExitStatus {
     /// The run completed; for `self-check`, every check passed.
     static let success: Int32 = 0
     /// A check failed. `self-check`: at least one check measured the harness outside its tolerance.
-    /// `bench stress`: a variant showed a forbidden outcome, or a negative control was never caught.
+    /// `bench stress`: a variant showed a forbidden outcome, or a deterministic negative control was never caught.
     static let checkFailed: Int32 = 1
     /// Something made no progress for its stated time, was abandoned, and the rest ran. `bench`: a case's threads
     /// completed no operation, and bench made no progress on it, for `--hang-timeout` seconds (a lost wake-up, a

@@ -49,7 +49,7 @@ extension Bench {
 
             Exit status:
               0    no forbidden outcome, every control caught
-              1    a variant showed a forbidden outcome, or a control was never caught
+              1    a variant showed a forbidden outcome, or a deterministic control was never caught
               3    a check was abandoned: no thread advanced for --watchdog seconds (suspected deadlock); the \
                    other checks ran, and the verdict line names it
               64   bad input; 73, 74 the file could not be created or written

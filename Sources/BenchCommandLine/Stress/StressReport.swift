@@ -31,6 +31,9 @@ enum StressReport {
                     head += trials <= minimum ? " (within the minimum: the check has its power here)"
                         : " (BEYOND the minimum of \(minimum): a variant with this race could pass)"
                 }
+            } else if kind == .racy {
+                head += ", NOT CAUGHT in its budget: the check's power fell short in this run (no failure: a race is "
+                    + "caught as often as chance has it)"
             } else {
                 head += ", NEVER CAUGHT: the check lost its teeth"
             }
@@ -55,13 +58,14 @@ enum StressReport {
             + (result.abandoned ? "; abandoned" : "") + (result.slowestRate != nil ? "; slow" : "")
     }
 
-    /// What makes the run fail: a variant's forbidden outcome, a control never caught, a check abandoned.
+    /// What makes the run fail: a variant's forbidden outcome, a deterministic control never caught, a check
+    /// abandoned. A racy control never caught is no failure (`racyBeyondMinimum`).
     static func failures(_ results: [StressResult]) -> [String] {
         results.compactMap { result in
             let name = result.slot.label
             if result.abandoned { return "\(name) was abandoned (no progress: suspected deadlock)" }
-            if result.slot.check.isControl {
-                return result.secondsToFirstForbidden == nil ? "\(name) was never caught" : nil
+            if let kind = result.slot.check.control {
+                return result.secondsToFirstForbidden == nil && kind == .deterministic ? "\(name) was never caught" : nil
             }
             let forbidden = result.counts.forbidden
             return forbidden > 0 ? "\(name) showed \(plural(forbidden, "forbidden outcome"))" : nil
@@ -75,7 +79,7 @@ enum StressReport {
             .map(\.slot.label)
     }
 
-    /// The racy controls caught only beyond their check's minimum trials, or not at all.
+    /// The racy controls caught only beyond their check's minimum trials, or not at all: no failure, but named.
     static func racyBeyondMinimum(_ results: [StressResult]) -> [String] {
         results.filter { result in
             result.slot.check.control == .racy
@@ -102,7 +106,8 @@ enum StressReport {
             + "; \(caught) of \(plural(controls.count, "negative control")) caught (\(controlThreadsNote))"
             + (failed.isEmpty ? "" : "; " + failed.joined(separator: "; "))
             + (unproven.isEmpty ? "" : "; not proven (below the minimum trials): " + unproven.joined(separator: ", "))
-            + (weak.isEmpty ? "" : "; racy controls caught only beyond the minimum: " + weak.joined(separator: ", "))
+            + (weak.isEmpty ? "" : "; racy controls caught only beyond the minimum, or not at all: "
+                + weak.joined(separator: ", "))
             + "; wrote \(path); next: \(report)"
     }
 }

@@ -54,8 +54,9 @@ class StressVerdict:
 
     @property
     def uncaught(self) -> tuple[StressResult, ...]:
-        """The controls whose check never observed a forbidden outcome."""
-        return tuple(r for r in self.controls if not r.caught)
+        """The deterministic controls whose check never observed a forbidden outcome: the check lost its teeth (a
+        racy control never caught is ``racy_beyond_minimum``: caught as often as chance has it)."""
+        return tuple(r for r in self.controls if not r.caught and not r.racy)
 
     @property
     def threads(self) -> tuple[int, ...]:
@@ -103,10 +104,10 @@ class StressVerdict:
 
     @property
     def racy_beyond_minimum(self) -> tuple[StressResult, ...]:
-        """The racy controls caught only after more trials than their check's minimum: in this run the check's power
-        fell short of what its minimum assumes (not a failure: a racy control is caught as often as chance has it;
-        one never caught is ``uncaught``)."""
-        return tuple(r for r in self.controls if r.racy and r.caught_beyond_minimum)
+        """The racy controls caught only after more trials than their check's minimum, or not at all: in this run the
+        check's power fell short of what its minimum assumes (not a failure: a racy control is caught as often as
+        chance has it, and on a busy machine less often, docs/findings/2026-11-29-racy-controls.md)."""
+        return tuple(r for r in self.controls if r.racy and (r.caught_beyond_minimum or not r.caught))
 
 
 def judge_stress(results: dict[tuple[str, int], StressResult]) -> StressVerdict:

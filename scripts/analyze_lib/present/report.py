@@ -326,7 +326,8 @@ def proof_text(verdict: StressVerdict, version: int) -> str:
     if weak:
         one = len(weak) == 1
         whose = "its check's" if one else "their checks'"
-        sentences.append(f"**{fmt_count(len(weak), 'racy control')} caught only beyond {whose} minimum** "
+        sentences.append(f"**{fmt_count(len(weak), 'racy control')} caught only beyond {whose} minimum, or not at "
+                         "all** "
                          f"({_slots(weak)}): in this run "
                          f"{'the check' if one else 'each'} fell short of the power its minimum assumes, so a variant "
                          "with such a race could have passed it; not a run failure.")
@@ -356,9 +357,13 @@ def stress_verdict_text(verdict: StressVerdict, version: int | None = None) -> s
                  f"{'its check' if len(missed) == 1 else 'their checks'} lost {'its' if len(missed) == 1 else 'their'} "
                  f"teeth** ({', '.join(f'`{r.check}` threads:{r.threads}' for r in missed)}).")
     elif controls:
+        # Every deterministic control is caught here; a racy one may not be (named by proof_text).
         slowest = verdict.slowest_catch
-        teeth = (f"All {fmt_count(controls, 'negative control')} caught, the slowest after "
-                 f"{slowest.seconds_to_first_forbidden:.3f} s (`{slowest.check}`).")
+        caught = sum(r.caught for r in verdict.controls)
+        whole = (f"All {fmt_count(controls, 'negative control')}" if caught == controls
+                 else f"{caught} of {fmt_count(controls, 'negative control')}")
+        teeth = (f"{whole} caught" + (f", the slowest after {slowest.seconds_to_first_forbidden:.3f} s "
+                                      f"(`{slowest.check}`)." if slowest is not None else "."))
     else:
         teeth = ("No negative controls (`bench stress --no-controls`, or filtered out): nothing here shows "
                  "that the checks can fail.")
