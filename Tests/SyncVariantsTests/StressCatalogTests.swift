@@ -31,23 +31,29 @@ import VariantRegistration
         #expect(counts.forbidden > 0, "\(name) was not caught in its first iteration: \(counts.sorted)")
     }
 
-    /// Each racy control is caught within ten times its check's minimum trials. Not a rate (the finding measures
-    /// how often one is caught within the minimum itself, docs/stress.md): a bound far enough out that a check
-    /// with the power it claims never misses it, and a check that lost its power does.
-    @Test(arguments: StressCatalog.controls.filter { $0.control == .racy }.map(\.name))
-    func racyControlIsCaughtWithinTenMinimums(_ name: String) async throws {
+    /// Each racy control whose race the check finds on a loaded machine too is caught within 30 s (its first
+    /// catch came within 2.5 s in every run measured, quiet and beside two `yes` processes: docs/findings/
+    /// 2026-11-29-racy-controls.md). Not a rate (the finding measures how often one is caught within its check's
+    /// minimum): a bound far enough out that a check with the power it claims never misses it, and one that lost
+    /// its power does.
+    ///
+    /// The check-then-increment throttle is not among them: beside two `yes` processes, which is what this test
+    /// suite's own parallel tests make of the machine, it was caught in none of 20 runs of 10 s, since its tasks
+    /// meet only when two pool threads hold the two CPUs at once. `bench stress` runs it and names it when it is not
+    /// caught; the finding gives its rates.
+    @Test(arguments: StressCatalog.controls.filter { $0.control == .racy && !$0.name.contains("/throttle/") }
+        .map(\.name))
+    func racyControlIsCaught(_ name: String) async throws {
         let control = try #require(StressCatalog.controls.first { $0.name == name })
-        let budget = 10 * control.power.minimumTrials
+        let budget = DispatchTime.now() + 30
         let counts = await onPlainThread { () -> OutcomeCounts in
             var counts = OutcomeCounts()
-            while counts.forbidden == 0 && counts.trials < budget {
-                var observed = control.iteration(control.controlThreads)
-                observed.trials = max(observed.trials, 1)
-                counts.add(observed)
+            while counts.forbidden == 0 && DispatchTime.now() < budget {
+                counts.add(control.iteration(control.controlThreads))
             }
             return counts
         }
-        #expect(counts.forbidden > 0, "\(name) was not caught in \(counts.trials) trials: \(counts.sorted)")
+        #expect(counts.forbidden > 0, "\(name) was not caught in 30 s (\(counts.trials) trials): \(counts.sorted)")
     }
 
     /// Every check with a racy control names it, and it exists; every racy control's check names it back.
