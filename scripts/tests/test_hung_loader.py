@@ -68,12 +68,13 @@ def test_a_hung_row_with_operations_is_refused(tmp_path):
 
 def test_a_hung_case_is_named_hung_where_a_starved_one_is_named_starved(tmp_path):
     """A case bench abandoned as hung is disqualified, and diagnosed, as hung (a lost wake-up or a deadlock), not as
-    starved; the control: the same starved round without the mark reads as starvation."""
+    starved; the control: two starved rounds without the mark read as starvation (one would not: issue 73)."""
     from analyze_lib.judge.decisions import HUNG, disqualification, role_rows
     from analyze_lib.judge.diagnosis import diagnose
     from analyze_lib.present.diagnosis_text import cause_text
 
-    starved = write_results(tmp_path / "starved.csv", {BROKEN: [[math.inf]], FINE: [[200.0]]}, version=9)
+    starved = write_results(tmp_path / "starved.csv", {BROKEN: [[math.inf], [math.inf]], FINE: [[200.0], [201.0]]},
+                            version=9)
     hung = write_results(tmp_path / "hung.csv", {BROKEN: [[math.inf]], FINE: [[200.0]]}, version=9)
     _mark_hung(hung, "lost-wakeup", "1")
     for path, expected in ((hung, True), (starved, False)):

@@ -199,3 +199,21 @@ def test_impossible_metric_values_exit_2(tmp_path, capsys, cells, message):
     path = _with_cells(write_results(tmp_path / "bad.csv", {case(): [100.0] * 5}), 4, **cells)
     assert main(["report", str(path), "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err == f"analyze: {path}:4: {message}\n"
+
+
+@pytest.mark.parametrize("samples, disqualified", [
+    ([[100.0] * 4 + [INF]], None),  # one sample of five: no evidence (issue 73)
+    ([[100.0, 101.0], [INF, 102.0], [103.0, 104.0]], None),  # one of six, in one round
+    ([[100.0, INF], [INF, 102.0], [103.0, 104.0]], "starved in 2 of 6 samples (2 of 3 rounds)"),
+    ([[INF, INF, 100.0, 101.0, 102.0]], "starved in 2 of 5 samples (1 of 1 round)"),
+])
+def test_a_variant_is_never_disqualified_as_starved_on_one_sample(tmp_path, samples, disqualified):
+    """Issue 73: one sample without an operation can be a batch published after the sample's end, or a vCPU the host
+    took; a variant is starved only on two such samples or more (and STARVED_SHARE of them), and the reason says in
+    how many samples and rounds."""
+    from analyze_lib.judge.decisions import disqualification, role_rows
+
+    key = case("once", "hit", "os-lock", 8)
+    cases = load_results(write_results(tmp_path / "r.csv", {key: samples}, version=9)).cases
+    [found] = cases.values()
+    assert disqualification(found, role_rows(cases.values()), 2, cpu_share=None) == disqualified

@@ -24,9 +24,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable
 
+import numpy as np
+
 
 from ..files.model import Case, CaseKey, Params
-from ..fmt import fmt_multiple
+from ..fmt import fmt_count, fmt_multiple
 from .conditions import fairness_not_judged
 from .situations import (
     FLOOR_SUITES,
@@ -61,8 +63,13 @@ ROLE_STARVATION_FACTOR = 10.0
 FAIRNESS_MIN = 0.1
 # Why a case bench abandoned as hung (schema 9's ``hung``) is disqualified: no sample, only a span without progress.
 HUNG = "hung: no progress for bench's --hang-timeout (a lost wake-up or a deadlock); abandoned, never timed"
-# Starved itself: at least this share of its samples completed no operation.
+# Starved itself: at least this share of its samples completed no operation, and at least MIN_STARVED_SAMPLES of
+# them.
 STARVED_SHARE = 0.2
+# Never on one sample: a lone sample without an operation can be a batch of operations published just after the
+# sample's end, or a vCPU the host took, as likely as a starved thread (issue 73: one such sample of `os-lock` at 8
+# threads disqualified it in all 10 once rows).
+MIN_STARVED_SAMPLES = 2
 # bench's stopping rule takes a sign of each of these three lines at half of it (Sources/BenchCore/
 # DisqualificationSigns.swift states them again; test_one_place holds the two equal).
 
@@ -140,6 +147,13 @@ def role_starvation(siblings: list[Case]) -> str | None:
     return None
 
 
+def self_starved(case: Case) -> bool:
+    """The one rule for a case starved itself: at least STARVED_SHARE of its samples, and at least
+    MIN_STARVED_SAMPLES, completed no operation (the report's decisions and its diagnosis both ask it)."""
+    starved = starved_count(case.ns_per_op)
+    return starved >= MIN_STARVED_SAMPLES and starved >= STARVED_SHARE * case.n
+
+
 def _percent(share: float) -> str:
     return f"{share * 100:.2g}%" if share < 0.1 else f"{share * 100:.0f}%"
 
@@ -164,10 +178,12 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     if any(row.hung for row in siblings):
         return HUNG
     for row in [case] + [s for s in siblings if s is not case]:
-        starved = starved_count(row.ns_per_op)
-        if starved and starved >= STARVED_SHARE * row.n:
+        if self_starved(row):
             where = "" if row is case else f" as {_role_text(row)}"
-            return f"starved{where} in {starved} of {row.n} samples"
+            starved = np.isinf(row.ns_per_op)
+            rounds = np.unique(row.round_ids[starved]).size
+            return (f"starved{where} in {int(starved.sum())} of {row.n} samples "
+                    f"({rounds} of {fmt_count(row.round_count, 'round')})")
     starves = role_starvation(siblings)
     if starves is not None:
         return starves

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged
-from .decisions import FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings
+from .decisions import FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, self_starved
 from .signals import Signals, finite, signals
 from .stats import starved_count
 from .summary import case_median
@@ -244,7 +244,8 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         s = signals(case, logical_cpus, role_siblings(case, rows))
         judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
         starved = starved_count(case.ns_per_op)
-        share = starved / case.n if case.n else 0.0
+        # The label's starvation is the decisions' (self_starved): never on one sample; a hung case has one row.
+        share = 1.0 if case.hung else starved / case.n if case.n and self_starved(case) else 0.0
         found[key] = Diagnosis(key, label(s, share, growth, proportion, judged), s, case_median(case),
                                growth, proportion, reference if growth is not None else None, starved, case.n,
                                case.hung)

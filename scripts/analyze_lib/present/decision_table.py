@@ -10,7 +10,8 @@ import math
 
 from ..fmt import fmt_multiple, fmt_ns
 from ..files.model import CaseKey
-from ..judge.decisions import AVOID_FACTOR, FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision, Standing
+from ..judge.decisions import (AVOID_FACTOR, FAIRNESS_MIN, MIN_STARVED_SAMPLES, ROLE_STARVATION_FACTOR, STARVED_SHARE,
+                               Decision, Standing)
 from ..judge.diagnosis import Diagnosis
 from .diagnosis_text import cause_text
 from ..judge.conditions import QUIET_CPU_SHARE
@@ -99,7 +100,7 @@ def rules_text(logical_cpus: int) -> str:
             f"ops; judged only when every thread has a CPU: not above the CPUs, nor when the CPU-bound harness "
             f"cases got less than {QUIET_CPU_SHARE:.0%} of their CPUs), "
             f"or starved in {STARVED_SHARE:.0%} of its "
-            f"samples or more. **{NOT_PROVEN.capitalize()}**: a variant whose stress checks made fewer trials than "
+            f"samples or more, and in {MIN_STARVED_SAMPLES} at least (never on one sample). **{NOT_PROVEN.capitalize()}**: a variant whose stress checks made fewer trials than "
             "their minimum, were abandoned or did not run (no stress file, filtered out, a file before trial counts) "
             "is marked so beside its time; while a proven variant can be used it is never the Use or the Runner-up, "
             "and is listed with the disqualified. Situations: 1 thread; contended, the most threads that fit the "
