@@ -131,8 +131,8 @@ def test_a_variant_starved_at_a_thread_count_no_decision_is_made_at_is_not_recom
         row = _row(rows, "mixed", situation)
         if starved:
             assert row["Use"].startswith("**`mutex`** "), situation
-            assert re.fullmatch(r"`spin-lock` 0\.\d\d×: fastest by median, but starved in 3 of 15 samples \(1 of 1 round\) at mixed, "
-                                r"2 threads \(contended\)", row["Disqualified"]), row
+            assert re.fullmatch(r"`spin-lock` 0\.\d\d×: fastest by median, but starved in 3 of 15 samples "
+                                r"\(1 of 1 round\) at mixed, 2 threads \(contended\)", row["Disqualified"]), row
         else:
             assert row["Use"].startswith("**`spin-lock`** "), situation
 
