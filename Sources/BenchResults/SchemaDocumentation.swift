@@ -216,5 +216,8 @@ package enum SchemaDocumentation {
         "trials_to_first_forbidden": "for a control: trials made up to the iteration of its first forbidden "
             + "outcome (a racy control caught within `minimum_trials` shows the check's power); empty when never "
             + "caught, and for variants",
+        "trial": "what the check counts as one trial (`round trip`, `write`), as `--list-checks` says",
+        "threads_meaning": "what a thread count N means to the check (`2 threads hand off; N - 2 more (when N > 2) "
+            + "spin beside them, …`), as `--list-checks` says",
     ]
 }

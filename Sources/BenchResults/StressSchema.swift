@@ -12,7 +12,9 @@ package enum StressSchema {
     /// - 3: appends `variant_origin`, as in the timing file.
     /// - 4: appends `trials`, `minimum_trials`, `control_kind` and `trials_to_first_forbidden`: a check's power
     ///   against races, stated per thread count.
-    package static let version = 4
+    /// - 5: appends `trial` and `threads_meaning`: what the check counts as a trial, and what a thread count means
+    ///   to it.
+    package static let version = 5
 
     /// What one row is made from: plain values, so that this schema does not depend on the checks.
     package struct Row: Sendable, Equatable {
@@ -41,11 +43,16 @@ package enum StressSchema {
         /// For a control: trials made up to and including the iteration of its first forbidden outcome; nil when
         /// never caught (and for variants).
         package var trialsToFirstForbidden: Int?
+        /// What the check counts as one trial (`round trip`).
+        package var trial: String
+        /// What a thread count means to the check (`2 threads hand off; N - 2 more spin beside them`).
+        package var threadsMeaning: String
 
         package init(check: String, isControl: Bool, origin: String = BenchmarkCase.builtInOrigin, threads: Int, iterations: Int,
                     seconds: Double, outcome: String, grade: String, count: Int,
                     secondsToFirstForbidden: Double? = nil, trials: Int = 0, minimumTrials: Int = 0,
-                    controlKind: String = "", trialsToFirstForbidden: Int? = nil) {
+                    controlKind: String = "", trialsToFirstForbidden: Int? = nil, trial: String = "",
+                    threadsMeaning: String = "") {
             self.check = check
             self.isControl = isControl
             self.origin = origin
@@ -60,6 +67,8 @@ package enum StressSchema {
             self.minimumTrials = minimumTrials
             self.controlKind = controlKind
             self.trialsToFirstForbidden = trialsToFirstForbidden
+            self.trial = trial
+            self.threadsMeaning = threadsMeaning
         }
     }
 
@@ -96,12 +105,15 @@ package enum StressSchema {
     ]
 
     /// What a check's run proves against races (version 4): its trials beside the minimum a variant needs, and
-    /// for a control, its kind and how many trials it took to be caught.
+    /// for a control, its kind and how many trials it took to be caught; what a trial is and what a thread count
+    /// means to the check (version 5).
     static let powerColumns: [SchemaColumn<Row>] = [
         .init("trials", .int, since: 4) { String($0.trials) },
         .init("minimum_trials", .int, since: 4) { String($0.minimumTrials) },
         .init("control_kind", .string, since: 4) { $0.controlKind },
         .init("trials_to_first_forbidden", .optionalInt, since: 4) { $0.trialsToFirstForbidden.map(String.init) ?? "" },
+        .init("trial", .string, since: 5) { $0.trial },
+        .init("threads_meaning", .string, since: 5) { $0.threadsMeaning },
     ]
 
     /// The stress file as a reader needs it.

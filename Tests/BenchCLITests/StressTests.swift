@@ -65,6 +65,33 @@ import VariantRegistration
         #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 3 controls")
     }
 
+    /// Issue 72: `--list-checks` says, per kind of check, what a trial is, its minimum, the racy control that
+    /// measured it (or that none did), and what a thread count means to it.
+    @Test func listChecksSaysWhatATrialAndAThreadCountMean() async throws {
+        let listed = try await BenchProcess.debug.run(["stress", "--filter", "^wait/handoff/|^isolation/mutex/",
+                                                      "--list-checks"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let text = listed.standardOutput
+        #expect(text.contains("  wait/handoff/no-lost-wake-up: a trial is one round trip; minimum "
+                              + "\(StressCatalog.handoffPower.minimumTrials) (measured against "
+                              + "control/wait/handoff/unlocked-signal/no-lost-wake-up); threads N: 2 threads hand off"))
+        #expect(text.contains("  isolation/torn-reads: a trial is one write; minimum 1 (no racy control measures it)"))
+    }
+
+    /// Issue 72: the verdict's `next:` reads the newest timing file beside the stress file with it, as
+    /// bring-your-own.md's steps do; a directory with none, or only another kind of CSV, gives none.
+    @Test func theNextCommandNamesTheTimingFileBesideTheStressFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("next-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stress = (directory as NSString).appendingPathComponent("stress.csv")
+        try CSVFormat.encode(StressSchema.header).write(toFile: stress, atomically: true, encoding: .utf8)
+        #expect(Bench.Stress.timingFile(besides: stress) == nil, "a stress file is no timing file")
+        let timing = (directory as NSString).appendingPathComponent("mine.csv")
+        try (CSVFormat.encode(ResultsSchema.header) + "1,2\r\n").write(toFile: timing, atomically: true, encoding: .utf8)
+        #expect(Bench.Stress.timingFile(besides: stress) == timing)
+    }
+
     @Test func aCheckIsNamedWithoutItsVariant() {
         #expect(Bench.Stress.checkIdentity("once/lazy-static/race") == "once/race")
         #expect(Bench.Stress.checkIdentity("control/once/unsynced-tracker/race") == "once/race")

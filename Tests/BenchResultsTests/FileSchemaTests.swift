@@ -14,7 +14,7 @@ import Testing
     @Test func eachFileHasTheVersionsItWasWrittenWith() {
         #expect(ResultsSchema.file.versions == 1...9)
         #expect(CountsSchema.file.versions == 3...9)
-        #expect(StressSchema.file.versions == 1...4)
+        #expect(StressSchema.file.versions == 1...5)
         #expect(ResultsSchema.file.columns(in: 1).count == 28 && ResultsSchema.file.columns(in: 4).count == 47)
     }
 

@@ -38,8 +38,9 @@ import Testing
             sched_switches_in,hung
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
-        #expect(StressSchema.version == 4 && StressSchema.header.suffix(6) == [
+        #expect(StressSchema.version == 5 && StressSchema.header.suffix(8) == [
             "run_complete", "variant_origin", "trials", "minimum_trials", "control_kind", "trials_to_first_forbidden",
+            "trial", "threads_meaning",
         ])
     }
 

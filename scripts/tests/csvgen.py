@@ -251,6 +251,11 @@ STRESS_MINIMUM = 1000
 CONTROL_TRIALS = 100
 
 
+# Version 5's words for every check a test writes: what a trial is, what N threads mean.
+STRESS_TRIAL = "write"
+STRESS_THREADS_MEANING = "N writers"
+
+
 def outcome(check: str, threads: int, outcome_id: str, grade: str = "acceptable", count: int = 1000,
             iterations: int = STRESS_ITERATIONS, seconds: float = STRESS_SECONDS,
             first: float | None = None, trials: int | None = None, minimum: int = STRESS_MINIMUM,
@@ -271,7 +276,8 @@ def outcome(check: str, threads: int, outcome_id: str, grade: str = "acceptable"
             "seconds_to_first_forbidden": "" if first is None else f"{first:.3f}",
             "trials": str(trials), "minimum_trials": str(minimum),
             "control_kind": (kind or "deterministic") if control else "",
-            "trials_to_first_forbidden": "" if trials_to_first is None else str(trials_to_first)}
+            "trials_to_first_forbidden": "" if trials_to_first is None else str(trials_to_first),
+            "trial": STRESS_TRIAL, "threads_meaning": STRESS_THREADS_MEANING}
 
 
 def caught_control(check: str, threads: int = 4, forbidden: str = "block-ran-more-than-once",

@@ -20,7 +20,7 @@ RAW = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))["files"]
 BENCH_WRITTEN = [
     (schema.TIMING, FIXTURES / "bench-v9.csv", load_results),
     (schema.COUNTS, FIXTURES / "bench-counts-v9.csv", load_counts),
-    (schema.STRESS, FIXTURES / "bench-stress-v4.csv", load_stress),
+    (schema.STRESS, FIXTURES / "bench-stress-v5.csv", load_stress),
 ]
 
 

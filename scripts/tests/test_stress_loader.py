@@ -158,6 +158,16 @@ def test_the_v4_file_bench_stress_wrote_loads_its_trial_counts():
     assert stress.results[("control/once/unsynced-tracker/race", 4)].control_kind == "deterministic"
 
 
+def test_the_v5_file_bench_stress_wrote_says_what_a_trial_and_a_thread_count_mean():
+    """Version 5 adds to each slot what its check counts as a trial and what a thread count means to it, as
+    --list-checks says; version 4 has neither."""
+    stress = load_stress(FIXTURE_V4.with_name("bench-stress-v5.csv"))
+    assert (stress.schema_version, stress.warnings) == (5, [])
+    writes = stress.results[("isolation/mutex/lost-writes", 2)]
+    assert writes.trial == "write" and writes.threads_meaning.startswith("N writers, each cycling through 16 keys")
+    assert {(r.trial, r.threads_meaning) for r in load_stress(FIXTURE_V4).results.values()} == {(None, None)}
+
+
 def test_a_file_before_version_4_has_no_trial_counts():
     for result in load_stress(FIXTURE_V3).results.values():
         assert (result.trials, result.minimum_trials, result.control_kind, result.trials_to_first_forbidden) == (

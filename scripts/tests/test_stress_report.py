@@ -288,3 +288,13 @@ def test_a_racy_control_never_caught_is_named_and_is_no_failure(tmp_path):
     rows[1] = outcome("control/wait/throttle/signal-early/limit", 1, "in-flight-within-limit", kind="deterministic")
     markdown = _report([write_stress(tmp_path / "lost.csv", rows, version=4)], tmp_path / "lost")
     assert "lost its teeth" in _summary(markdown)
+
+
+def test_the_outcomes_say_what_a_trial_and_a_thread_count_mean_to_each_check(tmp_path):
+    """Issue 72: what a thread count means to a check (the handoff's pair beside spinning threads, a throttle's
+    limit) is said in the report as in --list-checks: version 5 writes it with each check; version 4 did not."""
+    rows = [outcome("isolation/mutex/lost-writes", t, "key-holds-its-last-write") for t in (1, 2)]
+    markdown = _report([write_stress(tmp_path / "v5.csv", rows, version=5)], tmp_path / "v5")
+    assert "|  | what it counts | a trial is one write; N threads: N writers |  |  |" in markdown
+    markdown = _report([write_stress(tmp_path / "v4.csv", rows, version=4)], tmp_path / "v4")
+    assert "what it counts" not in markdown

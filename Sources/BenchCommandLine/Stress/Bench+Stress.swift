@@ -29,7 +29,8 @@ extension Bench {
 
             --list-checks says, for each check, what a trial is, its minimum, and what a thread count means to it \
             (the handoff check's pair runs beside N - 2 spinning threads, say). The default thread counts come \
-            from this machine's CPUs: 1, the CPU count, and twice it (oversubscribed, marked *).
+            from this machine's CPUs: 1, the CPU count, and twice it (the run's first line names the counts \
+            that oversubscribe the machine).
 
             A check none of whose threads advances for --watchdog seconds is abandoned as a suspected deadlock (its \
             threads left behind) and the run goes on with the next check; one whose threads still advance is never \
@@ -91,7 +92,7 @@ extension Bench {
         var controls = true
 
         @Flag(name: .customLong("deadlock-control"), help: ArgumentHelp(
-            "Also run a control that deadlocks for certain, to see the watchdog end the run.", visibility: .hidden))
+            "Also run a control that deadlocks for certain, to see the watchdog abandon it.", visibility: .hidden))
         var deadlockControl = false
 
         @Flag(name: .customLong("slow-control"), help: ArgumentHelp(

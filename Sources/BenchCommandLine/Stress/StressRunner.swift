@@ -48,7 +48,8 @@ struct StressResult: Sendable {
                              secondsToFirstForbidden: secondsToFirstForbidden, trials: trials,
                              minimumTrials: slot.check.power.minimumTrials,
                              controlKind: slot.check.control?.rawValue ?? "",
-                             trialsToFirstForbidden: trialsToFirstForbidden)
+                             trialsToFirstForbidden: trialsToFirstForbidden, trial: slot.check.power.trial,
+                             threadsMeaning: slot.check.power.threads)
         }
     }
 }

@@ -61,6 +61,8 @@ from .schema import (
     MINIMUM_TRIALS,
     TRIALS,
     TRIALS_TO_FIRST_FORBIDDEN,
+    TRIAL,
+    THREADS_MEANING,
     TIMING,
     column_type,
     counts_run_columns,
@@ -645,7 +647,7 @@ def _trials_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None
 # What every row of one check at one thread count shares: they were written from one slot (a file has those of
 # its version).
 STRESS_SLOT_COLUMNS = ("is_control", "iterations", "seconds", "seconds_to_first_forbidden",
-                       TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN)
+                       TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN, TRIAL, THREADS_MEANING)
 
 
 def _optional_int(value: float) -> int | None:
@@ -691,7 +693,9 @@ def _stress(table: _Table) -> StressFile:
                                     minimum_trials=parsed[MINIMUM_TRIALS] if counted else None,
                                     control_kind=(parsed[CONTROL_KIND] or None) if counted else None,
                                     trials_to_first_forbidden=(_optional_int(parsed[TRIALS_TO_FIRST_FORBIDDEN])
-                                                               if counted else None))
+                                                               if counted else None),
+                                    trial=parsed.get(TRIAL) or None,
+                                    threads_meaning=parsed.get(THREADS_MEANING) or None)
     return StressFile(str(path), table.read_version, table.run, results, warnings, incompleteness(table))
 
 

@@ -313,6 +313,9 @@ class StressResult:
     minimum_trials: int | None = None
     control_kind: str | None = None
     trials_to_first_forbidden: int | None = None
+    # What the check counts as one trial, and what a thread count means to it (version 5; None before).
+    trial: str | None = None
+    threads_meaning: str | None = None
 
     @property
     def forbidden(self) -> tuple[OutcomeCount, ...]:

@@ -208,6 +208,9 @@ TRIALS = "trials"
 MINIMUM_TRIALS = "minimum_trials"
 CONTROL_KIND = "control_kind"
 TRIALS_TO_FIRST_FORBIDDEN = "trials_to_first_forbidden"
+# Version 5: what a check counts as one trial, and what a thread count means to it (as `--list-checks` says).
+TRIAL = "trial"
+THREADS_MEANING = "threads_meaning"
 
 # What tells a counts file from a timing file: it has ``instructions_per_op`` and no METRIC.
 COUNTS_MARKER = "instructions_per_op"
@@ -217,7 +220,7 @@ COUNTS_MARKER = "instructions_per_op"
 _NAMED = {TIMING: (METRIC, PAIR_COLUMN, *RUN_SETTING_DEFAULTS, *RUN_SETTING_FROM, *RUN_SETTING_FROM.values(),
                    *SAMPLE_ID_COLUMNS),
           COUNTS: (COUNTS_MARKER, *COUNTS_PER_OP, *COUNTS_PER_OP.values()),
-          STRESS: (TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN)}
+          STRESS: (TRIALS, MINIMUM_TRIALS, CONTROL_KIND, TRIALS_TO_FIRST_FORBIDDEN, TRIAL, THREADS_MEANING)}
 _MISSING = sorted(f"{kind}: {c}" for kind, names in _NAMED.items() for c in names if c not in SCHEMAS[kind].types)
 _MISSING += [f"{TIMING} run column: {c}" for c in RUN_SETTING_COLUMNS if c not in RUN_COLUMNS]
 if _MISSING:

@@ -348,7 +348,8 @@ def _trials_cell(result: StressResult) -> str:
 
 def stress_outcomes_table(results: list[StressResult]) -> Table:
     """The variant checks' outcomes: per check a row of its iterations (and seconds), one of its trials against
-    its minimum (a file with trial counts; bold and marked not proven below it), then a
+    its minimum (a file with trial counts; bold and marked not proven below it), one of what a trial is and what N
+    threads mean to the check (a file of version 5 on), then a
     row per outcome with its grade, and a column per thread count. A count is 0 where the
     check ran at that thread count without observing the outcome, empty where it did not
     run; forbidden counts are bold."""
@@ -363,6 +364,10 @@ def stress_outcomes_table(results: list[StressResult]) -> Table:
         if any(r.trials is not None for r in runs.values()):
             rows.append(("", "trials", "", *(_trials_cell(runs[t]) if t in runs else ""
                                                                for t in threads)))
+        meaning = next(iter(runs.values()))
+        if meaning.trial and meaning.threads_meaning:
+            rows.append(("", "what it counts", f"a trial is one {meaning.trial}; N threads: {meaning.threads_meaning}",
+                         *("" for _ in threads)))
         grades = {o.outcome: o.grade for r in runs.values() for o in r.outcomes}
         for outcome, grade in grades.items():
             forbidden = grade == FORBIDDEN
