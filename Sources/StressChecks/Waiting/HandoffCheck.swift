@@ -1,3 +1,4 @@
+import BenchPlatform
 import Dispatch
 import Foundation
 import Synchronization
@@ -43,7 +44,8 @@ package func handoffOutcomes(
     for role in 0..<2 {
         exited.enter()
         Thread {
-            var jitter = Jitter(seed: UInt64(role) &+ 0x9E37_79B9_7F4A_7C15, maximumSpins: role == 0 ? 512 : 16_384)
+            var jitter = Jitter(seed: UInt64(role) &+ 0x9E37_79B9_7F4A_7C15,
+                                maximumNanoseconds: role == 0 ? 500 : 16_000)
             for _ in 0..<roundTrips where !stop.load(ordering: .relaxed) {
                 jitter.pause()
                 if role == 0 {
@@ -80,25 +82,26 @@ package func handoffOutcomes(
 }
 
 /// A short pause of a random length before each call of a racing thread, so that the moments two threads' calls
-/// meet are spread over every offset within about a microsecond instead of falling where a quiet machine's rhythm
-/// puts them: a window of tens of nanoseconds between a check and a wait is then hit in a share of the trials, not
-/// in none. A xorshift generator, one per thread: no shared state, no system call.
+/// meet are spread over every offset within the pause's range instead of falling where a quiet machine's rhythm
+/// puts them: a window of tens of nanoseconds between a signal and a wait is then hit in a share of the trials, not
+/// in none. Measured on the monotonic clock, so that it lasts as long in a debug build as in a release one; a
+/// xorshift generator, one per thread: no shared state, no system call.
 struct Jitter {
     private var state: UInt64
-    /// The longest pause, in spins of one relaxed atomic load each.
-    let maximumSpins: UInt64
-    /// What a spin loads: shared, read-only in effect, so that the pause costs no cache-line transfer.
-    private static let spun = Atomic<Int>(0)
+    /// The longest pause.
+    let maximumNanoseconds: UInt64
 
-    init(seed: UInt64, maximumSpins: UInt64) {
+    init(seed: UInt64, maximumNanoseconds: UInt64) {
         state = seed | 1
-        self.maximumSpins = maximumSpins
+        self.maximumNanoseconds = maximumNanoseconds
     }
 
     mutating func pause() {
         state ^= state << 13
         state ^= state >> 7
         state ^= state << 17
-        for _ in 0..<(state % maximumSpins) { _ = Self.spun.load(ordering: .relaxed) }
+        let start = Platform.monotonicNanoseconds()
+        let length = state % maximumNanoseconds
+        while Platform.monotonicNanoseconds() - start < length {}
     }
 }
