@@ -325,4 +325,31 @@ import VariantRegistration
         #expect(results[0].counts.forbidden == 1 && !results[0].reachedMinimum)
         #expect(results[1].reachedMinimum)
     }
+
+    /// A check so slow that reaching its minimum would take minutes starts no iteration past its share plus
+    /// `overrunLimits` watchdog times: it ends below its minimum, not proven, instead of holding the run. The
+    /// control: a minimum within reach is reached (above). Here the watchdog is 0.05 s, so the limit is 0.15 s,
+    /// and a minimum of a million 1 ms iterations is far out of it.
+    @Test func aSlotBelowItsMinimumEndsPastItsShareAndTheOverrun() throws {
+        let power = CheckPower(trial: "trial", minimumTrials: 1_000_000, threads: "any")
+        let slow = StressCase("test/slow/check", power) { _ in
+            Thread.sleep(forTimeInterval: 0.001)
+            StressPulse.beat()
+            var counts = OutcomeCounts()
+            counts.record(.roundTripCompleted)
+            return counts
+        }
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let environment = RunEnvironment.current(benchVersion: "test")
+        let writer = try ResultsWriter(path: path, environment: environment,
+                                       settings: RunSettings(measurement: .standard, filter: "", threads: "1"),
+                                       overwrite: false)
+        let runner = StressRunner(slots: [StressSlot(check: slow, threads: 1)], duration: 0.000_001,
+                                  controlSeconds: 1, environment: environment, writer: writer, watchdogSeconds: 0.05)
+        let result = try #require(runner.run().first)
+        #expect(!result.reachedMinimum && !result.abandoned)
+        #expect(result.iterations >= 1 && result.iterations < 1_000_000)
+        #expect(StressReport.notProven([result]) == ["test/slow/check threads:1"])
+    }
 }

@@ -68,8 +68,10 @@ extension Outcome {
 /// operation, and abandons an iteration only when no thread advanced for `watchdogSeconds`; the run then goes on
 /// with the next slot (the stuck threads are left behind, never waited for). An iteration whose threads advance
 /// is never cut short, however long it runs: it is reported as slow. A variant's slot runs until its share of the
-/// duration is used and its check's minimum trials are reached, or until it shows a forbidden outcome; a control's
-/// until it is caught, or its budget.
+/// duration is used and its check's minimum trials are reached, or until it shows a forbidden outcome, but starts
+/// no iteration more than `overrunLimits` watchdog times past its share (a check so slow that it would take
+/// minutes to reach its minimum ends below it, not proven, rather than holding the run); a control's until it is
+/// caught, or its budget.
 /// A signal stops the run after the current iteration.
 final class StressRunner: Sendable {
     let slots: [StressSlot]
@@ -79,6 +81,8 @@ final class StressRunner: Sendable {
     let writer: ResultsWriter
     let watchdogSeconds: Double
     private let signal = Atomic<Int32>(0)
+    /// How many watchdog times past its share a variant's slot may go on toward its minimum trials.
+    static let overrunLimits = 3.0
 
     init(slots: [StressSlot], duration: Double, controlSeconds: Double, environment: RunEnvironment,
          writer: ResultsWriter, watchdogSeconds: Double) {
@@ -128,6 +132,7 @@ final class StressRunner: Sendable {
     private func run(_ slot: StressSlot, stop: () -> Bool) -> StressResult {
         let start = MonotonicClock.now()
         let end = start + UInt64((slot.check.isControl ? controlSeconds : slotSeconds) * 1e9)
+        let lastStart = end + UInt64(Self.overrunLimits * watchdogSeconds * 1e9)
         var result = StressResult(slot: slot)
         repeat {
             let iteration = watched(slot)
@@ -155,8 +160,9 @@ final class StressRunner: Sendable {
                 }
                 break
             }
-            let due = MonotonicClock.now() >= end
-            if due && (slot.check.isControl || result.trials >= slot.check.power.minimumTrials) { break }
+            let now = MonotonicClock.now()
+            if now >= end && (slot.check.isControl || result.trials >= slot.check.power.minimumTrials) { break }
+            if now >= lastStart { break }  // below its minimum: not proven
         } while !stop()
         return result
     }
