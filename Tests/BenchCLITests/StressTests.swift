@@ -296,6 +296,20 @@ import VariantRegistration
 
 /// Issue 72: how long the runner runs a slot, from results it makes itself.
 @Suite struct StressSlotLengthTests {
+    /// Runs `checks` at 1 thread each, with a share of the duration too short for a second iteration, into a file
+    /// removed afterwards.
+    static func run(_ checks: [StressCase], watchdogSeconds: Double) throws -> [StressResult] {
+        let path = BenchProcess.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let environment = RunEnvironment.current(benchVersion: "test")
+        let writer = try ResultsWriter(path: path, environment: environment,
+                                       settings: RunSettings(measurement: .standard, filter: "", threads: "1"),
+                                       overwrite: false)
+        return StressRunner(slots: checks.map { StressSlot(check: $0, threads: 1) }, duration: 0.000_001,
+                            controlSeconds: 1, environment: environment, writer: writer,
+                            watchdogSeconds: watchdogSeconds).run()
+    }
+
     /// A variant's check that shows a forbidden outcome ends its slot there, below its minimum trials: a broken
     /// handoff that loses a wake-up leaves two threads behind in every iteration that shows it, and ran for more than
     /// ten minutes toward a minimum it could never reach. The control: a clean check runs on to its minimum.
@@ -311,16 +325,7 @@ import VariantRegistration
             counts.record(.roundTripCompleted)
             return counts
         }
-        let path = BenchProcess.temporaryPath("stress")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let environment = RunEnvironment.current(benchVersion: "test")
-        let writer = try ResultsWriter(path: path, environment: environment,
-                                       settings: RunSettings(measurement: .standard, filter: "", threads: "1"),
-                                       overwrite: false)
-        let runner = StressRunner(slots: [StressSlot(check: broken, threads: 1), StressSlot(check: clean, threads: 1)],
-                                  duration: 0.000_001, controlSeconds: 1, environment: environment, writer: writer,
-                                  watchdogSeconds: 10)
-        let results = runner.run()
+        let results = try Self.run([broken, clean], watchdogSeconds: 10)
         #expect(results.map(\.iterations) == [1, 50])
         #expect(results[0].counts.forbidden == 1 && !results[0].reachedMinimum)
         #expect(results[1].reachedMinimum)
@@ -339,15 +344,7 @@ import VariantRegistration
             counts.record(.roundTripCompleted)
             return counts
         }
-        let path = BenchProcess.temporaryPath("stress")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let environment = RunEnvironment.current(benchVersion: "test")
-        let writer = try ResultsWriter(path: path, environment: environment,
-                                       settings: RunSettings(measurement: .standard, filter: "", threads: "1"),
-                                       overwrite: false)
-        let runner = StressRunner(slots: [StressSlot(check: slow, threads: 1)], duration: 0.000_001,
-                                  controlSeconds: 1, environment: environment, writer: writer, watchdogSeconds: 0.05)
-        let result = try #require(runner.run().first)
+        let result = try #require(try Self.run([slow], watchdogSeconds: 0.05).first)
         #expect(!result.reachedMinimum && !result.abandoned)
         #expect(result.iterations >= 1 && result.iterations < 1_000_000)
         #expect(StressReport.notProven([result]) == ["test/slow/check threads:1"])
