@@ -22,6 +22,13 @@ extension Platform {
         _ = nanosleep(&request, nil)
     }
 
+    /// Keeps the processor busy for `nanoseconds` on the monotonic clock, without yielding it: a racing thread's
+    /// hold or pause that lasts as long in a debug build as in a release one.
+    package static func busyWait(nanoseconds: UInt64) {
+        let start = monotonicNanoseconds()
+        while monotonicNanoseconds() - start < nanoseconds {}
+    }
+
     /// Gives the processor to another runnable thread, if any (`sched_yield`). Inlined: spin loops call it.
     @inlinable @inline(__always)
     package static func yieldProcessor() {

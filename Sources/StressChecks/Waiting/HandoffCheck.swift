@@ -100,8 +100,6 @@ struct Jitter {
         state ^= state << 13
         state ^= state >> 7
         state ^= state << 17
-        let start = Platform.monotonicNanoseconds()
-        let length = state % maximumNanoseconds
-        while Platform.monotonicNanoseconds() - start < length {}
+        Platform.busyWait(nanoseconds: state % maximumNanoseconds)
     }
 }

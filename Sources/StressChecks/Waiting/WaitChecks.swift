@@ -104,9 +104,7 @@ package func throttleViolations(_ waiter: any TaskWaiter, limit: Int, tasks: Int
                 _ = firstOnesHeld.wait(timeout: holdEnds)
             } else {
                 // Busy for 5 to 40 µs, varied by task: slots free at every offset from the waiters' looks.
-                let hold = 5_000 + UInt64(task &* 7_919 % 36) * 1_000
-                let start = Platform.monotonicNanoseconds()
-                while Platform.monotonicNanoseconds() - start < hold {}
+                Platform.busyWait(nanoseconds: 5_000 + UInt64(task &* 7_919 % 36) * 1_000)
             }
             inFlight.subtract(1, ordering: .sequentiallyConsistent)
             ledger.record(task)
