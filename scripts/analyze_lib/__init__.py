@@ -22,6 +22,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     the few facts a file does not carry), ``signals`` (a case's per-operation signals: switches,
     kernel and user time, utilisation, fairness, OS threads), ``conditions`` (how a run was made,
     whether the machine was busy as its samples measured it, and where fairness can be judged),
+    ``evidence`` (which samples are evidence that a thread starved: not spoiled by the host,
+    not a batch edge, its threads running; and the floor the run's controls set),
     ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
     along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved

@@ -78,7 +78,7 @@ def test_a_variant_that_starves_a_role_is_disqualified(roles_report):
     assert reads["Use"].startswith("**`mutex`** ")
     assert re.fullmatch(r"`nslock` 1\.[45]\d× \[1\.\d\d, 1\.\d\d\], not proven", reads["Runner-up"])
     assert "rwlock" not in reads["Use"] + reads["Runner-up"] + reads["Avoid"]
-    assert re.fullmatch(r"`rwlock` 0\.4\d×: fastest by median, but starves role=write "
+    assert re.fullmatch(r"`rwlock` 0\.4\d×: fastest by median, but prefers readers: starves role=write "
                         r"\(100× fewer ops per thread than role=read\)<br>"
                         r"`barrier-async` 80\.\d×: starves role=read \(.*\)", reads["Disqualified"]), \
         reads["Disqualified"]
@@ -116,10 +116,11 @@ def test_an_unfair_variant_is_disqualified_unless_the_machine_is_oversubscribed(
         assert re.fullmatch(elsewhere, row["Disqualified"]), row["Disqualified"]
 
 
-@pytest.mark.parametrize("starved", [3, 0], ids=["starved-at-2-threads", "control-not-starved"])
+@pytest.mark.parametrize("starved", [5, 0], ids=["starved-at-2-threads", "control-not-starved"])
 def test_a_variant_starved_at_a_thread_count_no_decision_is_made_at_is_not_recommended(tmp_path, starved):
-    # On 4 CPUs the situations are 1, 4 and 8 threads; spin-lock is fastest everywhere, but starved in 3 of 15
-    # samples at 2 threads, which the report's starvation headline shows: it must not be the one to use anywhere.
+    # On 4 CPUs the situations are 1, 4 and 8 threads; spin-lock is fastest everywhere, but starved in 5 of 15
+    # samples at 2 threads (beyond the 1 in 20 assumed where no control was timed), which the report's starvation
+    # headline shows: it must not be the one to use anywhere.
     cases = {}
     for threads in (1, 2, 4, 8):
         for variant, cost in (("spin-lock", 50.0), ("mutex", 100.0), ("serial", 400.0)):
@@ -131,8 +132,9 @@ def test_a_variant_starved_at_a_thread_count_no_decision_is_made_at_is_not_recom
         row = _row(rows, "mixed", situation)
         if starved:
             assert row["Use"].startswith("**`mutex`** "), situation
-            assert re.fullmatch(r"`spin-lock` 0\.\d\d×: fastest by median, but starved in 3 of 15 samples "
-                                r"\(1 of 1 round\) at mixed, 2 threads \(contended\)", row["Disqualified"]), row
+            assert re.fullmatch(r"`spin-lock` 0\.\d\d×: fastest by median, but starved in 5 of 15 samples "
+                                r"\(1 of 1 round; no control was timed\) at mixed, 2 threads \(contended\)",
+                                row["Disqualified"]), row
         else:
             assert row["Use"].startswith("**`spin-lock`** "), situation
 

@@ -6,12 +6,17 @@ control that differs in the one figure the rule reads; and a file without the co
 
 from __future__ import annotations
 
+import math
+import re
+
 import pytest
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED, OVERSUBSCRIPTION,
-                                         SERIALIZED, SPIN_BEFORE_SLEEP_NS, SPINNING, SYSCALL_HEAVY, UNCLEAR,
-                                         WAITING_FOR_CPU, diagnose)
+from analyze_lib.judge.diagnosis import (CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED,
+                                         OVERSUBSCRIPTION, RARE_LONG_SLEEPS, SERIALIZED, SPIN_BEFORE_SLEEP_NS, SPINNING,
+                                         STARVATION, SYSCALL_HEAVY, UNCLEAR, WAITER_PREEMPTION, WAITING_FOR_CPU,
+                                         diagnose)
+from analyze_lib.judge import diagnosis
 from analyze_lib.judge.signals import blocked_ns
 from analyze_lib.present.diagnosis_text import cause_text, split_text
 from csvgen import case, write_results
@@ -238,3 +243,73 @@ def test_most_of_the_cpu_time_on_threads_the_case_does_not_measure_is_offloaded(
     # Without the split nothing says which threads ran: no offloaded.
     old = _diagnoses(tmp_path, ACTOR, {ACTOR_KEY: ACTOR_SIGNALS}, version=7)[("actor", 1)]
     assert old.label != OFFLOADED and old.signals.elsewhere_share is None
+
+
+# Issue 73: the semaphore's fan-out at one thread, one caller and its tasks: a switch in and 90% of its time blocked
+# per op, as a convoy's threads are; but one thread cannot queue behind others.
+FAN_OUT = {case("wait", "fan-out", "semaphore", 1, "tasks=1"): 3500.0}
+FAN_OUT_SIGNALS = {"voluntary": 1.0, "utilisation": 0.2, "kernel_share": 0.5, "schedule": _split(0.1, 0.0, 1.0)}
+
+
+def test_a_fan_out_at_one_thread_is_a_hand_off_not_a_convoy(tmp_path):
+    [found] = _diagnoses(tmp_path, FAN_OUT, dict.fromkeys(FAN_OUT, FAN_OUT_SIGNALS)).values()
+    assert found.label == diagnosis.HANDOFF
+    assert cause_text(found).startswith("hand-off: a cross-thread round trip, the caller waiting 3.1 µs per op")
+    # Negative control: the same signals from two threads are threads queued on each other.
+    two = {case("wait", "fan-out", "semaphore", 2, "tasks=1"): 3500.0}
+    [found] = _diagnoses(tmp_path, two, dict.fromkeys(two, FAN_OUT_SIGNALS)).values()
+    assert found.label == CONVOY
+
+
+# The issue's futex locks at 2 threads: 13-38% of their time blocked at about 0.001 switches per op.
+FUTEX = _line("pthread-mutex", {1: 60.0, 2: 50.0})
+FUTEX_2 = case("isolation", "mixed", "pthread-mutex", 2, "read_pct=0")
+
+
+def test_threads_that_block_long_but_rarely_are_rare_long_sleeps(tmp_path):
+    rare = {"voluntary": 0.001, "utilisation": 0.75, "kernel_share": 0.02, "schedule": _split(0.7, 0.0, 0.001)}
+    found = _diagnoses(tmp_path, FUTEX, {FUTEX_2: rare})[("pthread-mutex", 2)]
+    assert found.label == RARE_LONG_SLEEPS
+    assert cause_text(found).startswith("rare long sleeps: 30% of each thread's time blocked at 0.001 switches in")
+    # Negative control: blocked 5% of the time, they ran: on the CPU.
+    ran = {**rare, "utilisation": 0.97, "schedule": _split(0.95, 0.0, 0.001)}
+    assert _diagnoses(tmp_path, FUTEX, {FUTEX_2: ran})[("pthread-mutex", 2)].label == CPU_BOUND
+
+
+def test_threads_that_each_spend_far_more_per_op_than_alone_are_contended_not_cpu_bound(tmp_path):
+    # The issue's mutex: 92 ns alone, 532 ns/op of the system at 2 threads: each thread 11.6x its time alone.
+    line = _line("mutex", {1: 92.0, 2: 532.0})
+    key = case("isolation", "mixed", "mutex", 2, "read_pct=0")
+    ran = {"voluntary": 0.001, "utilisation": 1.0, "kernel_share": 0.01, "schedule": _split(0.99, 0.0, 0.001)}
+    found = _diagnoses(tmp_path, line, {key: ran})[("mutex", 2)]
+    assert found.label == CONTENDED and found.contention == pytest.approx(532 * 2 / 92, rel=0.05)
+    assert re.match(r"contended: each thread spends 1\d(\.\d)?× its one-thread time per op", cause_text(found))
+    # Negative control: 50 ns/op at 2 threads, each thread about its time alone: the work.
+    fair = _line("mutex", {1: 92.0, 2: 50.0})
+    assert _diagnoses(tmp_path, fair, {key: ran})[("mutex", 2)].label == CPU_BOUND
+
+
+def test_an_oversubscribed_lock_whose_threads_stall_without_sleeping_is_waiter_preemption(tmp_path):
+    # The issue's FIFO ticket lock at 8 threads on 2 CPUs: no operation in half the samples, its threads running or
+    # waiting for a CPU, hardly ever asleep.
+    from analyze_lib.judge.decisions import disqualification, role_rows
+
+    line = _line("ticket-lock", {1: 20.0, 2: 40.0})
+    key = case("isolation", "mixed", "ticket-lock", 8, "read_pct=0")
+    line[key] = [math.inf] * 8 + [5000.0] * 7
+    spun = {"voluntary": 0.001, "utilisation": 1.0, "kernel_share": 0.01, "schedule": _split(0.25, 0.74, 0.001)}
+    path = write_results(tmp_path / "ticket.csv", line, version=8, run={"logical_cpus": "2"}, signals={key: spun})
+    cases = load_results(path).cases
+    [found] = [d for k, d in diagnose(cases, 2, 1.0).items() if k.threads == 8]
+    assert found.label == WAITER_PREEMPTION
+    assert "avoid it where threads can outnumber the CPUs" in cause_text(found)
+    eight = next(c for k, c in cases.items() if k.threads == 8)
+    assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0) is None
+    # Negative control: the same stalls with the threads asleep 60% of their time are starvation, disqualifying.
+    asleep = {**spun, "schedule": _split(0.2, 0.2, 0.001)}
+    path = write_results(tmp_path / "asleep.csv", line, version=8, run={"logical_cpus": "2"}, signals={key: asleep})
+    cases = load_results(path).cases
+    [found] = [d for k, d in diagnose(cases, 2, 1.0).items() if k.threads == 8]
+    assert found.label == STARVATION
+    eight = next(c for k, c in cases.items() if k.threads == 8)
+    assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0).startswith("starved in 8 of 15")

@@ -45,7 +45,7 @@ def test_costly_writes_in_a_fair_share_of_the_time_are_not_starved(tmp_path):
 
 def test_a_writer_that_hardly_ran_is_starved(tmp_path):
     found = _verdict(tmp_path, 0.95, 0.005)
-    assert found == ("starves role=write (its threads ran 0.5% of their time, role=read's 95%; "
+    assert found == ("prefers readers: starves role=write (its threads ran 0.5% of their time, role=read's 95%; "
                      "100× fewer ops per thread than role=read)")
 
 
@@ -55,11 +55,14 @@ def test_a_role_that_ran_less_but_did_as_many_ops_is_not_starved(tmp_path):
 
 
 def test_a_role_that_completed_nothing_is_starved_whatever_its_time(tmp_path):
-    assert _verdict(tmp_path, 0.95, 0.95, writer=(0, 0)) == "starves role=write (its threads completed no operation)"
+    assert _verdict(tmp_path, 0.95, 0.95, writer=(0, 0)) == ("prefers readers: starves role=write (its threads "
+                                                           "completed no operation)")
 
 
 def test_without_the_split_operations_per_thread_decide_as_before(tmp_path):
     # Schema 7 has no sched_ columns: nothing measures each role's time, so the operations stand in for it.
-    assert _verdict(tmp_path, None, None, version=7) == "starves role=write (100× fewer ops per thread than role=read)"
+    assert _verdict(tmp_path, None, None, version=7) == ("prefers readers: starves role=write (100× fewer ops per "
+                                                         "thread than role=read)")
     # A schema 8 file whose platform wrote the columns empty: the same.
-    assert _verdict(tmp_path, None, None, version=8) == "starves role=write (100× fewer ops per thread than role=read)"
+    assert _verdict(tmp_path, None, None, version=8) == ("prefers readers: starves role=write (100× fewer ops per "
+                                                         "thread than role=read)")

@@ -14,6 +14,7 @@ from analyze_lib.judge import stats
 from analyze_lib.cli import main
 from analyze_lib.fmt import json_number
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
+from analyze_lib.judge.evidence import UNMEASURED_FLOOR, StallFloor
 from analyze_lib.files.loader import load_results
 from analyze_lib.present.tables import which_one_tables
 from analyze_lib.present.outcome_text import outcome_text
@@ -201,19 +202,30 @@ def test_impossible_metric_values_exit_2(tmp_path, capsys, cells, message):
     assert capsys.readouterr().err == f"analyze: {path}:4: {message}\n"
 
 
-@pytest.mark.parametrize("samples, disqualified", [
-    ([[100.0] * 4 + [INF]], None),  # one sample of five: no evidence (issue 73)
-    ([[100.0, 101.0], [INF, 102.0], [103.0, 104.0]], None),  # one of six, in one round
-    ([[100.0, INF], [INF, 102.0], [103.0, 104.0]], "starved in 2 of 6 samples (2 of 3 rounds)"),
-    ([[INF, INF, 100.0, 101.0, 102.0]], "starved in 2 of 5 samples (1 of 1 round)"),
+# Controls that looked starved in none of 200 samples: a floor of 1 in 202.
+CLEAN_CONTROLS = StallFloor(looked=0, samples=200)
+# Controls that looked starved in 20 of 200: two zero samples of six are chance at that rate.
+STALLING_CONTROLS = StallFloor(looked=20, samples=200)
+
+
+@pytest.mark.parametrize("samples, floor, disqualified", [
+    ([[100.0] * 4 + [INF]], CLEAN_CONTROLS, None),  # one sample of five: no evidence (issue 73)
+    ([[100.0, 101.0], [INF, 102.0], [103.0, 104.0]], CLEAN_CONTROLS, None),  # one of six, in one round
+    ([[100.0, INF], [INF, 102.0], [103.0, 104.0]], CLEAN_CONTROLS,
+     "starved in 2 of 6 samples (2 of 3 rounds; the controls looked starved in 0 of 200)"),
+    ([[INF, INF, 100.0, 101.0, 102.0]], CLEAN_CONTROLS,
+     "starved in 2 of 5 samples (1 of 1 round; the controls looked starved in 0 of 200)"),
+    # The same two samples beside controls that stall as often, or beside none (1 in 20 assumed): chance.
+    ([[100.0, INF], [INF, 102.0], [103.0, 104.0]], STALLING_CONTROLS, None),
+    ([[100.0, INF], [INF, 102.0], [103.0, 104.0]], UNMEASURED_FLOOR, None),
 ])
-def test_a_variant_is_never_disqualified_as_starved_on_one_sample(tmp_path, samples, disqualified):
+def test_a_variant_is_never_disqualified_as_starved_on_one_sample(tmp_path, samples, floor, disqualified):
     """Issue 73: one sample without an operation can be a batch published after the sample's end, or a vCPU the host
-    took; a variant is starved only on two such samples or more (and STARVED_SHARE of them), and the reason says in
-    how many samples and rounds."""
+    took; a variant is starved only on two such samples or more (and STARVED_SHARE of them), beyond the rate the run's
+    controls looked starved at, and the reason says in how many samples and rounds, and what the floor rests on."""
     from analyze_lib.judge.decisions import disqualification, role_rows
 
     key = case("once", "hit", "os-lock", 8)
     cases = load_results(write_results(tmp_path / "r.csv", {key: samples}, version=9)).cases
     [found] = cases.values()
-    assert disqualification(found, role_rows(cases.values()), 2, cpu_share=None) == disqualified
+    assert disqualification(found, role_rows(cases.values()), 2, cpu_share=None, floor=floor) == disqualified

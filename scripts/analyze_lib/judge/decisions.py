@@ -41,7 +41,8 @@ from .situations import (
     varying_params,
 )
 from . import signals
-from .stats import RatioEstimate, finite_median, starved_count
+from .evidence import StallFloor, UNMEASURED_FLOOR, spoiled, stall_floor, starved_samples
+from .stats import RatioEstimate, finite_median
 from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
 
@@ -63,8 +64,9 @@ ROLE_STARVATION_FACTOR = 10.0
 FAIRNESS_MIN = 0.1
 # Why a case bench abandoned as hung (schema 9's ``hung``) is disqualified: no sample, only a span without progress.
 HUNG = "hung: no progress for bench's --hang-timeout (a lost wake-up or a deadlock); abandoned, never timed"
-# Starved itself: at least this share of its samples completed no operation, and at least MIN_STARVED_SAMPLES of
-# them.
+# Starved itself: at least this share of its samples completed no operation with nothing outside the variant to
+# explain it (judge/evidence.py: not spoiled by the host, not a batch edge, its threads running), at least
+# MIN_STARVED_SAMPLES of them, and more than the run's controls make likely (evidence.StallFloor).
 STARVED_SHARE = 0.2
 # Never on one sample: a lone sample without an operation can be a batch of operations published just after the
 # sample's end, or a vCPU the host took, as likely as a starved thread (issue 73: one such sample of `os-lock` at 8
@@ -109,6 +111,17 @@ def _running_share(row: Case) -> float | None:
     return split.running if split is not None and signals.finite(split.running) else None
 
 
+# A measurement whose readers starve its writer prefers readers (glibc's default rwlock does): said so. Writers that
+# starve readers are not named a preference: a queue flooded with asynchronous barrier writes does it by volume.
+_PREFERENCE = {("write", "read"): "prefers readers: "}
+
+
+def _preference(starved: Case, favoured: Case) -> str:
+    """``prefers readers: `` when ``favoured``'s role is read and ``starved``'s write, else nothing."""
+    pair = (starved.key.params_dict.get(ROLE_PARAM), favoured.key.params_dict.get(ROLE_PARAM))
+    return _PREFERENCE.get((str(pair[0]), str(pair[1])), "")
+
+
 def role_starvation(siblings: list[Case]) -> str | None:
     """Why one role of a measurement is starved by another (ROLE_STARVATION_FACTOR), or None.
 
@@ -124,7 +137,8 @@ def role_starvation(siblings: list[Case]) -> str | None:
         return None
     least = min(measured, key=lambda row: busiest[id(row)])
     if busiest[id(least)] == 0:
-        return f"starves {_role_text(least)} (its threads completed no operation)"
+        most = max(measured, key=lambda row: busiest[id(row)])
+        return f"{_preference(least, most)}starves {_role_text(least)} (its threads completed no operation)"
     shares = {id(row): _running_share(row) for row in measured}
     timed = all(share is not None for share in shares.values())
     for row in sorted(measured, key=lambda row: busiest[id(row)]):
@@ -134,24 +148,53 @@ def role_starvation(siblings: list[Case]) -> str | None:
         if ops_factor < ROLE_STARVATION_FACTOR:
             continue
         if not timed:
-            return (f"starves {_role_text(row)} ({fmt_multiple(ops_factor)}× fewer ops per thread than "
-                    f"{_role_text(most)})")
+            return (f"{_preference(row, most)}starves {_role_text(row)} ({fmt_multiple(ops_factor)}× fewer ops per "
+                    f"thread than {_role_text(most)})")
         share = shares[id(row)]
         assert share is not None
         richest = max(others, key=lambda other: shares[id(other)] or 0.0)
         richest_share = shares[id(richest)] or 0.0
         if share == 0 or richest_share / share >= ROLE_STARVATION_FACTOR:
-            return (f"starves {_role_text(row)} (its threads ran {_percent(share)} of their time, "
-                    f"{_role_text(richest)}'s {_percent(richest_share)}; {fmt_multiple(ops_factor)}× fewer ops "
-                    f"per thread than {_role_text(most)})")
+            return (f"{_preference(row, richest)}starves {_role_text(row)} (its threads ran {_percent(share)} of "
+                    f"their time, {_role_text(richest)}'s {_percent(richest_share)}; {fmt_multiple(ops_factor)}× "
+                    f"fewer ops per thread than {_role_text(most)})")
     return None
 
 
-def self_starved(case: Case) -> bool:
-    """The one rule for a case starved itself: at least STARVED_SHARE of its samples, and at least
-    MIN_STARVED_SAMPLES, completed no operation (the report's decisions and its diagnosis both ask it)."""
-    starved = starved_count(case.ns_per_op)
-    return starved >= MIN_STARVED_SAMPLES and starved >= STARVED_SHARE * case.n
+def self_starved(case: Case, logical_cpus: int, floor: StallFloor = UNMEASURED_FLOOR) -> bool:
+    """The one rule for a case starved itself (the report's decisions and its diagnosis both ask it): of the samples
+    the host did not spoil, at least STARVED_SHARE, and at least MIN_STARVED_SAMPLES, completed no operation with
+    nothing outside the variant to explain it (evidence.starved_samples), more than ``floor``, the rate the run's
+    controls looked starved at, makes likely."""
+    starved = int(starved_samples(case, logical_cpus).sum())
+    counted = case.n - int(spoiled(case).sum())
+    return starved >= MIN_STARVED_SAMPLES and starved >= STARVED_SHARE * counted and floor.beyond(starved, counted)
+
+
+# Lock-waiter preemption: with more threads than CPUs, a case whose threads stalled without blocking (at most this
+# share of their time asleep) was waiting for a thread that was not on a CPU, as a FIFO lock's next waiter or a spin
+# lock's holder is: advice (avoid where threads can outnumber the CPUs), never a disqualification where it is fastest.
+PREEMPTED_BLOCKED_SHARE = 0.1
+
+
+def waiter_preemption(case: Case, logical_cpus: int) -> bool:
+    """Whether ``case``'s starvation is lock-waiter preemption: more threads than CPUs, and its threads blocked at
+    most PREEMPTED_BLOCKED_SHARE of their time (the split's level; False without the split)."""
+    if case.key.threads <= logical_cpus:
+        return False
+    split = signals.split(case)
+    return split is not None and signals.finite(split.blocked) and split.blocked <= PREEMPTED_BLOCKED_SHARE
+
+
+def starved_reason(case: Case, logical_cpus: int, floor: StallFloor) -> str:
+    """Where a self-starved case starved: ``5 of 10 samples (5 of 10 rounds; …)``, with what the floor rests on."""
+    starved = starved_samples(case, logical_cpus)
+    rounds = np.unique(case.round_ids[starved]).size
+    counted = case.n - int(spoiled(case).sum())
+    controls = (f"the controls looked starved in {floor.looked} of {floor.samples}" if floor.measured
+                else "no control was timed")
+    return (f"{int(starved.sum())} of {counted} samples ({rounds} of {fmt_count(case.round_count, 'round')}; "
+            f"{controls})")
 
 
 def _percent(share: float) -> str:
@@ -159,7 +202,8 @@ def _percent(share: float) -> str:
 
 
 def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, *,
-                      cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES) -> str | None:
+                      cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES,
+                      floor: StallFloor = UNMEASURED_FLOOR) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     A variant in ``failed`` (judge/stress.stress_failures: a forbidden outcome in one of its stress checks)
@@ -169,7 +213,7 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     within one, disqualifies the variant for all of them. Unfairness counts only where it
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
     CPU-bound harness cases got of their CPUs) says the machine was busy
-    (conditions.fairness_not_judged).
+    (conditions.fairness_not_judged). Starving itself counts only beyond ``floor`` (self_starved).
     """
     broken = failed.get((case.key.suite, case.key.variant))
     if broken is not None and not isinstance(broken, Elsewhere):
@@ -178,12 +222,9 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     if any(row.hung for row in siblings):
         return HUNG
     for row in [case] + [s for s in siblings if s is not case]:
-        if self_starved(row):
+        if self_starved(row, logical_cpus, floor) and not waiter_preemption(row, logical_cpus):
             where = "" if row is case else f" as {_role_text(row)}"
-            starved = np.isinf(row.ns_per_op)
-            rounds = np.unique(row.round_ids[starved]).size
-            return (f"starved{where} in {int(starved.sum())} of {row.n} samples "
-                    f"({rounds} of {fmt_count(row.round_count, 'round')})")
+            return f"starved{where} in {starved_reason(row, logical_cpus, floor)}"
     starves = role_starvation(siblings)
     if starves is not None:
         return starves
@@ -255,9 +296,9 @@ def _factor_descending(standing: Standing) -> float:
 
 def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, cpu_share: float | None,
-            failed: StressFailures, proof: Proof) -> Decision:
+            failed: StressFailures, proof: Proof, floor: StallFloor) -> Decision:
     reasons: dict[str, str | None] = {
-        c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed)
+        c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed, floor=floor)
         for c in candidates}
     unproven = {c.key.variant: proof.unproven(suite, benchmark, c.key.variant) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
@@ -305,6 +346,7 @@ def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_
     thread_situations: a variant starved at 4 threads, where 1, 2 and 8 are decided, is disqualified too). The
     first reason in case order is kept; a stress failure comes first."""
     rows = role_rows(cases.values())
+    floor = stall_floor(cases.values(), logical_cpus)
     benchmarks: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         benchmarks[(case.key.suite, case.key.benchmark)].append(case)
@@ -314,7 +356,7 @@ def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_
         if (key.suite, key.variant) in found or key.suite in FLOOR_SUITES \
                 or key.variant in notes(key.suite, key.benchmark).baselines:
             continue
-        reason = disqualification(cases[key], rows, logical_cpus, cpu_share=cpu_share)
+        reason = disqualification(cases[key], rows, logical_cpus, cpu_share=cpu_share, floor=floor)
         if reason is not None:
             params = tuple((name, value) for name, value in key.params if name in varying[(key.suite, key.benchmark)])
             where = ", ".join(filter(None, (thread_label(key.threads, logical_cpus), params_label(params))))
@@ -329,12 +371,14 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
     which decides where fairness can be judged (conditions.fairness_not_judged); ``failed``: the
     variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere;
     ``proof``: the variants the stress file proves (judge/stress.judge_proof; by default none, and
-    every variant is ranked by its speed alone), the only ones recommended where one is eligible.
+    every variant is ranked by its speed alone), the only ones recommended where one is eligible. Starving
+    itself counts beyond the floor the run's own controls set (evidence.stall_floor).
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
     """
     rows = role_rows(cases.values())
+    floor = stall_floor(cases.values(), logical_cpus)
     by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         if case.key.suite not in FLOOR_SUITES:
@@ -356,5 +400,5 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
                     continue
                 situation = threads_text + (f", {params_label(params)}" if params else "")
                 decisions.append(_decide(suite, benchmark, situation, candidates, rows, logical_cpus, cpu_share,
-                                         failed, proof))
+                                         failed, proof, floor))
     return decisions

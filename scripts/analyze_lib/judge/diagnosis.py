@@ -9,14 +9,22 @@ which part of the running time was spent in system calls (SYSCALL_HEAVY). The ru
 once in the constants below and in docs/diagnosis.md with the figures that chose its bounds, are
 tried in this order and the first that holds labels the case:
 
-1. STARVATION: the case completed no operation in STARVED_SHARE of its samples or more, or (every
-   thread having a CPU) one of its threads completed none in the median sample.
-2. CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
-   operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU
-   blocked (Split.blocked_own: a busy machine's run-queue time does not hide a hand-off); a convoy whose
-   threads ran at least SPIN_BEFORE_SLEEP_NS on a CPU per switch in spun before each sleep:
-   CONVOY_AFTER_SPINNING (Swift's Mutex). Without it: at least CONVOY_SWITCHES_PER_OP
-   voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
+1. STARVATION: the case starved itself (decisions.self_starved: samples with no operation that nothing outside the
+   variant explains, beyond what the run's controls show), or (every thread having a CPU) one of its threads
+   completed none in the median sample. With more threads than CPUs, a case whose threads stalled that way without
+   blocking (decisions.waiter_preemption) is WAITER_PREEMPTION instead: the lock went to a thread that
+   was not on a CPU (a FIFO lock's next waiter, a spin lock's holder), each hand-off waiting for a time slice; that
+   is advice (avoid when threads can outnumber the CPUs), not a disqualification.
+   ROLE_STARVED: one role of the measurement starves another (decisions.role_starvation), which names it, a lock
+   that prefers readers starving its writer, say; every row of the measurement gets that one cause.
+2. HANDOFF and CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
+   operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU blocked
+   (Split.blocked_own: a busy machine's run-queue time does not hide it). One measured thread that does so waits for
+   another to do its work and wake it: a HANDOFF, one cross-thread round trip, never a convoy (which takes threads
+   queued on each other). Several threads: CONVOY, and a convoy whose threads ran at least SPIN_BEFORE_SLEEP_NS on a
+   CPU per switch in ran that long between sleeps: CONVOY_AFTER_SPINNING (Swift's Mutex; the time is exact, from
+   each thread's CPU clock, never the tick-sampled kernel share). Without the split: at least
+   CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
    kernel; as many switches with the kernel's share below it is UNCLEAR: the signals disagree.
 3. SPINNING: more threads than CPUs, the CPUs kept busy (utilisation at least
    BUSY_UTILISATION), hardly a switch (at most FEW_SWITCHES_PER_OP), the threads hardly ever
@@ -44,7 +52,11 @@ tried in this order and the first that holds labels the case:
 11. CPU_BOUND: threads within the CPUs with hardly a switch that hardly blocked (split: at most
     SPIN_BLOCKED_SHARE of their time, and less than RUNQUEUE_SHARE waiting, as rule 8 took the
     rest; without it: utilisation at least BUSY_UTILISATION, kernel share at most
-    SPIN_KERNEL_SHARE): the cost is the work itself.
+    SPIN_KERNEL_SHARE): the cost is the work itself. Unless, at two threads or more, each thread's time per
+    operation (ns/op × threads) is at least CONTENDED_GROWTH times the line's at one thread: CONTENDED, the threads
+    spend it on each other (spin-waiting, the lock's cache line moving between CPUs), not on the work.
+    RARE_LONG_SLEEPS (split only): several threads with hardly a switch that blocked more than SPIN_BLOCKED_SHARE
+    of their time slept rarely but long: a futex lock whose waiters mostly get it without sleeping.
 12. UNCLEAR: anything else. Never a guess.
 
 A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
@@ -61,14 +73,19 @@ from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged
-from .decisions import FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, self_starved
+from .decisions import (FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved,
+                        starved_reason, waiter_preemption)
+from .evidence import stall_floor, starved_samples
 from .signals import Signals, finite, signals
-from .stats import starved_count
 from .summary import case_median
 
 STARVATION = "starvation"
+WAITER_PREEMPTION = "waiter-preemption"
+ROLE_STARVED = "starves-a-role"
+HANDOFF = "hand-off"
 CONVOY = "convoy"
 CONVOY_AFTER_SPINNING = "convoy-after-spinning"
+RARE_LONG_SLEEPS = "rare-long-sleeps"
 SPINNING = "spinning"
 POOL_GROWTH = "pool-growth"
 UNFAIR = "unfair"
@@ -78,10 +95,12 @@ WAITING_FOR_CPU = "waiting-for-cpu"
 SERIALIZED = "serialized"
 OVERSUBSCRIPTION = "oversubscription"
 CPU_BOUND = "cpu-bound"
+CONTENDED = "contended"
 UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
-LABELS = (STARVATION, CONVOY, CONVOY_AFTER_SPINNING, SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY,
-          WAITING_FOR_CPU, SERIALIZED, OVERSUBSCRIPTION, CPU_BOUND, UNCLEAR)
+LABELS = (STARVATION, WAITER_PREEMPTION, ROLE_STARVED, HANDOFF, CONVOY, CONVOY_AFTER_SPINNING, RARE_LONG_SLEEPS,
+          SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY, WAITING_FOR_CPU, SERIALIZED, OVERSUBSCRIPTION,
+          CPU_BOUND, CONTENDED, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
 # operation or more. In the reference run every case at or above half a switch per operation
@@ -124,6 +143,10 @@ SYSCALL_KERNEL_SHARE = 0.5
 # Waiting for a CPU: a quiet machine's threads within the CPUs wait 0-4% of their time on a run
 # queue, threads beside as many busy processes as CPUs about half.
 RUNQUEUE_SHARE = 0.2
+# Contended: each thread's time per operation at least this many times its line's at one thread. Work that shares
+# nothing costs each thread about what it cost alone (harness/empty/loop 1.0-1.1x at 2 threads); a contended
+# `mutex` (isolation/mixed) at 2 threads costs 5.8x (92 ns alone, 532 ns/op of the system at 2: issue 73).
+CONTENDED_GROWTH = 2.0
 
 
 @dataclass(frozen=True)
@@ -133,7 +156,11 @@ class Diagnosis:
     ``growth`` is the case's cost over its line's cost at ``reference_threads``, the most threads
     measured that fit the CPUs (None at or below them, or when that count was not measured);
     ``proportion`` is threads / reference_threads, what taking turns alone would explain;
-    ``starved`` of the case's ``samples`` completed no operation; ``hung``: bench abandoned the case as hung."""
+    ``starved`` of the case's ``samples`` completed no operation with nothing outside the variant to explain it
+    (evidence.starved_samples); ``hung``: bench abandoned the case as hung. ``starved_reason``: where a starved
+    case starved, with what the floor rests on (decisions.starved_reason); ``role_reason``: which role the
+    measurement starves (decisions.role_starvation); ``contention``: each thread's time per operation over its
+    line's at one thread (None at one thread, or without it)."""
 
     key: CaseKey
     label: str
@@ -145,6 +172,9 @@ class Diagnosis:
     starved: int = 0
     samples: int = 0
     hung: bool = False
+    starved_reason: str | None = None
+    role_reason: str | None = None
+    contention: float | None = None
 
 
 @dataclass(frozen=True)
@@ -170,22 +200,31 @@ def line_of(key: CaseKey) -> tuple[str, str, str, Params]:
 
 
 def label(s: Signals, starved_share: float, growth: float | None, proportion: float | None,
-          fairness_judged: bool) -> str:
+          fairness_judged: bool, *, role_starved: bool = False, contention: float | None = None,
+          preempted: bool = False) -> str:
     """The one label the rules (module doc) give a case with signals ``s``, ``starved_share`` of
-    its samples starved, ``growth`` and ``proportion`` as Diagnosis has them, and whether its
-    fairness can be judged (every thread had a CPU)."""
+    its samples starved (0 unless decisions.self_starved holds), ``growth`` and ``proportion`` as Diagnosis has
+    them, whether its fairness can be judged (every thread had a CPU), whether its measurement starves a role
+    (decisions.role_starvation), its ``contention`` (Diagnosis.contention) and whether a starvation of it is
+    lock-waiter preemption (decisions.waiter_preemption)."""
     threads, cpus = s.threads, s.logical_cpus
     within = threads <= cpus
-    if starved_share >= STARVED_SHARE or (within and fairness_judged and threads > 1 and s.fairness == 0):
-        return STARVATION
     split = s.split
     switches = split.switches_in if split is not None else None
     blocked = split.blocked if split is not None else None
     if not (finite(switches) and finite(blocked)):
         split = None
+    if starved_share > 0 and preempted:
+        return WAITER_PREEMPTION
+    if starved_share >= STARVED_SHARE or (within and fairness_judged and threads > 1 and s.fairness == 0):
+        return STARVATION
+    if role_starved:
+        return ROLE_STARVED
     if split is not None and finite(switches) and finite(blocked):
         own = split.blocked_own
         if switches >= CONVOY_SWITCHES_PER_OP and finite(own) and own >= CONVOY_BLOCKED_SHARE:
+            if split.measured_threads == 1:
+                return HANDOFF
             spun = split.running_ns_per_switch
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
         few_switches = switches <= FEW_SWITCHES_PER_OP
@@ -217,17 +256,21 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
         return SERIALIZED
     if not within and growth is not None and proportion is not None and not beyond:
         return OVERSUBSCRIPTION
-    # With the split, threads that hardly blocked nor switched and waited little for a CPU (rule 8 took
-    # those that waited) spent their time running: the work. Without it, the CPUs must have been busy in user space.
+    # With the split, threads that hardly blocked nor switched and waited little for a CPU (rule 8 took the
+    # rest) spent their time running: on the work, or on each other when each op costs a thread far more than alone.
     if within and running and few_switches and (split is not None or busy):
-        return CPU_BOUND
+        return CONTENDED if threads > 1 and contention is not None and contention >= CONTENDED_GROWTH else CPU_BOUND
+    if split is not None and threads > 1 and few_switches and not running:
+        return RARE_LONG_SLEEPS
     return UNCLEAR
 
 
 def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None) -> dict[CaseKey, Diagnosis]:
     """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
-    CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged."""
+    CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged. Starvation is the decisions'
+    (decisions.self_starved, beyond the floor the run's controls set: evidence.stall_floor)."""
     rows = role_rows(cases.values())
+    floor = stall_floor(cases.values(), logical_cpus)
     lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case
@@ -236,19 +279,30 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         members = lines[line_of(key)]
         fitting = [t for t in members if t <= logical_cpus]
         reference = max(fitting) if fitting else None
-        growth = proportion = None
+        growth = proportion = contention = None
         if key.threads > logical_cpus and reference is not None:
             base = case_median(members[reference])
             if math.isfinite(base) and base > 0:
                 growth, proportion = case_median(case) / base, key.threads / reference
-        s = signals(case, logical_cpus, role_siblings(case, rows))
+        alone = case_median(members[1]) if 1 in members else math.nan
+        if key.threads > 1 and math.isfinite(alone) and alone > 0 and math.isfinite(case_median(case)):
+            contention = case_median(case) * key.threads / alone
+        siblings = role_siblings(case, rows)
+        s = signals(case, logical_cpus, siblings)
         judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
-        starved = starved_count(case.ns_per_op)
-        # The label's starvation is the decisions' (self_starved): never on one sample; a hung case has one row.
-        share = 1.0 if case.hung else starved / case.n if case.n and self_starved(case) else 0.0
-        found[key] = Diagnosis(key, label(s, share, growth, proportion, judged), s, case_median(case),
-                               growth, proportion, reference if growth is not None else None, starved, case.n,
-                               case.hung)
+        starved = int(starved_samples(case, logical_cpus).sum())
+        is_starved = case.n > 0 and self_starved(case, logical_cpus, floor)
+        role_reason = role_starvation(siblings) if len(siblings) > 1 else None
+        if case.hung:
+            name = STARVATION
+        else:
+            name = label(s, starved / case.n if is_starved else 0.0, growth, proportion, judged,
+                         role_starved=role_reason is not None, contention=contention,
+                         preempted=waiter_preemption(case, logical_cpus))
+        found[key] = Diagnosis(key, name, s, case_median(case), growth, proportion,
+                               reference if growth is not None else None, starved, case.n, case.hung,
+                               starved_reason(case, logical_cpus, floor) if is_starved else None, role_reason,
+                               contention)
     return found
 
 
@@ -263,6 +317,8 @@ def cliffs(diagnoses: dict[CaseKey, Diagnosis]) -> list[Cliff]:
         for before, at in zip(members, members[1:]):
             if not (math.isfinite(before.median) and before.median > 0):
                 continue
+            if math.isinf(at.median) and at.label not in (STARVATION, WAITER_PREEMPTION):
+                continue  # a median lost to samples the evidence rules do not count as starved is no cliff
             factor = at.median / before.median
             if factor >= CLIFF_FACTOR:
                 found.append(Cliff(before.key.threads, at.key.threads, factor, before.median, at))

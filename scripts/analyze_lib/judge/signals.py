@@ -56,6 +56,7 @@ class Split:
     ``switches_in``: switches in per operation (after each sleep and each preemption).
     ``blocked_own``: blocked over running + blocked: the share of the time the threads were not
     waiting for a CPU that they slept, which other work on the machine does not dilute.
+    ``measured_threads``: how many threads the figures sum (the row's role's, or the callers of a hand-off).
 
     Each is a level of its own, so the three shares need not sum to 1 exactly."""
 
@@ -67,6 +68,7 @@ class Split:
     blocked_ns: float | None
     switches_in: float | None
     blocked_own: float | None = None
+    measured_threads: float | None = None
 
     @property
     def running_ns_per_switch(self) -> float | None:
@@ -209,7 +211,8 @@ def split(case: Case) -> Split | None:
         running_ns=signal_level(_per(running, ops), rounds), runqueue_ns=signal_level(_per(runqueue, ops), rounds),
         blocked_ns=signal_level(_per(blocked, ops), rounds),
         switches_in=signal_level(_per(np.asarray(columns[SCHED_SWITCHES], dtype=float), ops), rounds),
-        blocked_own=signal_level(_per(blocked, running + blocked), rounds))
+        blocked_own=signal_level(_per(blocked, running + blocked), rounds),
+        measured_threads=signal_level(np.asarray(threads, dtype=float), rounds))
 
 
 def signals(case: Case, logical_cpus: int, siblings: list[Case] | None = None) -> Signals:

@@ -10,8 +10,9 @@ import math
 
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
 from ..judge.decisions import HUNG
-from ..judge.diagnosis import (CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED, OVERSUBSCRIPTION, POOL_GROWTH,
-                               SERIALIZED, SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, Cliff,
+from ..judge.diagnosis import (CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, HANDOFF, OFFLOADED,
+                               OVERSUBSCRIPTION, POOL_GROWTH, RARE_LONG_SLEEPS, ROLE_STARVED, SERIALIZED, SPINNING,
+                               STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITER_PREEMPTION, WAITING_FOR_CPU, Cliff,
                                Diagnosis)
 from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
 from ..judge.signals import Split, finite
@@ -57,10 +58,37 @@ def split_text(split: Split | None) -> str:
             f"{_time(split.runqueue_ns)} waiting, {_time(split.blocked_ns)} blocked, {_switches_in(split.switches_in)}")
 
 
+def _per_sleep(split: Split) -> str:
+    """How long a thread slept each time it blocked: its blocked time over its switches in, per op."""
+    if not finite(split.blocked_ns) or not finite(split.switches_in) or split.switches_in <= 0:
+        return "—"
+    return fmt_duration(split.blocked_ns / split.switches_in)
+
+
 def cause_text(d: Diagnosis) -> str:
     """The label and its figures in a short phrase, per operation."""
     s = d.signals
     split = s.split
+    if d.label == ROLE_STARVED and d.role_reason is not None:
+        return d.role_reason
+    if d.label == WAITER_PREEMPTION:
+        return (f"waiter preemption: no operation completed in {d.starved_reason or f'{d.starved} samples'} with "
+                f"{s.threads} threads on {s.logical_cpus} CPUs, the threads {_share(split.blocked if split else None)} "
+                "blocked: the lock went to a thread that was not on a CPU, and each hand-off waited for a time slice; "
+                "avoid it where threads can outnumber the CPUs")
+    if d.label == HANDOFF and split is not None:
+        return (f"hand-off: a cross-thread round trip, the caller waiting {_time(split.blocked_ns)} per op for "
+                f"another thread's work and wake-up ({_share(split.blocked_own)} of the time it did not wait for a "
+                f"CPU), {_switches_in(split.switches_in)} per op")
+    if d.label == RARE_LONG_SLEEPS and split is not None:
+        return (f"rare long sleeps: {_share(split.blocked)} of each thread's time blocked at "
+                f"{_switches_in(split.switches_in)} per op, {_per_sleep(split)} a sleep: the waiters mostly get the "
+                "lock without sleeping, and now and then sleep long in the kernel")
+    if d.label == CONTENDED:
+        running = f"{_share(split.running)} of each thread's time running, " if split is not None else ""
+        return (f"contended: each thread spends {fmt_multiple(d.contention or math.nan)}× its one-thread time per op, "
+                f"{running}{_switches_in(split.switches_in if split else None)} per op: on each other (spin-waiting, "
+                "the lock's cache line moving between CPUs), not on the work")
     if d.label in (CONVOY, CONVOY_AFTER_SPINNING) and split is not None:
         # Where the spin ran (user space or the kernel) only the tick-sampled split says: a detail, never the bound.
         spun = (f", {_time(split.running_ns_per_switch)} on a CPU before each sleep ({_share(s.kernel_share)} of "

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
 from ..judge.diagnosis import Diagnosis
+from ..judge.evidence import stall_floor
 from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
@@ -70,6 +71,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
+    floor = stall_floor(cases.values(), logical_cpus)
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
         if key.suite not in FLOOR_SUITES:
@@ -87,7 +89,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
             out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share,
-                                                   failed=failed) is not None
+                                                   failed=failed, floor=floor) is not None
                    for c in scenario_cases}
             if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]

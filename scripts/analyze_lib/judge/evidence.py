@@ -1,0 +1,180 @@
+"""Which samples of a case are evidence that a thread starved, and how many it takes to go beyond chance.
+
+A sample that completed no operation (``ns_per_op`` inf, or a thread at ``thread_ops_min`` 0) says a thread starved
+only when nothing outside the variant explains it. Three things can, and each is read from the sample itself:
+
+- **The host took the CPUs** (``spoiled``): the hypervisor stole at least HOST_SPOILED_SHARE of the time of the
+  CPUs the row's threads ran on (schema 10's ``steal_ns`` over ``steal_cpus`` × ``elapsed_ns``). Such a sample
+  counts towards no starvation, unfairness or cliff.
+- **A batch straddled the sample's edge** (``batch_edge``): a thread publishes its count every ``batch_ops``
+  operations (schema 10), so a sample shorter than EDGE_BATCHES batches at the case's own pace can end before any
+  batch did, though its threads worked throughout (`serial-worker` at 1 thread: 256 tasks a batch, 2-8 ms).
+- **The thread was not running** (``not_running``): within the CPUs, threads that waited on a run queue for at least
+  NOT_RUNNING_SHARE of the sample were held off their CPU by other work, not by the variant.
+
+What is left still happens by chance on a virtual machine: a vCPU can stall for milliseconds while its thread's
+clock says it ran, and on this kind of kernel the steal column does not see it (docs/findings/
+2026-11-29-stalls-on-a-vm.md). So the run's own controls, the harness suite's loops, which cannot starve, set the
+floor (``StallFloor``): the rate at which their samples look starved. A case is starved only when its count of
+evidence samples is beyond that rate, a binomial tail below STARVATION_ALPHA. Pure: no I/O, no words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from ..files.model import Case
+from .situations import FLOOR_SUITES
+
+STEAL = "steal_ns"
+STEAL_CPUS = "steal_cpus"
+BATCH_OPS = "batch_ops"
+
+# Spoiled by the host: at least this share of the counted CPUs' time stolen during the sample. /proc/stat counts
+# steal in ticks of 10 ms, so one tick across an 8 ms sample on two CPUs is 62%: any tick marks it.
+HOST_SPOILED_SHARE = 0.1
+# A sample's zero is evidence only when at least this many batches fit in it at the case's own pace.
+EDGE_BATCHES = 3
+# Not running: the row's threads waited on a run queue for at least this share of their time in the sample.
+NOT_RUNNING_SHARE = 0.5
+# Beyond chance: the probability that the floor's rate alone gives at least as many starved samples.
+STARVATION_ALPHA = 0.01
+# The rate assumed when the run timed no control: one sample in 20 of any case may look starved by chance. The
+# worst measured so far is on an Intel Xeon VM (issue 73: 1 of 51 two-thread samples of lock-free code with a thread
+# at zero), and the prior below puts a run of 40 clean control samples at 1 in 42.
+UNMEASURED_STALL_RATE = 0.05
+
+
+def _column(case: Case, name: str) -> np.ndarray:
+    """``case``'s column ``name`` as floats, NaN throughout where the file has no such column."""
+    values = case.columns.get(name)
+    return np.full(case.n, np.nan) if values is None else np.asarray(values, dtype=float)
+
+
+def spoiled(case: Case) -> np.ndarray:
+    """Each sample: whether the host stole at least HOST_SPOILED_SHARE of the counted CPUs' time (False where the
+    file records no steal)."""
+    steal, cpus, elapsed = _column(case, STEAL), _column(case, STEAL_CPUS), _column(case, "elapsed_ns")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = steal / (cpus * elapsed)
+    return np.asarray(np.isfinite(share) & (share >= HOST_SPOILED_SHARE))
+
+
+def steal_recorded(case: Case) -> bool:
+    """Whether any sample of ``case`` records the host's steal."""
+    return bool(np.isfinite(_column(case, STEAL)).any())
+
+
+def _counted_threads(case: Case) -> np.ndarray:
+    """The threads each sample's operations count: ``sched_threads`` where recorded, else the case's threads (a
+    role row's are fewer, so its pace then reads slower and more of its zeros are taken for batch edges)."""
+    counted = _column(case, "sched_threads")
+    return np.where(np.isfinite(counted) & (counted > 0), counted, float(case.key.threads))
+
+
+def batch_edge(case: Case) -> np.ndarray:
+    """Each sample: whether it completed no operation yet was shorter than EDGE_BATCHES batches at the case's own
+    pace (the median over its samples that did complete some of one thread's time per operation). False where the
+    file records no batch size; a case none of whose samples completed an operation has no pace, and its zeros
+    stand."""
+    batch, elapsed = _column(case, BATCH_OPS), _column(case, "elapsed_ns")
+    ops = _column(case, "ops")
+    worked = ops > 0
+    if not worked.any():
+        return np.zeros(case.n, dtype=bool)
+    pace = float(np.median(elapsed[worked] * _counted_threads(case)[worked] / ops[worked]))
+    with np.errstate(invalid="ignore"):
+        short = elapsed < EDGE_BATCHES * batch * pace
+    return np.asarray(~worked & np.isfinite(batch) & short)
+
+
+def not_running(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample: whether, within the CPUs, the row's threads waited on a run queue for at least
+    NOT_RUNNING_SHARE of their time (False with more threads than CPUs, where the wait is the case's own, and where
+    the file records no split)."""
+    if case.key.threads > logical_cpus:
+        return np.zeros(case.n, dtype=bool)
+    runqueue, threads = _column(case, "sched_runqueue_ns"), _column(case, "sched_threads")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = runqueue / (threads * _column(case, "elapsed_ns"))
+    return np.asarray(np.isfinite(share) & (share >= NOT_RUNNING_SHARE))
+
+
+def explained(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample: whether something outside the variant explains a zero in it (spoiled, a batch edge, not
+    running)."""
+    either: np.ndarray = spoiled(case) | batch_edge(case) | not_running(case, logical_cpus)
+    return either
+
+
+def starved_samples(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample: whether it completed no operation with nothing outside the variant to explain it."""
+    starved: np.ndarray = np.isinf(case.ns_per_op) & ~explained(case, logical_cpus)
+    return starved
+
+
+def _looks_starved(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample of a control: whether one of its threads completed no operation, unexplained."""
+    fewest = _column(case, "thread_ops_min")
+    zero = np.isinf(case.ns_per_op) | (np.isfinite(fewest) & (fewest == 0))
+    return np.asarray(zero & ~spoiled(case) & ~not_running(case, logical_cpus))
+
+
+@dataclass(frozen=True)
+class StallFloor:
+    """How often the run's controls, which cannot starve (the harness suite's loops), looked starved anyway:
+    ``looked`` of ``samples`` had a thread complete no operation with nothing outside to explain it. ``rate`` is
+    the floor a case's starved samples must go beyond: (looked + 1) / (samples + 2), a count that saw nothing yet
+    not taken for a machine that never stalls; UNMEASURED_STALL_RATE when the run timed no control."""
+
+    looked: int = 0
+    samples: int = 0
+
+    @property
+    def measured(self) -> bool:
+        return self.samples > 0
+
+    @property
+    def rate(self) -> float:
+        if not self.measured:
+            return UNMEASURED_STALL_RATE
+        return (self.looked + 1) / (self.samples + 2)
+
+    def chance(self, starved: int, samples: int) -> float:
+        """The probability that ``samples`` samples at the floor's rate give ``starved`` or more starved ones."""
+        if starved <= 0:
+            return 1.0
+        return float(scipy_stats.binom.sf(starved - 1, samples, self.rate))
+
+    def beyond(self, starved: int, samples: int) -> bool:
+        """Whether ``starved`` of ``samples`` starved samples go beyond chance (below STARVATION_ALPHA)."""
+        return self.chance(starved, samples) < STARVATION_ALPHA
+
+
+UNMEASURED_FLOOR = StallFloor()
+
+
+def stall_floor(cases: Iterable[Case], logical_cpus: int) -> StallFloor:
+    """The floor the run's controls set: every sample of the floor suites' cases that the host did not spoil."""
+    looked = samples = 0
+    for case in cases:
+        if case.key.suite in FLOOR_SUITES and not case.hung:
+            counted = ~spoiled(case)
+            looked += int((_looks_starved(case, logical_cpus) & counted).sum())
+            samples += int(counted.sum())
+    return StallFloor(looked, samples)
+
+
+def spoiled_count(cases: Iterable[Case]) -> tuple[int, int, bool]:
+    """Over ``cases``: how many samples the host spoiled, of how many, and whether any recorded the steal."""
+    spoilt = total = 0
+    recorded = False
+    for case in cases:
+        spoilt += int(spoiled(case).sum())
+        total += case.n
+        recorded = recorded or steal_recorded(case)
+    return spoilt, total, recorded

@@ -1,0 +1,102 @@
+"""Issue 73: which samples are evidence that a thread starved (judge/evidence.py), each rule with a negative control
+on synthetic rows: a sample the host stole is not starvation, one that ends mid-batch is not zero operations, one
+whose threads waited for a CPU is not the variant's doing, and a genuinely starved case still is; and the run's own
+controls set how many starved samples go beyond chance."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analyze_lib.files.model import Case, CaseKey
+from analyze_lib.judge.decisions import disqualification, role_rows, self_starved
+from analyze_lib.judge.evidence import (EDGE_BATCHES, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, StallFloor, batch_edge,
+                                        spoiled, stall_floor, starved_samples)
+
+INF = math.inf
+CPUS = 2
+SAMPLE_NS = 8_000_000.0
+# Controls that looked starved in none of 200 samples: a floor of 1 in 202.
+CLEAN = StallFloor(looked=0, samples=200)
+
+
+def _case(ns_per_op: list[float], threads: int = 1, suite: str = "wait", variant: str = "serial-worker",
+          **columns: list[float] | float) -> Case:
+    """A case of ``ns_per_op`` samples of SAMPLE_NS each, every thread doing an equal share; ``columns`` sets others
+    (a number for every sample, or a list)."""
+    ns = np.asarray(ns_per_op, dtype=float)
+    n = ns.size
+    ops = np.where(np.isinf(ns), 0.0, np.round(SAMPLE_NS / np.where(np.isinf(ns), 1.0, ns)))
+    table = {"ns_per_op": ns, "ops": ops, "elapsed_ns": np.full(n, SAMPLE_NS),
+             "thread_ops_min": ops / threads, "thread_ops_max": ops / threads}
+    for name, value in columns.items():
+        table[name] = np.asarray(value if isinstance(value, list) else [value] * n, dtype=float)
+    return Case(CaseKey(suite, "bench", variant, threads), table, np.arange(1, n + 1))
+
+
+# Half the samples of a one-thread case at 20 µs an op completed nothing.
+HALF = [INF] * 5 + [20_000.0] * 5
+
+
+def test_a_genuinely_starved_case_is_starved_and_one_the_host_stole_is_not():
+    assert self_starved(_case(HALF), CPUS, CLEAN)
+    # The host took a fifth of both CPUs in each sample without an operation: none of them is evidence.
+    stolen = [0.2 * 2 * SAMPLE_NS] * 5 + [0.0] * 5
+    spoilt = _case(HALF, steal_ns=stolen, steal_cpus=2.0)
+    assert list(spoiled(spoilt)) == [True] * 5 + [False] * 5
+    assert not starved_samples(spoilt, CPUS).any() and not self_starved(spoilt, CPUS, CLEAN)
+    # Negative control: a steal just under HOST_SPOILED_SHARE leaves the samples as evidence.
+    light = _case(HALF, steal_ns=[HOST_SPOILED_SHARE * 0.9 * 2 * SAMPLE_NS] * 5 + [0.0] * 5, steal_cpus=2.0)
+    assert not spoiled(light).any() and self_starved(light, CPUS, CLEAN)
+
+
+def test_a_sample_that_ends_mid_batch_is_not_zero_operations():
+    # 256 tasks a batch at 20 µs each: 5.1 ms a batch, fewer than EDGE_BATCHES in an 8 ms sample.
+    edge = _case(HALF, batch_ops=256.0)
+    assert list(batch_edge(edge)) == [True] * 5 + [False] * 5
+    assert not self_starved(edge, CPUS, CLEAN)
+    # Negative control: batches of 64 tasks, 1.3 ms each: six fit in a sample, so its zero is evidence.
+    assert 64 * 20_000.0 * EDGE_BATCHES < SAMPLE_NS
+    assert self_starved(_case(HALF, batch_ops=64.0), CPUS, CLEAN)
+    # A case that never completed a batch has no pace to judge by: its zeros stand.
+    assert not batch_edge(_case([INF] * 10, batch_ops=256.0)).any()
+
+
+def test_threads_held_off_their_cpus_within_the_cpus_are_not_starved_by_the_variant():
+    waited = _case(HALF, sched_threads=1.0, sched_runqueue_ns=[0.7 * SAMPLE_NS] * 5 + [0.0] * 5)
+    assert not self_starved(waited, CPUS, CLEAN)
+    # Negative control: the same wait with more threads than CPUs is the case's own.
+    over = _case(HALF, threads=4, sched_threads=4.0, sched_runqueue_ns=[0.7 * 4 * SAMPLE_NS] * 5 + [0.0] * 5)
+    assert self_starved(over, CPUS, CLEAN)
+
+
+def test_starvation_goes_beyond_what_the_runs_controls_show():
+    two = _case([INF] * 2 + [20_000.0] * 8)
+    assert self_starved(two, CPUS, CLEAN)
+    # Controls that stalled in one sample of ten: two of ten is chance.
+    assert not self_starved(two, CPUS, StallFloor(looked=20, samples=200))
+    # No control timed: one in 20 assumed, and two of ten is chance too; five of ten is not.
+    assert not self_starved(two, CPUS, UNMEASURED_FLOOR)
+    assert self_starved(_case(HALF), CPUS, UNMEASURED_FLOOR)
+
+
+def test_the_floor_is_the_harness_loops_unexplained_zero_threads():
+    fine = _case([1.0] * 10, threads=2, suite="harness", variant="loop")
+    stalled = _case([1.0] * 10, threads=2, suite="harness", variant="call")
+    stalled.columns["thread_ops_min"][:2] = 0.0
+    other = _case(HALF, threads=2)
+    floor = stall_floor([fine, stalled, other], CPUS)
+    assert (floor.looked, floor.samples) == (2, 20)
+    assert floor.rate == 3 / 22
+    # A stall the host took is not counted, nor its sample.
+    stolen = _case([1.0] * 10, threads=2, suite="harness", variant="call", steal_ns=[SAMPLE_NS] * 2 + [0.0] * 8,
+                   steal_cpus=2.0)
+    stolen.columns["thread_ops_min"][:2] = 0.0
+    assert (stall_floor([fine, stolen], CPUS).looked, stall_floor([fine, stolen], CPUS).samples) == (0, 18)
+
+
+def test_a_disqualification_says_what_its_floor_rests_on():
+    starved = _case(HALF)
+    reason = disqualification(starved, role_rows([starved]), CPUS, cpu_share=None, floor=CLEAN)
+    assert reason == "starved in 5 of 10 samples (5 of 10 rounds; the controls looked starved in 0 of 200)"
