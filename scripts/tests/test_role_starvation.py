@@ -55,14 +55,42 @@ def test_a_role_that_ran_less_but_did_as_many_ops_is_not_starved(tmp_path):
 
 
 def test_a_role_that_completed_nothing_is_starved_whatever_its_time(tmp_path):
-    assert _verdict(tmp_path, 0.95, 0.95, writer=(0, 0)) == ("prefers readers: starves role=write (its threads "
-                                                           "completed no operation)")
+    # Its writer ran 95% of its time (spun, never slept): no preference is claimed, only the starvation.
+    assert _verdict(tmp_path, 0.95, 0.95, writer=(0, 0)) == "starves role=write (its threads completed no operation)"
 
 
 def test_without_the_split_operations_per_thread_decide_as_before(tmp_path):
     # Schema 7 has no sched_ columns: nothing measures each role's time, so the operations stand in for it.
-    assert _verdict(tmp_path, None, None, version=7) == ("prefers readers: starves role=write (100× fewer ops per "
-                                                         "thread than role=read)")
+    # Nothing says the writer slept: no preference is claimed.
+    assert _verdict(tmp_path, None, None, version=7) == "starves role=write (100× fewer ops per thread than role=read)"
     # A schema 8 file whose platform wrote the columns empty: the same.
-    assert _verdict(tmp_path, None, None, version=8) == ("prefers readers: starves role=write (100× fewer ops per "
-                                                         "thread than role=read)")
+    assert _verdict(tmp_path, None, None, version=8) == "starves role=write (100× fewer ops per thread than role=read)"
+
+
+def _labels(tmp_path, read_running: float, write_running: float, writer=WRITER, switches: float = 0.001):
+    from analyze_lib.judge.diagnosis import diagnose
+
+    cases = {_roles("read", "rwlock"): 100.0, _roles("write", "rwlock"): 10000.0}
+    signals = {key: {"schedule": {"running": running, "runqueue": 0.0, "switches_in": switches}}
+               for key, running in ((_roles("read", "rwlock"), read_running),
+                                    (_roles("write", "rwlock"), write_running))}
+    path = write_results(tmp_path / "labels.csv", cases, version=8, run={"logical_cpus": "2"},
+                         thread_ops={_roles("read", "rwlock"): READERS, _roles("write", "rwlock"): writer},
+                         signals=signals)
+    loaded = load_results(path)
+    return {dict(k.params)["role"]: d.label for k, d in diagnose(loaded.cases, loaded.logical_cpus, 1.0).items()}
+
+
+def test_a_starved_writer_gives_every_row_of_its_measurement_the_one_cause(tmp_path):
+    # Issue 73: the rwlock's write row was "convoy after spinning" in the headline and "starves role=write" in the
+    # table. The writer that completed nothing and the readers beside it are both the measurement that starves it.
+    assert _labels(tmp_path, 0.95, 0.005, writer=(0, 0)) == {"read": "starves-a-role", "write": "starves-a-role"}
+    # Negative control: a fair share each: neither row is.
+    assert "starves-a-role" not in _labels(tmp_path, 0.95, 0.95).values()
+
+
+def test_a_role_row_of_one_thread_beside_another_role_is_no_hand_off(tmp_path):
+    # One writer and one reader that each block and switch every op queue on each other: a convoy, though each row
+    # counts one thread (the hand-off is one caller alone).
+    labels = _labels(tmp_path, 0.3, 0.3, writer=READERS, switches=1.0)
+    assert labels == {"read": "convoy", "write": "convoy"}

@@ -111,15 +111,21 @@ def _running_share(row: Case) -> float | None:
     return split.running if split is not None and signals.finite(split.running) else None
 
 
-# A measurement whose readers starve its writer prefers readers (glibc's default rwlock does): said so. Writers that
-# starve readers are not named a preference: a queue flooded with asynchronous barrier writes does it by volume.
-_PREFERENCE = {("write", "read"): "prefers readers: "}
+# A lock whose readers starve its writer while the writer sleeps waiting for it prefers readers (glibc's default
+# rwlock does): said so where the writer's threads were asleep at least this share of their time (the split). A
+# writer that spun or waited for a CPU lost a race, not a policy (a spin lock's writer among seven readers on 2
+# CPUs); writers that starve readers are never named a preference: a queue flooded with asynchronous barrier
+# writes does it by volume.
+PREFERENCE_BLOCKED_SHARE = 0.5
 
 
 def _preference(starved: Case, favoured: Case) -> str:
-    """``prefers readers: `` when ``favoured``'s role is read and ``starved``'s write, else nothing."""
-    pair = (starved.key.params_dict.get(ROLE_PARAM), favoured.key.params_dict.get(ROLE_PARAM))
-    return _PREFERENCE.get((str(pair[0]), str(pair[1])), "")
+    """``prefers readers: `` when ``favoured``'s role is read and ``starved``'s write, whose threads slept at least
+    PREFERENCE_BLOCKED_SHARE of their time; else nothing."""
+    roles = (starved.key.params_dict.get(ROLE_PARAM), favoured.key.params_dict.get(ROLE_PARAM))
+    split = signals.split(starved)
+    asleep = split is not None and signals.finite(split.blocked) and split.blocked >= PREFERENCE_BLOCKED_SHARE
+    return "prefers readers: " if roles == ("write", "read") and asleep else ""
 
 
 def role_starvation(siblings: list[Case]) -> str | None:
@@ -221,13 +227,14 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     siblings = role_siblings(case, rows)
     if any(row.hung for row in siblings):
         return HUNG
+    # One cause per measurement: a role starved by another is that, on every row of it, before its own count.
+    starves = role_starvation(siblings) if len(siblings) > 1 else None
+    if starves is not None:
+        return starves
     for row in [case] + [s for s in siblings if s is not case]:
         if self_starved(row, logical_cpus, floor) and not waiter_preemption(row, logical_cpus):
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved_reason(row, logical_cpus, floor)}"
-    starves = role_starvation(siblings)
-    if starves is not None:
-        return starves
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
             fairness = signals.fairness(row)

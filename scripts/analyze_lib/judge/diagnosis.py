@@ -15,13 +15,14 @@ tried in this order and the first that holds labels the case:
    blocking (decisions.waiter_preemption) is WAITER_PREEMPTION instead: the lock went to a thread that
    was not on a CPU (a FIFO lock's next waiter, a spin lock's holder), each hand-off waiting for a time slice; that
    is advice (avoid when threads can outnumber the CPUs), not a disqualification.
-   ROLE_STARVED: one role of the measurement starves another (decisions.role_starvation), which names it, a lock
-   that prefers readers starving its writer, say; every row of the measurement gets that one cause.
+   Before both, ROLE_STARVED: one role of the measurement starves another (decisions.role_starvation), which names
+   it, a lock that prefers readers starving its writer, say; every row of the measurement gets that one cause, as
+   the decision table gives it.
 2. HANDOFF and CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
    operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU blocked
-   (Split.blocked_own: a busy machine's run-queue time does not hide it). One measured thread that does so waits for
-   another to do its work and wake it: a HANDOFF, one cross-thread round trip, never a convoy (which takes threads
-   queued on each other). Several threads: CONVOY, and a convoy whose threads ran at least SPIN_BEFORE_SLEEP_NS on a
+   (Split.blocked_own: a busy machine's run-queue time does not hide it). One caller (one measured thread, no other
+   role's row beside it) that does so waits for another thread to do its work and wake it: a HANDOFF, one
+   cross-thread round trip, never a convoy (which takes threads queued on each other). Several threads: CONVOY, and a convoy whose threads ran at least SPIN_BEFORE_SLEEP_NS on a
    CPU per switch in ran that long between sleeps: CONVOY_AFTER_SPINNING (Swift's Mutex; the time is exact, from
    each thread's CPU clock, never the tick-sampled kernel share). Without the split: at least
    CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
@@ -201,12 +202,13 @@ def line_of(key: CaseKey) -> tuple[str, str, str, Params]:
 
 def label(s: Signals, starved_share: float, growth: float | None, proportion: float | None,
           fairness_judged: bool, *, role_starved: bool = False, contention: float | None = None,
-          preempted: bool = False) -> str:
+          preempted: bool = False, one_caller: bool = False) -> str:
     """The one label the rules (module doc) give a case with signals ``s``, ``starved_share`` of
     its samples starved (0 unless decisions.self_starved holds), ``growth`` and ``proportion`` as Diagnosis has
     them, whether its fairness can be judged (every thread had a CPU), whether its measurement starves a role
-    (decisions.role_starvation), its ``contention`` (Diagnosis.contention) and whether a starvation of it is
-    lock-waiter preemption (decisions.waiter_preemption)."""
+    (decisions.role_starvation), its ``contention`` (Diagnosis.contention), whether a starvation of it is
+    lock-waiter preemption (decisions.waiter_preemption) and whether its whole measurement timed one caller
+    (``one_caller``: one thread, and no other role's row beside it)."""
     threads, cpus = s.threads, s.logical_cpus
     within = threads <= cpus
     split = s.split
@@ -214,16 +216,16 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     blocked = split.blocked if split is not None else None
     if not (finite(switches) and finite(blocked)):
         split = None
+    if role_starved:
+        return ROLE_STARVED
     if starved_share > 0 and preempted:
         return WAITER_PREEMPTION
     if starved_share >= STARVED_SHARE or (within and fairness_judged and threads > 1 and s.fairness == 0):
         return STARVATION
-    if role_starved:
-        return ROLE_STARVED
     if split is not None and finite(switches) and finite(blocked):
         own = split.blocked_own
         if switches >= CONVOY_SWITCHES_PER_OP and finite(own) and own >= CONVOY_BLOCKED_SHARE:
-            if split.measured_threads == 1:
+            if one_caller:
                 return HANDOFF
             spun = split.running_ns_per_switch
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
@@ -298,7 +300,8 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         else:
             name = label(s, starved / case.n if is_starved else 0.0, growth, proportion, judged,
                          role_starved=role_reason is not None, contention=contention,
-                         preempted=waiter_preemption(case, logical_cpus))
+                         preempted=waiter_preemption(case, logical_cpus),
+                         one_caller=len(siblings) == 1 and s.split is not None and s.split.measured_threads == 1)
         found[key] = Diagnosis(key, name, s, case_median(case), growth, proportion,
                                reference if growth is not None else None, starved, case.n, case.hung,
                                starved_reason(case, logical_cpus, floor) if is_starved else None, role_reason,

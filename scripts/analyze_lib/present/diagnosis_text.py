@@ -82,8 +82,9 @@ def cause_text(d: Diagnosis) -> str:
                 f"CPU), {_switches_in(split.switches_in)} per op")
     if d.label == RARE_LONG_SLEEPS and split is not None:
         return (f"rare long sleeps: {_share(split.blocked)} of each thread's time blocked at "
-                f"{_switches_in(split.switches_in)} per op, {_per_sleep(split)} a sleep: the waiters mostly get the "
-                "lock without sleeping, and now and then sleep long in the kernel")
+                f"{_switches_in(split.switches_in)} per op, {_per_sleep(split)} a sleep: the threads mostly run, and "
+                "now and then sleep long (a futex lock's waiters that mostly get it without sleeping, callers that "
+                "wait once per batch of tasks)")
     if d.label == CONTENDED:
         running = f"{_share(split.running)} of each thread's time running, " if split is not None else ""
         return (f"contended: each thread spends {fmt_multiple(d.contention or math.nan)}× its one-thread time per op, "
