@@ -18,15 +18,15 @@ tried in this order and the first that holds labels the case:
    Before both, ROLE_STARVED: one role of the measurement starves another (decisions.role_starvation), which names
    it, a lock that prefers readers starving its writer, say; every row of the measurement gets that one cause, as
    the decision table gives it.
-2. HANDOFF and CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per
-   operation with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU blocked
-   (Split.blocked_own: a busy machine's run-queue time does not hide it). One caller (one measured thread, no other
-   role's row beside it) that does so waits for another thread to do its work and wake it: a HANDOFF, one
-   cross-thread round trip, never a convoy (which takes threads queued on each other). Several threads: CONVOY, and a convoy whose threads ran at least SPIN_BEFORE_SLEEP_NS on a
-   CPU per switch in ran that long between sleeps: CONVOY_AFTER_SPINNING (Swift's Mutex; the time is exact, from
-   each thread's CPU clock, never the tick-sampled kernel share). Without the split: at least
-   CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU time in the
-   kernel; as many switches with the kernel's share below it is UNCLEAR: the signals disagree.
+2. HANDOFF and CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per operation
+   with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU blocked (Split.blocked_own: a
+   busy machine's run-queue time does not hide it). One caller (one measured thread, no other role's row beside it)
+   that does so waits for another thread to do its work and wake it: a HANDOFF, one cross-thread round trip, never a
+   convoy (which takes threads queued on each other). Several threads: CONVOY, and a convoy whose threads ran at
+   least SPIN_BEFORE_SLEEP_NS on a CPU per switch in ran that long between sleeps: CONVOY_AFTER_SPINNING (Swift's
+   Mutex; the time is exact, from each thread's CPU clock, never the tick-sampled kernel share). Without the split:
+   at least CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU
+   time in the kernel; as many switches with the kernel's share below it is UNCLEAR: the signals disagree.
 3. SPINNING: more threads than CPUs, the CPUs kept busy (utilisation at least
    BUSY_UTILISATION), hardly a switch (at most FEW_SWITCHES_PER_OP), the threads hardly ever
    blocked (split: at most SPIN_BLOCKED_SHARE of their time; without it: kernel share at most
