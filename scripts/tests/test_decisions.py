@@ -103,7 +103,7 @@ def test_an_unfair_variant_is_disqualified_unless_the_machine_is_oversubscribed(
     contended = _row(rows, "mixed", "2 threads (contended)")
     assert contended["Use"].startswith("**`mutex`** ")
     assert re.fullmatch(r"`barging` 0\.5\d×: fastest by median, but unfair \(slowest thread did 0\.01 of the "
-                        r"busiest one's ops\)", contended["Disqualified"])
+                        r"busiest one's ops; below 0\.1 in 15 of 15 samples\)", contended["Disqualified"])
     assert re.fullmatch(r"`serial` 4\.\d\d× \[[\d.]+, [\d.]+\], not proven" + CAUSE, contended["Avoid"])
     # With more threads than CPUs, some threads wait for a CPU, not for the lock: fairness says nothing about the
     # variant there, and it is not unfair there on its own; but a variant unfair where it was judged is not the one
@@ -230,5 +230,6 @@ def test_fairness_is_still_judged_on_a_quiet_machine(tmp_path):
     contended = _row(_decision_rows(markdown, "once"), "hit", "2 threads (contended)")
     assert contended["Use"].startswith("**`set-tracker`** ")
     assert re.fullmatch(r"`lazy-static` 0\.0\d×: fastest by median, but unfair \(slowest thread did 0\.074 of "
-                        r"the busiest one's ops\)", contended["Disqualified"]), contended["Disqualified"]
+                        r"the busiest one's ops; below 0\.1 in 15 of 15 samples\)", contended["Disqualified"]), \
+        contended["Disqualified"]
     assert "**1.00** ✗" in markdown

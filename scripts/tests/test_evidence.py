@@ -11,14 +11,15 @@ import numpy as np
 
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.decisions import disqualification, role_rows, self_starved
-from analyze_lib.judge.evidence import (EDGE_BATCHES, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, StallFloor, batch_edge,
-                                        spoiled, stall_floor, starved_samples)
+from analyze_lib.judge.decisions import FAIRNESS_MIN
+from analyze_lib.judge.evidence import (EDGE_BATCHES, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, Chance, StallFloor,
+                                        batch_edge, spoiled, stall_floor, starved_samples, unfair_samples)
 
 INF = math.inf
 CPUS = 2
 SAMPLE_NS = 8_000_000.0
 # Controls that looked starved in none of 200 samples: a floor of 1 in 202.
-CLEAN = StallFloor(looked=0, samples=200)
+CLEAN = StallFloor(Chance(looked=0, samples=200))
 
 
 def _case(ns_per_op: list[float], threads: int = 1, suite: str = "wait", variant: str = "serial-worker",
@@ -54,13 +55,13 @@ def test_a_genuinely_starved_case_is_starved_and_one_the_host_stole_is_not():
 def test_a_sample_that_ends_mid_batch_is_not_zero_operations():
     # 256 tasks a batch at 20 µs each: 5.1 ms a batch, fewer than EDGE_BATCHES in an 8 ms sample.
     edge = _case(HALF, batch_ops=256.0)
-    assert list(batch_edge(edge)) == [True] * 5 + [False] * 5
+    assert list(batch_edge(edge, CPUS)) == [True] * 5 + [False] * 5
     assert not self_starved(edge, CPUS, CLEAN)
     # Negative control: batches of 64 tasks, 1.3 ms each: six fit in a sample, so its zero is evidence.
     assert 64 * 20_000.0 * EDGE_BATCHES < SAMPLE_NS
     assert self_starved(_case(HALF, batch_ops=64.0), CPUS, CLEAN)
     # A case that never completed a batch has no pace to judge by: its zeros stand.
-    assert not batch_edge(_case([INF] * 10, batch_ops=256.0)).any()
+    assert not batch_edge(_case([INF] * 10, batch_ops=256.0), CPUS).any()
 
 
 def test_threads_held_off_their_cpus_within_the_cpus_are_not_starved_by_the_variant():
@@ -75,7 +76,7 @@ def test_starvation_goes_beyond_what_the_runs_controls_show():
     two = _case([INF] * 2 + [20_000.0] * 8)
     assert self_starved(two, CPUS, CLEAN)
     # Controls that stalled in one sample of ten: two of ten is chance.
-    assert not self_starved(two, CPUS, StallFloor(looked=20, samples=200))
+    assert not self_starved(two, CPUS, StallFloor(Chance(looked=20, samples=200)))
     # No control timed: one in 20 assumed, and two of ten is chance too; five of ten is not.
     assert not self_starved(two, CPUS, UNMEASURED_FLOOR)
     assert self_starved(_case(HALF), CPUS, UNMEASURED_FLOOR)
@@ -87,16 +88,45 @@ def test_the_floor_is_the_harness_loops_unexplained_zero_threads():
     stalled.columns["thread_ops_min"][:2] = 0.0
     other = _case(HALF, threads=2)
     floor = stall_floor([fine, stalled, other], CPUS)
-    assert (floor.looked, floor.samples) == (2, 20)
-    assert floor.rate == 3 / 22
+    assert (floor.starved.looked, floor.starved.samples) == (2, 20)
+    assert floor.starved.rate == 3 / 22
     # A stall the host took is not counted, nor its sample.
     stolen = _case([1.0] * 10, threads=2, suite="harness", variant="call", steal_ns=[SAMPLE_NS] * 2 + [0.0] * 8,
                    steal_cpus=2.0)
     stolen.columns["thread_ops_min"][:2] = 0.0
-    assert (stall_floor([fine, stolen], CPUS).looked, stall_floor([fine, stolen], CPUS).samples) == (0, 18)
+    floor = stall_floor([fine, stolen], CPUS)
+    assert (floor.starved.looked, floor.starved.samples) == (0, 18)
 
 
 def test_a_disqualification_says_what_its_floor_rests_on():
     starved = _case(HALF)
     reason = disqualification(starved, role_rows([starved]), CPUS, cpu_share=None, floor=CLEAN)
     assert reason == "starved in 5 of 10 samples (5 of 10 rounds; the controls looked starved in 0 of 200)"
+
+
+def test_a_thread_at_zero_within_the_cpus_is_starved_and_beyond_them_it_may_have_waited():
+    # Two threads on two CPUs, one of which completed nothing in half the samples while the other worked.
+    both = _case([100.0] * 10, threads=2)
+    both.columns["thread_ops_min"][:5] = 0.0
+    assert starved_samples(both, CPUS).sum() == 5 and self_starved(both, CPUS, CLEAN)
+    # Negative control: the same at 4 threads on 2 CPUs, where the thread may have waited for a CPU.
+    over = _case([100.0] * 10, threads=4)
+    over.columns["thread_ops_min"][:5] = 0.0
+    assert not starved_samples(over, CPUS).any()
+
+
+def test_unfairness_goes_beyond_what_the_runs_controls_show():
+    behind = _case([100.0] * 10, threads=2)
+    behind.columns["thread_ops_min"][:] = behind.columns["thread_ops_max"] * 0.05
+    assert unfair_samples(behind, CPUS, FAIRNESS_MIN).sum() == 10
+    rows = role_rows([behind])
+    clean = StallFloor(Chance(0, 200), Chance(0, 200))
+    assert disqualification(behind, rows, CPUS, cpu_share=None, floor=clean).startswith("unfair (slowest thread did")
+    # Negative control: controls that were as unfair in every sample (a machine that holds one vCPU back): chance.
+    as_unfair = StallFloor(Chance(0, 200), Chance(200, 200))
+    assert disqualification(behind, rows, CPUS, cpu_share=None, floor=as_unfair) is None
+    # Controls' own unfair samples are counted as a variant's would be.
+    loop = _case([1.0] * 10, threads=2, suite="harness", variant="loop")
+    loop.columns["thread_ops_min"][:3] = loop.columns["thread_ops_max"][:3] * 0.05
+    floor = stall_floor([loop], CPUS, FAIRNESS_MIN)
+    assert (floor.unfair.looked, floor.unfair.samples) == (3, 10)

@@ -14,7 +14,7 @@ from analyze_lib.judge import stats
 from analyze_lib.cli import main
 from analyze_lib.fmt import json_number
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, compare
-from analyze_lib.judge.evidence import UNMEASURED_FLOOR, StallFloor
+from analyze_lib.judge.evidence import UNMEASURED_FLOOR, Chance, StallFloor
 from analyze_lib.files.loader import load_results
 from analyze_lib.present.tables import which_one_tables
 from analyze_lib.present.outcome_text import outcome_text
@@ -203,9 +203,9 @@ def test_impossible_metric_values_exit_2(tmp_path, capsys, cells, message):
 
 
 # Controls that looked starved in none of 200 samples: a floor of 1 in 202.
-CLEAN_CONTROLS = StallFloor(looked=0, samples=200)
+CLEAN_CONTROLS = StallFloor(Chance(looked=0, samples=200))
 # Controls that looked starved in 20 of 200: two zero samples of six are chance at that rate.
-STALLING_CONTROLS = StallFloor(looked=20, samples=200)
+STALLING_CONTROLS = StallFloor(Chance(looked=20, samples=200))
 
 
 @pytest.mark.parametrize("samples, floor, disqualified", [

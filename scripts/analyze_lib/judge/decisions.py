@@ -41,7 +41,7 @@ from .situations import (
     varying_params,
 )
 from . import signals
-from .evidence import StallFloor, UNMEASURED_FLOOR, spoiled, stall_floor, starved_samples
+from .evidence import StallFloor, UNMEASURED_FLOOR, spoiled, stall_floor, starved_samples, unfair_samples
 from .stats import RatioEstimate, finite_median
 from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
@@ -197,7 +197,7 @@ def starved_reason(case: Case, logical_cpus: int, floor: StallFloor) -> str:
     starved = starved_samples(case, logical_cpus)
     rounds = np.unique(case.round_ids[starved]).size
     counted = case.n - int(spoiled(case).sum())
-    controls = (f"the controls looked starved in {floor.looked} of {floor.samples}" if floor.measured
+    controls = (f"the controls looked starved in {floor.starved.looked} of {floor.starved.samples}" if floor.measured
                 else "no control was timed")
     return (f"{int(starved.sum())} of {counted} samples ({rounds} of {fmt_count(case.round_count, 'round')}; "
             f"{controls})")
@@ -219,7 +219,8 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     within one, disqualifies the variant for all of them. Unfairness counts only where it
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
     CPU-bound harness cases got of their CPUs) says the machine was busy
-    (conditions.fairness_not_judged). Starving itself counts only beyond ``floor`` (self_starved).
+    (conditions.fairness_not_judged). Starving itself and unfairness count only beyond ``floor``, what the run's
+    controls show by chance (self_starved, evidence.unfair_samples).
     """
     broken = failed.get((case.key.suite, case.key.variant))
     if broken is not None and not isinstance(broken, Elsewhere):
@@ -238,9 +239,12 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
             fairness = signals.fairness(row)
-            if fairness is not None and fairness < FAIRNESS_MIN:
+            behind = int(unfair_samples(row, logical_cpus, FAIRNESS_MIN).sum())
+            counted = row.n - int(spoiled(row).sum())
+            if fairness is not None and fairness < FAIRNESS_MIN and floor.unfair.beyond(behind, counted):
                 within = f" within {_role_text(row)}" if len(siblings) > 1 else ""
-                return f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops)"
+                return (f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops; below "
+                        f"{FAIRNESS_MIN:g} in {behind} of {counted} samples)")
     return broken  # disqualified elsewhere in its suite (Elsewhere), or None
 
 
@@ -353,7 +357,7 @@ def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_
     thread_situations: a variant starved at 4 threads, where 1, 2 and 8 are decided, is disqualified too). The
     first reason in case order is kept; a stress failure comes first."""
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus)
+    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     benchmarks: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         benchmarks[(case.key.suite, case.key.benchmark)].append(case)
@@ -385,7 +389,7 @@ def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | 
     candidates); the floor suites (the harness) have none.
     """
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus)
+    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         if case.key.suite not in FLOOR_SUITES:

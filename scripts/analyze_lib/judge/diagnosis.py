@@ -272,7 +272,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
     CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged. Starvation is the decisions'
     (decisions.self_starved, beyond the floor the run's controls set: evidence.stall_floor)."""
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus)
+    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case

@@ -76,8 +76,17 @@ def _counted_threads(case: Case) -> np.ndarray:
     return np.where(np.isfinite(counted) & (counted > 0), counted, float(case.key.threads))
 
 
-def batch_edge(case: Case) -> np.ndarray:
-    """Each sample: whether it completed no operation yet was shorter than EDGE_BATCHES batches at the case's own
+def zero(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample: whether it, or within the CPUs one of its threads, completed no operation. With more threads than
+    CPUs a thread with nothing may have been waiting for a CPU (the fairness rule does not judge there either)."""
+    fewest = _column(case, "thread_ops_min")
+    one_thread = case.key.threads <= logical_cpus and (np.isfinite(fewest) & (fewest == 0))
+    either: np.ndarray = np.isinf(case.ns_per_op) | one_thread
+    return either
+
+
+def batch_edge(case: Case, logical_cpus: int) -> np.ndarray:
+    """Each sample: whether it has a zero (``zero``) yet was shorter than EDGE_BATCHES batches at the case's own
     pace (the median over its samples that did complete some of one thread's time per operation). False where the
     file records no batch size; a case none of whose samples completed an operation has no pace, and its zeros
     stand."""
@@ -89,7 +98,7 @@ def batch_edge(case: Case) -> np.ndarray:
     pace = float(np.median(elapsed[worked] * _counted_threads(case)[worked] / ops[worked]))
     with np.errstate(invalid="ignore"):
         short = elapsed < EDGE_BATCHES * batch * pace
-    return np.asarray(~worked & np.isfinite(batch) & short)
+    return np.asarray(zero(case, logical_cpus) & np.isfinite(batch) & short)
 
 
 def not_running(case: Case, logical_cpus: int) -> np.ndarray:
@@ -107,29 +116,34 @@ def not_running(case: Case, logical_cpus: int) -> np.ndarray:
 def explained(case: Case, logical_cpus: int) -> np.ndarray:
     """Each sample: whether something outside the variant explains a zero in it (spoiled, a batch edge, not
     running)."""
-    either: np.ndarray = spoiled(case) | batch_edge(case) | not_running(case, logical_cpus)
+    either: np.ndarray = spoiled(case) | batch_edge(case, logical_cpus) | not_running(case, logical_cpus)
     return either
 
 
 def starved_samples(case: Case, logical_cpus: int) -> np.ndarray:
-    """Each sample: whether it completed no operation with nothing outside the variant to explain it."""
-    starved: np.ndarray = np.isinf(case.ns_per_op) & ~explained(case, logical_cpus)
+    """Each sample: whether it, or within the CPUs one of its threads, completed no operation (``zero``) with
+    nothing outside the variant to explain it."""
+    starved: np.ndarray = zero(case, logical_cpus) & ~explained(case, logical_cpus)
     return starved
 
 
-def _looks_starved(case: Case, logical_cpus: int) -> np.ndarray:
-    """Each sample of a control: whether one of its threads completed no operation, unexplained."""
-    fewest = _column(case, "thread_ops_min")
-    zero = np.isinf(case.ns_per_op) | (np.isfinite(fewest) & (fewest == 0))
-    return np.asarray(zero & ~spoiled(case) & ~not_running(case, logical_cpus))
+def unfair_samples(case: Case, logical_cpus: int, fairness_min: float) -> np.ndarray:
+    """Each sample of a case of several threads within the CPUs: whether its slowest thread did less than
+    ``fairness_min`` of its busiest one's operations with nothing outside the variant to explain it (all False
+    beyond the CPUs or at one thread, where fairness is not judged)."""
+    if not 1 < case.key.threads <= logical_cpus:
+        return np.zeros(case.n, dtype=bool)
+    fewest, most = _column(case, "thread_ops_min"), _column(case, "thread_ops_max")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        behind = np.isfinite(most) & (most > 0) & (fewest < fairness_min * most)
+    return np.asarray(behind & ~explained(case, logical_cpus))
 
 
 @dataclass(frozen=True)
-class StallFloor:
-    """How often the run's controls, which cannot starve (the harness suite's loops), looked starved anyway:
-    ``looked`` of ``samples`` had a thread complete no operation with nothing outside to explain it. ``rate`` is
-    the floor a case's starved samples must go beyond: (looked + 1) / (samples + 2), a count that saw nothing yet
-    not taken for a machine that never stalls; UNMEASURED_STALL_RATE when the run timed no control."""
+class Chance:
+    """How often ``looked`` of ``samples`` of the run's controls, which cannot starve nor be unfair, looked so
+    anyway. ``rate`` is the floor a case's count must go beyond: (looked + 1) / (samples + 2), a count that saw
+    nothing not taken for a machine that never stalls; UNMEASURED_STALL_RATE when the run timed no control."""
 
     looked: int = 0
     samples: int = 0
@@ -144,29 +158,51 @@ class StallFloor:
             return UNMEASURED_STALL_RATE
         return (self.looked + 1) / (self.samples + 2)
 
-    def chance(self, starved: int, samples: int) -> float:
-        """The probability that ``samples`` samples at the floor's rate give ``starved`` or more starved ones."""
-        if starved <= 0:
+    def chance(self, count: int, samples: int) -> float:
+        """The probability that ``samples`` samples at the floor's rate give ``count`` or more."""
+        if count <= 0:
             return 1.0
-        return float(scipy_stats.binom.sf(starved - 1, samples, self.rate))
+        return float(scipy_stats.binom.sf(count - 1, samples, self.rate))
+
+    def beyond(self, count: int, samples: int) -> bool:
+        """Whether ``count`` of ``samples`` go beyond chance (below STARVATION_ALPHA)."""
+        return self.chance(count, samples) < STARVATION_ALPHA
+
+
+@dataclass(frozen=True)
+class StallFloor:
+    """What the run's controls (the harness suite's loops) show by chance: samples with a thread at no operation
+    (``starved``) and samples with a thread below the fairness line (``unfair``, of those within the CPUs), each
+    unexplained."""
+
+    starved: Chance = Chance()
+    unfair: Chance = Chance()
+
+    @property
+    def measured(self) -> bool:
+        return self.starved.measured
 
     def beyond(self, starved: int, samples: int) -> bool:
-        """Whether ``starved`` of ``samples`` starved samples go beyond chance (below STARVATION_ALPHA)."""
-        return self.chance(starved, samples) < STARVATION_ALPHA
+        """Whether ``starved`` starved samples of ``samples`` go beyond chance."""
+        return self.starved.beyond(starved, samples)
 
 
 UNMEASURED_FLOOR = StallFloor()
 
 
-def stall_floor(cases: Iterable[Case], logical_cpus: int) -> StallFloor:
-    """The floor the run's controls set: every sample of the floor suites' cases that the host did not spoil."""
-    looked = samples = 0
+def stall_floor(cases: Iterable[Case], logical_cpus: int, fairness_min: float = 0.0) -> StallFloor:
+    """The floor the run's controls set: every sample of the floor suites' cases that the host did not spoil, each
+    judged as a variant's would be (``starved_samples``; ``unfair_samples`` below ``fairness_min``)."""
+    starved = samples = unfair = judged = 0
     for case in cases:
         if case.key.suite in FLOOR_SUITES and not case.hung:
             counted = ~spoiled(case)
-            looked += int((_looks_starved(case, logical_cpus) & counted).sum())
+            starved += int((starved_samples(case, logical_cpus) & counted).sum())
             samples += int(counted.sum())
-    return StallFloor(looked, samples)
+            if 1 < case.key.threads <= logical_cpus:
+                unfair += int((unfair_samples(case, logical_cpus, fairness_min) & counted).sum())
+                judged += int(counted.sum())
+    return StallFloor(Chance(starved, samples), Chance(unfair, judged))
 
 
 def spoiled_count(cases: Iterable[Case]) -> tuple[int, int, bool]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..files.model import check_parts
 from ..fmt import fmt_multiple
-from ..judge.decisions import Standing, Unproven
+from ..judge.decisions import Elsewhere, Standing, Unproven
 from ..judge.headlines import CliffCost, Headlines, SeedCost
 from .diagnosis_text import cause_text, cliff_text
 from .doc import Table
@@ -73,6 +73,10 @@ def _seed_row(cost: SeedCost, origins: Origins = NO_ORIGINS) -> tuple[tuple[str,
         # Passed over where a proven variant can be used: the reason (which check fell short) is in the fold.
         why = f"{NOT_PROVEN} {at}"
         detail = f"{seed}: passed over at {where} ({cost.reason}){cause}."
+    elif isinstance(cost.reason, Elsewhere):
+        # Disqualified for what it did in another situation: name that one, not the situation it is priced at.
+        why = f"disqualified: {cost.reason.split(' (', 1)[0]} at {cost.reason.rsplit(' at ', 1)[-1]}"
+        detail = f"{seed}: disqualified ({cost.reason}){cause}."
     elif cost.reason is not None:
         why = f"disqualified: {cost.reason.split(' (', 1)[0]}, {at}"
         detail = f"{seed}: disqualified at {where} ({cost.reason}){cause}."

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..judge.decisions import disqualification, role_rows
+from ..judge.decisions import FAIRNESS_MIN, disqualification, role_rows
 from ..judge.diagnosis import Diagnosis
 from ..judge.evidence import stall_floor
 from ..judge.signals import fairness as fairness_level
@@ -71,7 +71,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus)
+    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
         if key.suite not in FLOOR_SUITES:
