@@ -66,8 +66,8 @@ extension Platform {
 
 /// Reads every CPU's steal ticks (`CPUStealTicks`) as often as asked: `/proc/stat` opened once and read again from
 /// its start each time, whole, into a buffer kept between readings (grown when the file outgrows it). A reading
-/// costs one system call (the kernel writes the whole file, a few microseconds) and one allocation, its own array.
-/// Not thread-safe: one reader per thread of use.
+/// costs one system call, in which the kernel writes the whole file, interrupt counts and all, and one allocation,
+/// its own array. Not thread-safe: one reader per thread of use.
 package final class CPUStealReader {
     private let descriptor: Int32
     private var buffer: UnsafeMutableBufferPointer<CChar>
