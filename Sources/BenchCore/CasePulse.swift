@@ -50,13 +50,15 @@ package final class CasePulse: Sendable {
 
     private let steps = Atomic<Int>(0)
     private let currentStage = Atomic<Int>(Stage.setup.rawValue)
-    /// The session of the case once its team exists, and the watchdog's own reader of its threads' schedules.
+    /// The session of the case once its team exists, and the watchdog's own readers of its threads' schedules and
+    /// of what was stolen from their CPUs.
     private let attached = Mutex<Attached>(Attached())
 
     private struct Attached {
         /// Weak: the session holds its pulse, and ends with the case (a hung case's coordinator keeps it alive).
         weak var session: Session?
         var scheduleReader: TeamScheduleReader?
+        var stealReader: TeamStealReader?
     }
 
     package init() {}
@@ -99,13 +101,14 @@ package final class CasePulse: Sendable {
     /// a hung case's span is measured. Reads procfs; for the watchdog, a few times per hang timeout.
     func look() -> Look {
         let reading = read()
-        let schedules = attached.withLock { state -> [ThreadSchedule]? in
-            guard let session = state.session else { return nil }
+        let (schedules, steal) = attached.withLock { state -> ([ThreadSchedule]?, StealReading?) in
+            guard let session = state.session else { return (nil, nil) }
             if state.scheduleReader == nil { state.scheduleReader = TeamScheduleReader(session.team.identities) }
-            return state.scheduleReader?.read()
+            if state.stealReader == nil { state.stealReader = TeamStealReader(session.team.identities) }
+            return (state.scheduleReader?.read(), state.stealReader?.read())
         }
         return Look(time: MonotonicClock.now(), reading: reading, usage: ResourceUsage.current(),
-                    osThreads: OSThreadCount.current(), schedules: schedules)
+                    osThreads: OSThreadCount.current(), schedules: schedules, steal: steal)
     }
 
     /// One look of a watchdog: when, the pulse, and what the process and the case's threads had used by then.
@@ -115,5 +118,6 @@ package final class CasePulse: Sendable {
         var usage: ResourceUsage
         var osThreads: Int?
         var schedules: [ThreadSchedule]?
+        var steal: StealReading?
     }
 }

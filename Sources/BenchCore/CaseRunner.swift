@@ -13,7 +13,8 @@ package struct CaseRunner: Sendable {
 
     /// One timed-pacing batch is about this much of one thread's work: short enough that a count read at a
     /// window's edge is at most this stale, long enough that the per-batch store and flag check vanish in it.
-    static let batchNanoseconds: UInt64 = 1_000
+    /// The words of the results file's `batch_ops` quote it.
+    package static let batchNanoseconds: UInt64 = 1_000
     /// Runs of a candidate count, the fastest of which must reach the target.
     static let confirmationRuns = 3
     /// A timed window lasts at least this many turns of the scheduler through the team (`Session.rotation`), so

@@ -98,7 +98,8 @@ package struct Hang: Sendable {
     /// The case's workload, when its setup returned and its team started; nil when it hung before.
     let workload: Workload?
     /// The watched span as a sample that completed no operation: its length, the process's CPU time and
-    /// context switches in it, and where the case's threads' time went (`Sample.schedule`), per thread.
+    /// context switches in it, where the case's threads' time went (`Sample.schedule`), per thread, and what was
+    /// stolen from their CPUs (`Sample.stolen`).
     let span: RawSample
 
     init(stage: CasePulse.Stage, workload: Workload?, from start: CasePulse.Look, to end: CasePulse.Look) {
@@ -108,7 +109,8 @@ package struct Hang: Sendable {
         span = RawSample(elapsedNanoseconds: nanoseconds, threadOperations: [],
                          usage: end.usage.since(start.usage), latency: nil,
                          osThreads: (start.osThreads, end.osThreads),
-                         schedules: TeamScheduleReader.difference(start.schedules, end.schedules))
+                         schedules: TeamScheduleReader.difference(start.schedules, end.schedules),
+                         steal: TeamStealReader.difference(start.steal, end.steal))
     }
 
     /// CPU time the whole process used while the case was watched making no progress, as a share of that span's
@@ -125,6 +127,7 @@ package struct Hang: Sendable {
         var span = self.span
         span.threadOperations = Array(repeating: 0, count: benchmarkCase.threads)
         if span.schedules?.count != benchmarkCase.threads { span.schedules = nil }
+        if span.steal?.processors.count != benchmarkCase.threads { span.steal = nil }
         let workload = self.workload ?? Workload { _, _ in }
         return CaseRunner(settings: .standard).results(for: benchmarkCase, workload: workload, samples: [span]).map {
             var result = $0

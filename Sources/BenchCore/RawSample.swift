@@ -9,6 +9,12 @@ struct RawSample {
     /// What each thread's time went to from just before the timed region to just after it, in thread order; nil
     /// where it could not be read.
     var schedules: [ThreadSchedule]? = nil
+    /// Each thread's CPUs at the sample's edges and what was stolen from every CPU in between; nil where it could
+    /// not be read.
+    var steal: TeamSteal? = nil
+    /// The operations each thread publishes at a time (its batch × the workload's operations per iteration), in
+    /// thread order, for timed pacing; nil for lockstep pacing, whose counts are exact at the sample's end.
+    var batchOperations: [Int]? = nil
 
     /// The sample as seen from the given threads.
     func sample(threads: [Int]) -> Sample {
@@ -16,6 +22,8 @@ struct RawSample {
         return Sample(operations: counted.reduce(0, +), elapsedNanoseconds: elapsedNanoseconds,
                       threadOperations: counted, usage: usage, latency: latency,
                       osThreadsAtStart: osThreads.start, osThreadsAtEnd: osThreads.end,
-                      schedule: schedules.flatMap { all in ThreadSchedule.sum(threads.map { all[$0] }) })
+                      schedule: schedules.flatMap { all in ThreadSchedule.sum(threads.map { all[$0] }) },
+                      batchOperations: batchOperations.flatMap { all in threads.map { all[$0] }.max() },
+                      stolen: steal?.stolen(threads: threads))
     }
 }

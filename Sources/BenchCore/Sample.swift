@@ -17,10 +17,19 @@ package struct Sample: Sendable, Equatable {
     /// Where the time of the threads counted in `threadOperations` went, summed over them (running, waiting
     /// for a CPU, switches in); nil where it could not be read (not Linux, no schedstat).
     package var schedule: ThreadSchedule?
+    /// The most operations one of those threads publishes at a time, for timed pacing (its batch × the workload's
+    /// operations per iteration): a thread's count in `threadOperations` moves by whole batches, so a count of 0
+    /// in a sample shorter than a batch is no sign of starvation. Nil for lockstep pacing (counts exact at the
+    /// sample's end) and for a hung case's span.
+    package var batchOperations: Int?
+    /// What the hypervisor stole from the CPUs those threads were on during the sample; nil where it could not be
+    /// read (not Linux, no steal in `/proc/stat`, a thread's CPU unreadable).
+    package var stolen: StolenTime?
 
     package init(operations: Int, elapsedNanoseconds: UInt64, threadOperations: [Int],
                 usage: ResourceUsage = ResourceUsage(), latency: LatencyPercentiles? = nil,
-                osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil, schedule: ThreadSchedule? = nil) {
+                osThreadsAtStart: Int? = nil, osThreadsAtEnd: Int? = nil, schedule: ThreadSchedule? = nil,
+                batchOperations: Int? = nil, stolen: StolenTime? = nil) {
         self.operations = operations
         self.elapsedNanoseconds = elapsedNanoseconds
         self.threadOperations = threadOperations
@@ -29,6 +38,8 @@ package struct Sample: Sendable, Equatable {
         self.osThreadsAtStart = osThreadsAtStart
         self.osThreadsAtEnd = osThreadsAtEnd
         self.schedule = schedule
+        self.batchOperations = batchOperations
+        self.stolen = stolen
     }
 
     /// Elapsed wall time divided by all threads' operations: the cost of one operation to the system as a

@@ -11,6 +11,8 @@ final class Session: @unchecked Sendable {
     let workers: [WorkerContext]
     /// Reads where each worker's time went, at a sample's edges.
     private let schedules: TeamScheduleReader
+    /// Reads each worker's CPU and what the hypervisor stole from every CPU, at a sample's edges.
+    private let steal: TeamStealReader
     /// Each worker's completed iterations in the current timed run, published after every batch.
     private let counters: UnsafeMutablePointer<bench_padded_counter>
     /// Raised once, when the workers of a timed run may leave.
@@ -29,6 +31,7 @@ final class Session: @unchecked Sendable {
         team = ThreadTeam(count: threads, cpus: cpus)
         workers = (0..<threads).map { WorkerContext(index: $0, threadCount: threads) }
         schedules = TeamScheduleReader(team.identities)
+        steal = TeamStealReader(team.identities)
         counters = .allocate(capacity: threads)
         counters.initialize(repeating: bench_padded_counter(), count: threads)
         self.pulse = pulse
@@ -47,6 +50,7 @@ final class Session: @unchecked Sendable {
         let threadsBefore = OSThreadCount.current()
         let usageBefore = ResourceUsage.current()
         let schedulesBefore = schedules.read()
+        let stealBefore = steal.read()
         let started = MonotonicClock.now()
         team.run { index in
             let worker = workers[index]
@@ -58,6 +62,7 @@ final class Session: @unchecked Sendable {
         workload.drain?()
         let elapsed = MonotonicClock.now() - started
         let schedulesAfter = schedules.read()
+        let stealAfter = steal.read()
         pulse?.step()
         return RawSample(
             elapsedNanoseconds: elapsed,
@@ -65,7 +70,8 @@ final class Session: @unchecked Sendable {
             usage: ResourceUsage.current().since(usageBefore),
             latency: collectLatencies(),
             osThreads: (threadsBefore, OSThreadCount.current()),
-            schedules: TeamScheduleReader.difference(schedulesBefore, schedulesAfter)
+            schedules: TeamScheduleReader.difference(schedulesBefore, schedulesAfter),
+            steal: TeamStealReader.difference(stealBefore, stealAfter)
         )
     }
 
@@ -118,6 +124,7 @@ final class Session: @unchecked Sendable {
     /// work that completes later, so the workers are stopped first, the drain runs, and the window closes after
     /// it (the tail, when the workers leave, is counted and timed too).
     func timed(batches: [Int], duration: UInt64, windows: Int, take: (RawSample) -> Bool) {
+        let batchOperations = batches.map { $0 * workload.operationsPerIteration }
         if let drain = workload.drain {
             for _ in 0..<windows {
                 launch(batches: batches)
@@ -126,7 +133,8 @@ final class Session: @unchecked Sendable {
                 release()
                 drain()
                 let closed = MonotonicClock.now()
-                guard take(sample(opened, closed, atOpen, workers.map(\.completedIterations), before)) else { return }
+                let atClose = workers.map(\.completedIterations)
+                guard take(sample(opened, closed, atOpen, atClose, before, batchOperations)) else { return }
                 pulse?.step()
             }
             return
@@ -138,7 +146,7 @@ final class Session: @unchecked Sendable {
             MonotonicClock.sleep(until: opened + duration)
             let closed = MonotonicClock.now()
             let atClose = publishedCounts()
-            guard take(sample(opened, closed, atOpen, atClose, before)) else { return }
+            guard take(sample(opened, closed, atOpen, atClose, before, batchOperations)) else { return }
             pulse?.step()
         }
     }
@@ -148,29 +156,34 @@ final class Session: @unchecked Sendable {
         var threads: Int?
         var usage: ResourceUsage
         var schedules: [ThreadSchedule]?
+        var steal: StealReading?
     }
 
     /// Opens a window: the clock and every worker's published count, after the process's thread count, resource
-    /// usage and each worker's schedule (read first, so that their cost stays outside).
+    /// usage, each worker's schedule and CPU and every CPU's steal (read first, so that their cost stays outside).
     private func openWindow() -> (opened: UInt64, counts: [Int], before: WindowStart) {
         let before = WindowStart(threads: OSThreadCount.current(), usage: ResourceUsage.current(),
-                                 schedules: schedules.read())
+                                 schedules: schedules.read(), steal: steal.read())
         let opened = MonotonicClock.now()
         return (opened, publishedCounts(), before)
     }
 
-    /// The sample of a window from its two readings. Each worker's schedule is read first after the window
-    /// closed, so that it spans the window and as little else as it can.
+    /// The sample of a window from its two readings, its threads publishing `batchOperations` at a time. Each
+    /// worker's schedule, then its CPU and every CPU's steal, are read first after the window closed, so that they
+    /// span the window and as little else as they can.
     private func sample(_ opened: UInt64, _ closed: UInt64, _ atOpen: [Int], _ atClose: [Int],
-                        _ before: WindowStart) -> RawSample {
+                        _ before: WindowStart, _ batchOperations: [Int]) -> RawSample {
         let schedulesAfter = schedules.read()
+        let stealAfter = steal.read()
         return RawSample(
             elapsedNanoseconds: closed - opened,
             threadOperations: zip(atClose, atOpen).map { ($0 - $1) * workload.operationsPerIteration },
             usage: ResourceUsage.current().since(before.usage),
             latency: collectLatencies(),
             osThreads: (before.threads, OSThreadCount.current()),
-            schedules: TeamScheduleReader.difference(before.schedules, schedulesAfter)
+            schedules: TeamScheduleReader.difference(before.schedules, schedulesAfter),
+            steal: TeamStealReader.difference(before.steal, stealAfter),
+            batchOperations: batchOperations
         )
     }
 

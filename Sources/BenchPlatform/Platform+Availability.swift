@@ -13,6 +13,9 @@ package enum PlatformFeature: CaseIterable, Sendable {
     /// Each measured thread's time on a CPU, on a run queue and its switches in (`ThreadScheduleReader`, from
     /// /proc's schedstat and the thread's CPU-time clock).
     case schedulerStatistics
+    /// The time the hypervisor stole from the CPUs the measured threads ran on (`CPUStealReader`, from /proc/stat;
+    /// `ThreadProcessorReader`, from each thread's /proc stat).
+    case stealTime
     /// Rounds in processes of their own (`bench --rounds`), which read the run's environment from an anonymous
     /// file in memory (`FileDescriptor.anonymousFile(named:)`).
     case separateRounds
@@ -42,6 +45,9 @@ package enum PlatformFeature: CaseIterable, Sendable {
         case .schedulerStatistics:
             "each thread's running and run-queue time need Linux (/proc/self/task/<id>/schedstat); the sched_ columns "
                 + "stay empty on this platform"
+        case .stealTime:
+            "the time a hypervisor stole from the threads' CPUs needs Linux (/proc/stat); the steal_ columns stay "
+                + "empty on this platform"
         case .separateRounds: "bench --rounds needs Linux (an anonymous file in memory); run one round at a time here"
         case .parentBinding:
             "children cannot be bound to their parent here (Linux's PR_SET_PDEATHSIG); a killed run may leave some"

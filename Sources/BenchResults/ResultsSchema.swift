@@ -34,7 +34,12 @@ package enum ResultsSchema {
     ///   the hang timeout (`bench --hang-timeout`); that row is no sample but the span it was watched making no
     ///   progress, with no operation, so `ns_per_op` is `inf` and a reader that knows nothing of `hung` reads the
     ///   case as starved, never as fast. `false` on every measured sample.
-    package static let version = 9
+    /// - 10: appends `batch_ops` (the most operations one of the row's threads publishes at a time, for timed
+    ///   pacing, so that a count of 0 in a sample shorter than a batch is told from a thread that did nothing; empty
+    ///   for lockstep pacing and on a hung row), `steal_ns` and `steal_cpus` (the time the hypervisor stole during
+    ///   the sample from the CPUs the row's threads were on, from `/proc/stat`, and how many CPUs that sums; empty
+    ///   where the platform gives no figure).
+    package static let version = 10
 
     /// The column every file of the family (timing, counts, stress) ends its environment with: whether the whole
     /// run completed. `ResultsWriter.completeRun()` turns its `false` into `true`.
@@ -131,6 +136,9 @@ package enum ResultsSchema {
         },
         Column("sched_switches_in", .optionalInt, since: 8) { $0.sample.schedule.map { String($0.switchesIn) } ?? "" },
         Column("hung", .bool, since: 9) { String($0.result.hung) },
+        Column("batch_ops", .optionalInt, since: 10) { $0.sample.batchOperations.map(String.init) ?? "" },
+        Column("steal_ns", .optionalInt, since: 10) { $0.sample.stolen.map { String($0.nanoseconds) } ?? "" },
+        Column("steal_cpus", .optionalInt, since: 10) { $0.sample.stolen.map { String($0.cpus) } ?? "" },
     ]
 
     /// `schema_version`, the first column of the family's files (timing and counts).

@@ -1,3 +1,5 @@
+import BenchCore
+
 /// The CSV schemas as a Markdown page, `docs/csv-schema.md`: every column of the three files `bench` writes
 /// (`ResultsSchema`, `CountsSchema`, `StressSchema`), in file order, with what it holds and the version that added
 /// it. The columns and their versions come from the schemas themselves; only the words are kept here, by column
@@ -177,8 +179,31 @@ package enum SchemaDocumentation {
                 + "that ignores this column reads the case as starved, never as fast; `elapsed_ns` is how long it was "
                 + "watched making no progress, the `cpu_` and `ctx_` columns what the process did in that time (next to "
                 + "no CPU when the case's threads are blocked, as in a lost wake-up), the `sched_` columns where the "
-                + "case's threads' time went. Later rounds do not measure the case again. `false` on every measured "
-                + "sample",
+                + "case's threads' time went, the `steal_` columns what the hypervisor stole from their CPUs "
+                + "meanwhile; `batch_ops` is empty. Later rounds do not measure the case again. `false` on every "
+                + "measured sample",
+        "batch_ops": "for a case of timed pacing, how many operations a thread of the row (those of its role) "
+                     + "publishes at a time, the largest over the row's threads: its batch (the iterations it runs "
+                     + "between two publications of its count, calibrated to at least \(CaseRunner.batchNanoseconds) "
+                     + "ns of one thread's work alone) × the case's operations per iteration. A thread's operations in "
+                     + "a sample are the change in the count it published, read as the window opens and as it closes, "
+                     + "so they move by whole batches and leave out a batch still running at the close: a thread with "
+                     + "0 completed no batch in the sample, which is not the same as doing nothing when a batch "
+                     + "outlasts the sample. Empty for lockstep pacing (every thread's count is exact at the sample's "
+                     + "end) and on a `hung` row",
+        "steal_ns": "nanoseconds the hypervisor stole during the sample from the CPUs the row's threads (those of its "
+                    + "role) were on, summed over those CPUs: the difference in the `steal` value (the 8th) of each "
+                    + "CPU's `cpuN` line of `/proc/stat`, read just before the sample's timed region and just after it "
+                    + "(on a `hung` row, at the watchdog's looks that began and ended the span). The CPUs are those "
+                    + "any of the threads was last on (field 39, `processor`, of `/proc/self/task/<id>/stat`) at "
+                    + "either reading. The kernel publishes steal in ticks of 1/USER_HZ s (`sysconf(_SC_CLK_TCK)`, 100 "
+                    + "on Linux), converted here to ns, so a sample's figure is a multiple of 10 ms (each CPU's count "
+                    + "is cut to whole ticks at both readings) and only averages right over many samples. Empty where "
+                    + "the platform gives no figure (not Linux, no `/proc/stat`, a kernel whose `cpuN` lines have no "
+                    + "steal field, a thread's stat unreadable), as is `steal_cpus`",
+        "steal_cpus": "how many CPUs `steal_ns` sums: the distinct CPUs the row's threads were last on as the sample "
+                      + "opened and as it closed (a thread that moved in between counts both; a CPU it visited only in "
+                      + "between is not seen); empty when `steal_ns` is",
     ]
 
     /// The words for the counts file's own columns.

@@ -195,6 +195,31 @@ import Testing
         #expect(sample.operations % 16 == 0)
     }
 
+    /// A timed case's sample says how many operations a thread of its row publishes at a time (its batch × the
+    /// operations per iteration, the largest over the row's threads), each role its own; a lockstep case's says
+    /// none. The plans are given, not calibrated, so the figures are exact.
+    @Test func aTimedSampleCarriesItsRowsBatchInOperationsAndALockstepOneNone() async throws {
+        let runner = CaseRunner(settings: Self.settings)
+        let body: @Sendable (WorkerContext, Int) -> Void = { _, iterations in
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let timed = Workload(operationsPerIteration: 3, role: { $0 == 1 ? "write" : "read" }, body: body)
+        let plan = CaseRunner.SamplePlan.timed(batches: [5, 7, 2], window: 1_000_000)
+        let byRole = try await onPlainThread {
+            try runner.measure(Self.testCase(threads: 3), workload: timed, plan: plan).results
+        }
+        #expect(byRole.map(\.role) == ["read", "write"])
+        #expect(byRole.allSatisfy { $0.samples.count == Self.settings.samples })
+        #expect(byRole[0].samples.allSatisfy { $0.batchOperations == 15 }, "threads 0 and 2: the larger batch, 5 × 3")
+        #expect(byRole[1].samples.allSatisfy { $0.batchOperations == 21 }, "thread 1: 7 × 3")
+        let lockstep = Workload(pacing: .lockstep, operationsPerIteration: 3, body: body)
+        let samples = try await onPlainThread {
+            try runner.measure(Self.benchmarkCase, workload: lockstep, plan: .lockstep(iterations: 10)).results[0]
+                .samples
+        }
+        #expect(samples.count == Self.settings.samples && samples.allSatisfy { $0.batchOperations == nil })
+    }
+
     @Test func rolesSplitTheRowsAndTheirOperations() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(role: { $0 == 0 ? "write" : "read" }) { _, iterations in

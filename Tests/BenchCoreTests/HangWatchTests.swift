@@ -94,6 +94,12 @@ import Testing
             #expect(schedules.reduce(0) { $0 + $1.runningNanoseconds } < hang.nanoseconds / 10,
                     "blocked threads hardly run: a thread spinning would run for the whole span")
         }
+        // What was stolen from the CPUs of each role's own thread over the span, as the schedules are read; no batch.
+        if let steal = hang.span.steal {
+            #expect(steal.processors.count == 2)
+            #expect(results.allSatisfy { ($0.samples[0].stolen?.cpus ?? 0) >= 1 })
+        }
+        #expect(results.allSatisfy { $0.samples[0].batchOperations == nil })
     }
 
     /// A timed case whose window is three hang timeouts long: the coordinator sleeps through it, completing no

@@ -12,8 +12,8 @@ import Testing
     }
 
     @Test func eachFileHasTheVersionsItWasWrittenWith() {
-        #expect(ResultsSchema.file.versions == 1...9)
-        #expect(CountsSchema.file.versions == 3...9)
+        #expect(ResultsSchema.file.versions == 1...10)
+        #expect(CountsSchema.file.versions == 3...10)
         #expect(StressSchema.file.versions == 1...5)
         #expect(ResultsSchema.file.columns(in: 1).count == 28 && ResultsSchema.file.columns(in: 4).count == 47)
     }

@@ -27,7 +27,7 @@ import Testing
         ])
 
     @Test func headerIsExactlyTheVersionedColumnList() {
-        #expect(ResultsSchema.version == 9)
+        #expect(ResultsSchema.version == 10)
         #expect(ResultsSchema.header.joined(separator: ",") == """
             schema_version,run_id,started_at,commit,dirty,host,os,kernel,cpu_model,logical_cpus,swift_version,\
             build,allocator,suite,benchmark,variant,threads,params,sample,ops,elapsed_ns,ns_per_op,ops_per_sec,\
@@ -35,7 +35,7 @@ import Testing
             p90_ns,p99_ns,round,os_threads_start,os_threads_end,run_samples,run_warmup,run_sample_ns,run_quick,\
             run_filter,run_threads,run_rounds,run_seed,load_avg_1m,bench_version,run_spin_scale,run_complete,pair,\
             pair_order,variant_origin,run_min_rounds,sched_threads,sched_running_ns,sched_runqueue_ns,\
-            sched_switches_in,hung
+            sched_switches_in,hung,batch_ops,steal_ns,steal_cpus
             """)
         #expect(CountsSchema.header.suffix(2) == ["run_complete", "variant_origin"])
         #expect(StressSchema.version == 5 && StressSchema.header.suffix(8) == [
@@ -56,7 +56,7 @@ import Testing
             rows.map { $0[ResultsSchema.header.firstIndex(of: name)!] }
         }
         let rows = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: hung)
-        #expect(column(rows, "hung") == ["true"])
+        #expect(column(rows, "hung") == ["true"] && column(rows, "batch_ops") == [""])
         #expect(column(rows, "ops") == ["0"] && column(rows, "ns_per_op") == ["inf"])
         #expect(column(rows, "elapsed_ns") == ["60000000000"] && column(rows, "thread_ops_max") == ["0"])
         let measured = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: Self.result)
@@ -118,7 +118,7 @@ import Testing
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(try writer.completeRun { _, rows in rows.count > 2 } == false, "two rows: the condition fails")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
-        #expect(before.contains(",false,,,built-in,1,,,,,false\r\n"))
+        #expect(before.contains(",false,,,built-in,1,,,,,false,,,\r\n"))
     }
 
     /// `run_min_rounds`: the rounds every case gets, unless the run was adaptive; then its minimum, with
@@ -149,6 +149,22 @@ import Testing
                                       switchesIn: 1_234)
         #expect(fields(schedule) == ["3", "21000000", "4000000", "1234"])
         #expect(fields(nil) == ["", "", "", ""])
+    }
+
+    /// `batch_ops` holds the sample's batch in operations, `steal_ns` and `steal_cpus` what was stolen from its
+    /// threads' CPUs; a sample without them (lockstep pacing; a platform without steal) leaves them empty, not zero.
+    @Test func theBatchAndTheStolenTimeAreRecordedOrLeftEmpty() {
+        func fields(batch: Int?, stolen: StolenTime?) -> [String] {
+            var result = Self.result
+            result.samples[0].batchOperations = batch
+            result.samples[0].stolen = stolen
+            let row = ResultsSchema.rows(environment: Self.environment, settings: Self.settings, result: result)[0]
+            let named = Dictionary(uniqueKeysWithValues: zip(ResultsSchema.header, row))
+            return ["batch_ops", "steal_ns", "steal_cpus"].map { named[$0]! }
+        }
+        #expect(fields(batch: 48, stolen: StolenTime(nanoseconds: 20_000_000, cpus: 2)) == ["48", "20000000", "2"])
+        #expect(fields(batch: 48, stolen: StolenTime(nanoseconds: 0, cpus: 1)) == ["48", "0", "1"])
+        #expect(fields(batch: nil, stolen: nil) == ["", "", ""])
     }
 
     @Test func fieldsAreQuotedPerRFC4180() {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A stand-in for bench in bench-commits' tests: speaks the round interface (--rounds, --round, --seed,
 --run-environment, --output, --spin-scale, --quick), `--list`, `count`, and `worker` (docs/worker-protocol.md),
-writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v9.csv,
-fixtures/bench-counts-v9.csv).
+writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v10.csv,
+fixtures/bench-counts-v10.csv).
 
 A worker logs every request it gets as {"worker": pid, "environment", "request"} to $FAKE_BENCH_LOG, and
 the text of every encode reply as {"worker", "environment", "encoded"}. It encodes and marks complete as
@@ -120,7 +120,7 @@ def timed(argv: list[str]) -> int:
     seed = int(option(argv, "--seed", "0"))
     spin_scale = float(option(argv, "--spin-scale", "1"))
     env = environment(option(argv, "--run-environment"))
-    header, row = template("bench-v9.csv")
+    header, row = template("bench-v10.csv")
     speed = factor("SPEED") * factor("UNSEEN_SPEED")
     rng = random.Random(f"{seed}-{round_number}-{spin_scale}-{speed}-{os.getcwd()}")
     rows = []
@@ -144,8 +144,8 @@ def count(argv: list[str]) -> int:
     if os.environ.get("FAKE_BENCH_COUNT_EXIT"):
         print("bench count: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return int(os.environ["FAKE_BENCH_COUNT_EXIT"])
-    header, _ = template("bench-counts-v9.csv")
-    with open(FIXTURES / "bench-counts-v9.csv", newline="") as handle:
+    header, _ = template("bench-counts-v10.csv")
+    with open(FIXTURES / "bench-counts-v10.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     env = environment(None)
     scale = factor("INSTRUCTIONS")
@@ -197,7 +197,7 @@ def mark_complete(path: str) -> bool:
 def worker(argv: list[str]) -> int:
     options = argv[:argv.index("worker")]
     env = environment(option(options, "--run-environment"))
-    header, row = template("bench-v9.csv")
+    header, row = template("bench-v10.csv")
     cases = worker_cases(options)
     base_ns = {(s, b, v, str(t)): ns for s, b, v, t, ns in CASES}
     spin_scale = float(option(options, "--spin-scale", "1"))

@@ -1,6 +1,6 @@
 """A case bench abandoned as hung (schema 9's ``hung``, docs/running.md#hung-cases) never reads as fast: its row has
 no operation, and when it hung after rounds it got through, the loader reads it from its hung rows alone.
-bench's own hung row is tested in test_bench_fixture.py (fixtures/bench-hung-v9.csv)."""
+bench's own hung row is tested in test_bench_fixture.py (fixtures/bench-hung-v10.csv)."""
 
 from __future__ import annotations
 

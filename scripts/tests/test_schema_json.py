@@ -18,8 +18,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 RAW = json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))["files"]
 # The bench-written fixtures: file kind, path, loader.
 BENCH_WRITTEN = [
-    (schema.TIMING, FIXTURES / "bench-v9.csv", load_results),
-    (schema.COUNTS, FIXTURES / "bench-counts-v9.csv", load_counts),
+    (schema.TIMING, FIXTURES / "bench-v10.csv", load_results),
+    (schema.COUNTS, FIXTURES / "bench-counts-v10.csv", load_counts),
     (schema.STRESS, FIXTURES / "bench-stress-v5.csv", load_stress),
 ]
 

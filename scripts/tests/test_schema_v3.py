@@ -41,7 +41,8 @@ def test_v3_columns_are_v2_then_the_appended_ones():
     assert set(COLUMN_TYPES) == set(COLUMNS_BY_VERSION[3]) | {"run_spin_scale", "run_complete", "pair", "pair_order",
                                                               "variant_origin", "run_min_rounds",
                                                               "sched_threads", "sched_running_ns",
-                                                              "sched_runqueue_ns", "sched_switches_in", "hung"}
+                                                              "sched_runqueue_ns", "sched_switches_in", "hung",
+                                                              "batch_ops", "steal_ns", "steal_cpus"}
     assert column_type("dirty", 3) == "bool_or_unknown"
     assert column_type("dirty", 2) == column_type("dirty", 1) == "bool"
     run_level = {c for c in V3_APPENDED if c.startswith("run_")} | {"load_avg_1m", "bench_version"}

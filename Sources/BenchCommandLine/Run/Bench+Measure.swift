@@ -186,6 +186,7 @@ extension Bench {
     private func warnBeforeMeasuring(_ environment: RunEnvironment) {
         if let note = PlatformFeature.osThreadCount.unavailableNote { warn(note) }
         if let note = PlatformFeature.schedulerStatistics.unavailableNote { warn(note) }
+        if let note = PlatformFeature.stealTime.unavailableNote { warn(note) }
         if RunEnvironment.buildIsDebug {
             warn("""
             WARNING: this is a DEBUG build: timings are meaningless for comparison and are recorded as build=debug.
