@@ -59,10 +59,8 @@ package final class ThreadScheduleReader {
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
         cpuClock = identity.cpuClock
-        guard read() != nil else {
-            close(descriptor)
-            return nil
-        }
+        // Returning nil runs deinit, which closes the descriptor (closing it here too closed it twice).
+        guard read() != nil else { return nil }
     }
 
     deinit {

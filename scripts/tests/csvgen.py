@@ -91,7 +91,10 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
     CPU time), ``voluntary`` and ``involuntary`` (context switches per operation), ``os_threads``
     ((start, end) OS threads, version 3 and later; OS_THREADS both by default) and ``schedule``
     (version 8: the threads' ``running`` and ``runqueue`` shares of threads × elapsed and their
-    ``switches_in`` per operation; the sched_ columns are empty without it)."""
+    ``switches_in`` per operation; the sched_ columns are empty without it), ``steal`` (version 10: the share of
+    their CPUs' time the host stole, over min(threads, logical CPUs) CPUs; steal_ns and steal_cpus are empty
+    without it, as where the platform gives no figure) and ``batch_ops`` (version 10: the operations a thread
+    publishes at a time; empty without it, as a lockstep case writes it)."""
     rng = np.random.default_rng(seed)
     meta = {**RUN, **(run or {})}
     meta.setdefault("run_min_rounds", meta["run_rounds"])
@@ -125,8 +128,12 @@ def write_results(path: Path, cases: dict, version: int = 2, run: dict | None = 
                                 "sched_running_ns": str(int(split["running"] * span)),
                                 "sched_runqueue_ns": str(int(split["runqueue"] * span)),
                                 "sched_switches_in": str(round(split["switches_in"] * counted))}
+                cpus = min(threads, int(meta["logical_cpus"]))
+                steal = {"steal_ns": "", "steal_cpus": ""} if "steal" not in said else {
+                    "steal_ns": str(int(said["steal"] * cpus * elapsed)), "steal_cpus": str(cpus)}
                 row = {
-                    **meta, "schema_version": str(version),
+                    **meta, "schema_version": str(version), **steal,
+                    "batch_ops": str(said["batch_ops"]) if "batch_ops" in said else "",
                     "suite": suite, "benchmark": benchmark, "variant": variant,
                     "threads": str(threads), "params": params, "sample": str(index),
                     "ops": str(ops), "elapsed_ns": str(elapsed),

@@ -19,9 +19,6 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-v10.csv"
 COUNTS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-counts-v10.csv"
 HUNG_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "bench-hung-v10.csv"
 SCHEMA_VERSION = 10
-# Version 10's columns, which csvgen does not write yet: given to it as cells of every row, empty as a platform
-# without steal and a lockstep case write them.
-VERSION_10_CELLS = {"batch_ops": "", "steal_ns": "", "steal_cpus": ""}
 # /proc/stat counts steal in ticks of 1/USER_HZ s, 10 ms on Linux: bench's figure is a whole number of them.
 STEAL_TICK_NS = 10_000_000
 
@@ -100,8 +97,7 @@ def test_bench_count_written_csv_loads():
 
 def test_the_check_itself_passes_on_a_generated_file(tmp_path):
     # Keeps check_bench_file honest: it refuses a file of another version.
-    path = write_results(tmp_path / "gen.csv", {case(threads=t): 100.0 for t in (1, 2)}, version=SCHEMA_VERSION,
-                         run=VERSION_10_CELLS)
+    path = write_results(tmp_path / "gen.csv", {case(threads=t): 100.0 for t in (1, 2)}, version=SCHEMA_VERSION)
     check_bench_file(path)
     with pytest.raises(AssertionError):
         check_bench_file(write_results(tmp_path / "v2.csv", {case(): 100.0}, version=2))

@@ -130,3 +130,24 @@ def test_unfairness_goes_beyond_what_the_runs_controls_show():
     loop.columns["thread_ops_min"][:3] = loop.columns["thread_ops_max"][:3] * 0.05
     floor = stall_floor([loop], CPUS, FAIRNESS_MIN)
     assert (floor.unfair.looked, floor.unfair.samples) == (3, 10)
+
+
+def test_schema_10s_columns_reach_the_rules_through_the_loader(tmp_path):
+    # The columns as csvgen writes them at version 10 (as bench does), read back by the loader.
+    from analyze_lib.files.loader import load_results
+    from csvgen import case, write_results
+
+    key = case("wait", "fan-out", "serial-worker", 1, "tasks=256")
+    samples = [INF] * 5 + [20_000.0] * 10
+    stolen = write_results(tmp_path / "stolen.csv", {key: samples}, version=10, run={"logical_cpus": "2"},
+                           signals={key: {"steal": 0.5}})
+    [found] = load_results(stolen).cases.values()
+    assert spoiled(found).all() and not self_starved(found, CPUS, CLEAN)
+    edge = write_results(tmp_path / "edge.csv", {key: samples}, version=10, run={"logical_cpus": "2"},
+                         signals={key: {"batch_ops": 4096}})
+    [found] = load_results(edge).cases.values()
+    assert batch_edge(found, CPUS)[:5].all() and not self_starved(found, CPUS, CLEAN)
+    # Negative control: the same samples with neither column filled are starved.
+    plain = write_results(tmp_path / "plain.csv", {key: samples}, version=10, run={"logical_cpus": "2"})
+    [found] = load_results(plain).cases.values()
+    assert self_starved(found, CPUS, CLEAN)
