@@ -59,7 +59,8 @@ def test_bench_writes_the_batch_of_timed_cases_and_the_steal_of_every_sample():
         assert int(row["steal_ns"]) % STEAL_TICK_NS == 0
         assert 1 <= int(row["steal_cpus"]) <= min(2 * int(row["sched_threads"]), int(row["logical_cpus"]))
     loaded = load_results(FIXTURE).cases
-    assert all(np.isnan(case.columns["batch_ops"]).all() == (key.benchmark == "handoff") for key, case in loaded.items())
+    assert all(np.isnan(case.columns["batch_ops"]).all() == (key.benchmark == "handoff")
+               for key, case in loaded.items())
 
 
 def test_a_case_bench_abandoned_as_hung_loads_as_starved_never_fast():
