@@ -313,3 +313,10 @@ def test_an_oversubscribed_lock_whose_threads_stall_without_sleeping_is_waiter_p
     assert found.label == STARVATION
     eight = next(c for k, c in cases.items() if k.threads == 8)
     assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0).startswith("starved in 8 of 15")
+
+
+def test_blocked_time_without_any_switch_is_no_sleep(tmp_path):
+    # Time the host stole is neither running nor waiting for a CPU, so it reads as blocked: without a switch in, no
+    # thread slept, and the rule does not call it one (findings/2026-11-29-stalls-on-a-vm.md).
+    never = {"voluntary": 0.0, "utilisation": 0.75, "kernel_share": 0.02, "schedule": _split(0.7, 0.0, 0.0)}
+    assert _diagnoses(tmp_path, FUTEX, {FUTEX_2: never})[("pthread-mutex", 2)].label == UNCLEAR

@@ -56,8 +56,9 @@ tried in this order and the first that holds labels the case:
     SPIN_KERNEL_SHARE): the cost is the work itself. Unless, at two threads or more, each thread's time per
     operation (ns/op × threads) is at least CONTENDED_GROWTH times the line's at one thread: CONTENDED, the threads
     spend it on each other (spin-waiting, the lock's cache line moving between CPUs), not on the work.
-    RARE_LONG_SLEEPS (split only): several threads with hardly a switch that blocked more than SPIN_BLOCKED_SHARE
-    of their time slept rarely but long: a futex lock whose waiters mostly get it without sleeping.
+    RARE_LONG_SLEEPS (split only): several threads with hardly a switch, but some, that blocked more than
+    SPIN_BLOCKED_SHARE of their time slept rarely but long: a futex lock whose waiters mostly get it without
+    sleeping. Without any switch the "blocked" time is no sleep (stolen time reads so): UNCLEAR.
 12. UNCLEAR: anything else. Never a guess.
 
 A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
@@ -262,7 +263,8 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     # rest) spent their time running: on the work, or on each other when each op costs a thread far more than alone.
     if within and running and few_switches and (split is not None or busy):
         return CONTENDED if threads > 1 and contention is not None and contention >= CONTENDED_GROWTH else CPU_BOUND
-    if split is not None and threads > 1 and few_switches and not running:
+    # Blocked time with no switch at all is no sleep: time the host stole shows so (findings/2026-11-29-stalls-on-a-vm).
+    if split is not None and threads > 1 and few_switches and not running and finite(switches) and switches > 0:
         return RARE_LONG_SLEEPS
     return UNCLEAR
 
