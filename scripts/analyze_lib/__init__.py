@@ -25,6 +25,7 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``evidence`` (which samples are evidence that a thread starved: not spoiled by the host,
     not a batch edge, its threads running; and the floor the run's controls set),
     ``decisions`` (the report's which one to use, runner-up, avoid and disqualified per situation),
+    ``picks`` (what to use within the CPUs per benchmark, its cost with its interval, the seed patterns beside it),
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
     along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
     with a slower case: switches and kernel time per op on both sides), ``control`` (the same-code control: whether
@@ -39,7 +40,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     variant named with its module, and the list of them), ``proof_marks`` (a variant the stress file does not
     prove, marked so), ``conditions_text`` (a run's conditions in
     words), ``diagnosis_text`` (a diagnosis, a cliff and what moved in words), ``headlines_text`` (the report's
-    headlines as a table, a short row each), ``tables`` (the
+    headlines as a table, a short row each), ``picks_text`` (what to use within the CPUs as the first screen's
+    table), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
     report``), ``history`` (``analyze history``), ``export`` (dashboards).

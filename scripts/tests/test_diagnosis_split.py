@@ -88,10 +88,11 @@ HANDOFF = {case("wait", "handoff", "semaphore", t): cost for t, cost in {2: 6691
 HANDOFF_2 = case("wait", "handoff", "semaphore", 2)
 
 
-def test_a_hand_off_on_a_busy_machine_is_still_a_convoy_when_blocked_of_its_own_time(tmp_path):
+def test_a_hand_off_on_a_busy_machine_is_still_a_hand_off_when_blocked_of_its_own_time(tmp_path):
+    # A third of the process's CPU time ran on threads the case does not measure (the responder): a hand-off.
     busy = {"utilisation": 0.5, "kernel_share": 0.3, "voluntary": 1.0, "schedule": _split(0.32, 0.49, 1.0)}
     found = _diagnoses(tmp_path, HANDOFF, {HANDOFF_2: busy}, cpu_share=0.5)[("semaphore", 2)]
-    assert found.label == CONVOY
+    assert found.label == diagnosis.HANDOFF
     assert found.signals.split.blocked == pytest.approx(0.19, abs=0.01)
     assert found.signals.split.blocked_own == pytest.approx(0.19 / 0.51, abs=0.01)
     # Negative control: as many switches, but 5% of the time not spent waiting blocked: waiting for a CPU.
@@ -255,9 +256,12 @@ def test_a_fan_out_at_one_thread_is_a_hand_off_not_a_convoy(tmp_path):
     [found] = _diagnoses(tmp_path, FAN_OUT, dict.fromkeys(FAN_OUT, FAN_OUT_SIGNALS)).values()
     assert found.label == diagnosis.HANDOFF
     assert cause_text(found).startswith("hand-off: a cross-thread round trip, the caller waiting 3.1 µs per op")
-    # Negative control: the same signals from two threads are threads queued on each other.
+    # Two callers whose tasks run on the pool (half the process's CPU time on threads not measured): hand-offs too.
     two = {case("wait", "fan-out", "semaphore", 2, "tasks=1"): 3500.0}
     [found] = _diagnoses(tmp_path, two, dict.fromkeys(two, FAN_OUT_SIGNALS)).values()
+    assert found.label == diagnosis.HANDOFF and found.signals.elsewhere_share == pytest.approx(0.5, abs=0.02)
+    # Negative control: two threads that run all the process's CPU time themselves queue on each other: a convoy.
+    [found] = _diagnoses(tmp_path, two, dict.fromkeys(two, {**FAN_OUT_SIGNALS, "utilisation": 0.1})).values()
     assert found.label == CONVOY
 
 

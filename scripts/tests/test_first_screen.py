@@ -41,8 +41,8 @@ def _report(tmp_path, cases: dict, stress: list | None = None) -> tuple[str, str
 
 
 def _headlines(markdown: str) -> list[str]:
-    """The lines between the headlines' title and the contents, blank ones left out."""
-    region = markdown.split("\n**Headlines:**\n", 1)[1].split("\n## Contents", 1)[0]
+    """The lines between the headlines' title and the machine's box below them, blank ones left out."""
+    region = markdown.split("\n**Headlines:**\n", 1)[1].split("\n**The machine:**", 1)[0]
     return [line for line in region.splitlines() if line.strip()]
 
 
@@ -60,9 +60,10 @@ def test_every_headline_is_a_table_row(tmp_path):
     assert lines[0] == "| " + " | ".join(HEADLINE_HEADERS) + " |"
     assert _not_rows(lines) == []
     rows = _rows(lines)
-    # One row for each: the failed check, the starved case, the cliffs and each seed pattern, most serious first.
+    # One row for each: the failed check, the starved cases (one row saying how many, their list further down), the
+    # cliffs and each seed pattern, most serious first.
     assert rows[0].startswith("| `isolation/nslock/no-torn-read` | ")
-    assert rows[1].startswith("| `isolation/mixed/nslock` keys=1000, read_pct=0 threads:2 | ")
+    assert rows[1].startswith("| 1 starved case | ")
     assert any(row.startswith("| `mutex` at 8 threads (isolation/mixed, keys=1000, read_pct=0) | ") for row in rows)
     for seed in ("`concurrent-barrier-async` (isolation)", "`array-tracker` (once)", "`dispatch-once` (once)"):
         assert sum(row.startswith(f"| {seed} | ") for row in rows) == 1, seed
@@ -117,3 +118,39 @@ def test_control_without_a_seed_pattern_behind_there_is_no_seed_chart(tmp_path):
     _, html = _report(tmp_path, cases)
     assert "<img" not in _first_screen(html)
     assert not (tmp_path / "report" / SEED_CHART_FILE).exists()
+
+
+def test_the_first_screen_answers_what_to_use_with_its_cost_and_the_seed_beside_it(tmp_path):
+    # Issue 73: per benchmark the variant to use within the CPUs, its ns/op with the interval, the seed's beside.
+    markdown, _ = _report(tmp_path, {**MIXED, **ONCE})
+    answer = markdown.split("\n**What to use within the CPUs**", 1)[1].split("\n**Headlines:**", 1)[0]
+    rows = {line.split(" | ")[0].strip("| "): line for line in answer.splitlines() if line.startswith("| ")}
+    # atomic-flag 2 ns/op at 2 threads; array-tracker 800 (400×) and dispatch-once 60 (30×), each with its noise.
+    assert re.fullmatch(r"\| once/hit \| 2 threads \| `atomic-flag`, not proven \| 2\.\d\d \[\d\.\d\d, \d\.\d\d\] \| "
+                        r"`array-tracker` [78]\d\d ns, [34]\d\d×<br>`dispatch-once` [56]\d\.\d ns, [23]\d\.\d× \|",
+                        rows["once/hit"]), rows["once/hit"]
+    assert rows["isolation/mixed"].startswith("| isolation/mixed | 2 threads | `mutex`, not proven | ")
+    # It comes before the headlines, which come before the machine's box.
+    assert markdown.index("**What to use within the CPUs**") < markdown.index("**Headlines:**") < markdown.index(
+        "**The machine:**") < markdown.index("## Contents")
+    # Negative control: a family without a seed pattern measured has nothing beside its pick.
+    no_seed = {k: v for k, v in MIXED.items() if k[2] != "concurrent-barrier-async"}
+    markdown, _ = _report(tmp_path, no_seed)
+    assert re.search(r"\| isolation/mixed \| 2 threads \| `mutex`, not proven \| [\d.]+ \[[\d.]+, [\d.]+\] \| — \|",
+                     markdown)
+
+
+def test_the_machines_box_says_what_the_host_spoiled_and_what_the_controls_show(tmp_path):
+    key = case("isolation", "mixed", "mutex", 2, "keys=1000;read_pct=0")
+    loop = case("harness", "empty", "loop", 2)
+    cases = {**MIXED, loop: 0.3}
+    stolen = write_results(tmp_path / "v10.csv", cases, version=10, run=RUN, signals={key: {"steal": 0.5}})
+    assert main(["report", str(stolen), "--out", str(tmp_path / "v10")]) == 0
+    box = (tmp_path / "v10" / "report.md").read_text().split("\n**The machine:**", 1)[1].split("\n## ", 1)[0]
+    assert "- **The host:** 15 of " in box and "spoiled" in box
+    assert "**By chance:** the harness loops, which cannot starve, had a thread complete nothing in 0 of 15 samples" \
+        in box
+    # Negative control: a file before schema 10 says the host's share cannot be told.
+    old = write_results(tmp_path / "v6.csv", cases, version=6, run=RUN)
+    assert main(["report", str(old), "--out", str(tmp_path / "v6")]) == 0
+    assert "- **The host:** no steal figure" in (tmp_path / "v6" / "report.md").read_text()

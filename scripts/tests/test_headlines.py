@@ -48,9 +48,10 @@ def _row(headlines: str, pattern: str) -> str:
 
 def test_the_report_opens_with_the_steepest_cliff_and_its_cause(tmp_path):
     markdown, html = _report(tmp_path, MIXED, CONVOY)
-    # After the lines on how the run was made, before the contents.
+    # After the lines on how the run was made and what to use, before the machine's box and the contents.
     before, after = markdown.split("\n**Headlines:**\n", 1)
-    assert "**Busy or free:**" in before and "## Contents" in after and "## Contents" not in before
+    assert "**Run:**" in before and "**What to use within the CPUs**" in before and "## Contents" not in before
+    assert after.index("**Busy or free:**") < after.index("## Contents")
     # A row: the pattern, what to use instead (nslock, recommended at 8 threads: not proven, no stress file was
     # given), how much faster, why; and a link to the family's section, whose cliffs give the figures.
     row = _row(_headlines(markdown), "`mutex` at 8 threads (isolation/mixed, read_pct=0) |")
@@ -112,8 +113,11 @@ def test_a_forbidden_stress_outcome_leads_the_headlines(tmp_path):
 
 def test_a_starved_case_is_a_headline(tmp_path):
     starved = case("isolation", "mixed", "nslock", 2, "read_pct=0")
-    headlines = _headlines(_report(tmp_path, {**MIXED, starved: [math.inf] * 12 + [180.0] * 3}, CONVOY)[0])
-    assert ("| `isolation/mixed/nslock` read_pct=0 threads:2 | — | — | starvation: no operation completed "
-            "in 12 of 15 samples ([more](#starved-samples)) |") in headlines
+    markdown, html = _report(tmp_path, {**MIXED, starved: [math.inf] * 12 + [180.0] * 3}, CONVOY)
+    headlines = _headlines(markdown)
+    # One row says how many, and leads to their list further down; the HTML folds their names.
+    assert "| 1 starved case | — | — | starvation beyond chance ([more](#starved-samples)) |" in headlines
+    assert ("Starved beyond what the run's controls show: <code>isolation/mixed/nslock</code> read_pct=0 threads:2"
+            in html)
     # Negative control: the same run, nothing starved.
     assert "starvation" not in _headlines(_report(tmp_path, MIXED, CONVOY)[0])

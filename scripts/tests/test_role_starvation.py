@@ -71,7 +71,9 @@ def _labels(tmp_path, read_running: float, write_running: float, writer=WRITER, 
     from analyze_lib.judge.diagnosis import diagnose
 
     cases = {_roles("read", "rwlock"): 100.0, _roles("write", "rwlock"): 10000.0}
-    signals = {key: {"schedule": {"running": running, "runqueue": 0.0, "switches_in": switches}}
+    # The process's CPU time is the two rows' running time: nothing ran elsewhere.
+    signals = {key: {"schedule": {"running": running, "runqueue": 0.0, "switches_in": switches},
+                     "utilisation": (read_running + write_running) / 2}
                for key, running in ((_roles("read", "rwlock"), read_running),
                                     (_roles("write", "rwlock"), write_running))}
     path = write_results(tmp_path / "labels.csv", cases, version=8, run={"logical_cpus": "2"},

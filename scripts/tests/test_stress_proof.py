@@ -149,8 +149,11 @@ def test_a_starved_brought_case_is_named_with_its_module(tmp_path):
     starved = {**CASES, case("wait", "throttle", RACY, 1, "limit=1;tasks=256;work=0"): [float("inf")] * 15}
     path = write_results(tmp_path / "starved.csv", starved, version=6, run=RUN, origins={RACY: MODULE})
     assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    # The headline counts the starved cases and names them in its fold (HTML), each with its module.
     names = [row[0] for row in _headline_rows((tmp_path / "report" / "report.md").read_text())]
-    assert f"`wait/throttle/{RACY}`\u00a0({MODULE}) limit=1, tasks=256, work=0 threads:1" in names
+    assert "1 starved case" in names
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert f"<code>wait/throttle/{RACY}</code>\u00a0({MODULE}) limit=1, tasks=256, work=0 threads:1" in html
 
 
 # The rule itself (judge/stress.judge_proof), on the files bench wrote.

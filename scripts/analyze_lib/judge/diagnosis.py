@@ -20,13 +20,15 @@ tried in this order and the first that holds labels the case:
    the decision table gives it.
 2. HANDOFF and CONVOY: blocking hand-offs. With the split: at least CONVOY_SWITCHES_PER_OP switches in per operation
    with at least CONVOY_BLOCKED_SHARE of the time the threads did not wait for a CPU blocked (Split.blocked_own: a
-   busy machine's run-queue time does not hide it). One caller (one measured thread, no other role's row beside it)
-   that does so waits for another thread to do its work and wake it: a HANDOFF, one cross-thread round trip, never a
-   convoy (which takes threads queued on each other). Several threads: CONVOY, and a convoy whose threads ran at
-   least SPIN_BEFORE_SLEEP_NS on a CPU per switch in ran that long between sleeps: CONVOY_AFTER_SPINNING (Swift's
-   Mutex; the time is exact, from each thread's CPU clock, never the tick-sampled kernel share). Without the split:
-   at least CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least CONVOY_KERNEL_SHARE of the CPU
-   time in the kernel; as many switches with the kernel's share below it is UNCLEAR: the signals disagree.
+   busy machine's run-queue time does not hide it). Callers that do so while at least HANDOFF_ELSEWHERE_SHARE of the
+   process's CPU time runs on threads the case does not measure, or one caller alone (one measured thread, no other
+   role's row beside it), wait for another thread to do their work and wake them: a HANDOFF, one cross-thread round
+   trip per operation, never a convoy (which takes threads queued on each other). Several threads: CONVOY, and a
+   convoy whose threads ran at least SPIN_BEFORE_SLEEP_NS on a CPU per switch in ran that long between sleeps:
+   CONVOY_AFTER_SPINNING (Swift's Mutex; the time is exact, from each thread's CPU clock, never the tick-sampled
+   kernel share). Without the split: at least CONVOY_SWITCHES_PER_OP voluntary switches per operation with at least
+   CONVOY_KERNEL_SHARE of the CPU time in the kernel; as many switches with the kernel's share below it is UNCLEAR:
+   the signals disagree.
 3. SPINNING: more threads than CPUs, the CPUs kept busy (utilisation at least
    BUSY_UTILISATION), hardly a switch (at most FEW_SWITCHES_PER_OP), the threads hardly ever
    blocked (split: at most SPIN_BLOCKED_SHARE of their time; without it: kernel share at most
@@ -136,6 +138,11 @@ SPIN_BLOCKED_SHARE = 0.1
 # Spun before sleeping: time on a CPU per switch in. Swift's Mutex runs 29 µs before each sleep at 8
 # threads, pthread-mutex-pi (which goes to the kernel at once) a few microseconds.
 SPIN_BEFORE_SLEEP_NS = 10_000.0
+# A hand-off, not a convoy: the callers block per operation while at least this share of the process's CPU time runs
+# on threads the case does not measure (the queue's, the pool's, a responder's). A lock's convoy runs on the threads
+# it measures: in the quiet full run of docs/findings/2026-11-28-why-measured.md every harness and lock case ran
+# 0-1% elsewhere.
+HANDOFF_ELSEWHERE_SHARE = 0.2
 # Offloaded: most of the process's CPU time on threads the case does not measure. In a quiet full run
 # (docs/findings/2026-11-28-why-measured.md) `isolation/mixed/actor` at 1 thread ran 89% of it elsewhere (its
 # caller blocked 89% of its time), every harness case 0-1%.
@@ -226,7 +233,8 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     if split is not None and finite(switches) and finite(blocked):
         own = split.blocked_own
         if switches >= CONVOY_SWITCHES_PER_OP and finite(own) and own >= CONVOY_BLOCKED_SHARE:
-            if one_caller:
+            elsewhere = s.elsewhere_share
+            if one_caller or (finite(elsewhere) and elsewhere >= HANDOFF_ELSEWHERE_SHARE):
                 return HANDOFF
             spun = split.running_ns_per_switch
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY

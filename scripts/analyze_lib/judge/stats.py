@@ -317,6 +317,16 @@ def hierarchical_ratio(numerator: list[np.ndarray], denominator: list[np.ndarray
     return RatioEstimate(point, percentile(ratios, tail), percentile(ratios, 100 - tail))
 
 
+def hierarchical_median_ci(groups: list[np.ndarray], resamples: int = BOOTSTRAP_RESAMPLES,
+                           confidence: float = CONFIDENCE, seed: int = BOOTSTRAP_SEED) -> tuple[float, float]:
+    """The CI of a side's median of round medians by the two-level bootstrap of ``hierarchical_ratio`` (rounds,
+    then samples within each); deterministic for a seed."""
+    rng = np.random.default_rng(seed)
+    medians = _hierarchical_medians(groups, rng, resamples)
+    tail = (1 - confidence) / 2 * 100
+    return percentile(medians, tail), percentile(medians, 100 - tail)
+
+
 def _half_splits(count: int, rng: np.random.Generator) -> Iterator[tuple[int, ...]]:
     half = count // 2
     if math.comb(count, half) <= NOISE_FLOOR_SPLITS:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..files.model import Case
-from .stats import (CONFIDENCE, RatioEstimate, bootstrap_ratio_of_medians, hierarchical_ratio,
-                    median_of_round_medians, split_by_round)
+from .stats import (CONFIDENCE, RatioEstimate, bootstrap_median_ci, bootstrap_ratio_of_medians,
+                    hierarchical_median_ci, hierarchical_ratio, median_of_round_medians, split_by_round)
 
 # The fewest rounds a side for its between-round spread to count (one round has none).
 ROUNDS_FOR_SPREAD = 2
@@ -31,6 +31,15 @@ def rounds_of(case: Case) -> list[np.ndarray]:
 def case_median(case: Case) -> float:
     """The case's level: the median of its round medians (``inf`` when starved)."""
     return median_of_round_medians(rounds_of(case))
+
+
+def level_interval(case: Case, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The 95% (``confidence``) interval of ``case_median``: hierarchical (rounds, then samples within them) when
+    the case has rounds enough, else over its samples."""
+    groups = rounds_of(case)
+    if len(groups) >= ROUNDS_FOR_SPREAD:
+        return hierarchical_median_ci(groups, confidence=confidence)
+    return bootstrap_median_ci(case.ns_per_op, confidence=confidence)
 
 
 def factor(case: Case, reference: Case, confidence: float = CONFIDENCE) -> RatioEstimate:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..fmt import fmt_count
 from ..judge.conditions import CPU_BOUND_HARNESS, QUIET_CPU_SHARE, RunConditions
+from ..judge.evidence import HOST_SPOILED_SHARE, UNMEASURED_STALL_RATE, StallFloor
 from ..judge.situations import threads_text
 
 NS_PER_MS = 1e6
@@ -65,13 +66,45 @@ def _cpu_share(c: RunConditions) -> str:
 
 
 def conditions_items(c: RunConditions) -> tuple[str, ...]:
-    """The run's shape, whether the machine was busy (from the samples) and the load average, one
-    line each, for the report's first screen."""
+    """The run's shape and the load average, one line each, for the report's first screen (whether the machine
+    was busy is in ``machine_items``)."""
     return (f"**Run:** {_shape(c)}.",
             f"**Filter:** {_filter(c)}.",
             f"**Threads:** {threads_text(c.threads)} on {fmt_count(c.logical_cpus, 'logical CPU')}.",
-            f"**Busy or free:** {_cpu_share(c)}.",
             f"**Load average (1 minute):** {_load(c)}.")
+
+
+def _host(spoiled: int, samples: int, recorded: bool) -> str:
+    if not recorded:
+        return ("no steal figure: the file predates schema 10, or the platform gives none (`/proc/stat`), so the "
+                "samples the host spoiled cannot be told")
+    return (f"{spoiled:,} of {fmt_count(samples, 'sample')} spoiled, the hypervisor taking at least "
+            f"{HOST_SPOILED_SHARE:.0%} of their CPUs' time (`/proc/stat`'s steal, in 10 ms ticks); they count "
+            "towards no starvation, unfairness or cliff. Stalls the steal column does not see happen too "
+            "(docs/findings/2026-11-29-stalls-on-a-vm.md): the controls below measure them")
+
+
+def _chance(floor: StallFloor) -> str:
+    if not floor.measured:
+        return (f"no control was timed (the harness suite's loops), so {UNMEASURED_STALL_RATE:.0%} of any case's "
+                "samples are taken to look starved or unfair by chance")
+    unfair = (f", and below the fairness line in {floor.unfair.looked:,} of {floor.unfair.samples:,} within the CPUs"
+              if floor.unfair.measured else "")
+    return (f"the harness loops, which cannot starve, had a thread complete nothing in {floor.starved.looked:,} of "
+            f"{fmt_count(floor.starved.samples, 'sample')}{unfair}: a variant is called starved or unfair only "
+            "beyond that rate")
+
+
+def machine_items(cpu_model: str, c: RunConditions, floor: StallFloor, spoiled: int, samples: int,
+                  recorded: bool) -> tuple[str, ...]:
+    """What the machine was while the run measured, one line each, for the box on the report's first screen: its
+    CPU, whether it was busy, the samples the host spoiled (or that nothing says), and how often the run's own
+    controls looked starved or unfair by chance."""
+    return (f"**Machine:** {cpu_model}, {fmt_count(c.logical_cpus, 'logical CPU')}; more threads than that "
+            "oversubscribe it.",
+            f"**Busy or free:** {_cpu_share(c)}.",
+            f"**The host:** {_host(spoiled, samples, recorded)}.",
+            f"**By chance:** {_chance(floor)}.")
 
 
 def load_mark(c: RunConditions) -> str | None:

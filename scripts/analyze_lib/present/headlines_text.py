@@ -117,14 +117,15 @@ def headline_table(h: Headlines, origins: Origins = NO_ORIGINS) -> Table:
         name = _check(check, origins)
         rows.append((name, NONE, NONE, "**forbidden outcome** in a stress check: incorrect"))
         folds.append((f"{name} observed an outcome its contract forbids.", STRESS_SECTION))
-    for d in h.starved:
-        case = _case(d.key, origins)
-        rows.append((f"{case} threads:{d.key.threads}", NONE, NONE, cause_text(d)))
-        folds.append((f"{case} threads:{d.key.threads}: {cause_text(d)}.", STARVED_SECTION))
-    if h.starved_total > len(h.starved):
-        more = h.starved_total - len(h.starved)
-        rows.append((f"{more} more starved case{'s' if more != 1 else ''}", NONE, NONE, "starvation"))
-        folds.append(("Every starved case is listed with its samples.", STARVED_SECTION))
+    if h.starved_total:
+        # The list is further down (issue 73: starved cases opened the first screen, most of them artifacts then);
+        # here one row says how many, naming the first few.
+        named = ", ".join(f"{_case(d.key, origins)} threads:{d.key.threads}" for d in h.starved)
+        more = f" and {h.starved_total - len(h.starved)} more" if h.starved_total > len(h.starved) else ""
+        rows.append((f"{h.starved_total} starved case{'s' if h.starved_total != 1 else ''}", NONE, NONE,
+                     "starvation beyond chance"))
+        folds.append((f"Starved beyond what the run's controls show: {named}{more}; each with its samples.",
+                      STARVED_SECTION))
     for cost in h.cliffs:
         row, detail = _cliff_row(cost, origins)
         rows.append(row)

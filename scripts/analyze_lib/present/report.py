@@ -27,13 +27,16 @@ from pathlib import Path
 from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts, plan_seed_chart
 from .charts import draw_figure
-from ..judge.decisions import Decision, decide, disqualified_anywhere
+from ..judge.decisions import FAIRNESS_MIN, Decision, decide, disqualified_anywhere
+from ..judge.evidence import spoiled_count, stall_floor
+from ..judge.picks import picks
 from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
 from ..judge.headlines import headlines, seed_lines
 from .diagnosis_text import RULES_PAGE, cliff_text
 from .headlines_text import headline_table
 from .decision_table import decision_table, rules_text
-from .conditions_text import conditions_items, load_mark, recommendation_note
+from .conditions_text import conditions_items, load_mark, machine_items, recommendation_note
+from .picks_text import PICKS_TITLE, picks_table
 from .doc import Bullets, Contents, Details, Heading, Image, Paragraph, Section, Table, to_html, to_markdown
 from .figures import FigureBudget
 from .origin_marks import Origins, brought_in_rows, marked, stress_origins
@@ -477,18 +480,29 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     incomplete = [Paragraph(f"**Incomplete:** `{f.path}`: {f.incomplete}. What follows is what it holds, "
                             "not what the whole run would have measured.")
                   for f in (results, counts, stress) if f is not None and f.incomplete]
-    # The run's shape and load lead the page: every figure below was taken under them.
+    # The run's shape leads the page: every figure below was taken under it.
     shape = [Bullets(conditions_items(conditions))] if conditions is not None else []
-    # Then the few findings worth a headline, a table row each, and beside them what the seed patterns cost
-    # against threads. A paragraph, not a heading: the first screen stays above the contents.
+    # Then the answer: per benchmark what to use within the CPUs, at what cost, and the seed patterns beside it;
+    # then the few findings worth a headline, a table row each, and what the seed patterns cost against threads;
+    # then the machine. Paragraphs, not headings: the first screen stays above the contents.
     # The headlines may name a check whose variant only the stress file says was brought.
     named_origins = {**stress_origins(stress.results.values() if stress is not None else None), **origins}
-    lead: list = [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found, named_origins)] if found else []
+    chosen = picks(decisions, cases, cpus)
+    lead: list = [Paragraph(f"**{PICKS_TITLE}** (the most threads that fit the {cpus} CPUs; ns per operation, "
+                            "the median of round medians with its 95% interval):"),
+                  picks_table(chosen, cpus, named_origins)] if chosen else []
+    if found:
+        lead += [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found, named_origins)]
     seed_chart = plan_seed_chart(seed_lines(found, cases), cpus)
     if seed_chart is not None:
         draw_figure(out_dir / seed_chart.filename, seed_chart.title, list(seed_chart.panels), seed_chart.axes,
                     seed_chart.size)
         lead.append(Image(seed_chart.filename, seed_chart.title))
+    if conditions is not None and results is not None:
+        spoiled, samples, recorded = spoiled_count(cases.values())
+        floor = stall_floor(results.cases.values(), cpus, FAIRNESS_MIN)
+        lead += [Paragraph("**The machine:**"),
+                 Bullets(machine_items(results.run["cpu_model"], conditions, floor, spoiled, samples, recorded))]
     first = Section(FIRST_SCREEN, (*incomplete, Paragraph(" ".join(filter(None, summary))), *shape,
                                    *([Section(AT_A_GLANCE, tuple(lead))] if lead else [])))
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), first, Contents()]

@@ -1,0 +1,41 @@
+"""The first screen's answer as a table (judge/picks.py chooses it): per benchmark, what to use within the CPUs,
+its cost per operation with its 95% interval, and beside it what each seed pattern costs in the same situation, as
+a multiple of it. A variant a package brought is named with its module; one the stress file does not prove is
+marked so."""
+
+from __future__ import annotations
+
+from ..fmt import fmt_multiple, fmt_ns
+from ..judge.picks import Pick, SeedBeside, situation_text
+from .doc import Table
+from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
+from .proof_marks import proof_mark
+
+PICKS_TITLE = "What to use within the CPUs"
+PICKS_HEADERS = ("Benchmark", "At", "Use", "ns/op [95% interval]", "Seed patterns there")
+NONE = "—"
+
+
+def _seed(suite: str, seed: SeedBeside, origins: Origins) -> str:
+    """```array-tracker``` 9.8 ns, 70×; ``disqualified`` when it was, with the reason's first words."""
+    name = marked(f"`{seed.variant}`", variant_module(origins, suite, seed.variant))
+    if seed.factor is None:
+        return f"{name}: the one to use"
+    text = f"{name} {fmt_ns(seed.median)} ns, {fmt_multiple(seed.factor.ratio)}×"
+    if seed.reason is not None:
+        text += f" (disqualified: {seed.reason.split(' (', 1)[0]})"
+    return text
+
+
+def picks_table(found: tuple[Pick, ...], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table:
+    """A row per pick: the benchmark, the situation, the variant to use, its ns/op with the interval, and the seed
+    patterns measured there, each on its own line."""
+    rows = []
+    for pick in found:
+        suite = pick.decision.suite
+        use = marked(f"`{pick.use.variant}`", variant_module(origins, suite, pick.use.variant))
+        cost = f"{fmt_ns(pick.median)} [{fmt_ns(pick.low)}, {fmt_ns(pick.high)}]"
+        seeds = "\n".join(_seed(suite, seed, origins) for seed in pick.seeds) or NONE
+        rows.append((f"{suite}/{pick.decision.benchmark}", situation_text(pick, logical_cpus),
+                     use + proof_mark(pick.use.proven), cost, seeds))
+    return Table(PICKS_HEADERS, tuple(rows), "lllrl")
