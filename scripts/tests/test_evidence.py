@@ -23,7 +23,7 @@ CLEAN = StallFloor(Chance(looked=0, samples=200))
 
 
 def _case(ns_per_op: list[float], threads: int = 1, suite: str = "wait", variant: str = "serial-worker",
-          **columns: list[float] | float) -> Case:
+          benchmark: str = "bench", **columns: list[float] | float) -> Case:
     """A case of ``ns_per_op`` samples of SAMPLE_NS each, every thread doing an equal share; ``columns`` sets others
     (a number for every sample, or a list)."""
     ns = np.asarray(ns_per_op, dtype=float)
@@ -33,7 +33,7 @@ def _case(ns_per_op: list[float], threads: int = 1, suite: str = "wait", variant
              "thread_ops_min": ops / threads, "thread_ops_max": ops / threads}
     for name, value in columns.items():
         table[name] = np.asarray(value if isinstance(value, list) else [value] * n, dtype=float)
-    return Case(CaseKey(suite, "bench", variant, threads), table, np.arange(1, n + 1))
+    return Case(CaseKey(suite, benchmark, variant, threads), table, np.arange(1, n + 1))
 
 
 # Half the samples of a one-thread case at 20 µs an op completed nothing.
@@ -83,16 +83,19 @@ def test_starvation_goes_beyond_what_the_runs_controls_show():
 
 
 def test_the_floor_is_the_harness_loops_unexplained_zero_threads():
-    fine = _case([1.0] * 10, threads=2, suite="harness", variant="loop")
-    stalled = _case([1.0] * 10, threads=2, suite="harness", variant="call")
+    fine = _case([1.0] * 10, threads=2, suite="harness", benchmark="empty", variant="loop")
+    stalled = _case([1.0] * 10, threads=2, suite="harness", benchmark="opaque-call", variant="call")
     stalled.columns["thread_ops_min"][:2] = 0.0
     other = _case(HALF, threads=2)
-    floor = stall_floor([fine, stalled, other], CPUS)
+    # A harness case that takes a lock (a brought lock joins harness/mutex-pair) is no control.
+    locked = _case([1.0] * 10, threads=2, suite="harness", benchmark="mutex-pair", variant="ticket-lock")
+    locked.columns["thread_ops_min"][:] = 0.0
+    floor = stall_floor([fine, stalled, other, locked], CPUS)
     assert (floor.starved.looked, floor.starved.samples) == (2, 20)
     assert floor.starved.rate == 3 / 22
     # A stall the host took is not counted, nor its sample.
-    stolen = _case([1.0] * 10, threads=2, suite="harness", variant="call", steal_ns=[SAMPLE_NS] * 2 + [0.0] * 8,
-                   steal_cpus=2.0)
+    stolen = _case([1.0] * 10, threads=2, suite="harness", benchmark="opaque-call", variant="call",
+                   steal_ns=[SAMPLE_NS] * 2 + [0.0] * 8, steal_cpus=2.0)
     stolen.columns["thread_ops_min"][:2] = 0.0
     floor = stall_floor([fine, stolen], CPUS)
     assert (floor.starved.looked, floor.starved.samples) == (0, 18)
@@ -126,7 +129,7 @@ def test_unfairness_goes_beyond_what_the_runs_controls_show():
     as_unfair = StallFloor(Chance(0, 200), Chance(200, 200))
     assert disqualification(behind, rows, CPUS, cpu_share=None, floor=as_unfair) is None
     # Controls' own unfair samples are counted as a variant's would be.
-    loop = _case([1.0] * 10, threads=2, suite="harness", variant="loop")
+    loop = _case([1.0] * 10, threads=2, suite="harness", benchmark="empty", variant="loop")
     loop.columns["thread_ops_min"][:3] = loop.columns["thread_ops_max"][:3] * 0.05
     floor = stall_floor([loop], CPUS, FAIRNESS_MIN)
     assert (floor.unfair.looked, floor.unfair.samples) == (3, 10)

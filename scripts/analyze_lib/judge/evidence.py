@@ -14,8 +14,8 @@ only when nothing outside the variant explains it. Three things can, and each is
 
 What is left still happens by chance on a virtual machine: a vCPU can stall for milliseconds while its thread's
 clock says it ran, and on this kind of kernel the steal column does not see it (docs/findings/
-2026-11-29-stalls-on-a-vm.md). So the run's own controls, the harness suite's loops, which cannot starve, set the
-floor (``StallFloor``): the rate at which their samples look starved. A case is starved only when its count of
+2026-11-29-stalls-on-a-vm.md). So the run's own controls, the harness suite's loops that cannot starve (CONTROLS),
+set the floor (``StallFloor``): the rate at which their samples look starved. A case is starved only when its count of
 evidence samples is beyond that rate, a binomial tail below STARVATION_ALPHA. Pure: no I/O, no words.
 """
 
@@ -28,7 +28,6 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from ..files.model import Case
-from .situations import FLOOR_SUITES
 
 STEAL = "steal_ns"
 STEAL_CPUS = "steal_cpus"
@@ -41,6 +40,11 @@ HOST_SPOILED_SHARE = 0.1
 EDGE_BATCHES = 3
 # Not running: the row's threads waited on a run queue for at least this share of their time in the sample.
 NOT_RUNNING_SHARE = 0.5
+# The run's controls: the harness loops that share nothing between threads and take no lock (harness/mutex-pair's
+# locks are each a thread's own, but a brought lock joins it, and harness/allocate calls malloc, which can lock):
+# code that cannot starve nor be unfair, so what they show is chance. `bench` times the first two in every run.
+CONTROLS = frozenset({("harness", "empty", "loop"), ("harness", "spin", "loop"), ("harness", "nops", "asm"),
+                      ("harness", "opaque-call", "call"), ("harness", "lazy-static", "static-let")})
 # Beyond chance: the probability that the floor's rate alone gives at least as many starved samples.
 STARVATION_ALPHA = 0.01
 # The rate assumed when the run timed no control: one sample in 20 of any case may look starved by chance. The
@@ -191,11 +195,11 @@ UNMEASURED_FLOOR = StallFloor()
 
 
 def stall_floor(cases: Iterable[Case], logical_cpus: int, fairness_min: float = 0.0) -> StallFloor:
-    """The floor the run's controls set: every sample of the floor suites' cases that the host did not spoil, each
-    judged as a variant's would be (``starved_samples``; ``unfair_samples`` below ``fairness_min``)."""
+    """The floor the run's controls (CONTROLS) set: every sample of theirs that the host did not spoil, each judged
+    as a variant's would be (``starved_samples``; ``unfair_samples`` below ``fairness_min``)."""
     starved = samples = unfair = judged = 0
     for case in cases:
-        if case.key.suite in FLOOR_SUITES and not case.hung:
+        if (case.key.suite, case.key.benchmark, case.key.variant) in CONTROLS and not case.hung:
             counted = ~spoiled(case)
             starved += int((starved_samples(case, logical_cpus) & counted).sum())
             samples += int(counted.sum())
