@@ -154,3 +154,19 @@ def test_the_machines_box_says_what_the_host_spoiled_and_what_the_controls_show(
     old = write_results(tmp_path / "v6.csv", cases, version=6, run=RUN)
     assert main(["report", str(old), "--out", str(tmp_path / "v6")]) == 0
     assert "- **The host:** no steal figure" in (tmp_path / "v6" / "report.md").read_text()
+
+
+def test_a_packages_own_variant_is_priced_and_drawn_beside_the_seeds_marked_as_its(tmp_path):
+    # Issue 73: a user's variants get the seeds' treatment on the first screen, named with their module.
+    ticket = {case("isolation", "mixed", "ticket-lock", t, "keys=1000;read_pct=0"): c
+              for t, c in ((1, 50.0), (2, 900.0), (4, 950.0), (8, 1000.0))}
+    path = write_results(tmp_path / "run.csv", {**HARNESS, **MIXED, **ticket}, version=6, run=RUN, signals=CONVOY,
+                         origins={"ticket-lock": "FlowKit"})
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    rows = _rows(_headlines((tmp_path / "report" / "report.md").read_text()))
+    assert any(row.startswith("| `ticket-lock`\u00a0(FlowKit) (isolation) | `mutex`") for row in rows), rows
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert "Seed patterns and your variants vs threads (1, 2, 4, 8)" in html
+    # Negative control: without the package's variant, the chart is the seeds' alone.
+    _, html = _report(tmp_path, MIXED)
+    assert "Seed patterns vs threads (1, 2, 4, 8)" in html and "your variants" not in html

@@ -119,8 +119,9 @@ def test_a_seed_that_failed_is_never_the_one_to_use_in_a_headline(tmp_path):
         said[failing] = _headlines((out / "report.md").read_text())
     seed = "| `concurrent-barrier-async` (isolation) | "
     assert f"{seed}— | — | the one to use wherever measured within the CPUs" in said[None]
-    assert "the one to use" not in said["concurrent-barrier-async"]
     row = next(line for line in said["concurrent-barrier-async"].splitlines() if line.startswith(seed))
+    # (The package's own variant, priced beside the seeds, may be the one to use in its row.)
+    assert "the one to use" not in row
     assert "| disqualified: failed stress: `lost-writes`, at mixed, " in row
 
 

@@ -3,9 +3,10 @@
 ``headlines`` picks, in this order: the stress checks' failures (a correctness failure outweighs
 any timing); the cases that starved; the steepest scaling cliffs (judge/diagnosis.py), one per
 variant, each with the variant recommended where it fell (judge/decisions.py), if any; and per family
-what each seed pattern (situations.Notes.seeds) costs at worst against the variant recommended in the
-same situation. ``seed_lines`` gives each seed's cost against threads, as a multiple of that variant's
-at the same thread count, for the report's first chart. Pure; present/headlines_text.py says them.
+what each seed pattern (situations.Notes.seeds), and each variant a package brought, costs at worst
+against the variant recommended in the same situation. ``seed_lines`` gives each seed's cost against
+threads, as a multiple of that variant's at the same thread count, for the report's first chart. Pure;
+present/headlines_text.py says them.
 """
 
 from __future__ import annotations
@@ -89,10 +90,12 @@ def _rank(cost: SeedCost) -> tuple[bool, float]:
     return (cost.reason is not None, factor)
 
 
-def _seed_costs(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], logical_cpus: int) -> list[SeedCost]:
-    """Per family and seed variant, its worst situation among those whose threads fit the CPUs
-    (where its own mechanism, not taking turns, sets its cost): disqualified first, else the largest
-    factor; a seed recommended in each of them has no standing."""
+def _seed_costs(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], logical_cpus: int,
+                brought: frozenset[tuple[str, str]] = frozenset()) -> list[SeedCost]:
+    """Per family and seed variant (and each variant a package brought, ``brought``: (suite, variant), which the
+    user wants priced as the seeds are), its worst situation among those whose threads fit the CPUs (where its own
+    mechanism, not taking turns, sets its cost): disqualified first, else the largest factor; a seed recommended in
+    each of them has no standing."""
     worst: dict[tuple[str, str], SeedCost] = {}
     for d in decisions:
         seeds = notes(d.suite, d.benchmark).seeds
@@ -100,7 +103,8 @@ def _seed_costs(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], 
             (s, None) for s in (d.use, d.runner_up, *d.avoid) if s is not None]
         entries += [(out.standing, out.reason) for out in d.disqualified]
         for standing, reason in entries:
-            if standing.variant not in seeds or standing.key is None or standing.key.threads > logical_cpus:
+            priced = standing.variant in seeds or (d.suite, standing.variant) in brought
+            if not priced or standing.key is None or standing.key.threads > logical_cpus:
                 continue
             behind = standing.factor is not None or reason is not None
             cost = SeedCost(d.suite, standing.variant, d, standing if behind else None,
@@ -146,9 +150,11 @@ def seed_lines(h: Headlines, cases: dict[CaseKey, Case]) -> tuple[SeedLine, ...]
 
 
 def headlines(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], cliffs: list[Cliff],
-              logical_cpus: int, verdict: StressVerdict | None = None) -> Headlines:
+              logical_cpus: int, verdict: StressVerdict | None = None,
+              brought: frozenset[tuple[str, str]] = frozenset()) -> Headlines:
     """The run's headlines from its decisions, diagnoses, cliffs (steepest first) and stress verdict,
-    on a machine of ``logical_cpus``."""
+    on a machine of ``logical_cpus``; the variants packages ``brought`` ((suite, variant)) are priced beside the
+    seed patterns."""
     starved = sorted((d for d in diagnoses.values() if d.label == STARVATION and d.key.suite not in FLOOR_SUITES),
                      key=lambda d: d.key.sort_key())
     steepest, seen = [], set()
@@ -162,4 +168,4 @@ def headlines(decisions: list[Decision], diagnoses: dict[CaseKey, Diagnosis], cl
         failed_checks=tuple(verdict.failed_checks) if verdict is not None else (),
         starved=tuple(starved[:HEADLINE_STARVED]), starved_total=len(starved),
         cliffs=tuple(_cliff_cost(c, decisions) for c in steepest[:HEADLINE_CLIFFS]),
-        seeds=tuple(_seed_costs(decisions, diagnoses, logical_cpus)))
+        seeds=tuple(_seed_costs(decisions, diagnoses, logical_cpus, brought)))

@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .charts import Axes, Panel, Series, make_series
+from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
 from .figures import FigureBudget, PanelSize
 from ..files.model import Case, CaseCounts, CaseKey
 from ..judge.headlines import SeedLine
@@ -221,15 +222,19 @@ class SeedChart:
     size: PanelSize
 
 
-def plan_seed_chart(lines: tuple[SeedLine, ...], logical_cpus: int) -> SeedChart | None:
-    """One panel, a line per seed pattern that is not the one to use: its median over the median of the variant
-    to use instead, at each thread count (None when no seed has such a line)."""
+def plan_seed_chart(lines: tuple[SeedLine, ...], logical_cpus: int, origins: Origins = NO_ORIGINS) -> SeedChart | None:
+    """One panel, a line per seed pattern (and per variant a package brought, named with its module: ``origins``)
+    that is not the one to use: its median over the median of the variant to use instead, at each thread count
+    (None when none has such a line)."""
     # A line is named by its variant alone (the headlines table says what it is divided by), so the legend fits.
-    series = tuple(make_series(line.variant,
-                               [(float(t), ratio, ratio, ratio) for t, ratio in line.points]) for line in lines)
+    names = [marked(line.variant, variant_module(origins, line.suite, line.variant)) for line in lines]
+    series = tuple(make_series(name, [(float(t), ratio, ratio, ratio) for t, ratio in line.points])
+                   for name, line in zip(names, lines))
     if not series:
         return None
     counts = sorted({t for line in lines for t, _ in line.points})
-    title = f"Seed patterns vs threads ({', '.join(map(str, counts))})"
+    what = "Seed patterns and your variants" if any(variant_module(origins, line.suite, line.variant)
+                                                    for line in lines) else "Seed patterns"
+    title = f"{what} vs threads ({', '.join(map(str, counts))})"
     return SeedChart(SEED_CHART_FILE, title, (Panel("median over the median of the variant to use instead", series),),
                      Axes(THREADS, SEED_CHART_AXIS, oversubscribed_after=logical_cpus), SEED_CHART_SIZE)

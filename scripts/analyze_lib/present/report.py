@@ -457,7 +457,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins, failed=failed)
     diagnoses = diagnose(cases, cpus, share)
     cliffs = find_cliffs(diagnoses)
-    found = headlines(decisions, diagnoses, cliffs, cpus, verdict)
+    found = headlines(decisions, diagnoses, cliffs, cpus, verdict, frozenset(origins))
 
     summary = []
     if results is not None:
@@ -493,7 +493,7 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                   picks_table(chosen, cpus, named_origins)] if chosen else []
     if found:
         lead += [Paragraph(f"**{HEADLINES_TITLE}**"), headline_table(found, named_origins)]
-    seed_chart = plan_seed_chart(seed_lines(found, cases), cpus)
+    seed_chart = plan_seed_chart(seed_lines(found, cases), cpus, named_origins)
     if seed_chart is not None:
         draw_figure(out_dir / seed_chart.filename, seed_chart.title, list(seed_chart.panels), seed_chart.axes,
                     seed_chart.size)
