@@ -92,6 +92,14 @@ extension BenchmarkRegistry {
 extension BenchmarkRegistry {
     /// The steps of one `harness/spin` operation at `--spin-scale 1`.
     static let spinSteps = 300
+
+    /// The `suite/benchmark/variant` paths of the harness cases that only compute: no lock, no wait, no allocation,
+    /// so that their threads use all the CPU time they are given and none of their samples can starve for a reason
+    /// of its own. What their samples show (CPU time short of elapsed × threads, a thread that looked starved) is
+    /// the machine's doing: every timing run measures them as its controls, a filtered one too (`bench`'s
+    /// `--no-controls` aside), and the analysis reads them as `CPU_BOUND_HARNESS`
+    /// (scripts/analyze_lib/judge/conditions.py), which names the same paths.
+    package static let cpuBoundHarnessPaths: Set<String> = ["harness/empty/loop", "harness/spin/loop"]
 }
 
 /// One heap allocation: a class instance, handed to `blackHole` so that it cannot live on the stack.

@@ -44,8 +44,16 @@ struct Bench: ParsableCommand {
     )
 
     @Option(name: .long, help: ArgumentHelp(
-        "Only cases whose suite/benchmark/variant matches this regular expression.", valueName: "regex"))
+        "Only cases whose suite/benchmark/variant matches this regular expression; a timing run also measures the "
+            + "controls it leaves out (--no-controls).", valueName: "regex"))
     var filter: String?
+
+    @Flag(name: .customLong("no-controls"), help: ArgumentHelp(
+        "Measure only the cases --filter selects. Without it, a timing run whose filter leaves out harness/empty/loop "
+            + "or harness/spin/loop measures them too, at each --threads count, as controls: the analysis tells from "
+            + "them whether the machine was busy and how often a thread that cannot starve looks starved on it "
+            + "(docs/running.md#what-a-run-does). --list marks them (control)."))
+    var noControls = false
 
     // `.unconditional`: the argument after --threads, --samples or --sample-time is its value even when it looks
     // like an option (`-1`), so that the parser or validation can say what is wrong with it. The list is parsed
@@ -262,21 +270,22 @@ struct Bench: ParsableCommand {
         // `bench schema` reads `--format json`; a run has no use for it.
         if format == .json { throw ValidationError("--format json goes with bench schema") }
         if list && format == .md { return print(CatalogTable.markdown()) }
-        let cases = try openCases.map(casesStillOpen) ?? selectedCases()
+        let timed = try openCases.map(casesStillOpen) ?? timedCases()
         if list {
-            for (benchmarkCase, _) in cases { print(Self.listLine(benchmarkCase)) }
-            print(plural(cases.count, "case"))
+            for (benchmarkCase, _) in timed.cases { print(timed.listLine(benchmarkCase)) }
+            print(timed.countText + (timed.controls.isEmpty ? "" : " (--no-controls leaves the controls out)"))
             return
         }
         if round == nil && roundCount > 1 {
-            try measureInRounds(cases: cases.map(\.benchmarkCase))
+            try measureInRounds(timed)
         } else {
-            try measure(inOrder(cases))
+            try measure(inOrder(timed.cases), controls: timed.controls)
         }
     }
 
-    /// A case as `--list` prints it: its description, then `from:<module>` when a package brought its variant
-    /// (scripts/bench-commits reads the mark to learn which cases are the package's own).
+    /// A case's line, as `--open-cases` and the rounds' plans name it and `--list` prints it (a control with its
+    /// mark after it, `TimedCases.listLine`): its description, then `from:<module>` when a package brought its
+    /// variant (scripts/bench-commits reads the mark to learn which cases are the package's own).
     static func listLine(_ benchmarkCase: BenchmarkCase) -> String {
         benchmarkCase.origin == BenchmarkCase.builtInOrigin ? benchmarkCase.description
             : "\(benchmarkCase.description) from:\(benchmarkCase.origin)"
@@ -296,16 +305,13 @@ struct Bench: ParsableCommand {
         return settings
     }
 
-    /// The cases `--filter` and `--threads` select; an error when there are none.
+    /// The cases `--filter` and `--threads` select; an error when there are none. What `bench worker`, `bench
+    /// count` and `bench count-worker` measure; a timing run adds its controls (`timedCases`).
     ///
     /// `--threads` applies to every case: one whose benchmark fixes its thread counts runs at those of them the
     /// list names, so `--threads 1` runs no two-thread handoff.
     func selectedCases() throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
-        let counts = threads.counts
-        var registry = Registrations.registry(spinScale: spinScale)
-        if hangControl { registry.addHandoffBenchmark(variant: Self.hangControlVariant) { LostWakeupHandoff() } }
-        let matching = registry.cases(threads: counts, matching: try pathMatcher())
-        let cases = matching.filter { counts.contains($0.benchmarkCase.threads) }
+        let (matching, cases) = registeredCases(matching: try pathMatcher())
         guard !cases.isEmpty else {
             guard !matching.isEmpty else {
                 throw BenchError("no case matches --filter '\(filter ?? "")' (see the cases with --list)")
@@ -317,12 +323,24 @@ struct Bench: ParsableCommand {
         return cases
     }
 
+    /// The registered cases (with `--hang-control`'s) whose `suite/benchmark/variant` `matches`, in registration
+    /// order: all of them, and those at thread counts `--threads` names.
+    func registeredCases(matching matches: (String) -> Bool)
+        -> (matching: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)],
+            atThreads: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) {
+        let counts = threads.counts
+        var registry = Registrations.registry(spinScale: spinScale)
+        if hangControl { registry.addHandoffBenchmark(variant: Self.hangControlVariant) { LostWakeupHandoff() } }
+        let matching = registry.cases(threads: counts, matching: matches)
+        return (matching, matching.filter { counts.contains($0.benchmarkCase.threads) })
+    }
+
     /// The variant `--hang-control` adds to `wait/handoff`: StressChecks' `LostWakeupHandoff`, whose responder waits
     /// for a signal that was sent before it waits, so that both threads sleep for good in their first round trip.
     static let hangControlVariant = "lost-wakeup"
 
-    /// The selected cases that `--open-cases` names at `path`: those an adaptive run's round measures.
-    func casesStillOpen(listedIn path: String) throws -> [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)] {
+    /// The timed cases that `--open-cases` names at `path`: those an adaptive run's round measures.
+    func casesStillOpen(listedIn path: String) throws -> TimedCases {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -330,10 +348,10 @@ struct Bench: ParsableCommand {
             throw BenchError("cannot read the open cases (\(path)): \(error)", exitCode: ExitStatus.internalError)
         }
         let named = Set(text.split(separator: "\n").map(String.init))
-        let cases = try selectedCases().filter { named.contains(Self.listLine($0.benchmarkCase)) }
-        guard cases.count == named.count else {
-            throw BenchError("\(named.count - cases.count) of the open cases in \(path) are not among the selected ones",
-                             exitCode: ExitStatus.internalError)
+        let cases = try timedCases().filter { named.contains(Self.listLine($0)) }
+        guard cases.cases.count == named.count else {
+            throw BenchError("\(named.count - cases.cases.count) of the open cases in \(path) are not among the "
+                             + "selected ones", exitCode: ExitStatus.internalError)
         }
         return cases
     }

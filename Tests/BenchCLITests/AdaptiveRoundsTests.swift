@@ -7,6 +7,9 @@ import Testing
 /// `bench` without `--rounds`: adaptive rounds, each case stopping by the stopping rule between its minimum and
 /// the cap; with `--rounds N`, exactly N for every case. Nothing here depends on what was timed: the harness cases
 /// take part in no decision, so an adaptive run stops them at the minimum whatever they measured.
+///
+/// `cases` selects two harness cases, and the run adds `harness/spin/loop` as its control: a case like the others,
+/// in the rounds, the stopping rule and the plans alike.
 @Suite struct AdaptiveRoundsTests {
     static let cases = ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1",
                         "--sample-time", "1"]
@@ -30,11 +33,11 @@ import Testing
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let rows = try BenchProcess.rows(ofCSV: path).rows
         let rounds = Self.roundsPerCase(rows)
-        #expect(rounds.count == 2)
+        #expect(rounds.count == 3, "the two selected cases and the control: \(rounds.keys.sorted())")
         #expect(rounds.values.allSatisfy { $0 == Set(1...6) }, "\(rounds)")
         #expect(rows.allSatisfy { $0["run_rounds"] == "6" && $0["run_min_rounds"] == "6" && $0["run_complete"] == "true" })
         #expect(!outcome.standardError.contains("adaptive"))
-        #expect(outcome.standardOutput.contains("(6 rounds of 2 cases, seed "))
+        #expect(outcome.standardOutput.contains("(6 rounds of 2 cases + 1 control, seed "))
     }
 
     /// The same cases without `--rounds`: they take part in no decision, so each stops at the rule's minimum;
@@ -54,7 +57,7 @@ import Testing
         #expect(outcome.errorLines.contains { $0 == "after round \(minimum): every case is settled; no further round" })
         #expect(!outcome.standardError.contains("round \(minimum + 1) of"))
         #expect(outcome.standardOutput.contains(
-            "(adaptive rounds of 2 cases: 2 cases stopped at \(minimum) rounds; seed 3)"))
+            "(adaptive rounds of 2 cases + 1 control: 3 cases stopped at \(minimum) rounds; seed 3)"))
     }
 
     /// A round of an adaptive run measures only the cases `--open-cases` names, and even as the cap's round it
@@ -115,7 +118,8 @@ import Testing
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let lines = try String(contentsOfFile: plans, encoding: .utf8).split(separator: "\n")
         #expect(Set(lines.map { $0.split(separator: "\t")[0] })
-                == ["harness/empty/loop threads:1", "harness/opaque-call/call threads:1"], "\(lines)")
+                == ["harness/empty/loop threads:1", "harness/opaque-call/call threads:1",
+                    "harness/spin/loop threads:1"], "\(lines)")
         for line in lines {
             let plan = try JSONDecoder().decode(CaseRunner.SamplePlan.self, from: Data(line.split(separator: "\t")[1].utf8))
             guard case .timed(let batches, _) = plan else { Issue.record("not a timed plan: \(line)"); continue }
@@ -137,8 +141,8 @@ import Testing
             let line = "once/first/atomic-flag threads:1 tokens:100\t{\"lockstep\":{\"iterations\":\(iterations)}}\n"
             try line.write(toFile: plans, atomically: true, encoding: .utf8)
             let outcome = try await BenchProcess.debug.run(Self.roundArguments(
-                ["--filter", "^once/first/atomic-flag$", "--threads", "1", "--sample-time", "1"], round: 2,
-                plans: plans, environment: environment, output: path))
+                ["--filter", "^once/first/atomic-flag$", "--threads", "1", "--sample-time", "1", "--no-controls"],
+                round: 2, plans: plans, environment: environment, output: path))
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
             operations[iterations] = Set(try BenchProcess.rows(ofCSV: path).rows.map { $0["ops"]! })
             #expect(try String(contentsOfFile: plans, encoding: .utf8) == line, "a planned case appends no plan")

@@ -6,7 +6,7 @@ import Testing
 /// commit=unknown unless BENCH_COMMIT names it.
 @Suite struct GitTests {
     static let tinyRun = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
-                          "--sample-time", "1", "--output", "results.csv"]
+                          "--sample-time", "1", "--no-controls", "--output", "results.csv"]
 
     /// No git variable of the test's own environment leaks into the child, and git looks no higher than the
     /// temporary directory's parent.

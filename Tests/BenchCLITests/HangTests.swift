@@ -15,7 +15,7 @@ import Testing
     static let control = "wait/handoff/lost-wakeup threads:2"
     static let harness = "harness/empty/loop threads:2"
     static let cases = ["--filter", "^harness/empty/|^wait/handoff/lost-wakeup$", "--threads", "2",
-                        "--hang-timeout", String(hangTimeout)]
+                        "--hang-timeout", String(hangTimeout), "--no-controls"]
     /// The hang timeout: a hundred times the longest step the harness case takes in a debug build, and the hang is
     /// for good, so that it is the control, and only the control, that is called hung.
     static let hangTimeout = 2

@@ -6,10 +6,10 @@ import Testing
 /// What becomes of the results file when a run does not go to plan: a full disk, a stop before the first case
 /// completed, several runs started in one second.
 @Suite(.serialized) struct ResultsFileTests {
-    /// Two samples of each harness case at one and two threads: 8 cases, 16 rows.
+    /// Two samples of each harness case at one and two threads: 8 cases, 16 rows (no control added).
     static let eightSmallCases = [
         "--rounds", "1", "--filter", "^harness/(empty|opaque-call|lazy-static|mutex-pair)/", "--threads", "1,2",
-        "--samples", "2", "--sample-time", "1",
+        "--samples", "2", "--sample-time", "1", "--no-controls",
     ]
 
     /// Issue 14 (5): a write that fails (here EFBIG, from a file size limit of 6 × 512 bytes: room for the header
@@ -56,7 +56,7 @@ import Testing
         let directory = try BenchProcess.temporaryDirectory("early-stop")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (process, output, error) = try BenchProcess.debug.start(
-            ["--filter", "^harness/empty/", "--threads", "1", "--samples", "60", "--sample-time", "20"],
+            ["--filter", "^harness/empty/", "--threads", "1", "--samples", "60", "--sample-time", "20", "--no-controls"],
             in: directory)
         let errorText = await onPlainThread { () -> String in
             var errorText = BenchProcess.read(error, until: "[1/1]")
@@ -78,7 +78,7 @@ import Testing
         let directory = try BenchProcess.temporaryDirectory("same-second")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
-                         "--sample-time", "1"]
+                         "--sample-time", "1", "--no-controls"]
         let started = try (0..<3).map { _ in
             try BenchProcess.debug.start(arguments, in: directory, environment: ["BENCH_COMMIT": "abcdef0123"])
         }

@@ -7,7 +7,7 @@ import Testing
 /// `bench --rounds N`: N fresh processes, one file, one run environment, a seeded order per round.
 @Suite struct RoundsTests {
     static let cases = ["--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "2",
-                        "--sample-time", "1"]
+                        "--sample-time", "1", "--no-controls"]
 
     @Test func roundsAreFreshProcessesAppendingToOneFileOfOneRun() async throws {
         let path = BenchProcess.temporaryPath("rounds")
@@ -176,7 +176,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try await BenchProcess.debug.run(
             ["--filter", "^harness/spin/", "--threads", "1", "--samples", "1", "--sample-time", "1", "--rounds", "1",
-             "--spin-scale", "1.25", "--output", path])
+             "--spin-scale", "1.25", "--no-controls", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let rows = try BenchProcess.rows(ofCSV: path).rows
         #expect(rows.count == 1)

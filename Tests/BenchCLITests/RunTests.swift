@@ -10,7 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try await BenchProcess.debug.run(
             ["--rounds", "1", "--filter", "^harness/(empty|mutex-pair)/", "--threads", "1,3", "--samples", "3", "--sample-time", "1",
-             "--output", path])
+             "--no-controls", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         #expect(outcome.standardError.contains("DEBUG build"), "a debug build warns loudly")
         #expect(outcome.standardOutput.contains("harness/mutex-pair/pthread-mutex threads:3 *"))
@@ -70,7 +70,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try await BenchProcess.debug.run(
             ["--rounds", "1", "--filter", "^harness/(empty|opaque-call)/", "--threads", "1", "--samples", "1",
-             "--sample-time", "1", "--output", path])
+             "--sample-time", "1", "--no-controls", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let version = try await BenchProcess.debug.run(["--version"])
         #expect(version.status == 0)
@@ -99,7 +99,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = try await BenchProcess.debug.run(
             ["--quick", "--rounds", "1", "--filter", "^harness/empty/", "--threads", "2, 1", "--samples", "1",
-             "--output", path])
+             "--no-controls", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let (_, rows) = try BenchProcess.rows(ofCSV: path)
         #expect(rows.count == 2)

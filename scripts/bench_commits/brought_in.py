@@ -14,8 +14,11 @@ from pathlib import Path
 from .bench_options import filter_option
 from .errors import ComparisonError
 
-# `once/hit/array-token-once threads:1 tokens:100 from:MyBench`: a case, and the module of a brought-in one.
-LISTED_CASE = re.compile(r"^(?P<path>[^/\s]+/[^/\s]+/\S+) threads:\d+(?: \S+)*?(?: from:(?P<module>\S+))?$")
+# `once/hit/array-token-once threads:1 tokens:100 from:MyBench`: a case, and the module of a brought-in one;
+# `harness/empty/loop threads:1 (control)`: a control, which a timing run adds to what its --filter selects
+# (bench's TimedCases.controlMark) and `bench worker` does not measure.
+LISTED_CASE = re.compile(r"^(?P<path>[^/\s]+/[^/\s]+/\S+) threads:\d+(?: \S+)*?(?: from:(?P<module>\S+))?"
+                         r"(?P<control> \(control\))?$")
 LIST_TIMEOUT_SECONDS = 120
 # How many of the package's variants the one-line hint names before "…".
 HINT_VARIANTS = 6
@@ -23,16 +26,18 @@ HINT_VARIANTS = 6
 
 @dataclass(frozen=True)
 class ListedCase:
-    """One line of ``bench --list``: the case's ``suite/benchmark/variant`` and, for a brought-in variant, the
-    module that brought it (None for a built-in)."""
+    """One line of ``bench --list``: the case's ``suite/benchmark/variant``, for a brought-in variant the module
+    that brought it (None for a built-in), and whether the timing run adds it as a control (a bench from before
+    controls lists none)."""
 
     path: str
     module: str | None
+    control: bool = False
 
 
 def parse_list(text: str) -> list[ListedCase]:
     """The cases of ``bench --list``'s output (its closing count line and anything else left out)."""
-    return [ListedCase(found["path"], found["module"]) for line in text.splitlines()
+    return [ListedCase(found["path"], found["module"], found["control"] is not None) for line in text.splitlines()
             if (found := LISTED_CASE.match(line.strip()))]
 
 

@@ -356,8 +356,10 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         narrowed = bool(filter_option(bench_options))
         if args.budget is None and args.paired and not control and not args.what_changed and narrowed:
             # The whole suite's budget in proportion to the cases timed (those a filter and the selection leave;
-            # without a filter, every case is timed and the whole budget stands).
-            timed = len(brought_in.list_cases(builds[head].binary, directories[head], bench_options))
+            # without a filter, every case is timed and the whole budget stands). The controls a timing run adds
+            # to a filtered one are listed, but the paired workers do not measure them.
+            timed = len([case for case in brought_in.list_cases(builds[head].binary, directories[head], bench_options)
+                         if not case.control])
             whole = len(brought_in.list_cases(builds[head].binary, directories[head], without_filter(bench_options)))
             if timed < whole:
                 args.budget = paired_plan.selected_budget(quick, timed, whole)

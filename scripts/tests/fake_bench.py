@@ -19,7 +19,8 @@ the commit: a file SPEED (or UNSEEN_SPEED, which fake_build leaves out of the ob
 see) in the working directory (the side's worktree) multiplies every ns/op but
 harness/empty's (the machine's canary, an empty loop no change to a pattern touches), a file
 INSTRUCTIONS every instruction count. FAKE_BENCH_COUNT_EXIT makes `count` exit with that status (69:
-no valgrind); FAKE_BENCH_EXIT makes a timed round exit with it.
+no valgrind); FAKE_BENCH_EXIT makes a timed round exit with it. `--list` marks the controls a filtered timing run
+adds `(control)`, as bench does.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLES = 5
 NOISE = 0.003  # relative, far below the gate's 10% threshold
+# The cases bench's timing run adds to a filtered one as its controls (BenchmarkRegistry.cpuBoundHarnessPaths).
+CONTROLS = ("harness/empty/loop", "harness/spin/loop")
 # (suite, benchmark, variant, threads, base ns/op)
 CASES = (
     ("harness", "empty", "loop", 1, 0.3),
@@ -161,14 +164,16 @@ def count(argv: list[str]) -> int:
     return 0
 
 
-def worker_cases(argv: list[str]) -> list[dict]:
-    """The cases --filter and --threads select, as `list` names them."""
+def worker_cases(argv: list[str], also=lambda path: False) -> list[dict]:
+    """The cases --filter and --threads select, as `list` names them; with ``also``, the cases whose path it
+    accepts too."""
     pattern = re.compile(option(argv, "--filter", ""))
     threads = option(argv, "--threads")
     allowed = None if threads is None else {int(t) for t in threads.split(",")}
     return [{"suite": suite, "benchmark": benchmark, "variant": variant, "threads": str(count), "params": ""}
             for suite, benchmark, variant, count, _ in CASES
-            if pattern.search(f"{suite}/{benchmark}/{variant}") and (allowed is None or count in allowed)]
+            if (pattern.search(path := f"{suite}/{benchmark}/{variant}") or also(path))
+            and (allowed is None or count in allowed)]
 
 
 def encode_line(fields: list[str]) -> str:
@@ -298,18 +303,20 @@ def worker(argv: list[str]) -> int:
 def listed(argv: list[str]) -> int:
     """`--list`: the cases --filter and --threads select, one a line as bench prints them, a brought-in one
     marked with its module (a file BROUGHT in the working directory names such variants: `variant Module` a
-    line); no case selected is bench's usage error."""
+    line), and the controls the filter leaves out marked `(control)` unless --no-controls; no case selected is
+    bench's usage error."""
     brought = dict(line.split() for line in Path("BROUGHT").read_text().splitlines()) if Path("BROUGHT").exists() \
         else {}
-    cases = worker_cases(argv)
-    if not cases:
+    selected = worker_cases(argv)
+    if not selected:
         print(f"bench: error: no case matches --filter '{option(argv, '--filter', '')}'", file=sys.stderr)
         return 64
+    cases = selected if "--no-controls" in argv else worker_cases(argv, also=CONTROLS.__contains__)
     for case in cases:
         module = brought.get(case["variant"])
         print(f"{case['suite']}/{case['benchmark']}/{case['variant']} threads:{case['threads']}"
-              + (f" from:{module}" if module else ""))
-    print(f"{len(cases)} cases")
+              + (f" from:{module}" if module else "") + ("" if case in selected else " (control)"))
+    print(f"{len(selected)} cases" + (f" + {len(cases) - len(selected)} controls" if cases != selected else ""))
     return 0
 
 

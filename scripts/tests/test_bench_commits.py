@@ -639,6 +639,8 @@ def test_a_quick_paired_gate_check_must_resolve_three_times_and_reports_1_25():
 
 @pytest.mark.parametrize("bench_options, budget", [
     (("--filter", "^harness/spin"), paired_plan.selected_budget(False, 1, 4)),  # 1 of the fake's 4 cases
+    # --list adds the two harness controls, which the paired workers do not measure: 1 case still.
+    (("--filter", "^isolation/"), paired_plan.selected_budget(False, 1, 4)),
     ((), None),  # the control: the whole suite gets the whole budget
 ])
 def test_a_filtered_comparison_gets_the_budget_of_its_cases(repo, monkeypatch, bench_options, budget):

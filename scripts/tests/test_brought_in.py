@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analyze_lib.judge.conditions import CPU_BOUND_HARNESS
 from bench_commits.brought_in import ListedCase, check_measures_package, parse_list
 from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import LinkError, read_response_file
@@ -28,6 +29,36 @@ def test_the_list_is_read_with_each_brought_in_cases_module():
     assert parse_list(LISTED) == [ListedCase("harness/empty/loop", None),
                                   ListedCase("once/hit/array-token-once", "LockLab"),
                                   ListedCase("isolation/mixed/ttas-lock", "LockLab")]
+
+
+def test_a_control_is_read_as_one_and_only_a_control_is():
+    listed = ("harness/empty/loop threads:2 (control)\n"
+              "harness/spin/loop threads:1\n"  # the filter selected it: no mark, no control
+              "once/hit/array-token-once threads:1 tokens:100 from:LockLab\n"
+              "2 cases + 1 control (--no-controls leaves the controls out)\n")
+    assert parse_list(listed) == [ListedCase("harness/empty/loop", None, control=True),
+                                  ListedCase("harness/spin/loop", None, control=False),
+                                  ListedCase("once/hit/array-token-once", "LockLab", control=False)]
+
+
+BENCH = Path(__file__).resolve().parents[2] / ".build" / "release" / "bench"
+
+
+def test_bench_lists_as_controls_the_cpu_bound_harness_cases_the_analysis_reads():
+    """bench's controls (BenchmarkRegistry.cpuBoundHarnessPaths) and their mark, as this module reads them, are the
+    analysis's CPU_BOUND_HARNESS at every --threads count; --no-controls lists none."""
+    if not BENCH.exists():
+        pytest.skip(f"{BENCH} is not built (scripts/test builds it before pytest): swift build -c release")
+
+    def listed(*options: str) -> list[ListedCase]:
+        return parse_list(subprocess.run([str(BENCH), "--list", "--filter", "^once/hit/atomic-flag$", "--threads",
+                                          "1,2", *options], capture_output=True, text=True, check=True).stdout)
+
+    cases = listed()
+    assert sorted(case.path for case in cases if case.control) == sorted(
+        "/".join(name) for name in CPU_BOUND_HARNESS for _threads in (1, 2))
+    assert [case.path for case in cases if not case.control] == ["once/hit/atomic-flag"] * 2
+    assert listed("--no-controls") == [ListedCase("once/hit/atomic-flag", None)] * 2
 
 
 def test_a_selection_with_one_of_the_packages_cases_passes_the_check():

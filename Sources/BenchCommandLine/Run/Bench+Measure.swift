@@ -17,7 +17,11 @@ extension Bench {
     /// round, a fresh process takes over the rest of the round (`--after-hang`), so that no later case is measured
     /// beside the hung case's threads, which nothing can end but the end of their process; with `--rounds 1` the
     /// process goes on beside them. The command exits `ExitStatus.suspectedDeadlock` once every case is done.
-    func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)]) throws {
+    ///
+    /// `controls`: the cases of `cases` that the run added as controls (`TimedCases`), which the first line and the
+    /// progress name as such.
+    func measure(_ cases: [(benchmarkCase: BenchmarkCase, benchmark: Benchmark)],
+                 controls: Set<BenchmarkCase> = []) throws {
         try allocator?.ensureLoaded()
         let environment = try runEnvironment.map { try RunEnvironment.shared(at: $0, benchVersion: BenchVersion.current) }
             ?? RunEnvironment.current(benchVersion: BenchVersion.current)
@@ -46,7 +50,7 @@ extension Bench {
             warn("\(ProgramName.current): \(roundText)going on with case \(firstCase + 1) of \(cases.count) in a "
                  + "fresh process, after case \(firstCase) hung")
         } else {
-            warn("\(ProgramName.current): \(roundText)\(plural(cases.count, "case")), "
+            warn("\(ProgramName.current): \(roundText)\(TimedCases(cases: cases, controls: controls).countText), "
                  + "\(plural(settings.samples, "sample")) of ≥\(settings.sampleNanoseconds / 1_000_000) ms each, "
                  + "writing \(writer.path)")
         }
@@ -67,7 +71,7 @@ extension Bench {
         }
         for (index, (benchmarkCase, benchmark)) in cases.enumerated() where index >= firstCase {
             if let signal = interruption.stoppingSignal { try stopped(by: signal) }
-            progress.starting(benchmarkCase, index: index)
+            progress.starting(benchmarkCase, index: index, control: controls.contains(benchmarkCase))
             let earlierPlan = plans?.plan(for: benchmarkCase)
             let pulse = CasePulse()
             let outcome = HangWatch.run(watching: pulse, timeout: hangTimeout, stop: { interruption.isRequested }) {

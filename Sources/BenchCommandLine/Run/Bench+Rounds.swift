@@ -23,8 +23,12 @@ extension Bench {
     ///
     /// Ctrl-C and SIGTERM are passed on to the round in progress (which stops as a single run does: after the
     /// current sample, or at once on the second signal) and no further round starts.
-    func measureInRounds(cases: [BenchmarkCase]) throws {
+    ///
+    /// The run's controls (`timed.controls`) are cases like the others here: each round selects them again from
+    /// the same command line, and the stopping rule treats them as the harness cases they are.
+    func measureInRounds(_ timed: TimedCases) throws {
         if let note = PlatformFeature.separateRounds.unavailableNote { throw BenchError(note) }
+        let cases = timed.cases.map(\.benchmarkCase)
         let caseCount = cases.count
         let environment = RunEnvironment.current(benchVersion: BenchVersion.current)
         let seed = self.seed ?? CaseOrder.randomSeed()
@@ -58,7 +62,7 @@ extension Bench {
             },
             onSecond: { signal in current.withLock { $0?.signal(signal) } }
         )
-        warn("\(ProgramName.current): \(plural(roundCount, "round")) of \(plural(caseCount, "case")), "
+        warn("\(ProgramName.current): \(plural(roundCount, "round")) of \(timed.countText), "
              + "each a fresh process, seed \(seed), writing \(writer.path)")
         if let rule {
             warn("rounds are adaptive: every case gets \(rule.minimumRounds) and at most \(roundCount), stopping once "
@@ -127,8 +131,8 @@ extension Bench {
         let csv = try String(contentsOfFile: writer.path, encoding: .utf8)
         let summaries = try RunSummary.summarize(csv: csv, order: cases)
         print(try RunSummary.render(csv: csv, order: cases, logicalCPUs: environment.logicalCPUs))
-        let what = rule == nil ? "\(plural(roundCount, "round")) of \(plural(caseCount, "case")), seed \(seed)"
-            : "adaptive rounds of \(plural(caseCount, "case")): \(Self.roundsText(summaries)); seed \(seed)"
+        let what = rule == nil ? "\(plural(roundCount, "round")) of \(timed.countText), seed \(seed)"
+            : "adaptive rounds of \(timed.countText): \(Self.roundsText(summaries)); seed \(seed)"
         printWhatWasWritten(writer.path, what)
         if !hung.isEmpty {
             fflush(nil)

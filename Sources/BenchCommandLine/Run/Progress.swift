@@ -25,9 +25,10 @@ struct Progress {
         self.firstCase = firstCase
     }
 
-    /// Announces case `index` (0-based) before it is measured.
-    func starting(_ benchmarkCase: BenchmarkCase, index: Int) {
+    /// Announces case `index` (0-based) before it is measured, marked when the run added it as a `control`.
+    func starting(_ benchmarkCase: BenchmarkCase, index: Int, control: Bool = false) {
         var line = "[\(index + 1)/\(total)] \(benchmarkCase)"
+        if control { line += " \(TimedCases.controlMark)" }
         if benchmarkCase.threads > logicalCPUs { line += " (oversubscribed: \(logicalCPUs) CPUs)" }
         if index > firstCase {
             let elapsed = Double(MonotonicClock.now() - started) / 1e9

@@ -91,6 +91,11 @@ extension Bench {
         @Flag(inversion: .prefixedNo, help: "Run the negative controls of the selected checks, which must be caught.")
         var controls = true
 
+        /// Whether the run includes the negative controls. `bench`'s own `--no-controls` (a timing run's) has the
+        /// same name and is parsed first, so `bench stress --no-controls` sets `bench.noControls`, not `controls`:
+        /// the run reads both.
+        var runsControls: Bool { controls && !bench.noControls }
+
         @Flag(name: .customLong("deadlock-control"), help: ArgumentHelp(
             "Also run a control that deadlocks for certain, to see the watchdog abandon it.", visibility: .hidden))
         var deadlockControl = false
@@ -122,9 +127,10 @@ extension Bench {
                 + (slowControl ? [StressCatalog.slow] : [])
             let selectedChecks = Set(variants.map { Self.checkIdentity($0.name) })
             // The deadlock control first, so that the checks after it show the run going on past an abandoned one.
-            let controlCases = (deadlockControl ? [StressCatalog.deadlock] : []) + (controls ? StressCatalog.controls.filter {
-                matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))
-            } : [])
+            let controlCases = (deadlockControl ? [StressCatalog.deadlock] : [])
+                + (runsControls ? StressCatalog.controls.filter {
+                    matches($0.name) || selectedChecks.contains(Self.checkIdentity($0.name))
+                } : [])
             guard !variants.isEmpty || !controlCases.isEmpty else {
                 throw BenchError("no stress check matches --filter '\(filter ?? "")' (see them with --list-checks)")
             }
