@@ -166,3 +166,23 @@ def test_the_busy_signal_is_the_median_of_the_cpu_bound_cases_not_the_larger(tmp
     signals = {key: {"utilisation": 1.0} for key in harness}
     path = write_results(tmp_path / "run.csv", {**harness, **CASES}, version=6, run=QUIET_FULL, signals=signals)
     assert run_conditions(load_results(path)).busy is False
+
+
+def test_a_filtered_run_says_the_controls_bench_added(tmp_path):
+    # bench adds harness/empty/loop and harness/spin/loop to a filtered run (unless --no-controls): the report says so.
+    cases = {case("once", "hit", "lazy-static", 2, "tokens=1"): 1.0, case("harness", "empty", "loop", 2): 0.3,
+             case("harness", "spin", "loop", 2): 0.3}
+
+    def filter_line(pattern: str, run_cases: dict) -> str:
+        path = write_results(tmp_path / "run.csv", run_cases, version=6, run={"logical_cpus": "2",
+                                                                             "run_filter": pattern})
+        assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+        markdown = (tmp_path / "report" / "report.md").read_text()
+        return next(line for line in markdown.splitlines() if line.startswith("- **Filter:**"))
+
+    assert filter_line("^once/", cases).endswith(
+        "only the cases it matches were run, and the controls `harness/empty/loop` and `harness/spin/loop`.")
+    # Negative controls: a filter that selects one itself names the other alone; a run without them names none.
+    assert filter_line("^(once|harness/empty)/", cases).endswith(", and the controls `harness/spin/loop`.")
+    once = {k: v for k, v in cases.items() if k[0] == "once"}
+    assert filter_line("^once/", once).endswith("only the cases it matches were run.")

@@ -17,6 +17,7 @@ is judged as before (threads within the CPUs). docs/diagnosis.md states the boun
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -60,6 +61,9 @@ class RunConditions:
     # The share of their CPUs the CPU-bound harness cases got (the least over the thread counts
     # within the CPUs), None when the run has none of them.
     cpu_share: float | None = None
+    # The CPU-bound harness cases (suite/benchmark/variant) a filtered run holds that its filter does not select:
+    # the controls bench adds to such a run (unless --no-controls).
+    added_controls: tuple[str, ...] = ()
 
     @property
     def recorded(self) -> bool:
@@ -105,7 +109,23 @@ def run_conditions(results: ResultsFile) -> RunConditions:
         quick=run.get("run_quick"), filter=run.get("run_filter"), samples=run.get("run_samples"),
         warmup=run.get("run_warmup"), sample_ns=run.get("run_sample_ns"),
         load_at_start=run.get("load_avg_1m"),
-        cpu_share=measured_cpu_share(results.cases.values(), results.logical_cpus))
+        cpu_share=measured_cpu_share(results.cases.values(), results.logical_cpus),
+        added_controls=added_controls(results.cases.values(), run.get("run_filter")))
+
+
+def added_controls(cases: Iterable[Case], pattern: str | None) -> tuple[str, ...]:
+    """The CPU-bound harness cases among ``cases`` that the run's ``--filter`` ``pattern`` does not select (a
+    regular expression searched in ``suite/benchmark/variant``): those bench added as controls. None without a
+    filter."""
+    if not pattern:
+        return ()
+    try:
+        selects = re.compile(pattern).search
+    except re.error:
+        return ()
+    present = {"/".join(name) for name in CPU_BOUND_HARNESS
+               if any((c.key.suite, c.key.benchmark, c.key.variant) == name for c in cases)}
+    return tuple(sorted(path for path in present if not selects(path)))
 
 
 def measured_cpu_share(cases: Iterable[Case], logical_cpus: int) -> float | None:

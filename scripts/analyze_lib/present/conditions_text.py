@@ -36,7 +36,12 @@ def _rounds_per_case(c: RunConditions) -> str:
 def _filter(c: RunConditions) -> str:
     if c.filter is None:
         return "not recorded"
-    return f"`{c.filter}`: only the cases it matches were run" if c.filter else "none: every case was run"
+    if not c.filter:
+        return "none: every case was run"
+    # bench adds its controls (the CPU-bound harness loops) that a filter leaves out, unless --no-controls.
+    controls = (" and ".join(f"`{path}`" for path in c.added_controls))
+    controls = f", and the controls {controls}" if controls else ""
+    return f"`{c.filter}`: only the cases it matches were run{controls}"
 
 
 def _load(c: RunConditions) -> str:
