@@ -324,3 +324,20 @@ def test_blocked_time_without_any_switch_is_no_sleep(tmp_path):
     # thread slept, and the rule does not call it one (findings/2026-11-29-stalls-on-a-vm.md).
     never = {"voluntary": 0.0, "utilisation": 0.75, "kernel_share": 0.02, "schedule": _split(0.7, 0.0, 0.0)}
     assert _diagnoses(tmp_path, FUTEX, {FUTEX_2: never})[("pthread-mutex", 2)].label == UNCLEAR
+
+
+# Issue 73: the semaphore throttle at one thread in a quiet full run: its caller ran 59% of its time and blocked 22%,
+# a switch in per hundred tasks, while the process kept 1.1 CPUs busy: the tasks ran on the pool beside it (less than
+# half the process's CPU time there, or it would be offloaded).
+THROTTLE = {case("wait", "throttle", "semaphore-limit", 1, "limit=1;tasks=256;work=0"): 563.0}
+THROTTLE_SIGNALS = {"voluntary": 0.01, "utilisation": 1.1, "kernel_share": 0.01, "schedule": _split(0.59, 0.19, 0.01)}
+
+
+def test_a_caller_that_hands_work_on_and_runs_on_is_pipelined(tmp_path):
+    [found] = _diagnoses(tmp_path, THROTTLE, dict.fromkeys(THROTTLE, THROTTLE_SIGNALS)).values()
+    assert found.label == diagnosis.PIPELINED
+    assert cause_text(found).startswith("pipelined: the caller hands work to other threads and runs on (1.1 CPUs busy")
+    # Negative control: the process kept no more busy than the caller's own running: nothing beside it, unclear.
+    alone = {**THROTTLE_SIGNALS, "utilisation": 0.6}
+    [found] = _diagnoses(tmp_path, THROTTLE, dict.fromkeys(THROTTLE, alone)).values()
+    assert found.label == UNCLEAR

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..files.model import Case, CaseKey, Params
 from ..fmt import fmt_count, fmt_multiple
-from .conditions import fairness_not_judged
+from .conditions import fairness_not_judged, is_busy
 from .situations import (
     FLOOR_SUITES,
     ROLE_PARAM,
@@ -219,8 +219,9 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     within one, disqualifies the variant for all of them. Unfairness counts only where it
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
     CPU-bound harness cases got of their CPUs) says the machine was busy
-    (conditions.fairness_not_judged). Starving itself and unfairness count only beyond ``floor``, what the run's
-    controls show by chance (self_starved, evidence.unfair_samples).
+    (conditions.fairness_not_judged). Starving itself is not judged on a busy machine either, and it and
+    unfairness count only beyond ``floor``, what the run's controls show by chance (self_starved,
+    evidence.unfair_samples).
     """
     broken = failed.get((case.key.suite, case.key.variant))
     if broken is not None and not isinstance(broken, Elsewhere):
@@ -232,7 +233,9 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     starves = role_starvation(siblings) if len(siblings) > 1 else None
     if starves is not None:
         return starves
-    for row in [case] + [s for s in siblings if s is not case]:
+    # A busy machine's other work holds threads off their CPUs, and a lock's holder with them: a thread that did
+    # nothing may have been waiting for it, as fairness is not judged there either.
+    for row in [] if is_busy(cpu_share) else [case] + [s for s in siblings if s is not case]:
         if self_starved(row, logical_cpus, floor) and not waiter_preemption(row, logical_cpus):
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved_reason(row, logical_cpus, floor)}"

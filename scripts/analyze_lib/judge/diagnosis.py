@@ -58,9 +58,12 @@ tried in this order and the first that holds labels the case:
     SPIN_KERNEL_SHARE): the cost is the work itself. Unless, at two threads or more, each thread's time per
     operation (ns/op × threads) is at least CONTENDED_GROWTH times the line's at one thread: CONTENDED, the threads
     spend it on each other (spin-waiting, the lock's cache line moving between CPUs), not on the work.
-    RARE_LONG_SLEEPS (split only): several threads with hardly a switch, but some, that blocked more than
-    SPIN_BLOCKED_SHARE of their time slept rarely but long: a futex lock whose waiters mostly get it without
-    sleeping. Without any switch the "blocked" time is no sleep (stolen time reads so): UNCLEAR.
+    PIPELINED (split only): threads with hardly a switch, but some, that blocked more than SPIN_BLOCKED_SHARE of
+    their time while the process kept at least PIPELINE_ELSEWHERE_CPUS busy beyond them: they hand work to other
+    threads and run on, waiting now and then for those to catch up (asynchronous writes, a throttle, a group's
+    notify); the cost is the slower stage's. RARE_LONG_SLEEPS (split only): several such threads with nothing
+    busy beyond them slept rarely but long: a futex lock whose waiters mostly get it without sleeping. Without any
+    switch the "blocked" time is no sleep (stolen time reads so): UNCLEAR.
 12. UNCLEAR: anything else. Never a guess.
 
 A cliff (``cliffs``) is the first thread count along a variant's line (same suite, benchmark,
@@ -76,7 +79,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
-from .conditions import fairness_not_judged
+from .conditions import fairness_not_judged, is_busy
 from .decisions import (FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved,
                         starved_reason, waiter_preemption)
 from .evidence import stall_floor, starved_samples
@@ -90,6 +93,7 @@ HANDOFF = "hand-off"
 CONVOY = "convoy"
 CONVOY_AFTER_SPINNING = "convoy-after-spinning"
 RARE_LONG_SLEEPS = "rare-long-sleeps"
+PIPELINED = "pipelined"
 SPINNING = "spinning"
 POOL_GROWTH = "pool-growth"
 UNFAIR = "unfair"
@@ -104,7 +108,7 @@ UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
 LABELS = (STARVATION, WAITER_PREEMPTION, ROLE_STARVED, HANDOFF, CONVOY, CONVOY_AFTER_SPINNING, RARE_LONG_SLEEPS,
           SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY, WAITING_FOR_CPU, SERIALIZED, OVERSUBSCRIPTION,
-          CPU_BOUND, CONTENDED, UNCLEAR)
+          CPU_BOUND, CONTENDED, PIPELINED, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
 # operation or more. In the reference run every case at or above half a switch per operation
@@ -143,6 +147,11 @@ SPIN_BEFORE_SLEEP_NS = 10_000.0
 # it measures: in the quiet full run of docs/findings/2026-11-28-why-measured.md every harness and lock case ran
 # 0-1% elsewhere.
 HANDOFF_ELSEWHERE_SHARE = 0.2
+# Pipelined: callers that hand work to other threads and run on, so that the process keeps at least this many CPUs
+# busy beyond the measured threads' own running time. In the quiet full run of docs/findings/
+# 2026-11-29-an-expert-report.md the asynchronous writes, group-notify and the semaphore throttle at one thread kept
+# 0.38-1.04 CPUs busy beyond their caller; the futex locks at two threads none.
+PIPELINE_ELSEWHERE_CPUS = 0.3
 # Offloaded: most of the process's CPU time on threads the case does not measure. In a quiet full run
 # (docs/findings/2026-11-28-why-measured.md) `isolation/mixed/actor` at 1 thread ran 89% of it elsewhere (its
 # caller blocked 89% of its time), every harness case 0-1%.
@@ -208,15 +217,29 @@ def line_of(key: CaseKey) -> tuple[str, str, str, Params]:
     return (key.suite, key.benchmark, key.variant, key.params)
 
 
+def cpus_elsewhere(s: Signals, siblings: list[Signals]) -> float | None:
+    """How many CPUs the process kept busy beyond the measurement's threads' running time: Signals.busy_cpus less,
+    over the rows of the measurement (``siblings``, ``s`` among them: one per role), each row's running share times
+    its threads (None where a row has no split)."""
+    running = 0.0
+    for row in siblings:
+        split = row.split
+        if split is None or not finite(split.running) or not finite(split.measured_threads):
+            return None
+        running += split.running * split.measured_threads
+    return s.busy_cpus - running if finite(s.busy_cpus) else None
+
+
 def label(s: Signals, starved_share: float, growth: float | None, proportion: float | None,
           fairness_judged: bool, *, role_starved: bool = False, contention: float | None = None,
-          preempted: bool = False, one_caller: bool = False) -> str:
+          preempted: bool = False, one_caller: bool = False, elsewhere_cpus: float | None = None) -> str:
     """The one label the rules (module doc) give a case with signals ``s``, ``starved_share`` of
     its samples starved (0 unless decisions.self_starved holds), ``growth`` and ``proportion`` as Diagnosis has
     them, whether its fairness can be judged (every thread had a CPU), whether its measurement starves a role
     (decisions.role_starvation), its ``contention`` (Diagnosis.contention), whether a starvation of it is
-    lock-waiter preemption (decisions.waiter_preemption) and whether its whole measurement timed one caller
-    (``one_caller``: one thread, and no other role's row beside it)."""
+    lock-waiter preemption (decisions.waiter_preemption), whether its whole measurement timed one caller
+    (``one_caller``: one thread, and no other role's row beside it) and the CPUs its process kept busy beyond the
+    measurement's threads (``cpus_elsewhere``)."""
     threads, cpus = s.threads, s.logical_cpus
     within = threads <= cpus
     split = s.split
@@ -271,9 +294,13 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     # rest) spent their time running: on the work, or on each other when each op costs a thread far more than alone.
     if within and running and few_switches and (split is not None or busy):
         return CONTENDED if threads > 1 and contention is not None and contention >= CONTENDED_GROWTH else CPU_BOUND
-    # Blocked time with no switch at all is no sleep: time the host stole shows so (findings/2026-11-29-stalls-on-a-vm).
-    if split is not None and threads > 1 and few_switches and not running and finite(switches) and switches > 0:
-        return RARE_LONG_SLEEPS
+    if split is not None and few_switches and not running and finite(switches) and switches > 0:
+        if finite(elsewhere_cpus) and elsewhere_cpus >= PIPELINE_ELSEWHERE_CPUS:
+            return PIPELINED
+        # Blocked time with no switch at all is no sleep: the host's stolen time shows so
+        # (findings/2026-11-29-stalls-on-a-vm).
+        if threads > 1:
+            return RARE_LONG_SLEEPS
     return UNCLEAR
 
 
@@ -301,9 +328,11 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
             contention = case_median(case) * key.threads / alone
         siblings = role_siblings(case, rows)
         s = signals(case, logical_cpus, siblings)
+        beside = cpus_elsewhere(s, [s if row is case else signals(row, logical_cpus, siblings) for row in siblings])
         judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
         starved = int(starved_samples(case, logical_cpus).sum())
-        is_starved = case.n > 0 and self_starved(case, logical_cpus, floor)
+        # As the decisions judge it: not on a busy machine (decisions.disqualification).
+        is_starved = case.n > 0 and not is_busy(cpu_share) and self_starved(case, logical_cpus, floor)
         role_reason = role_starvation(siblings) if len(siblings) > 1 else None
         if case.hung:
             name = STARVATION
@@ -311,7 +340,8 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
             name = label(s, starved / case.n if is_starved else 0.0, growth, proportion, judged,
                          role_starved=role_reason is not None, contention=contention,
                          preempted=waiter_preemption(case, logical_cpus),
-                         one_caller=len(siblings) == 1 and s.split is not None and s.split.measured_threads == 1)
+                         one_caller=len(siblings) == 1 and s.split is not None and s.split.measured_threads == 1,
+                         elsewhere_cpus=beside)
         found[key] = Diagnosis(key, name, s, case_median(case), growth, proportion,
                                reference if growth is not None else None, starved, case.n, case.hung,
                                starved_reason(case, logical_cpus, floor) if is_starved else None, role_reason,

@@ -9,8 +9,10 @@ only when nothing outside the variant explains it. Three things can, and each is
 - **A batch straddled the sample's edge** (``batch_edge``): a thread publishes its count every ``batch_ops``
   operations (schema 10), so a sample shorter than EDGE_BATCHES batches at the case's own pace can end before any
   batch did, though its threads worked throughout (`serial-worker` at 1 thread: 256 tasks a batch, 2-8 ms).
-- **The thread was not running** (``not_running``): within the CPUs, threads that waited on a run queue for at least
-  NOT_RUNNING_SHARE of the sample were held off their CPU by other work, not by the variant.
+- **A thread was not running** (``not_running``): within the CPUs, threads that waited on a run queue for at least
+  NOT_RUNNING_SHARE of a thread's sample between them were held off their CPU by other work, not by the variant,
+  and a lock's holder so held off holds its waiters up too (beside two `yes` processes, a mutex's idle thread at 2
+  threads had waited a whole sample: the team's run-queue time was half its time).
 
 What is left still happens by chance on a virtual machine: a vCPU can stall for milliseconds while its thread's
 clock says it ran, and on this kind of kernel the steal column does not see it (docs/findings/
@@ -38,7 +40,7 @@ BATCH_OPS = "batch_ops"
 HOST_SPOILED_SHARE = 0.1
 # A sample's zero is evidence only when at least this many batches fit in it at the case's own pace.
 EDGE_BATCHES = 3
-# Not running: the row's threads waited on a run queue for at least this share of their time in the sample.
+# Not running: the row's threads waited on a run queue for at least this share of one thread's sample, between them.
 NOT_RUNNING_SHARE = 0.5
 # The run's controls: the harness loops that share nothing between threads and take no lock (harness/mutex-pair's
 # locks are each a thread's own, but a brought lock joins it, and harness/allocate calls malloc, which can lock):
@@ -106,14 +108,15 @@ def batch_edge(case: Case, logical_cpus: int) -> np.ndarray:
 
 
 def not_running(case: Case, logical_cpus: int) -> np.ndarray:
-    """Each sample: whether, within the CPUs, the row's threads waited on a run queue for at least
-    NOT_RUNNING_SHARE of their time (False with more threads than CPUs, where the wait is the case's own, and where
-    the file records no split)."""
+    """Each sample: whether, within the CPUs, the row's threads waited on a run queue for at least NOT_RUNNING_SHARE
+    of the sample between them (half a thread's sample: one thread held off its CPU for half of it, or a lock's
+    holder, whose waiters then wait too). False with more threads than CPUs, where the wait is the case's own, and
+    where the file records no split."""
     if case.key.threads > logical_cpus:
         return np.zeros(case.n, dtype=bool)
-    runqueue, threads = _column(case, "sched_runqueue_ns"), _column(case, "sched_threads")
+    runqueue = _column(case, "sched_runqueue_ns")
     with np.errstate(invalid="ignore", divide="ignore"):
-        share = runqueue / (threads * _column(case, "elapsed_ns"))
+        share = runqueue / _column(case, "elapsed_ns")
     return np.asarray(np.isfinite(share) & (share >= NOT_RUNNING_SHARE))
 
 

@@ -11,9 +11,9 @@ import math
 from ..fmt import fmt_duration, fmt_multiple, fmt_rate
 from ..judge.decisions import HUNG
 from ..judge.diagnosis import (CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, HANDOFF, OFFLOADED,
-                               OVERSUBSCRIPTION, POOL_GROWTH, RARE_LONG_SLEEPS, ROLE_STARVED, SERIALIZED, SPINNING,
-                               STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITER_PREEMPTION, WAITING_FOR_CPU, Cliff,
-                               Diagnosis)
+                               OVERSUBSCRIPTION, PIPELINED, POOL_GROWTH, RARE_LONG_SLEEPS, ROLE_STARVED, SERIALIZED,
+                               SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITER_PREEMPTION, WAITING_FOR_CPU,
+                               Cliff, Diagnosis)
 from ..judge.moved import INVOLUNTARY, KERNEL, VOLUNTARY, SignalMove, WhatMoved
 from ..judge.signals import Split, finite
 
@@ -85,6 +85,10 @@ def cause_text(d: Diagnosis) -> str:
                 f"{_switches_in(split.switches_in)} per op, {_per_sleep(split)} a sleep: the threads mostly run, and "
                 "now and then sleep long (a futex lock's waiters that mostly get it without sleeping, callers that "
                 "wait once per batch of tasks)")
+    if d.label == PIPELINED and split is not None:
+        return (f"pipelined: the caller hands work to other threads and runs on ({s.busy_cpus:.1f} CPUs busy, its own "
+                f"threads {_share(split.running)} running), blocked {_share(split.blocked)} of its time waiting for "
+                f"them to catch up, {_switches_in(split.switches_in)} per op: the slower stage sets the cost")
     if d.label == CONTENDED:
         running = f"{_share(split.running)} of each thread's time running, " if split is not None else ""
         return (f"contended: each thread spends {fmt_multiple(d.contention or math.nan)}× its one-thread time per op, "
