@@ -341,3 +341,17 @@ def test_a_caller_that_hands_work_on_and_runs_on_is_pipelined(tmp_path):
     alone = {**THROTTLE_SIGNALS, "utilisation": 0.6}
     [found] = _diagnoses(tmp_path, THROTTLE, dict.fromkeys(THROTTLE, alone)).values()
     assert found.label == UNCLEAR
+
+
+def test_oversubscribed_threads_that_never_sleep_yet_switch_every_op_are_waiter_preemption(tmp_path):
+    # Issue 73's ticket lock: 48 ns at 1 thread, 153 at 2, about 2 ms at 4 threads on 2 CPUs: its threads half their
+    # time waiting for a CPU, never asleep, a switch in per op. Each op waited for the next ticket's holder to run.
+    line = _line("ticket-lock", {1: 48.0, 2: 153.0, 4: 2_084_846.0})
+    key = case("isolation", "mixed", "ticket-lock", 4, "read_pct=0")
+    preempted = {"voluntary": 0.0, "utilisation": 1.0, "kernel_share": 0.0, "schedule": _split(0.5, 0.5, 0.87)}
+    found = _diagnoses(tmp_path, line, {key: preempted})[("ticket-lock", 4)]
+    assert found.label == diagnosis.WAITER_PREEMPTION
+    assert "avoid it where threads can outnumber the CPUs" in cause_text(found)
+    # Negative control: the same threads taking turns at a cost in proportion to the threads: oversubscription.
+    turns = _line("ticket-lock", {1: 48.0, 2: 153.0, 4: 300.0})
+    assert _diagnoses(tmp_path, turns, {key: preempted})[("ticket-lock", 4)].label == OVERSUBSCRIPTION

@@ -96,3 +96,24 @@ def test_a_role_row_of_one_thread_beside_another_role_is_no_hand_off(tmp_path):
     # counts one thread (the hand-off is one caller alone).
     labels = _labels(tmp_path, 0.3, 0.3, writer=READERS, switches=1.0)
     assert labels == {"read": "convoy", "write": "convoy"}
+
+
+def test_a_role_lost_to_preempted_waiters_beyond_the_cpus_is_advice_and_a_sleeping_writer_is_starved(tmp_path):
+    # Issue 73: a FIFO ticket lock's writer at 8 threads on 2 CPUs completed nothing while its threads ran or waited
+    # for a CPU (never asleep): lock-waiter preemption, no disqualification. The rwlock's writer slept (96-100% of
+    # its time in the quiet full run): starved by the readers.
+    def verdict(writer_running: float, writer_runqueue: float) -> str | None:
+        key = {role: case("isolation", "roles", "ticket-lock", 8, f"keys=1000;role={role};writers=1")
+               for role in ("read", "write")}
+        signals = {key["read"]: {"schedule": {"running": 0.25, "runqueue": 0.75, "switches_in": 0.9}},
+                   key["write"]: {"schedule": {"running": writer_running, "runqueue": writer_runqueue,
+                                               "switches_in": 0.9}}}
+        path = write_results(tmp_path / "ticket.csv", {key["read"]: 1e6, key["write"]: 1e6}, version=8,
+                             run={"logical_cpus": "2"}, thread_ops={key["read"]: READERS, key["write"]: (0, 0)},
+                             signals=signals)
+        [rows] = role_rows(load_results(path).cases.values()).values()
+        return role_starvation(rows, 2)
+
+    assert verdict(0.2, 0.8) is None
+    # Negative control: the same writer asleep 96% of its time.
+    assert verdict(0.02, 0.02) == "prefers readers: starves role=write (its threads completed no operation)"

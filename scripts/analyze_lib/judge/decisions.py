@@ -128,26 +128,33 @@ def _preference(starved: Case, favoured: Case) -> str:
     return "prefers readers: " if roles == ("write", "read") and asleep else ""
 
 
-def role_starvation(siblings: list[Case]) -> str | None:
+def role_starvation(siblings: list[Case], logical_cpus: int | None = None) -> str | None:
     """Why one role of a measurement is starved by another (ROLE_STARVATION_FACTOR), or None.
 
     The one rule: a role is starved when its threads completed no operation, or when another role
     got at least ROLE_STARVATION_FACTOR times its share of time. The share is each role's threads'
     running share (the split) and their busiest thread's operations, and both must fall short: a role
     whose operations cost more completes fewer of them in the same time, and is not starved. A file
-    without the split compares the operations alone."""
+    without the split compares the operations alone. Given ``logical_cpus``, a role that lost so with more
+    threads than CPUs without blocking (waiter_preemption) is not starved by the other: its threads were off their
+    CPUs when the lock came free, lock-waiter preemption, advice rather than a disqualification."""
     medians = {id(row): finite_median(row.columns["thread_ops_max"]) for row in siblings}
     busiest = {row_id: median for row_id, median in medians.items() if median is not None}
     measured = [row for row in siblings if id(row) in busiest]
+    preempted = {id(row) for row in measured if logical_cpus is not None and waiter_preemption(row, logical_cpus)}
     if len(measured) < 2:
         return None
     least = min(measured, key=lambda row: busiest[id(row)])
+    if id(least) in preempted:
+        return None
     if busiest[id(least)] == 0:
         most = max(measured, key=lambda row: busiest[id(row)])
         return f"{_preference(least, most)}starves {_role_text(least)} (its threads completed no operation)"
     shares = {id(row): _running_share(row) for row in measured}
     timed = all(share is not None for share in shares.values())
     for row in sorted(measured, key=lambda row: busiest[id(row)]):
+        if id(row) in preempted:
+            continue
         others = [other for other in measured if other is not row]
         most = max(others, key=lambda other: busiest[id(other)])
         ops_factor = busiest[id(most)] / busiest[id(row)]
@@ -230,7 +237,7 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     if any(row.hung for row in siblings):
         return HUNG
     # One cause per measurement: a role starved by another is that, on every row of it, before its own count.
-    starves = role_starvation(siblings) if len(siblings) > 1 else None
+    starves = role_starvation(siblings, logical_cpus) if len(siblings) > 1 else None
     if starves is not None:
         return starves
     # A busy machine's other work holds threads off their CPUs, and a lock's holder with them: a thread that did

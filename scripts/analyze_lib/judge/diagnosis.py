@@ -14,7 +14,10 @@ tried in this order and the first that holds labels the case:
    completed none in the median sample. With more threads than CPUs, a case whose threads stalled that way without
    blocking (decisions.waiter_preemption) is WAITER_PREEMPTION instead: the lock went to a thread that
    was not on a CPU (a FIFO lock's next waiter, a spin lock's holder), each hand-off waiting for a time slice; that
-   is advice (avoid when threads can outnumber the CPUs), not a disqualification.
+   is advice (avoid when threads can outnumber the CPUs), not a disqualification. So is, with the split, a case
+   with more threads than CPUs whose threads hardly blocked yet were switched in at least CONVOY_SWITCHES_PER_OP
+   times per operation at a cost beyond what taking turns explains (PROPORTION_SLACK × the proportion): each
+   operation waited for a thread to get a CPU again, as a FIFO lock's next waiter does.
    Before both, ROLE_STARVED: one role of the measurement starves another (decisions.role_starvation), which names
    it, a lock that prefers readers starving its writer, say; every row of the measurement gets that one cause, as
    the decision table gives it.
@@ -263,6 +266,9 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
         few_switches = switches <= FEW_SWITCHES_PER_OP
         running = blocked <= SPIN_BLOCKED_SHARE
+        beyond_turns = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
+        if not within and running and switches >= CONVOY_SWITCHES_PER_OP and beyond_turns:
+            return WAITER_PREEMPTION
     else:
         if finite(s.voluntary) and s.voluntary >= CONVOY_SWITCHES_PER_OP:
             share = s.kernel_share
@@ -333,7 +339,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         starved = int(starved_samples(case, logical_cpus).sum())
         # As the decisions judge it: not on a busy machine (decisions.disqualification).
         is_starved = case.n > 0 and not is_busy(cpu_share) and self_starved(case, logical_cpus, floor)
-        role_reason = role_starvation(siblings) if len(siblings) > 1 else None
+        role_reason = role_starvation(siblings, logical_cpus) if len(siblings) > 1 else None
         if case.hung:
             name = STARVATION
         else:

@@ -72,10 +72,11 @@ def cause_text(d: Diagnosis) -> str:
     if d.label == ROLE_STARVED and d.role_reason is not None:
         return d.role_reason
     if d.label == WAITER_PREEMPTION:
-        return (f"waiter preemption: no operation completed in {d.starved_reason or f'{d.starved} samples'} with "
-                f"{s.threads} threads on {s.logical_cpus} CPUs, the threads {_share(split.blocked if split else None)} "
-                "blocked: the lock went to a thread that was not on a CPU, and each hand-off waited for a time slice; "
-                "avoid it where threads can outnumber the CPUs")
+        stalled = (f"no operation completed in {d.starved_reason}" if d.starved_reason is not None else
+                   f"{_switches_in(split.switches_in if split else None)} per op{_growth(d)}")
+        return (f"waiter preemption: {stalled}, with {s.threads} threads on {s.logical_cpus} CPUs, the threads "
+                f"{_share(split.blocked if split else None)} blocked: the lock went to a thread that was not on a CPU, "
+                "and each hand-off waited for a time slice; avoid it where threads can outnumber the CPUs")
     if d.label == HANDOFF and split is not None:
         return (f"hand-off: a cross-thread round trip, the caller waiting {_time(split.blocked_ns)} per op for "
                 f"another thread's work and wake-up ({_share(split.blocked_own)} of the time it did not wait for a "
