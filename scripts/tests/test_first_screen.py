@@ -170,3 +170,21 @@ def test_a_packages_own_variant_is_priced_and_drawn_beside_the_seeds_marked_as_i
     # Negative control: without the package's variant, the chart is the seeds' alone.
     _, html = _report(tmp_path, MIXED)
     assert "Seed patterns vs threads (1, 2, 4, 8)" in html and "your variants" not in html
+
+
+def test_a_variant_in_two_suites_is_named_once_and_one_thread_is_singular(tmp_path):
+    # Issue 73: a brought lock joins isolation and harness/mutex-pair; the summary named it twice, and a case timed
+    # at one thread read "at 1 threads".
+    from analyze_lib.files.loader import load_results
+    from analyze_lib.present.origin_marks import brought_in_rows
+
+    lock = {case("isolation", "counter", "ticket-lock", 1): 4.4, case("harness", "mutex-pair", "ticket-lock", 1): 4.4,
+            case("isolation", "counter", "mutex", 1): 15.0}
+    origins = {"ticket-lock": "FlowKit"}
+    path = write_results(tmp_path / "run.csv", {**HARNESS, **lock}, version=6, run=RUN, origins=origins)
+    assert main(["report", str(path), "--out", str(tmp_path / "report")]) == 0
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert "marked with their module in the tables: `ticket-lock` from FlowKit." in markdown
+    [row] = brought_in_rows({("isolation", "ticket-lock"): "FlowKit", ("harness", "ticket-lock"): "FlowKit"},
+                            list(load_results(path).cases), None)
+    assert row[2] == "`harness/mutex-pair` at 1 thread; `isolation/counter` at 1 thread"

@@ -171,7 +171,7 @@ def test_a_brought_in_variant_in_no_decision_table_is_listed_and_marked_everywhe
     listed = markdown.split("## Variants brought from outside")[1].split("\n## ")[0]
     # Its check is marked not proven: a file of version 3 predates trial counts (and so nothing is recommended
     # over another for being proven, which keeps recursive-lock out of the decision tables).
-    assert "| `recursive-lock` | LockLab | `isolation/mixed` at 1, 2 threads | `exclusive` not proven |" in listed
+    assert "| `recursive-lock` | LockLab | `isolation/mixed` at 1 and 2 threads | `exclusive` not proven |" in listed
     assert "recursive-lock\u00a0(LockLab) threads:1" in markdown, "the every-case table marks it"
     assert "`isolation/recursive-lock/exclusive`\u00a0(LockLab)" in markdown, "the stress section marks it"
     html = (tmp_path / "theirs" / "report.html").read_text()

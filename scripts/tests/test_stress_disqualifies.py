@@ -152,10 +152,10 @@ def test_the_brought_in_table_lists_each_variant_once_and_marks_its_failed_check
 
     markdown, _ = _report(tmp_path, _stress("copy-outside"))
     rows = [line for line in listed(markdown).splitlines() if line.startswith("| `copy-outside`")]
-    assert rows == ["| `copy-outside` | CacheKit | `harness/mutex-pair` at 1, 2 threads; `isolation/mixed` at 1, 2, 8 "
-                    "threads | **`lost-writes` FAILED** (write-lost), `read-your-writes` |"]
+    assert rows == ["| `copy-outside` | CacheKit | `harness/mutex-pair` at 1 and 2 threads; `isolation/mixed` at 1, 2 "
+                    "and 8 threads | **`lost-writes` FAILED** (write-lost), `read-your-writes` |"]
     markdown, _ = _report(tmp_path, _stress(None))
-    assert "| CacheKit | `harness/mutex-pair` at 1, 2 threads; `isolation/mixed` at 1, 2, 8 threads | " \
+    assert "| CacheKit | `harness/mutex-pair` at 1 and 2 threads; `isolation/mixed` at 1, 2 and 8 threads | " \
            "`lost-writes`, `read-your-writes` |" in listed(markdown)
     markdown, _ = _report(tmp_path, None)
     assert "| no stress file given |" in listed(markdown)

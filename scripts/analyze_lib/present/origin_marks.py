@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from ..files.model import StressResult
+from ..judge.situations import threads_text
 from ..judge.stress import NOTHING_PROVEN, Proof, checks_by_variant
 from .proof_marks import NOT_PROVEN
 
@@ -59,7 +60,7 @@ def brought_in_rows(origins: Origins, cases, stress: Iterable[StressResult] | No
         short[variant] |= proof.short_checks(family, variant)
     rows = []
     for variant, module in sorted(modules.items()):
-        timed_text = "; ".join(f"`{benchmark}` at {', '.join(map(str, sorted(threads)))} threads"
+        timed_text = "; ".join(f"`{benchmark}` at {threads_text(threads)}"
                                for benchmark, threads in sorted(timed.get(variant, {}).items())) or "not timed here"
         checks = checked.get(variant, {})
         checks_text = ", ".join(f"**`{name}` FAILED** ({', '.join(outcomes)})" if outcomes

@@ -102,9 +102,10 @@ def _brought_text(origins: dict[tuple[str, str], str]) -> str:
     """One sentence naming the variants a package brought, if any: the tables mark them with their module."""
     if not origins:
         return ""
-    by_module: dict[str, list[str]] = {}
+    # A variant joins several suites (a lock: isolation and the harness's mutex-pair): named once.
+    by_module: dict[str, dict[str, None]] = {}
     for (_, variant), module in sorted(origins.items()):
-        by_module.setdefault(module, []).append(f"`{variant}`")
+        by_module.setdefault(module, {})[f"`{variant}`"] = None
     named = "; ".join(f"{', '.join(variants)} from {module}" for module, variants in by_module.items())
     return (f" Variants brought from outside DispatchBench, marked with their module in the tables: {named}.")
 
