@@ -30,7 +30,10 @@ def _case(ns_per_op: list[float], threads: int = 1, suite: str = "wait", variant
     n = ns.size
     ops = np.where(np.isinf(ns), 0.0, np.round(SAMPLE_NS / np.where(np.isinf(ns), 1.0, ns)))
     table = {"ns_per_op": ns, "ops": ops, "elapsed_ns": np.full(n, SAMPLE_NS),
-             "thread_ops_min": ops / threads, "thread_ops_max": ops / threads}
+             "thread_ops_min": ops / threads, "thread_ops_max": ops / threads,
+             # Every thread on its CPU, in user space, never switched: what the diagnosis reads besides.
+             "cpu_user_ns": np.full(n, SAMPLE_NS * min(threads, CPUS)), "cpu_sys_ns": np.zeros(n),
+             "ctx_voluntary": np.zeros(n), "ctx_involuntary": np.zeros(n)}
     for name, value in columns.items():
         table[name] = np.asarray(value if isinstance(value, list) else [value] * n, dtype=float)
     return Case(CaseKey(suite, benchmark, variant, threads), table, np.arange(1, n + 1))
@@ -164,3 +167,18 @@ def test_a_busy_machine_judges_no_starvation_as_it_judges_no_fairness():
     assert disqualification(starved, rows, CPUS, cpu_share=0.44, floor=CLEAN) is None
     # Negative control: the same samples on a quiet machine.
     assert disqualification(starved, rows, CPUS, cpu_share=1.0, floor=CLEAN).startswith("starved in 5 of 10")
+
+
+def test_a_sample_the_host_spoiled_makes_no_cliff():
+    # Two of three samples of the 2-thread case were slow only because the host stole their CPUs: no cliff.
+    from analyze_lib.judge.diagnosis import cliffs, diagnose
+
+    one = _case([100.0] * 3, threads=1, suite="isolation", variant="mutex", benchmark="mixed")
+    stolen = [0.5 * 2 * SAMPLE_NS] * 2 + [0.0]
+    two = _case([1000.0, 1000.0, 120.0], threads=2, suite="isolation", variant="mutex", benchmark="mixed",
+                steal_ns=stolen, steal_cpus=2.0)
+    assert not cliffs(diagnose({one.key: one, two.key: two}, CPUS, 1.0))
+    # Negative control: the same samples with no steal recorded are a cliff of 10x.
+    plain = _case([1000.0, 1000.0, 120.0], threads=2, suite="isolation", variant="mutex", benchmark="mixed")
+    [cliff] = cliffs(diagnose({one.key: one, plain.key: plain}, CPUS, 1.0))
+    assert cliff.factor == 10.0

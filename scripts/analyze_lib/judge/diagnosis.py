@@ -85,7 +85,7 @@ from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged, is_busy
 from .decisions import (FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved,
                         starved_reason, waiter_preemption)
-from .evidence import stall_floor, starved_samples
+from .evidence import stall_floor, starved_samples, unspoiled
 from .signals import Signals, finite, signals
 from .summary import case_median
 
@@ -319,6 +319,8 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
     lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case
+    # A case's level here, for its growth, its contention and the cliffs, leaves out the samples the host spoiled.
+    level = {key: case_median(unspoiled(case)) for key, case in cases.items()}
     found = {}
     for key, case in cases.items():
         members = lines[line_of(key)]
@@ -326,12 +328,12 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         reference = max(fitting) if fitting else None
         growth = proportion = contention = None
         if key.threads > logical_cpus and reference is not None:
-            base = case_median(members[reference])
+            base = level[members[reference].key]
             if math.isfinite(base) and base > 0:
-                growth, proportion = case_median(case) / base, key.threads / reference
-        alone = case_median(members[1]) if 1 in members else math.nan
-        if key.threads > 1 and math.isfinite(alone) and alone > 0 and math.isfinite(case_median(case)):
-            contention = case_median(case) * key.threads / alone
+                growth, proportion = level[key] / base, key.threads / reference
+        alone = level[members[1].key] if 1 in members else math.nan
+        if key.threads > 1 and math.isfinite(alone) and alone > 0 and math.isfinite(level[key]):
+            contention = level[key] * key.threads / alone
         siblings = role_siblings(case, rows)
         s = signals(case, logical_cpus, siblings)
         beside = cpus_elsewhere(s, [s if row is case else signals(row, logical_cpus, siblings) for row in siblings])
@@ -348,7 +350,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
                          preempted=waiter_preemption(case, logical_cpus),
                          one_caller=len(siblings) == 1 and s.split is not None and s.split.measured_threads == 1,
                          elsewhere_cpus=beside)
-        found[key] = Diagnosis(key, name, s, case_median(case), growth, proportion,
+        found[key] = Diagnosis(key, name, s, level[key], growth, proportion,
                                reference if growth is not None else None, starved, case.n, case.hung,
                                starved_reason(case, logical_cpus, floor) if is_starved else None, role_reason,
                                contention)

@@ -70,6 +70,16 @@ def spoiled(case: Case) -> np.ndarray:
     return np.asarray(np.isfinite(share) & (share >= HOST_SPOILED_SHARE))
 
 
+def unspoiled(case: Case) -> Case:
+    """``case`` with only the samples the host did not spoil (``case`` itself when it spoiled none; when it spoiled
+    every one, ``case`` too: a level from spoiled samples, said to be, beats none)."""
+    kept = ~spoiled(case)
+    if kept.all() or not kept.any():
+        return case
+    rounds = case.rounds[kept] if case.rounds is not None else None
+    return Case(case.key, {name: values[kept] for name, values in case.columns.items()}, rounds, case.hung)
+
+
 def steal_recorded(case: Case) -> bool:
     """Whether any sample of ``case`` records the host's steal."""
     return bool(np.isfinite(_column(case, STEAL)).any())
