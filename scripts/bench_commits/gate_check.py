@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from analyze_lib.exit_codes import EXIT_PASSED
+from analyze_lib.exit_codes import EXIT_INCOMPLETE, EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.judge.compare import FASTER, SLOWER, ResolutionGroup
 
 # The case the gate check plants a slowdown in (bench --spin-scale scales it alone).
@@ -27,6 +27,14 @@ class SpinRow:
     def describe(self) -> str:
         floor = "" if math.isnan(self.floor) else f", floor {self.floor:.2f}×"
         return f"{self.label} ({self.outcome}{floor})"
+
+
+# Why a comparison of identical code that flagged no case did not pass, by the gate's exit: a regression with no
+# case flagged is a whole suite called slower (the geometric-mean rule:
+# docs/findings/2026-11-29-check-gate-aa-suite-rule.md).
+_UNPLANTED_FAILURES = {EXIT_REGRESSION: "a whole suite called slower on identical code, no case flagged",
+                       EXIT_INCONCLUSIVE: "nothing could be decided",
+                       EXIT_INCOMPLETE: "incomplete: a case of one side is missing from the other"}
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,7 @@ def judge_check_gate(spec: GateCheckSpec, observed: Observed) -> tuple[bool, str
         if observed.flagged:
             return False, f"flagged {len(observed.flagged)} case(s) of identical code"
         if observed.gate_exit != EXIT_PASSED:
-            return False, f"gate exit {observed.gate_exit}: nothing could be decided"
+            return False, f"gate exit {observed.gate_exit}: {_UNPLANTED_FAILURES.get(observed.gate_exit, 'not passed')}"
         return True, "nothing flagged"
     if not observed.spin:
         return False, f"no {SPIN_SUITE}/{SPIN_BENCHMARK} case compared"
