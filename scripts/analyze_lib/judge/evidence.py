@@ -30,6 +30,7 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from ..files.model import Case
+from .conditions import CPU_BOUND_HARNESS
 
 STEAL = "steal_ns"
 STEAL_CPUS = "steal_cpus"
@@ -44,9 +45,9 @@ EDGE_BATCHES = 3
 NOT_RUNNING_SHARE = 0.5
 # The run's controls: the harness loops that share nothing between threads and take no lock (harness/mutex-pair's
 # locks are each a thread's own, but a brought lock joins it, and harness/allocate calls malloc, which can lock):
-# code that cannot starve nor be unfair, so what they show is chance. `bench` times the first two in every run.
-CONTROLS = frozenset({("harness", "empty", "loop"), ("harness", "spin", "loop"), ("harness", "nops", "asm"),
-                      ("harness", "opaque-call", "call"), ("harness", "lazy-static", "static-let")})
+# code that cannot starve nor be unfair, so what they show is chance. `bench` times the CPU-bound ones in every run.
+CONTROLS = frozenset(CPU_BOUND_HARNESS) | {("harness", "nops", "asm"), ("harness", "opaque-call", "call"),
+                                            ("harness", "lazy-static", "static-let")}
 # Beyond chance: the probability that the floor's rate alone gives at least as many starved samples.
 STARVATION_ALPHA = 0.01
 # The rate assumed when the run timed no control: one sample in 20 of any case may look starved by chance. The
