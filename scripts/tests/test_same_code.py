@@ -89,6 +89,10 @@ def test_the_code_headline():
         ("12 cases may run changed code, timed, the largest change that could hide in one 1.03×; 592 run identical "
          "code, not timed (3 of 8235 sections differ)")
     assert code_headline(1, unknown="no kit") == "not compared (no kit); 1 case timed"
+    # Issue 74: a bound of a million times is said as bounding nothing, not printed as a bound.
+    assert code_headline(455, changed="7 of 8235 sections differ", identical=149, coarsest=1151240.81) == \
+        ("455 cases may run changed code, timed, but a case of them resolves no change under 10×: it bounds nothing; "
+         "149 run identical code, not timed (7 of 8235 sections differ)")
 
 
 # In bench-commits

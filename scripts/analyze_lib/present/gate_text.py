@@ -172,6 +172,11 @@ def _timing_headline(gate: GateDecision) -> str:
     return "Gate: passed, no case slower"
 
 
+# The largest "change that could hide" a headline states as a bound: beyond it the case's samples vary too much for
+# the figure to bound anything a gate acts on (one comparison printed 1151240.81×).
+MEANINGFUL_BOUND = 10.0
+
+
 def code_headline(cases: int, same_code: str | None = None, timed_all: bool = False, changed: str | None = None,
                   unknown: str | None = None, identical: int = 0, coarsest: float = math.nan,
                   control_rounds: int = 0) -> str:
@@ -184,7 +189,12 @@ def code_headline(cases: int, same_code: str | None = None, timed_all: bool = Fa
         return (f"0 cases run changed code; {cases} run identical code (same code: {same_code})"
                 + ("; every case timed as asked" if timed_all else ""))
     if changed is not None:
-        hide = (f", the largest change that could hide in one {coarsest:.2f}×" if math.isfinite(coarsest) else "")
+        hide = ""
+        if math.isfinite(coarsest) and coarsest > MEANINGFUL_BOUND:
+            # A bound of a million times says nothing a gate can act on (issue 74): said as what it is.
+            hide = f", but a case of them resolves no change under {MEANINGFUL_BOUND:g}×: it bounds nothing"
+        elif math.isfinite(coarsest):
+            hide = f", the largest change that could hide in one {coarsest:.2f}×"
         timed = f"timed in a control of {fmt_count(control_rounds, 'round')}" if control_rounds else "not timed"
         return (f"{fmt_count(cases, 'case')} may run changed code, timed{hide}; {identical} run identical code, "
                 f"{timed} ({changed})")
