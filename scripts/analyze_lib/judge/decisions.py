@@ -41,7 +41,7 @@ from .situations import (
     varying_params,
 )
 from . import signals
-from .evidence import StallFloor, UNMEASURED_FLOOR, spoiled, stall_floor, starved_samples, unfair_samples
+from .evidence import StallFloor, UNMEASURED_FLOOR, counted_samples, stall_floor, starved_samples, unfair_samples
 from .stats import RatioEstimate, finite_median
 from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
@@ -174,13 +174,18 @@ def role_starvation(siblings: list[Case], logical_cpus: int | None = None) -> st
     return None
 
 
-def self_starved(case: Case, logical_cpus: int, floor: StallFloor = UNMEASURED_FLOOR) -> bool:
+def self_starved(case: Case, logical_cpus: int, floor: StallFloor = UNMEASURED_FLOOR,
+                 cpu_share: float | None = None) -> bool:
     """The one rule for a case starved itself (the report's decisions and its diagnosis both ask it): of the samples
     the host did not spoil, at least STARVED_SHARE, and at least MIN_STARVED_SAMPLES, completed no operation with
     nothing outside the variant to explain it (evidence.starved_samples), more than ``floor``, the rate the run's
-    controls looked starved at, makes likely."""
+    controls looked starved at, makes likely. Never on a busy machine (``cpu_share``, conditions.is_busy): its
+    other work holds threads off their CPUs, and a lock's holder with them, so a thread that did nothing may have
+    been waiting for it, as fairness is not judged there either."""
+    if is_busy(cpu_share):
+        return False
     starved = int(starved_samples(case, logical_cpus).sum())
-    counted = case.n - int(spoiled(case).sum())
+    counted = counted_samples(case)
     return starved >= MIN_STARVED_SAMPLES and starved >= STARVED_SHARE * counted and floor.beyond(starved, counted)
 
 
@@ -203,7 +208,7 @@ def starved_reason(case: Case, logical_cpus: int, floor: StallFloor) -> str:
     """Where a self-starved case starved: ``5 of 10 samples (5 of 10 rounds; …)``, with what the floor rests on."""
     starved = starved_samples(case, logical_cpus)
     rounds = np.unique(case.round_ids[starved]).size
-    counted = case.n - int(spoiled(case).sum())
+    counted = counted_samples(case)
     controls = (f"the controls looked starved in {floor.starved.looked} of {floor.starved.samples}" if floor.measured
                 else "no control was timed")
     return (f"{int(starved.sum())} of {counted} samples ({rounds} of {fmt_count(case.round_count, 'round')}; "
@@ -240,17 +245,15 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     starves = role_starvation(siblings, logical_cpus) if len(siblings) > 1 else None
     if starves is not None:
         return starves
-    # A busy machine's other work holds threads off their CPUs, and a lock's holder with them: a thread that did
-    # nothing may have been waiting for it, as fairness is not judged there either.
-    for row in [] if is_busy(cpu_share) else [case] + [s for s in siblings if s is not case]:
-        if self_starved(row, logical_cpus, floor) and not waiter_preemption(row, logical_cpus):
+    for row in [case] + [s for s in siblings if s is not case]:
+        if self_starved(row, logical_cpus, floor, cpu_share) and not waiter_preemption(row, logical_cpus):
             where = "" if row is case else f" as {_role_text(row)}"
             return f"starved{where} in {starved_reason(row, logical_cpus, floor)}"
     if case.key.threads > 1 and fairness_not_judged(case.key.threads, logical_cpus, cpu_share) is None:
         for row in siblings:
             fairness = signals.fairness(row)
             behind = int(unfair_samples(row, logical_cpus, FAIRNESS_MIN).sum())
-            counted = row.n - int(spoiled(row).sum())
+            counted = counted_samples(row)
             if fairness is not None and fairness < FAIRNESS_MIN and floor.unfair.beyond(behind, counted):
                 within = f" within {_role_text(row)}" if len(siblings) > 1 else ""
                 return (f"unfair{within} (slowest thread did {fairness:.2g} of the busiest one's ops; below "

@@ -82,7 +82,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
-from .conditions import fairness_not_judged, is_busy
+from .conditions import fairness_not_judged
 from .decisions import (FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved,
                         starved_reason, waiter_preemption)
 from .evidence import stall_floor, starved_samples, unspoiled
@@ -242,7 +242,7 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     (decisions.role_starvation), its ``contention`` (Diagnosis.contention), whether a starvation of it is
     lock-waiter preemption (decisions.waiter_preemption), whether its whole measurement timed one caller
     (``one_caller``: one thread, and no other role's row beside it) and the CPUs its process kept busy beyond the
-    measurement's threads (``cpus_elsewhere``)."""
+    measurement's threads (``elsewhere_cpus``: cpus_elsewhere)."""
     threads, cpus = s.threads, s.logical_cpus
     within = threads <= cpus
     split = s.split
@@ -250,6 +250,7 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     blocked = split.blocked if split is not None else None
     if not (finite(switches) and finite(blocked)):
         split = None
+    beyond = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
     if role_starved:
         return ROLE_STARVED
     if starved_share > 0 and preempted:
@@ -266,8 +267,7 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
             return CONVOY_AFTER_SPINNING if finite(spun) and spun >= SPIN_BEFORE_SLEEP_NS else CONVOY
         few_switches = switches <= FEW_SWITCHES_PER_OP
         running = blocked <= SPIN_BLOCKED_SHARE
-        beyond_turns = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
-        if not within and running and switches >= CONVOY_SWITCHES_PER_OP and beyond_turns:
+        if not within and running and switches >= CONVOY_SWITCHES_PER_OP and beyond:
             return WAITER_PREEMPTION
     else:
         if finite(s.voluntary) and s.voluntary >= CONVOY_SWITCHES_PER_OP:
@@ -276,7 +276,6 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
         few_switches = finite(s.voluntary) and s.voluntary <= FEW_SWITCHES_PER_OP
         running = s.kernel_share is not None and s.kernel_share <= SPIN_KERNEL_SHARE
     busy = finite(s.utilisation) and s.utilisation >= BUSY_UTILISATION
-    beyond = growth is not None and proportion is not None and growth > PROPORTION_SLACK * proportion
     if not within and busy and running and few_switches and beyond:
         return SPINNING
     if finite(s.threads_created) and s.threads_created >= POOL_GROWTH_THREADS:
@@ -339,8 +338,7 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
         beside = cpus_elsewhere(s, [s if row is case else signals(row, logical_cpus, siblings) for row in siblings])
         judged = fairness_not_judged(key.threads, logical_cpus, cpu_share) is None
         starved = int(starved_samples(case, logical_cpus).sum())
-        # As the decisions judge it: not on a busy machine (decisions.disqualification).
-        is_starved = case.n > 0 and not is_busy(cpu_share) and self_starved(case, logical_cpus, floor)
+        is_starved = case.n > 0 and self_starved(case, logical_cpus, floor, cpu_share)
         role_reason = role_starvation(siblings, logical_cpus) if len(siblings) > 1 else None
         if case.hung:
             name = STARVATION

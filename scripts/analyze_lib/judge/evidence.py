@@ -71,6 +71,11 @@ def spoiled(case: Case) -> np.ndarray:
     return np.asarray(np.isfinite(share) & (share >= HOST_SPOILED_SHARE))
 
 
+def counted_samples(case: Case) -> int:
+    """How many of ``case``'s samples the host did not spoil: those a rate of starved or unfair samples is out of."""
+    return case.n - int(spoiled(case).sum())
+
+
 def unspoiled(case: Case) -> Case:
     """``case`` with only the samples the host did not spoil (``case`` itself when it spoiled none; when it spoiled
     every one, ``case`` too: a level from spoiled samples, said to be, beats none)."""
