@@ -28,8 +28,8 @@ extension Outcome {
 package func cancellationOutcomes(_ batch: any CancellableBatch, callers: Int = 1, tasks: Int = 64, rounds: Int,
                                   deadlineSeconds: Int = 5) -> OutcomeCounts {
     let cancelled: @Sendable (Int) -> Bool = { $0 % 3 == 0 }
-    let counts = Mutex(OutcomeCounts())
-    let finished = onThreads(callers, timeout: Double(rounds * deadlineSeconds + 5)) { _ in
+    let perCaller = onThreads(callers, timeout: Double(rounds * deadlineSeconds + 5)) { _ in
+        var counts = OutcomeCounts()
         for _ in 0..<rounds {
             let ledger = TaskLedger(tasks: tasks)
             let result = batch.run(tasks: tasks, cancelling: cancelled, deadline: .now() + .seconds(deadlineSeconds)) {
@@ -47,12 +47,14 @@ package func cancellationOutcomes(_ batch: any CancellableBatch, callers: Int = 
             } else {
                 round.record(.groupUnbalanced)
             }
-            counts.withLock { $0.add(round) }
-            if round.forbidden > 0 { return }
+            counts.add(round)
+            if round.forbidden > 0 { break }
         }
+        return counts
     }
-    var all = counts.withLock { $0 }
-    if !finished { all.record(.timedOut) }
+    var all = OutcomeCounts()
+    for counts in perCaller { all.add(counts ?? OutcomeCounts()) }
+    if perCaller.contains(where: { $0 == nil }) { all.record(.timedOut) }
     return all
 }
 

@@ -42,17 +42,36 @@ package final class TaskLedger: Sendable {
 /// Runs `body(thread)` on `count` real threads at once and waits for all of them, for at most `timeout` seconds.
 /// Returns false when they did not all finish in time (they are left running).
 package func onThreads(_ count: Int, timeout: Double, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    onThreads(count, timeout: timeout, returning: body).allSatisfy { $0 != nil }
+}
+
+/// Runs `body(thread)` on `count` real threads at once and waits for all of them, for at most `timeout` seconds.
+/// Returns each thread's result in thread order, nil for a thread that did not finish in time (it is left running).
+///
+/// Each result comes back through the join, in a slot of its thread's own, not through a lock the threads share:
+/// ThreadSanitizer sees the join (it intercepts `dispatch_group_leave` and `dispatch_group_wait`) but not a
+/// contended `Mutex` (docs/thread-sanitizer.md). A slot's lock is taken once by its thread and once by the caller.
+package func onThreads<Result: Sendable>(_ count: Int, timeout: Double,
+                                         returning body: @escaping @Sendable (Int) -> Result) -> [Result?] {
+    let slots = (0..<count).map { _ in ResultSlot<Result>() }
     let finished = DispatchGroup()
     for index in 0..<count {
         finished.enter()
-        let thread = Thread {
-            body(index)
+        let thread = Thread { [slot = slots[index]] in
+            let result = body(index)
+            slot.value.withLock { $0 = result }
             finished.leave()
         }
         thread.stackSize = 1 << 20
         thread.start()
     }
-    return finished.wait(timeout: .now() + timeout) == .success
+    _ = finished.wait(timeout: .now() + timeout)
+    return slots.map { slot in slot.value.withLock { $0 } }
+}
+
+/// One thread's result, set once by the thread.
+private final class ResultSlot<Result: Sendable>: Sendable {
+    let value = Mutex<Result?>(nil)
 }
 
 /// Every task ran exactly once before the wait returned: `waiters` threads each run `rounds` batches of `tasks`
