@@ -396,14 +396,17 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
     markdown, timing_exit, timing_headline, cases, coarsest = timing_markdown(paths.timing_a, paths.timing_b,
                                                                               args.alpha, control)
     codes = [timing_exit]
-    same = sum(group_cases.get(group, 0) for group in selection.same()) if selection and not selection.every else 0
+    narrowed_by_selection = selection is not None and not selection.every
+    same = sum(group_cases.get(group, 0) for group in selection.same()) \
+        if selection is not None and narrowed_by_selection else 0
     headlines = [_code_headline(identities, cases, control, same, coarsest,
                                 same_code.CONTROL_ROUNDS if control_paths is not None else 0),
                  f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
     out = [f"# bench-commits: {base_rev} ({short(base)}) → {head_rev} ({short(head)})", "",
            f"{_shape(args, quick)}, seed {seed}; "
            f"`{paths.timing_a.name}` vs `{paths.timing_b.name}`; {elapsed_text(time.monotonic() - started)} "
-           "wall time.", "", *same_code.describe(identities, cases, timed_all=not control), ""]
+           "wall time.", "", *same_code.describe(identities, cases, timed_all=None if narrowed_by_selection
+                                                 else not control), ""]
     if selection is not None:
         out += [*case_selection.describe(selection, group_cases), ""]
 
@@ -436,8 +439,7 @@ def _compare_commits(args, bench_options: list[str], quick: bool, repo: Path, pa
         out += ["Counts: skipped, `bench count` cannot run on this machine (valgrind or jemalloc missing).", ""]
         headlines.append("counts: skipped")
     code = verdict.combine_exit_codes(codes)
-    out += [f"**Verdict: {verdict.VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines), ""]
-    sys.stdout.write("\n".join(out))
+    sys.stdout.write("\n".join(verdict.first_and_last(code, headlines, out)))
     return code
 
 
@@ -473,6 +475,9 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
              logs / f"functions-{commit[:12]}.tsv" for commit in commits}
     missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
     started = time.monotonic()
+    if missing:
+        say(f"footprints of {len(missing)} build(s): the functions each case runs, under valgrind "
+            "(bench count --functions); kept with a kept build")
     with ThreadPoolExecutor(max_workers=2) as pool:
         why = list(pool.map(lambda commit: count_functions(builds[commit].binary, directories[commit], bench_options,
                                                            files[commit], logs / f"functions-{commit[:12]}.log"),

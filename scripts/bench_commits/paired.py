@@ -226,8 +226,9 @@ def run_paired(sides: dict, bench_options: list[str], quick: bool, settings: pai
                 _mark_complete(files, workers)  # while this round's workers run: they write the files
                 break
             order = paired_plan.case_order(visiting, seed, round_number)
-            which = (f"{round_number}/{settings.max_rounds}: {len(order)} of the {unfinished} cases still coarser "
-                     f"than {paired_rule.TARGET_RESOLUTION:g}x, coarsest goal first" if extra
+            which = (f"{round_number}/{settings.max_rounds}: visiting {len(order)} of the {unfinished} cases still "
+                     f"coarser than {paired_rule.TARGET_RESOLUTION:g}x (those the budget allows), coarsest goal first"
+                     if extra
                      else f"{round_number}/{settings.rounds}: {len(order)} cases")
             say(f"round {which}, workers {workers[SIDE_A].pid} and {workers[SIDE_B].pid}, "
                 f"elapsed {elapsed_text(time.monotonic() - started)}")

@@ -323,6 +323,12 @@ def timing_gate(base: Path, head: Path, alpha: float = DEFAULT_ALPHA, suites_jud
     return comparison, decide_gate(comparison, suites_judged=suites_judged)
 
 
+# The timing section's verdict line when the code is identical and no case was called slower: the per-case gate's
+# own word (INCONCLUSIVE when a few control rounds decide no case alone) is not the verdict, so it is not printed.
+CONTROL_PART = ("Timings, case by case: none called slower. The code is identical, so a case no round decides is "
+                "unchanged: same code; the control below judges the cases together")
+
+
 def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
                     control: bool = False) -> tuple[str, int, str, int, float]:
     """The gate's Markdown for two timing files, its exit code, its headline, how many cases it compared and the
@@ -332,7 +338,10 @@ def timing_markdown(base: Path, head: Path, alpha: float = DEFAULT_ALPHA,
     judge, not the gate's geometric-mean rule."""
     comparison, decision = timing_gate(base, head, alpha, suites_judged=not control)
     coarsest = coarsest_judged(comparison.rows)
-    markdown, exit_code, headline = render_markdown(comparison, gate=decision), decision.exit_code, \
+    part = "Timings"
+    if control:
+        part = "Timings, case by case" if decision.exit_code in (EXIT_REGRESSION, EXIT_INCOMPLETE) else CONTROL_PART
+    markdown, exit_code, headline = render_markdown(comparison, gate=decision, part=part), decision.exit_code, \
         gate_headline(decision)
     if control:
         suites = suite_controls(paired_round_log_ratios(comparison.base, comparison.head))
@@ -356,7 +365,8 @@ def counts_markdown(base: Path, head: Path) -> tuple[str, int, str]:
     _warn_all(base_file.warnings + head_file.warnings)
     comparison = build_counts_comparison(base_file, head_file)
     decision = decide_counts_gate(comparison)
-    return render_counts_markdown(comparison, gate=decision), decision.exit_code, gate_headline(decision)
+    return render_counts_markdown(comparison, gate=decision, part="Counts"), decision.exit_code, \
+        gate_headline(decision)
 
 
 def observe(base: Path, head: Path, alpha: float = DEFAULT_ALPHA) -> gate_check.Observed:

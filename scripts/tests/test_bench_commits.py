@@ -195,10 +195,11 @@ def test_a_slower_head_exits_1_and_prints_the_comparison(repo, capsys):
     commit(repo, "slower", {"SPEED": "2.0\n"})
     assert run(repo, "HEAD~1", "HEAD", "--no-count") == 1
     out = capsys.readouterr().out
-    assert out.startswith("# bench-commits: HEAD~1")
-    assert "Gate: FAILED" in out and "slower" in out
+    assert out.splitlines()[2].startswith("# bench-commits: HEAD~1")
+    assert "**Timings: FAILED" in out and "slower" in out and "Gate:" not in out
     assert "Counts: not run (--no-count)." in out
-    # The last line is the verdict, its word the exit code's.
+    # The first and the last line are the verdict, its word the exit code's.
+    assert out.splitlines()[0] == out.rstrip().splitlines()[-1]
     assert out.rstrip().splitlines()[-1].startswith(
         "**Verdict: FAILED** (exit 1); code: 4 cases may run changed code, timed")
     assert "; timings: FAILED, " in out.rstrip().splitlines()[-1]
@@ -524,7 +525,7 @@ def test_a_commit_without_the_package_is_refused_with_one_line(repo, capsys):
 CI_GATE = TESTS_DIR.parent / "ci-gate"
 
 
-@pytest.mark.parametrize("speed, status, verdict", [("2.0", 1, "Gate: FAILED"), ("1.0", 0, "Gate: passed")])
+@pytest.mark.parametrize("speed, status, verdict", [("2.0", 1, "**Timings: FAILED"), ("1.0", 0, "**Timings: passed")])
 def test_ci_gate_keeps_the_comparison_writes_the_summary_and_exits_with_the_gate(repo, tmp_path, speed, status,
                                                                                  verdict):
     commit(repo, "head", {"SPEED": f"{speed}\n"})
@@ -547,7 +548,8 @@ def test_ci_gate_compares_with_the_merge_base(repo, tmp_path):
     git(repo, "checkout", "-q", "topic")
     done = subprocess.run([str(CI_GATE), "main", "HEAD", "--no-count"], cwd=repo, capture_output=True, text=True)
     assert done.returncode == 1  # against the merge base (speed 1), not main's tip (0.25 would make it 8x)
-    assert f"({git(repo, 'rev-parse', '--short=7', 'main~1')})" in done.stdout.splitlines()[0]
+    title = next(line for line in done.stdout.splitlines() if line.startswith("# bench-commits: "))
+    assert f"({git(repo, 'rev-parse', '--short=7', 'main~1')})" in title
 
 
 @pytest.mark.parametrize("argv, words", [((), "give BASE and HEAD first"), (("--paired", "HEAD"), "give BASE"),

@@ -188,4 +188,4 @@ def test_a_comparison_from_copies_says_so_in_its_headline_and_verdict(repo, monk
     out = capsys.readouterr().out
     assert "**Layout not shuffled:** every round ran A and B from a copy of its build" in out
     verdict = [line for line in out.splitlines() if line.startswith("**Verdict:")]
-    assert len(verdict) == 1 and "layout not shuffled" in verdict[0]
+    assert len(verdict) == 2 and verdict[0] == verdict[1] and "layout not shuffled" in verdict[0]

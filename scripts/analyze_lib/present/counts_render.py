@@ -69,11 +69,12 @@ def _case_lists(comparison: CountsComparison, gate: CountsGateDecision | None) -
     return [(name, "", [(key, "") for key in keys]) for name, keys in lists if keys]
 
 
-def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None) -> str:
+def render_counts_markdown(comparison: CountsComparison, gate: CountsGateDecision | None = None,
+                           part: str = "Gate") -> str:
     """The comparison as Markdown: changed cases (worse first) in the main table,
-    unchanged ones folded in <details>."""
+    unchanged ones folded in <details> (``part``: as in render.markdown_preamble)."""
     lines = markdown_preamble(comparison, gate, f"**{outcome_sentence(comparison)}.** {rule_sentence(comparison)}",
-                              title=TITLE)
+                              title=TITLE, part=part)
     changed = [r for r in comparison.rows if r.verdict != UNCHANGED]
     unchanged = [r for r in comparison.rows if r.verdict == UNCHANGED]
     if changed:

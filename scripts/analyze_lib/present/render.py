@@ -343,12 +343,16 @@ def geomean_note(comparison: Comparison) -> str:
             "disagree; a drift of the machine between the base and the head run is not in it.")
 
 
-def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checked: Sequence[str] = ()) -> list[str]:
+def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checked: Sequence[str] = (),
+                      part: str = "Gate") -> list[str]:
     """The lines every Markdown comparison starts with, timing or counts: the title, the gate's verdict and
-    notes, what was checked, the two runs, the `outcome` sentence and the warnings."""
+    notes, what was checked, the two runs, the `outcome` sentence and the warnings. ``part``: what the verdict
+    line names, ``Gate`` when the comparison is the whole verdict, the part it judges (``Timings``) when a larger
+    verdict holds it (bench-commits); a ``part`` that holds a colon replaces the gate's line whole."""
     lines = [f"## {title}", ""]
     if gate is not None:
-        lines += [f"**{headline(gate)}**", ""]
+        line = part if ":" in part else f"{part}: {headline(gate).removeprefix('Gate: ')}"
+        lines += [f"**{line}**", ""]
         lines += [line for note in notes(gate) for line in (f"> {note}", "")]
     if checked:
         lines += [f"- {line}" for line in checked] + [""]
@@ -362,14 +366,16 @@ def markdown_preamble(comparison, gate, outcome: str, title: str = TITLE, checke
     return lines
 
 
-def render_markdown(comparison: Comparison, gate: GateDecision | None = None) -> str:
-    """The comparison as Markdown for a pull-request comment or step summary.
+def render_markdown(comparison: Comparison, gate: GateDecision | None = None, part: str = "Gate",
+                    title: str = TITLE) -> str:
+    """The comparison as Markdown for a pull-request comment or step summary (``part``: as in
+    markdown_preamble).
 
     What was checked first; changed cases (slower first) in the main table, unchanged ones
     folded in <details>; then the suites' geometric means and the folded lists.
     """
     lines = markdown_preamble(comparison, gate, f"**{counts_sentence(comparison)}.** {rule_sentence(comparison)}",
-                              checked=checked_lines(comparison, gate))
+                              title=title, checked=checked_lines(comparison, gate), part=part)
     changed = [r for r in comparison.rows if r.changed]
     unchanged = [r for r in comparison.rows if not r.changed]
     if changed:
