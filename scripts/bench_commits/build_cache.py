@@ -7,6 +7,9 @@ same_code compares, computed once, when the build is made), in
 ``${XDG_CACHE_HOME:-~/.cache}/dispatchbench/builds/<key>/`` (BENCH_COMMITS_CACHE chooses another place), never in
 a package's ``.build``; the most recently used KEEP_BUILDS are kept. A dependency that resolves to a newer version
 for the same commit is not part of the key: ``--rebuild`` builds afresh.
+
+Files made by running a build (its footprints: the functions each case runs) are kept by its code instead
+(CodeIdentity.code_key), in ``<cache>/by-code/``: a build of another commit whose code is the same reuses them.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ ENTRY_FORMAT = "binary, link kit, code identity and function map"
 LINK_DIRECTORY = "link"
 # The worktree a kept build was built in: a function map made anew from its objects cleans it out.
 BUILT_IN_FILE = "built-in.txt"
+# Files kept by code rather than by build (BuildCache.kept_by_code); the most recently used KEEP_BY_CODE are kept.
+BY_CODE_DIRECTORY = "by-code"
+KEEP_BY_CODE = 4 * KEEP_BUILDS
 
 
 def cache_directory() -> Path:
@@ -95,21 +101,28 @@ class BuildCache:
         except OSError:
             return None
 
-    def kept_file(self, commit: str, name: str) -> Path | None:
-        """The file ``name`` kept with the build of ``commit`` (keep_file), or None."""
-        path = self._entry(commit) / name
-        return path if path.is_file() else None
+    def kept_by_code(self, identity: CodeIdentity, name: str) -> Path | None:
+        """The file ``name`` kept for builds of ``identity``'s code (keep_by_code), by whichever commit, or None."""
+        path = self.directory / BY_CODE_DIRECTORY / f"{identity.code_key()}-{name}"
+        if not path.is_file():
+            return None
+        os.utime(path)  # recently used
+        return path
 
-    def keep_file(self, commit: str, name: str, source: Path) -> None:
-        """Keep a copy of ``source`` as the file ``name`` of the build of ``commit`` (written whole or not at all),
-        when that build is kept; a cache that cannot be written is skipped silently."""
-        entry = self._entry(commit)
-        if not entry.is_dir():
-            return
+    def keep_by_code(self, identity: CodeIdentity, name: str, source: Path) -> None:
+        """Keep a copy of ``source`` as the file ``name`` of every build of ``identity``'s code (written whole or
+        not at all), then forget the least recently used beyond KEEP_BY_CODE; a cache that cannot be written is
+        skipped silently."""
+        directory = self.directory / BY_CODE_DIRECTORY
         try:
-            partial = entry / f".{name}.{os.getpid()}"
+            directory.mkdir(parents=True, exist_ok=True)
+            partial = directory / f".{name}.{os.getpid()}"
             shutil.copy2(source, partial)
-            os.replace(partial, entry / name)
+            os.replace(partial, directory / f"{identity.code_key()}-{name}")
+            kept = sorted((path for path in directory.iterdir() if not path.name.startswith(".")),
+                          key=lambda path: path.stat().st_mtime, reverse=True)
+            for stale in kept[KEEP_BY_CODE:]:
+                stale.unlink(missing_ok=True)
         except OSError:
             return
 
@@ -156,7 +169,7 @@ class BuildCache:
             return
 
     def _prune(self) -> None:
-        entries = sorted((path for path in self.directory.iterdir() if path.is_dir()),
-                         key=lambda path: path.stat().st_mtime, reverse=True)
+        builds = (path for path in self.directory.iterdir() if path.is_dir() and path.name != BY_CODE_DIRECTORY)
+        entries = sorted(builds, key=lambda path: path.stat().st_mtime, reverse=True)
         for stale in entries[KEEP_BUILDS:]:
             shutil.rmtree(stale, ignore_errors=True)

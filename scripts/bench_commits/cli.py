@@ -462,16 +462,18 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
                   directories: dict[str, Path], cache: BuildCache | None,
                   logs: Path) -> tuple[case_selection.Selection | None, dict[str, int]]:
     """Which cases run changed code (case_selection), from each build's function map and the functions each case
-    ran (``bench count --functions`` with the options' filter, run on both builds at once, kept with a kept build
-    for that filter); None, with a line on
-    stderr, when that cannot be had (every case is then timed). Also how many cases each group has in the head."""
+    ran (``bench count --functions`` with the options' filter, run on both builds at once, kept for that filter by
+    code: BuildCache.kept_by_code); None, with a line on stderr, when that cannot be had (every case is then
+    timed). Also how many cases each group has in the head."""
     base, head = (builds[commit] for commit in commits)
     if base.functions is None or head.functions is None or base.identity is None or head.identity is None:
         say("every case is timed: a build has no function map, so which cases run changed code is not known")
         return None, {}
-    # Kept with a build, one file for each filter (the whole suite's, without one).
+    # Kept by code (a build of another commit with the same code has the same footprints), one file for each
+    # filter (the whole suite's, without one).
     name = f"functions-{hashlib.sha256(' '.join(filter_option(bench_options)).encode()).hexdigest()[:12]}.tsv"
-    files = {commit: (cache.kept_file(commit, name) if cache is not None else None) or
+    identities = {commits[0]: base.identity, commits[1]: head.identity}
+    files = {commit: (cache.kept_by_code(identities[commit], name) if cache is not None else None) or
              logs / f"functions-{commit[:12]}.tsv" for commit in commits}
     missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
     started = time.monotonic()
@@ -489,7 +491,7 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
         say(f"footprints of {len(missing)} build(s): {elapsed_text(time.monotonic() - started)}")
         for commit in missing:
             if cache is not None:
-                cache.keep_file(commit, name, files[commit])
+                cache.keep_by_code(identities[commit], name, files[commit])
     footprints: dict[str, set[str]] = {}
     for commit in commits:
         for group, functions in case_selection.read_functions(files[commit].read_text()).items():

@@ -70,6 +70,12 @@ class CodeIdentity:
     pieces: dict[str, str]
     symbols: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def code_key(self) -> str:
+        """A digest of what the same-code rule compares (same_code.compare_identities: the inputs and the pieces,
+        not the symbols they name): two identities the rule calls the same code have the same key, and a key is
+        shared by no two identities it tells apart."""
+        return _digest(json.dumps({"inputs": self.inputs, "pieces": self.pieces}, sort_keys=True).encode())[:32]
+
     def to_json(self) -> str:
         return json.dumps({"format": IDENTITY_FORMAT, "inputs": self.inputs, "pieces": self.pieces,
                            "symbols": {key: list(names) for key, names in self.symbols.items()}}, sort_keys=True)

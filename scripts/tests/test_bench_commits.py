@@ -468,6 +468,36 @@ def test_a_second_run_reuses_the_builds_and_rebuild_builds_afresh(repo, capsys):
     assert err.count("bench-commits: built ") == 2 and "reused" not in err
 
 
+def footprinted(repo: Path) -> list[str]:
+    """The working directories of the footprint runs (``bench count --functions``) so far, one per build run."""
+    return [Path(call["cwd"]).name for call in invocations(repo, selection=True) if "--functions" in call["argv"]]
+
+
+def test_footprints_are_kept_by_code_not_by_commit(repo, capsys):
+    # Issue 74: a base whose code is the same as an earlier comparison's head reuses that head's footprints.
+    commit(repo, "code", {"CODE": "a new body\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--abba", "--pairs", "1", "--no-count") in (0, 4)
+    assert len(footprinted(repo)) == 2
+    commit(repo, "docs only: the same code at another commit", {"README.md": "words\n"})
+    commit(repo, "code again", {"CODE": "another body\n"})
+    assert run(repo, "HEAD~1", "HEAD", "--abba", "--pairs", "1", "--no-count") in (0, 4)
+    assert footprinted(repo)[2:] == ["worktree-" + git(repo, "rev-parse", "HEAD")[:12]], \
+        "only the head, whose code is new, is footprinted"
+    # Its control: code no build had is footprinted, whichever commit it is at.
+    commit(repo, "a third body", {"CODE": "a third body\n"})
+    assert run(repo, "HEAD~2", "HEAD", "--abba", "--pairs", "1", "--no-count") in (0, 4)
+    assert footprinted(repo)[3:] == ["worktree-" + git(repo, "rev-parse", "HEAD")[:12]]
+    capsys.readouterr()
+
+
+def test_a_code_key_is_what_the_same_code_rule_compares():
+    from bench_commits.code_identity import CodeIdentity
+    one = CodeIdentity({"toolchain": "6.3.1"}, {"a.o:.text": "1"}, {"a.o:.text": ("f",)})
+    assert one.code_key() == CodeIdentity(dict(one.inputs), dict(one.pieces), {"a.o:.text": ("g",)}).code_key()
+    assert one.code_key() != CodeIdentity(one.inputs, {"a.o:.text": "2"}, one.symbols).code_key()
+    assert one.code_key() != CodeIdentity({"toolchain": "6.4"}, one.pieces, one.symbols).code_key()
+
+
 def test_a_kept_build_is_keyed_by_its_product_and_commit(tmp_path):
     from bench_commits.build_cache import BuildCache
     binary = tmp_path / "worktree" / ".build" / "release" / "bench"
