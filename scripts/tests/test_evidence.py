@@ -11,9 +11,8 @@ import numpy as np
 
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.decisions import disqualification, role_rows, self_starved
-from analyze_lib.judge.decisions import FAIRNESS_MIN
-from analyze_lib.judge.evidence import (EDGE_BATCHES, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, Chance, StallFloor,
-                                        batch_edge, spoiled, stall_floor, starved_samples, unfair_samples)
+from analyze_lib.judge.evidence import (EDGE_BATCHES, FAIRNESS_MIN, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, Chance,
+                                        StallFloor, batch_edge, spoiled, stall_floor, starved_samples, unfair_samples)
 
 INF = math.inf
 CPUS = 2

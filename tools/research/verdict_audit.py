@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from analyze_lib.files.loader import load_results  # noqa: E402 (needs the path above)
 from analyze_lib.files.model import ResultsFile  # noqa: E402
 from analyze_lib.judge.conditions import run_conditions  # noqa: E402
-from analyze_lib.judge.decisions import FAIRNESS_MIN, disqualified_anywhere  # noqa: E402
+from analyze_lib.judge.decisions import disqualified_anywhere  # noqa: E402
 from analyze_lib.judge.diagnosis import UNCLEAR, diagnose  # noqa: E402
-from analyze_lib.judge.evidence import CONTROLS, spoiled, stall_floor  # noqa: E402
+from analyze_lib.judge.evidence import CONTROLS, FAIRNESS_MIN, spoiled, stall_floor  # noqa: E402
 
 # Code that cannot starve nor be unfair: the controls, and the once hits that take no lock (an atomic load, a
 # `static let`, dispatch_once's and pthread_once's fast paths).

@@ -25,13 +25,11 @@ from typing import Iterable
 import numpy as np
 
 from ..files.model import Case, ResultsFile
+from .evidence import CPU_BOUND_HARNESS
 from .signals import cpu_share, signal_level
 
-# The harness cases that only compute (suite, benchmark, variant): no lock, no wait, no
-# allocation, so their threads use all the CPU time they are given.
-CPU_BOUND_HARNESS = (("harness", "empty", "loop"), ("harness", "spin", "loop"))
-# Quiet: those cases got at least this share of their CPUs (CPU time over elapsed × threads,
-# median of round medians) at every thread count within the CPUs. In the reference run
+# Quiet: the CPU-bound harness cases (evidence.CPU_BOUND_HARNESS) got at least this share of their CPUs (CPU time
+# over elapsed × threads, median of round medians) at every thread count within the CPUs. In the reference run
 # (Results/reference/20261121-235927-59ca2b3.csv) harness/empty/loop got 1.00 and 0.99 at 1
 # and 2 threads; a run on the same VM while another session measured got 0.50.
 QUIET_CPU_SHARE = 0.9

@@ -41,7 +41,8 @@ from .situations import (
     varying_params,
 )
 from . import signals
-from .evidence import StallFloor, UNMEASURED_FLOOR, counted_samples, stall_floor, starved_samples, unfair_samples
+from .evidence import (FAIRNESS_MIN, StallFloor, UNMEASURED_FLOOR, counted_samples, stall_floor, starved_samples,
+                       unfair_samples)
 from .stats import RatioEstimate, finite_median
 from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
@@ -56,12 +57,6 @@ AVOID_FACTOR = 3.0
 # a role whose operations cost 100x more (a store that copies on every write) completes 100x
 # fewer in a fair share of the time. Without the split only the operations are compared.
 ROLE_STARVATION_FACTOR = 10.0
-# Unfair: the slowest thread completed less than this share of the busiest thread's
-# operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
-# every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
-# than CPUs, or other work holding them, a thread that did little may have been waiting for
-# a CPU, not for the variant.
-FAIRNESS_MIN = 0.1
 # Why a case bench abandoned as hung (schema 9's ``hung``) is disqualified: no sample, only a span without progress.
 HUNG = "hung: no progress for bench's --hang-timeout (a lost wake-up or a deadlock); abandoned, never timed"
 # Starved itself: at least this share of its samples completed no operation with nothing outside the variant to
@@ -72,8 +67,10 @@ STARVED_SHARE = 0.2
 # sample's end, or a vCPU the host took, as likely as a starved thread (issue 73: one such sample of `os-lock` at 8
 # threads disqualified it in all 10 once rows).
 MIN_STARVED_SAMPLES = 2
-# bench's stopping rule takes a sign of each of these three lines at half of it (Sources/BenchCore/
-# DisqualificationSigns.swift states them again; test_one_place holds the two equal).
+# Unfair: below evidence.FAIRNESS_MIN, the line the run's controls are counted below too (evidence.stall_floor).
+# bench's stopping rule takes a sign of each of these three lines (STARVED_SHARE, ROLE_STARVATION_FACTOR,
+# FAIRNESS_MIN) at half of it (Sources/BenchCore/DisqualificationSigns.swift states them again; test_one_place
+# holds the two equal).
 
 
 # A measurement's role rows share this: (suite, benchmark, variant, threads, params without role).

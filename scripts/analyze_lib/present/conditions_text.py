@@ -5,8 +5,8 @@ mark on every section whose figures were taken under load."""
 from __future__ import annotations
 
 from ..fmt import fmt_count
-from ..judge.conditions import CPU_BOUND_HARNESS, QUIET_CPU_SHARE, RunConditions
-from ..judge.evidence import HOST_SPOILED_SHARE, UNMEASURED_STALL_RATE, StallFloor
+from ..judge.conditions import QUIET_CPU_SHARE, RunConditions
+from ..judge.evidence import CPU_BOUND_HARNESS, HOST_SPOILED_SHARE, UNMEASURED_STALL_RATE, StallFloor
 from ..judge.situations import threads_text
 
 NS_PER_MS = 1e6

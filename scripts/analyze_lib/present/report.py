@@ -27,8 +27,8 @@ from pathlib import Path
 from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts, plan_seed_chart
 from .charts import draw_figure
-from ..judge.decisions import FAIRNESS_MIN, Decision, decide, disqualified_anywhere
-from ..judge.evidence import spoiled_count, stall_floor
+from ..judge.decisions import Decision, decide, disqualified_anywhere
+from ..judge.evidence import FAIRNESS_MIN, spoiled_count, stall_floor
 from ..judge.picks import picks
 from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
 from ..judge.headlines import headlines, seed_lines

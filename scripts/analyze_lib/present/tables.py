@@ -10,9 +10,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..judge.decisions import FAIRNESS_MIN, disqualification, role_rows
+from ..judge.decisions import disqualification, role_rows
 from ..judge.diagnosis import Diagnosis
-from ..judge.evidence import stall_floor
+from ..judge.evidence import FAIRNESS_MIN, stall_floor
 from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
