@@ -85,7 +85,7 @@ from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged
 from .decisions import (STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved, starved_reason,
                         waiter_preemption)
-from .evidence import FAIRNESS_MIN, stall_floor, starved_samples, unspoiled
+from .evidence import FAIRNESS_MIN, StallFloor, starved_samples, unspoiled
 from .signals import Signals, finite, signals
 from .summary import case_median
 
@@ -309,12 +309,13 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     return UNCLEAR
 
 
-def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None) -> dict[CaseKey, Diagnosis]:
+def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None, *,
+             floor: StallFloor) -> dict[CaseKey, Diagnosis]:
     """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
     CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged. Starvation is the decisions'
-    (decisions.self_starved, beyond the floor the run's controls set: evidence.stall_floor)."""
+    (decisions.self_starved), beyond ``floor``: the floor the run's controls set, over the whole run, not the
+    filtered ``cases`` (conditions.RunConditions.floor), as decisions.decide is given it."""
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case
