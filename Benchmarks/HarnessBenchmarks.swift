@@ -98,7 +98,7 @@ extension BenchmarkRegistry {
     /// of its own. What their samples show (CPU time short of elapsed × threads, a thread that looked starved) is
     /// the machine's doing: every timing run measures them as its controls, a filtered one too (`bench`'s
     /// `--no-controls` aside), and the analysis reads them as `CPU_BOUND_HARNESS`
-    /// (scripts/analyze_lib/judge/conditions.py), which names the same paths.
+    /// (scripts/analyze_lib/judge/evidence.py), which names the same paths.
     package static let cpuBoundHarnessPaths: Set<String> = ["harness/empty/loop", "harness/spin/loop"]
 }
 

@@ -9,7 +9,7 @@
 /// only narrows its reasons). A variant whose stress checks fail is disqualified too; a timing file does not say
 /// so, and the rule cannot know it.
 package enum DisqualificationSigns {
-    /// The report's lines (decisions.py `STARVED_SHARE`, `ROLE_STARVATION_FACTOR`, `FAIRNESS_MIN`).
+    /// The report's lines (decisions.py `STARVED_SHARE`, `ROLE_STARVATION_FACTOR`; evidence.py `FAIRNESS_MIN`).
     package static let starvedShare = 0.2
     package static let roleStarvationFactor = 10.0
     package static let fairnessMinimum = 0.1

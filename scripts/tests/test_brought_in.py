@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analyze_lib.judge.conditions import CPU_BOUND_HARNESS
+from analyze_lib.judge.evidence import CPU_BOUND_HARNESS
 from bench_commits.brought_in import ListedCase, check_measures_package, parse_list
 from bench_commits.errors import ComparisonError
 from bench_commits.link_kit import LinkError, read_response_file

@@ -40,7 +40,8 @@ def _factors(cell: str) -> list[re.Match]:
 @pytest.fixture(scope="module")
 def reference():
     results = load_results(str(REFERENCE_CSV))
-    decisions = decide(results.cases, results.logical_cpus, cpu_share=run_conditions(results).cpu_share)
+    conditions = run_conditions(results)
+    decisions = decide(results.cases, results.logical_cpus, cpu_share=conditions.cpu_share, floor=conditions.floor)
     return decisions, decision_table(decisions)
 
 

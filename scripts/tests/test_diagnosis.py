@@ -9,6 +9,7 @@ import math
 import pytest
 
 from analyze_lib.files.loader import load_results
+from analyze_lib.judge.conditions import run_conditions
 from analyze_lib.judge.diagnosis import (
     CLIFF_FACTOR, CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, LABELS, OFFLOADED, OVERSUBSCRIPTION, POOL_GROWTH,
     SERIALIZED, SPINNING, STARVATION, SYSCALL_HEAVY, UNCLEAR, UNFAIR, WAITING_FOR_CPU, cliffs, diagnose)
@@ -28,7 +29,7 @@ def _diagnose(tmp_path, cases: dict, signals: dict | None = None, cpus: str = CP
     path = write_results(tmp_path / "run.csv", cases, version=version, run={"logical_cpus": cpus},
                          signals=signals, thread_ops=thread_ops)
     loaded = load_results(path)
-    return diagnose(loaded.cases, loaded.logical_cpus, cpu_share)
+    return diagnose(loaded.cases, loaded.logical_cpus, cpu_share, floor=run_conditions(loaded).floor)
 
 
 def _label(diagnoses, key) -> str:

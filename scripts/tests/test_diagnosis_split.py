@@ -12,6 +12,8 @@ import re
 import pytest
 
 from analyze_lib.files.loader import load_results
+from analyze_lib.judge.conditions import run_conditions
+from analyze_lib.judge.evidence import UNMEASURED_FLOOR
 from analyze_lib.judge.diagnosis import (CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, OFFLOADED,
                                          OVERSUBSCRIPTION, RARE_LONG_SLEEPS, SERIALIZED, SPIN_BEFORE_SLEEP_NS, SPINNING,
                                          STARVATION, SYSCALL_HEAVY, UNCLEAR, WAITER_PREEMPTION, WAITING_FOR_CPU,
@@ -32,7 +34,8 @@ def _diagnoses(tmp_path, cases: dict, signals: dict, version: int = 8, cpu_share
     path = write_results(tmp_path / f"run-v{version}.csv", cases, version=version, run={"logical_cpus": "2"},
                          signals=signals)
     loaded = load_results(path)
-    return {(k.variant, k.threads): d for k, d in diagnose(loaded.cases, loaded.logical_cpus, cpu_share).items()}
+    found = diagnose(loaded.cases, loaded.logical_cpus, cpu_share, floor=run_conditions(loaded).floor)
+    return {(k.variant, k.threads): d for k, d in found.items()}
 
 
 def _split(running: float, runqueue: float, switches_in: float) -> dict:
@@ -304,19 +307,20 @@ def test_an_oversubscribed_lock_whose_threads_stall_without_sleeping_is_waiter_p
     spun = {"voluntary": 0.001, "utilisation": 1.0, "kernel_share": 0.01, "schedule": _split(0.25, 0.74, 0.001)}
     path = write_results(tmp_path / "ticket.csv", line, version=8, run={"logical_cpus": "2"}, signals={key: spun})
     cases = load_results(path).cases
-    [found] = [d for k, d in diagnose(cases, 2, 1.0).items() if k.threads == 8]
+    [found] = [d for k, d in diagnose(cases, 2, 1.0, floor=UNMEASURED_FLOOR).items() if k.threads == 8]
     assert found.label == WAITER_PREEMPTION
     assert "avoid it where threads can outnumber the CPUs" in cause_text(found)
     eight = next(c for k, c in cases.items() if k.threads == 8)
-    assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0) is None
+    assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0, floor=UNMEASURED_FLOOR) is None
     # Negative control: the same stalls with the threads asleep 60% of their time are starvation, disqualifying.
     asleep = {**spun, "schedule": _split(0.2, 0.2, 0.001)}
     path = write_results(tmp_path / "asleep.csv", line, version=8, run={"logical_cpus": "2"}, signals={key: asleep})
     cases = load_results(path).cases
-    [found] = [d for k, d in diagnose(cases, 2, 1.0).items() if k.threads == 8]
+    [found] = [d for k, d in diagnose(cases, 2, 1.0, floor=UNMEASURED_FLOOR).items() if k.threads == 8]
     assert found.label == STARVATION
     eight = next(c for k, c in cases.items() if k.threads == 8)
-    assert disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0).startswith("starved in 8 of 15")
+    reason = disqualification(eight, role_rows(cases.values()), 2, cpu_share=1.0, floor=UNMEASURED_FLOOR)
+    assert reason.startswith("starved in 8 of 15")
 
 
 def test_blocked_time_without_any_switch_is_no_sleep(tmp_path):

@@ -11,9 +11,8 @@ import numpy as np
 
 from analyze_lib.files.model import Case, CaseKey
 from analyze_lib.judge.decisions import disqualification, role_rows, self_starved
-from analyze_lib.judge.decisions import FAIRNESS_MIN
-from analyze_lib.judge.evidence import (EDGE_BATCHES, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, Chance, StallFloor,
-                                        batch_edge, spoiled, stall_floor, starved_samples, unfair_samples)
+from analyze_lib.judge.evidence import (EDGE_BATCHES, FAIRNESS_MIN, HOST_SPOILED_SHARE, UNMEASURED_FLOOR, Chance,
+                                        StallFloor, batch_edge, spoiled, stall_floor, starved_samples, unfair_samples)
 
 INF = math.inf
 CPUS = 2
@@ -177,8 +176,8 @@ def test_a_sample_the_host_spoiled_makes_no_cliff():
     stolen = [0.5 * 2 * SAMPLE_NS] * 2 + [0.0]
     two = _case([1000.0, 1000.0, 120.0], threads=2, suite="isolation", variant="mutex", benchmark="mixed",
                 steal_ns=stolen, steal_cpus=2.0)
-    assert not cliffs(diagnose({one.key: one, two.key: two}, CPUS, 1.0))
+    assert not cliffs(diagnose({one.key: one, two.key: two}, CPUS, 1.0, floor=UNMEASURED_FLOOR))
     # Negative control: the same samples with no steal recorded are a cliff of 10x.
     plain = _case([1000.0, 1000.0, 120.0], threads=2, suite="isolation", variant="mutex", benchmark="mixed")
-    [cliff] = cliffs(diagnose({one.key: one, plain.key: plain}, CPUS, 1.0))
+    [cliff] = cliffs(diagnose({one.key: one, plain.key: plain}, CPUS, 1.0, floor=UNMEASURED_FLOOR))
     assert cliff.factor == 10.0

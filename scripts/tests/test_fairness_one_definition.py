@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyze_lib.files.loader import load_results
-from analyze_lib.judge.evidence import Chance, StallFloor
+from analyze_lib.judge.evidence import UNMEASURED_FLOOR, Chance, StallFloor
 from analyze_lib.judge.decisions import disqualification, role_rows
 from analyze_lib.judge.signals import fairness, signals
 from analyze_lib.present.tables import cases_table
@@ -36,7 +36,8 @@ def test_the_rule_the_labels_and_the_table_read_one_figure(tmp_path):
     assert fairness(loaded) == 0.5
     assert signals(loaded, 4).fairness == 0.5
     rows = role_rows(results.cases.values())
-    assert disqualification(loaded, rows, 4, cpu_share=None) is None  # the flat median (0.05) would say unfair
+    # The flat median (0.05) would say unfair.
+    assert disqualification(loaded, rows, 4, cpu_share=None, floor=UNMEASURED_FLOOR) is None
     table = cases_table([loaded], 4)
     assert table.rows[0][-1] == "0.50"
 
@@ -47,7 +48,8 @@ def test_control_unfair_in_most_rounds_is_disqualified_and_shown_so(tmp_path):
     # Beside controls that were never unfair (2 of 7 samples is beyond their rate, not beyond the 1 in 20 assumed
     # where no control was timed).
     clean = StallFloor(Chance(0, 200), Chance(0, 200))
-    reason = disqualification(loaded, role_rows(results.cases.values()), 4, cpu_share=None, floor=clean)
+    rows = role_rows(results.cases.values())
+    reason = disqualification(loaded, rows, 4, cpu_share=None, floor=clean)
     assert reason is not None and reason.startswith("unfair")
-    assert disqualification(loaded, role_rows(results.cases.values()), 4, cpu_share=None) is None
+    assert disqualification(loaded, rows, 4, cpu_share=None, floor=UNMEASURED_FLOOR) is None
     assert cases_table([loaded], 4).rows[0][-1] == "0.05"

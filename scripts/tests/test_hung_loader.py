@@ -69,6 +69,7 @@ def test_a_hung_row_with_operations_is_refused(tmp_path):
 def test_a_hung_case_is_named_hung_where_a_starved_one_is_named_starved(tmp_path):
     """A case bench abandoned as hung is disqualified, and diagnosed, as hung (a lost wake-up or a deadlock), not as
     starved; the control: two starved rounds without the mark read as starvation (one would not: issue 73)."""
+    from analyze_lib.judge.conditions import run_conditions
     from analyze_lib.judge.decisions import HUNG, disqualification, role_rows
     from analyze_lib.judge.diagnosis import diagnose
     from analyze_lib.present.diagnosis_text import cause_text
@@ -78,11 +79,12 @@ def test_a_hung_case_is_named_hung_where_a_starved_one_is_named_starved(tmp_path
     hung = write_results(tmp_path / "hung.csv", {BROKEN: [[math.inf]], FINE: [[200.0]]}, version=9)
     _mark_hung(hung, "lost-wakeup", "1")
     for path, expected in ((hung, True), (starved, False)):
-        cases = load_results(path).cases
+        results = load_results(path)
+        cases, floor = results.cases, run_conditions(results).floor
         key = next(k for k in cases if k.variant == "lost-wakeup")
         assert cases[key].hung is expected
-        reason = disqualification(cases[key], role_rows(cases.values()), 2, cpu_share=None)
-        text = cause_text(diagnose(cases, 2, cpu_share=None)[key])
+        reason = disqualification(cases[key], role_rows(cases.values()), 2, cpu_share=None, floor=floor)
+        text = cause_text(diagnose(cases, 2, cpu_share=None, floor=floor)[key])
         if expected:
             assert reason == HUNG and text == HUNG
         else:

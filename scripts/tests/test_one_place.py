@@ -83,9 +83,10 @@ def _swift_lines(source: str) -> dict[str, float]:
 
 def test_the_stopping_rules_disqualification_signs_read_the_reports_lines():
     """bench's stopping rule (Swift) takes a sign of disqualification at half the report's lines
-    (decisions.STARVED_SHARE, ROLE_STARVATION_FACTOR, FAIRNESS_MIN): stated in both languages, so the two must
+    (decisions.STARVED_SHARE, ROLE_STARVATION_FACTOR, evidence.FAIRNESS_MIN): stated in both languages, so the two must
     agree; a planted other value is told apart."""
-    from analyze_lib.judge.decisions import FAIRNESS_MIN, ROLE_STARVATION_FACTOR, STARVED_SHARE
+    from analyze_lib.judge.decisions import ROLE_STARVATION_FACTOR, STARVED_SHARE
+    from analyze_lib.judge.evidence import FAIRNESS_MIN
     expected = {"starvedShare": STARVED_SHARE, "roleStarvationFactor": ROLE_STARVATION_FACTOR,
                 "fairnessMinimum": FAIRNESS_MIN}
     source = DISQUALIFICATION_SIGNS.read_text()

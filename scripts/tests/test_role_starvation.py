@@ -7,6 +7,7 @@ still compares operations, as before."""
 from __future__ import annotations
 
 from analyze_lib.files.loader import load_results
+from analyze_lib.judge.conditions import run_conditions
 from analyze_lib.judge.decisions import ROLE_STARVATION_FACTOR, role_rows, role_starvation
 from csvgen import case, write_results
 
@@ -80,7 +81,8 @@ def _labels(tmp_path, read_running: float, write_running: float, writer=WRITER, 
                          thread_ops={_roles("read", "rwlock"): READERS, _roles("write", "rwlock"): writer},
                          signals=signals)
     loaded = load_results(path)
-    return {dict(k.params)["role"]: d.label for k, d in diagnose(loaded.cases, loaded.logical_cpus, 1.0).items()}
+    found = diagnose(loaded.cases, loaded.logical_cpus, 1.0, floor=run_conditions(loaded).floor)
+    return {dict(k.params)["role"]: d.label for k, d in found.items()}
 
 
 def test_a_starved_writer_gives_every_row_of_its_measurement_the_one_cause(tmp_path):

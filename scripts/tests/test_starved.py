@@ -166,7 +166,8 @@ def test_which_one_table_ranks_starved_last(tmp_path):
     path = write_results(tmp_path / "run.csv", {
         _key("rwlock"): ALL_STARVED, _key("mutex"): FINE, _key("nslock"): [200.0] * 5,
         _key("a", 4): ALL_STARVED, _key("b", 4): ALL_STARVED})
-    [(name, table)] = which_one_tables(load_results(path).cases, logical_cpus=4, cpu_share=None)
+    [(name, table)] = which_one_tables(load_results(path).cases, logical_cpus=4, cpu_share=None,
+                                       floor=UNMEASURED_FLOOR)
     assert name == "isolation/roles"
     assert table.headers[3:] == ("a", "b", "mutex", "nslock", "rwlock")
     assert table.rows[0][1:] == ("**mutex**", "102", "", "", "**1.00**", "1.96", "starved")
@@ -229,3 +230,47 @@ def test_a_variant_is_never_disqualified_as_starved_on_one_sample(tmp_path, samp
     cases = load_results(write_results(tmp_path / "r.csv", {key: samples}, version=9)).cases
     [found] = cases.values()
     assert disqualification(found, role_rows(cases.values()), 2, cpu_share=None, floor=floor) == disqualified
+
+
+
+# A run whose file holds its controls, harness/empty/loop at 1 and 2 threads, 100 samples each and none starved (a
+# floor of 1 in 202), beside once/hit at 2 threads, where `os-lock` completed nothing in 2 of its 5 samples: beyond
+# that floor, but chance at the 1 in 20 assumed where no control was timed (as in the test above).
+FLOOR_CONTROLS = {case("harness", "empty", "loop", 1): [1.0] * 100, case("harness", "empty", "loop", 2): [1.0] * 100}
+FLOOR_HIT = {case("once", "hit", "os-lock", 2): [INF, INF, 100.0, 101.0, 102.0],
+             case("once", "hit", "dispatch-once", 2): [20.0, 21.0, 22.0, 23.0, 24.0]}
+# What each of the report's judges says of `os-lock` when it is starved: the decision table (decisions.decide and
+# disqualified_anywhere), the which-one table's mark (tables.which_one_tables) and the headline (diagnosis.diagnose).
+STARVED_SAYS = ("starved in 2 of 5 samples (1 of 1 round; the controls looked starved in 0 of 200)",
+                "| threads:2 | **dispatch-once** | 22.0 | **1.00** | 4.64 ✗ |",
+                "| 1 starved case | — | — | starvation beyond chance")
+
+
+def _report_of(tmp_path, cases: dict, *options: str) -> str:
+    """The Markdown ``analyze report`` writes of a version-9 file of ``cases``, given ``options``."""
+    tmp_path.mkdir(exist_ok=True)
+    path = write_results(tmp_path / "run.csv", cases, version=9)
+    out = tmp_path / "report"
+    assert main(["report", str(path), "--out", str(out), *options]) == 0
+    return (out / "report.md").read_text()
+
+
+def test_a_report_filtered_past_the_harness_judges_with_the_whole_runs_floor(tmp_path):
+    """A report filter that leaves out the harness judges starvation with the floor the run's controls set over the
+    whole file, as its machine box states it, not with the rate assumed where no control was timed: the decisions,
+    the which-one table and the diagnosis each call `os-lock` starved."""
+    markdown = _report_of(tmp_path, {**FLOOR_CONTROLS, **FLOOR_HIT}, "--filter", "^once/")
+    assert "2 cases from" in markdown and "## Harness overhead" not in markdown  # the filter left the controls out
+    assert "had a thread complete nothing in 0 of 200 samples" in markdown
+    assert [said for said in STARVED_SAYS if said not in markdown] == []
+
+
+def test_the_whole_runs_report_judges_as_its_filtered_report_and_a_run_without_controls_does_not(tmp_path):
+    """Negative controls: the same run reported whole, its controls among the cases, says the same of `os-lock`; a
+    run that timed no control judges the same samples at the rate assumed (1 in 20), where 2 of 5 is chance."""
+    whole = _report_of(tmp_path / "whole", {**FLOOR_CONTROLS, **FLOOR_HIT})
+    assert "4 cases from" in whole and "## Harness overhead" in whole
+    assert [said for said in STARVED_SAYS if said not in whole] == []
+    uncontrolled = _report_of(tmp_path / "uncontrolled", FLOOR_HIT)
+    assert "no control was timed" in uncontrolled
+    assert [said for said in STARVED_SAYS if said in uncontrolled] == []

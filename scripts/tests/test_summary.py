@@ -11,6 +11,7 @@ from analyze_lib.files.loader import load_results
 from analyze_lib.judge.compare import build_comparison
 from analyze_lib.judge.summary import case_median, factor
 from analyze_lib.judge.decisions import decide
+from analyze_lib.judge.evidence import UNMEASURED_FLOOR
 from analyze_lib.present.tables import which_one_tables
 from csvgen import case, write_results
 
@@ -39,10 +40,10 @@ def test_case_median_is_the_median_of_round_medians(tmp_path):
 
 def test_report_decisions_and_tables_rank_by_the_summary(tmp_path):
     cases = load_results(_run(tmp_path)).cases
-    [decision] = decide(cases, logical_cpus=4, cpu_share=None)
+    [decision] = decide(cases, logical_cpus=4, cpu_share=None, floor=UNMEASURED_FLOOR)
     assert (decision.use.variant, decision.use.median) == ("rare-slow", 10.0)
     assert (decision.runner_up.variant, decision.runner_up.factor.ratio) == ("steady", 2.0)
-    [(_, table)] = which_one_tables(cases, logical_cpus=4, cpu_share=None)
+    [(_, table)] = which_one_tables(cases, logical_cpus=4, cpu_share=None, floor=UNMEASURED_FLOOR)
     [row] = table.rows
     assert row[1:3] == ("**rare-slow**", "10.0")
 

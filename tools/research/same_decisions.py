@@ -70,9 +70,10 @@ class Agreement:
 
 
 def _decisions(results: ResultsFile, failed) -> dict[str, Decision]:
-    share = run_conditions(results).cpu_share
+    conditions = run_conditions(results)
     return {f"{d.suite}/{d.benchmark} {d.situation}": d
-            for d in decide(results.cases, results.logical_cpus, cpu_share=share, failed=failed)}
+            for d in decide(results.cases, results.logical_cpus, cpu_share=conditions.cpu_share,
+                            floor=conditions.floor, failed=failed)}
 
 
 def _case(results: ResultsFile, decision: Decision, variant: str) -> Case | None:

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from analyze_lib.files.loader import load_results  # noqa: E402 (needs the path above)
 from analyze_lib.files.model import ResultsFile  # noqa: E402
 from analyze_lib.judge.conditions import run_conditions  # noqa: E402
-from analyze_lib.judge.decisions import FAIRNESS_MIN, disqualified_anywhere  # noqa: E402
+from analyze_lib.judge.decisions import disqualified_anywhere  # noqa: E402
 from analyze_lib.judge.diagnosis import UNCLEAR, diagnose  # noqa: E402
-from analyze_lib.judge.evidence import CONTROLS, spoiled, stall_floor  # noqa: E402
+from analyze_lib.judge.evidence import CONTROLS, FAIRNESS_MIN, spoiled  # noqa: E402
 
 # Code that cannot starve nor be unfair: the controls, and the once hits that take no lock (an atomic load, a
 # `static let`, dispatch_once's and pthread_once's fast paths).
@@ -41,8 +41,9 @@ def _column(case, name: str) -> np.ndarray:
 def audit(results: ResultsFile) -> list[str]:
     """The audit's parts in Markdown lines."""
     cases, cpus = results.cases, results.logical_cpus
-    share = run_conditions(results).cpu_share
-    found = diagnose(cases, cpus, share)
+    conditions = run_conditions(results)
+    share, floor = conditions.cpu_share, conditions.floor
+    found = diagnose(cases, cpus, share, floor=floor)
     labels = Counter(d.label for d in found.values())
     unclear = [d for d in found.values() if d.label == UNCLEAR]
     lines = [f"## Labels ({len(found)} cases)", "", ", ".join(f"{n} {label}" for label, n in labels.most_common()),
@@ -50,9 +51,8 @@ def audit(results: ResultsFile) -> list[str]:
              f"{sum(d.key.threads == 1 for d in unclear)} at 1 thread.", ""]
     lines += [f"- `{d.key.label}`" for d in sorted(unclear, key=lambda d: d.key.sort_key())]
     lines += ["", "## Disqualified (the reason of each variant, with where it held)", ""]
-    for (suite, variant), reason in sorted(disqualified_anywhere(cases, cpus, cpu_share=share).items()):
+    for (suite, variant), reason in sorted(disqualified_anywhere(cases, cpus, cpu_share=share, floor=floor).items()):
         lines.append(f"- `{suite}/{variant}`: {reason}")
-    floor = stall_floor(cases.values(), cpus, FAIRNESS_MIN)
     lines += ["", "## Chance", "", f"Controls: a thread at zero in {floor.starved.looked} of {floor.starved.samples} "
               f"samples; below {FAIRNESS_MIN:g} of the busiest in {floor.unfair.looked} of {floor.unfair.samples}.", ""]
     steal = np.concatenate([_column(c, "steal_ns") for c in cases.values()])

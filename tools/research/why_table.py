@@ -33,7 +33,8 @@ KNOWN = ("isolation/mixed/mutex", "isolation/mixed/pthread-mutex-pi", "isolation
 
 def diagnoses(results: ResultsFile) -> dict:
     """Every case's Diagnosis, as the report makes them."""
-    return diagnose(results.cases, results.logical_cpus, run_conditions(results).cpu_share)
+    conditions = run_conditions(results)
+    return diagnose(results.cases, results.logical_cpus, conditions.cpu_share, floor=conditions.floor)
 
 
 def _ns(value: float | None) -> str:

@@ -13,6 +13,11 @@ held the CPUs. The load average (``load_avg_1m``, recorded once as the run start
 the build ``swift run`` had just done) is kept as a figure to show; it decides nothing. A run
 without those cases (filtered out) has no ``cpu_share``: it is not called busy and its fairness
 is judged as before (threads within the CPUs). docs/diagnosis.md states the bound and its figures.
+
+The stall floor (``floor``: how often the run's controls looked starved or unfair by chance, evidence.stall_floor)
+is read once from the whole file too, as ``cpu_share`` is: a report's ``--filter`` selects the cases it judges,
+never the controls they are judged against, so a filter that leaves out the harness judges as the whole run does
+(and as the report's machine box says).
 """
 
 from __future__ import annotations
@@ -25,13 +30,11 @@ from typing import Iterable
 import numpy as np
 
 from ..files.model import Case, ResultsFile
+from .evidence import CPU_BOUND_HARNESS, FAIRNESS_MIN, UNMEASURED_FLOOR, StallFloor, stall_floor
 from .signals import cpu_share, signal_level
 
-# The harness cases that only compute (suite, benchmark, variant): no lock, no wait, no
-# allocation, so their threads use all the CPU time they are given.
-CPU_BOUND_HARNESS = (("harness", "empty", "loop"), ("harness", "spin", "loop"))
-# Quiet: those cases got at least this share of their CPUs (CPU time over elapsed × threads,
-# median of round medians) at every thread count within the CPUs. In the reference run
+# Quiet: the CPU-bound harness cases (evidence.CPU_BOUND_HARNESS) got at least this share of their CPUs (CPU time
+# over elapsed × threads, median of round medians) at every thread count within the CPUs. In the reference run
 # (Results/reference/20261121-235927-59ca2b3.csv) harness/empty/loop got 1.00 and 0.99 at 1
 # and 2 threads; a run on the same VM while another session measured got 0.50.
 QUIET_CPU_SHARE = 0.9
@@ -42,7 +45,8 @@ OVERSUBSCRIBED_REASON = "more threads than CPUs"
 class RunConditions:
     """How one timing run was made: its settings as ``bench`` recorded them (None where the
     file's schema predates them), the thread counts and rounds its cases hold, the load average as the run started
-    (shown, never deciding) and what share of their CPUs the CPU-bound harness cases got."""
+    (shown, never deciding), what share of their CPUs the CPU-bound harness cases got and how often the run's
+    controls looked starved or unfair by chance."""
 
     logical_cpus: int
     threads: tuple[int, ...]
@@ -64,6 +68,10 @@ class RunConditions:
     # The CPU-bound harness cases (suite/benchmark/variant) a filtered run holds that its filter does not select:
     # the controls bench adds to such a run (unless --no-controls).
     added_controls: tuple[str, ...] = ()
+    # The floor the run's controls (evidence.CONTROLS) set over the whole run, whatever a report's filter selects:
+    # how often their samples looked starved, or unfair (below FAIRNESS_MIN), by chance (evidence.stall_floor);
+    # UNMEASURED_FLOOR when the run timed none. Starvation and unfairness count only beyond it (decisions.decide).
+    floor: StallFloor = UNMEASURED_FLOOR
 
     @property
     def recorded(self) -> bool:
@@ -97,7 +105,8 @@ class RunConditions:
 
 
 def run_conditions(results: ResultsFile) -> RunConditions:
-    """The conditions of ``results``' run, from its run-level columns and its cases."""
+    """The conditions of ``results``' run, from its run-level columns and its cases: all of them, whatever a
+    report's filter selects of them (``cpu_share`` and ``floor`` are the whole run's)."""
     run = results.run
     cases = results.cases.values()
     per_case = Counter(c.round_count for c in cases)
@@ -110,7 +119,8 @@ def run_conditions(results: ResultsFile) -> RunConditions:
         warmup=run.get("run_warmup"), sample_ns=run.get("run_sample_ns"),
         load_at_start=run.get("load_avg_1m"),
         cpu_share=measured_cpu_share(results.cases.values(), results.logical_cpus),
-        added_controls=added_controls(results.cases.values(), run.get("run_filter")))
+        added_controls=added_controls(results.cases.values(), run.get("run_filter")),
+        floor=stall_floor(results.cases.values(), results.logical_cpus, FAIRNESS_MIN))
 
 
 def added_controls(cases: Iterable[Case], pattern: str | None) -> tuple[str, ...]:

@@ -41,7 +41,7 @@ from .situations import (
     varying_params,
 )
 from . import signals
-from .evidence import StallFloor, UNMEASURED_FLOOR, counted_samples, stall_floor, starved_samples, unfair_samples
+from .evidence import FAIRNESS_MIN, StallFloor, counted_samples, starved_samples, unfair_samples
 from .stats import RatioEstimate, finite_median
 from .stress import NO_STRESS_FAILURES, NOTHING_PROVEN, Proof, StressFailures
 from .summary import case_median, factor
@@ -56,12 +56,6 @@ AVOID_FACTOR = 3.0
 # a role whose operations cost 100x more (a store that copies on every write) completes 100x
 # fewer in a fair share of the time. Without the split only the operations are compared.
 ROLE_STARVATION_FACTOR = 10.0
-# Unfair: the slowest thread completed less than this share of the busiest thread's
-# operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
-# every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
-# than CPUs, or other work holding them, a thread that did little may have been waiting for
-# a CPU, not for the variant.
-FAIRNESS_MIN = 0.1
 # Why a case bench abandoned as hung (schema 9's ``hung``) is disqualified: no sample, only a span without progress.
 HUNG = "hung: no progress for bench's --hang-timeout (a lost wake-up or a deadlock); abandoned, never timed"
 # Starved itself: at least this share of its samples completed no operation with nothing outside the variant to
@@ -72,8 +66,10 @@ STARVED_SHARE = 0.2
 # sample's end, or a vCPU the host took, as likely as a starved thread (issue 73: one such sample of `os-lock` at 8
 # threads disqualified it in all 10 once rows).
 MIN_STARVED_SAMPLES = 2
-# bench's stopping rule takes a sign of each of these three lines at half of it (Sources/BenchCore/
-# DisqualificationSigns.swift states them again; test_one_place holds the two equal).
+# Unfair: below evidence.FAIRNESS_MIN, the line the run's controls are counted below too (evidence.stall_floor).
+# bench's stopping rule takes a sign of each of these three lines (STARVED_SHARE, ROLE_STARVATION_FACTOR,
+# FAIRNESS_MIN) at half of it (Sources/BenchCore/DisqualificationSigns.swift states them again; test_one_place
+# holds the two equal).
 
 
 # A measurement's role rows share this: (suite, benchmark, variant, threads, params without role).
@@ -174,14 +170,13 @@ def role_starvation(siblings: list[Case], logical_cpus: int | None = None) -> st
     return None
 
 
-def self_starved(case: Case, logical_cpus: int, floor: StallFloor = UNMEASURED_FLOOR,
-                 cpu_share: float | None = None) -> bool:
+def self_starved(case: Case, logical_cpus: int, floor: StallFloor, cpu_share: float | None = None) -> bool:
     """The one rule for a case starved itself (the report's decisions and its diagnosis both ask it): of the samples
     the host did not spoil, at least STARVED_SHARE, and at least MIN_STARVED_SAMPLES, completed no operation with
     nothing outside the variant to explain it (evidence.starved_samples), more than ``floor``, the rate the run's
-    controls looked starved at, makes likely. Never on a busy machine (``cpu_share``, conditions.is_busy): its
-    other work holds threads off their CPUs, and a lock's holder with them, so a thread that did nothing may have
-    been waiting for it, as fairness is not judged there either."""
+    controls looked starved at over the whole run (conditions.RunConditions.floor), makes likely. Never on a busy
+    machine (``cpu_share``, conditions.is_busy): its other work holds threads off their CPUs, and a lock's holder
+    with them, so a thread that did nothing may have been waiting for it, as fairness is not judged there either."""
     if is_busy(cpu_share):
         return False
     starved = int(starved_samples(case, logical_cpus).sum())
@@ -220,8 +215,8 @@ def _percent(share: float) -> str:
 
 
 def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, *,
-                      cpu_share: float | None, failed: StressFailures = NO_STRESS_FAILURES,
-                      floor: StallFloor = UNMEASURED_FLOOR) -> str | None:
+                      cpu_share: float | None, floor: StallFloor,
+                      failed: StressFailures = NO_STRESS_FAILURES) -> str | None:
     """Why ``case``'s variant cannot be recommended in its situation, or None.
 
     A variant in ``failed`` (judge/stress.stress_failures: a forbidden outcome in one of its stress checks)
@@ -232,8 +227,8 @@ def disqualification(case: Case, rows: dict[RoleRowsKey, list[Case]], logical_cp
     can be judged: not above ``logical_cpus`` threads, nor when ``cpu_share`` (what the run's
     CPU-bound harness cases got of their CPUs) says the machine was busy
     (conditions.fairness_not_judged). Starving itself is not judged on a busy machine either, and it and
-    unfairness count only beyond ``floor``, what the run's controls show by chance (self_starved,
-    evidence.unfair_samples).
+    unfairness count only beyond ``floor``: the floor the run's controls set, over the whole run, not the cases a
+    report's filter selects (conditions.RunConditions.floor; self_starved, evidence.unfair_samples).
     """
     broken = failed.get((case.key.suite, case.key.variant))
     if broken is not None and not isinstance(broken, Elsewhere):
@@ -322,7 +317,7 @@ def _decide(suite: str, benchmark: str, situation: str, candidates: list[Case],
             rows: dict[RoleRowsKey, list[Case]], logical_cpus: int, cpu_share: float | None,
             failed: StressFailures, proof: Proof, floor: StallFloor) -> Decision:
     reasons: dict[str, str | None] = {
-        c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, failed=failed, floor=floor)
+        c.key.variant: disqualification(c, rows, logical_cpus, cpu_share=cpu_share, floor=floor, failed=failed)
         for c in candidates}
     unproven = {c.key.variant: proof.unproven(suite, benchmark, c.key.variant) for c in candidates}
     ranked = sorted(candidates, key=lambda c: (case_median(c), c.key.variant))
@@ -361,16 +356,16 @@ class Elsewhere(str):
 
 
 def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,
-                          failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
+                          floor: StallFloor, failed: StressFailures = NO_STRESS_FAILURES) -> StressFailures:
     """``failed`` and, for each variant disqualified in any case measured (``disqualification``: starved, starving
     a role, unfair), that reason for its whole suite, with where it held (``starves role=read (…) at roles, 2
     threads (contended), role=write``: the benchmark, the threads and the params that vary in it): a variant that
     failed where it was measured is not the one to use anywhere in its suite, as one that failed a stress check is
     not. Every case counts, not only those at the thread counts decisions are made at (situations.
     thread_situations: a variant starved at 4 threads, where 1, 2 and 8 are decided, is disqualified too). The
-    first reason in case order is kept; a stress failure comes first."""
+    first reason in case order is kept; a stress failure comes first. ``cpu_share`` and ``floor`` as in ``decide``:
+    the whole run's, whatever ``cases`` a report's filter left."""
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     benchmarks: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         benchmarks[(case.key.suite, case.key.benchmark)].append(case)
@@ -388,21 +383,21 @@ def disqualified_anywhere(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_
     return {**found, **failed}
 
 
-def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None,
+def decide(cases: dict[CaseKey, Case], logical_cpus: int, *, cpu_share: float | None, floor: StallFloor,
            failed: StressFailures = NO_STRESS_FAILURES, proof: Proof = NOTHING_PROVEN) -> list[Decision]:
     """Every decision of a run, by suite, benchmark, param situation and thread situation.
     ``cpu_share``: what the run's CPU-bound harness cases got of their CPUs (None: not measured),
-    which decides where fairness can be judged (conditions.fairness_not_judged); ``failed``: the
-    variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere;
-    ``proof``: the variants the stress file proves (judge/stress.judge_proof; by default none, and
-    every variant is ranked by its speed alone), the only ones recommended where one is eligible. Starving
-    itself counts beyond the floor the run's own controls set (evidence.stall_floor).
+    which decides where fairness can be judged (conditions.fairness_not_judged); ``floor``: the floor the run's
+    controls set, over the whole run, not the filtered ``cases`` (conditions.RunConditions.floor; UNMEASURED_FLOOR
+    only where there is no run, as in a test), beyond which alone starving itself and unfairness count;
+    ``failed``: the variants that failed a stress check (judge/stress.stress_failures), disqualified everywhere;
+    ``proof``: the variants the stress file proves (judge/stress.judge_proof; by default none, and every variant is
+    ranked by its speed alone), the only ones recommended where one is eligible.
 
     A situation needs two candidates (baselines such as once/race's barrier-only are not
     candidates); the floor suites (the harness) have none.
     """
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     by_benchmark: dict[tuple[str, str], list[Case]] = defaultdict(list)
     for case in cases.values():
         if case.key.suite not in FLOOR_SUITES:

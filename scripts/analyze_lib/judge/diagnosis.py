@@ -40,7 +40,7 @@ tried in this order and the first that holds labels the case:
 4. POOL_GROWTH: the process gained an OS thread during the median sample (a dispatch pool, or a
    cooperative pool, growing while measured).
 5. UNFAIR: every thread had a CPU (conditions.fairness_not_judged) and the slowest did less than
-   decisions.FAIRNESS_MIN of the busiest one's operations.
+   evidence.FAIRNESS_MIN of the busiest one's operations.
 6. OFFLOADED (split only): at least OFFLOADED_CPU_SHARE of the process's CPU time ran on threads
    the case does not measure (Signals.elsewhere_share): the work went to a queue's, a group's or
    the cooperative pool's threads, and the measured threads' own figures do not say what it cost.
@@ -83,9 +83,9 @@ from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
 from .conditions import fairness_not_judged
-from .decisions import (FAIRNESS_MIN, STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved,
-                        starved_reason, waiter_preemption)
-from .evidence import stall_floor, starved_samples, unspoiled
+from .decisions import (STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved, starved_reason,
+                        waiter_preemption)
+from .evidence import FAIRNESS_MIN, StallFloor, starved_samples, unspoiled
 from .signals import Signals, finite, signals
 from .summary import case_median
 
@@ -309,12 +309,13 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     return UNCLEAR
 
 
-def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None) -> dict[CaseKey, Diagnosis]:
+def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None, *,
+             floor: StallFloor) -> dict[CaseKey, Diagnosis]:
     """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
     CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged. Starvation is the decisions'
-    (decisions.self_starved, beyond the floor the run's controls set: evidence.stall_floor)."""
+    (decisions.self_starved), beyond ``floor``: the floor the run's controls set, over the whole run, not the
+    filtered ``cases`` (conditions.RunConditions.floor), as decisions.decide is given it."""
     rows = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     lines: dict[tuple[str, str, str, Params], dict[int, Case]] = defaultdict(dict)
     for case in cases.values():
         lines[line_of(case.key)][case.key.threads] = case

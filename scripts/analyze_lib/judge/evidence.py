@@ -30,7 +30,6 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from ..files.model import Case
-from .conditions import CPU_BOUND_HARNESS
 
 STEAL = "steal_ns"
 STEAL_CPUS = "steal_cpus"
@@ -43,6 +42,16 @@ HOST_SPOILED_SHARE = 0.1
 EDGE_BATCHES = 3
 # Not running: the row's threads waited on a run queue for at least this share of one thread's sample, between them.
 NOT_RUNNING_SHARE = 0.5
+# Unfair: the slowest thread completed less than this share of the busiest thread's
+# operations (signals.fairness: thread_ops_min / thread_ops_max, the median of round medians). Judged only when
+# every thread has a CPU of its own (conditions.fairness_not_judged): with more threads
+# than CPUs, or other work holding them, a thread that did little may have been waiting for
+# a CPU, not for the variant. decisions.disqualification's line, and the line the controls' samples are counted
+# below (stall_floor).
+FAIRNESS_MIN = 0.1
+# The harness cases that only compute (suite, benchmark, variant): no lock, no wait, no
+# allocation, so their threads use all the CPU time they are given (conditions.measured_cpu_share).
+CPU_BOUND_HARNESS = (("harness", "empty", "loop"), ("harness", "spin", "loop"))
 # The run's controls: the harness loops that share nothing between threads and take no lock (harness/mutex-pair's
 # locks are each a thread's own, but a brought lock joins it, and harness/allocate calls malloc, which can lock):
 # code that cannot starve nor be unfair, so what they show is chance. `bench` times the CPU-bound ones in every run.

@@ -5,8 +5,8 @@ mark on every section whose figures were taken under load."""
 from __future__ import annotations
 
 from ..fmt import fmt_count
-from ..judge.conditions import CPU_BOUND_HARNESS, QUIET_CPU_SHARE, RunConditions
-from ..judge.evidence import HOST_SPOILED_SHARE, UNMEASURED_STALL_RATE, StallFloor
+from ..judge.conditions import QUIET_CPU_SHARE, RunConditions
+from ..judge.evidence import CPU_BOUND_HARNESS, HOST_SPOILED_SHARE, UNMEASURED_STALL_RATE, StallFloor
 from ..judge.situations import threads_text
 
 NS_PER_MS = 1e6
@@ -100,16 +100,15 @@ def _chance(floor: StallFloor) -> str:
             "beyond that rate")
 
 
-def machine_items(cpu_model: str, c: RunConditions, floor: StallFloor, spoiled: int, samples: int,
-                  recorded: bool) -> tuple[str, ...]:
+def machine_items(cpu_model: str, c: RunConditions, spoiled: int, samples: int, recorded: bool) -> tuple[str, ...]:
     """What the machine was while the run measured, one line each, for the box on the report's first screen: its
     CPU, whether it was busy, the samples the host spoiled (or that nothing says), and how often the run's own
-    controls looked starved or unfair by chance."""
+    controls looked starved or unfair by chance (``c.floor``, the whole run's, that the report judges with)."""
     return (f"**Machine:** {cpu_model}, {fmt_count(c.logical_cpus, 'logical CPU')}; more threads than that "
             "oversubscribe it.",
             f"**Busy or free:** {_cpu_share(c)}.",
             f"**The host:** {_host(spoiled, samples, recorded)}.",
-            f"**By chance:** {_chance(floor)}.")
+            f"**By chance:** {_chance(c.floor)}.")
 
 
 def load_mark(c: RunConditions) -> str | None:

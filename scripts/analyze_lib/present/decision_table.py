@@ -10,9 +10,10 @@ import math
 
 from ..fmt import fmt_multiple, fmt_ns
 from ..files.model import CaseKey
-from ..judge.decisions import (AVOID_FACTOR, FAIRNESS_MIN, MIN_STARVED_SAMPLES, ROLE_STARVATION_FACTOR, STARVED_SHARE,
-                               Decision, Standing)
+from ..judge.decisions import (AVOID_FACTOR, MIN_STARVED_SAMPLES, ROLE_STARVATION_FACTOR, STARVED_SHARE, Decision,
+                               Standing)
 from ..judge.diagnosis import Diagnosis
+from ..judge.evidence import FAIRNESS_MIN
 from .diagnosis_text import cause_text
 from ..judge.conditions import QUIET_CPU_SHARE
 from ..judge.situations import metric

@@ -27,8 +27,8 @@ from pathlib import Path
 from ..fmt import fmt_count
 from .chart_plan import CountsChart, plan_charts, plan_counts_charts, plan_seed_chart
 from .charts import draw_figure
-from ..judge.decisions import FAIRNESS_MIN, Decision, decide, disqualified_anywhere
-from ..judge.evidence import spoiled_count, stall_floor
+from ..judge.decisions import Decision, decide, disqualified_anywhere
+from ..judge.evidence import UNMEASURED_FLOOR, spoiled_count
 from ..judge.picks import picks
 from ..judge.diagnosis import CLIFF_FACTOR, Cliff, Diagnosis, cliffs as find_cliffs, diagnose
 from ..judge.headlines import headlines, seed_lines
@@ -448,15 +448,19 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
     counts_charts = plan_counts_charts(counted, budget)
     for figure in figures + [f for chart in counts_charts for f in chart.figures]:
         draw_figure(out_dir / figure.filename, figure.title, list(figure.panels), figure.axes)
+    # The run's conditions are the whole file's, whatever the filter left of its cases: the CPU share and the stall
+    # floor its controls set judge the filtered cases as they judge the whole run (without a timing file there is
+    # no case to judge).
     conditions = run_conditions(results) if results is not None else None
     share = conditions.cpu_share if conditions is not None else None
+    floor = conditions.floor if conditions is not None else UNMEASURED_FLOOR
     # A variant disqualified in any case measured is not recommended in any situation of its suite.
-    failed = disqualified_anywhere(cases, cpus, cpu_share=share, failed=failed)
-    decisions = decide(cases, cpus, cpu_share=share, failed=failed, proof=proof)
+    failed = disqualified_anywhere(cases, cpus, cpu_share=share, floor=floor, failed=failed)
+    decisions = decide(cases, cpus, cpu_share=share, floor=floor, failed=failed, proof=proof)
     origins: dict[tuple[str, str], str] = {**(counts.origins if counts is not None else {}),
                                            **(results.origins if results is not None else {})}
-    ratios = which_one_tables(cases, cpus, cpu_share=share, origins=origins, failed=failed)
-    diagnoses = diagnose(cases, cpus, share)
+    ratios = which_one_tables(cases, cpus, cpu_share=share, floor=floor, origins=origins, failed=failed)
+    diagnoses = diagnose(cases, cpus, share, floor=floor)
     cliffs = find_cliffs(diagnoses)
     found = headlines(decisions, diagnoses, cliffs, cpus, verdict, frozenset(origins))
 
@@ -501,9 +505,8 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
         lead.append(Image(seed_chart.filename, seed_chart.title))
     if conditions is not None and results is not None:
         spoiled, samples, recorded = spoiled_count(cases.values())
-        floor = stall_floor(results.cases.values(), cpus, FAIRNESS_MIN)
         lead += [Paragraph("**The machine:**"),
-                 Bullets(machine_items(results.run["cpu_model"], conditions, floor, spoiled, samples, recorded))]
+                 Bullets(machine_items(results.run["cpu_model"], conditions, spoiled, samples, recorded))]
     first = Section(FIRST_SCREEN, (*incomplete, Paragraph(" ".join(filter(None, summary))), *shape,
                                    *([Section(AT_A_GLANCE, tuple(lead))] if lead else [])))
     blocks: list = [Heading(1, f"DispatchBench report: {Path(main.path).stem}"), first, Contents()]

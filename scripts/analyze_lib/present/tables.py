@@ -10,9 +10,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..judge.decisions import FAIRNESS_MIN, disqualification, role_rows
+from ..judge.decisions import disqualification, role_rows
 from ..judge.diagnosis import Diagnosis
-from ..judge.evidence import stall_floor
+from ..judge.evidence import StallFloor
 from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
@@ -61,17 +61,17 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
 
 
 def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
-                     cpu_share: float | None, origins: Origins = NO_ORIGINS,
+                     cpu_share: float | None, floor: StallFloor, origins: Origins = NO_ORIGINS,
                      failed: StressFailures = NO_STRESS_FAILURES) -> list[tuple[str, Table]]:
     """Per benchmark, a table with a row per scenario (threads and params) that has two or
     more variants: the fastest variant by median, its median, and every variant's median
     as a multiple of the fastest's (prefixed ≈ when the 95% bootstrap CI of that ratio
     reaches 1, i.e. not told apart from the fastest; marked ✗ when the decision tables
-    disqualify it, judged as they are: ``cpu_share`` and ``failed`` as in decisions.decide). A scenario whose
+    disqualify it, judged as they are: ``cpu_share``, ``floor`` (the floor the run's controls set, over the whole
+    run, not the filtered ``cases``) and ``failed`` as in decisions.decide). A scenario whose
     every variant is starved has no fastest. Returns
     (``suite/benchmark``, table) pairs in case order. A brought-in variant is marked with its module."""
     rows_by_measurement = role_rows(cases.values())
-    floor = stall_floor(cases.values(), logical_cpus, FAIRNESS_MIN)
     scenarios: dict[tuple, list[Case]] = defaultdict(list)
     for key, case in cases.items():
         if key.suite not in FLOOR_SUITES:
@@ -89,7 +89,7 @@ def which_one_tables(cases: dict[CaseKey, Case], logical_cpus: int, *,
             fastest = ranked[0]
             by_variant = {c.key.variant: c for c in scenario_cases}
             out = {c.key.variant: disqualification(c, rows_by_measurement, logical_cpus, cpu_share=cpu_share,
-                                                   failed=failed, floor=floor) is not None
+                                                   floor=floor, failed=failed) is not None
                    for c in scenario_cases}
             if math.isinf(case_median(fastest)):
                 name, cells = "(all starved)", ["starved" if v in by_variant else "" for v in variants]
