@@ -1,4 +1,4 @@
-"""Analysis of DispatchBench results CSVs: report, compare, gate, export and history.
+"""Analysis of DispatchBench results CSVs: report, compare, gate, export, budget and history.
 
 Three stages, one folder each; a stage imports only from itself, the stages before it and
 the two shared modules at the top (guarded by scripts/tests/test_layers.py):
@@ -14,7 +14,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is
     the one rule), ``paired`` (the rule for two builds alternated sample by sample: log
     ratios of pairs, each case's resolution), ``comparable`` (whether two runs can be compared, and their common
-    cases), ``counts_compare`` (two counts files, exactly), ``gate`` (a
+    cases), ``counts_compare`` (two counts files, exactly), ``budgets`` (a counts file's built-in cases held to
+    the instruction budgets recorded for them), ``gate`` (a
     comparison's status and exit code, with the facts behind it), ``pass_evidence`` (what beyond its cases' outcomes
     stands against a pass: a suite that moved, cases not judged that moved, the machine's canary), ``stress`` (a stress
     file's verdict, and which variants it proves: the rule of what a report may recommend),
@@ -32,7 +33,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     a suite moved in every round although its code is identical).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
-    counts), ``gate_text`` (a gate decision's headline and notes), ``control_text`` (the same-code control's table
+    counts), ``budget_text`` (the instruction budgets' verdict and the cases it names), ``gate_text`` (a gate
+    decision's headline and notes), ``control_text`` (the same-code control's table
     and headline), ``outcome_text`` (a case's
     outcome in words, and what a paired comparison could see), ``limits_text`` (what limited a
     comparison's judging, in words), ``doc`` (a small document model to Markdown/HTML, and the one Markdown table

@@ -1,4 +1,4 @@
-"""The command line: a thin argparse front over report, compare, gate, export and history.
+"""The command line: a thin argparse front over report, compare, gate, export, budget and history.
 
 ``main(argv)`` returns the exit code (their meanings: exit_codes.ANALYZE_EXIT_CODES). compare and gate take timing
 files or counts files (bench count); report any mix of a timing, a counts and a stress file (bench stress); headers
@@ -24,6 +24,8 @@ from .judge.counts_compare import (
 )
 from .exit_codes import (ANALYZE_EXIT_CODES, ANALYZE_PRECEDENCE_NOTE, EXIT_BAD_INPUT, EXIT_INCOMPLETE,
                          EXIT_INCONCLUSIVE, EXIT_OK, EXIT_REGRESSION, exit_codes_help)
+from .judge.budgets import BUDGET_HEADROOM_PERCENT, BUDGETS_FILE, budget_rows, check_budgets, read_budgets
+from .present.budget_text import budget_text
 from .present.counts_render import COUNTS_RENDERERS
 from .files.errors import AnalyzeError
 from .judge.gate import decide_counts_gate, decide_gate
@@ -203,6 +205,28 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--filter", metavar="REGEX",
                         help="only cases whose suite/benchmark/variant matches (re.search)")
 
+    budget = commands.add_parser(
+        "budget", help="hold a counts file's built-in cases to their instruction budgets",
+        description=("Hold each built-in case of a counts file (bench count) to its instruction budget per "
+                     f"operation, recorded once in {BUDGETS_FILE} with the count it was set from and the "
+                     f"reason: a case that counts more than {BUDGET_HEADROOM_PERCENT:g}% over its recorded count, "
+                     "or a built-in case counted without a budget, fails (exit 1). Counts are exact for a binary, "
+                     "so a case over budget does more work per operation than was recorded: a call through a "
+                     "witness table, a lost specialization. A case more than as far under its budget is named, "
+                     "not failed. A package's own variants have no budgets. With --record, the cases the check "
+                     "names are recorded at their counts with the reason given, and the file is rewritten "
+                     "(docs/counts.md#instruction-budgets)."),
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    budget.add_argument("file", metavar="COUNTS.csv", help="a counts file (bench count), counted as the budgets "
+                                                          "were (bench count --quick)")
+    budget.add_argument("--budgets", metavar="CSV", default=str(BUDGETS_FILE),
+                        help="the budgets file (default: %(default)s, from the current directory)")
+    budget.add_argument("--filter", metavar="REGEX",
+                        help="only cases whose suite/benchmark/variant matches (re.search)")
+    budget.add_argument("--record", metavar="REASON",
+                        help="record the cases over, far under or without a budget at their counts, with this "
+                             "reason (why the count changed), then check again")
+
     history = commands.add_parser(
         "history", help="trend charts and steps over many runs",
         description=("Order runs by started_at, chart each benchmark's medians over them and "
@@ -367,6 +391,29 @@ def _history(args) -> int:
     return EXIT_OK
 
 
+def _budget(args) -> int:
+    counts = _load(args.file)
+    if not isinstance(counts, CountsFile):
+        raise AnalyzeError(f"{counts.path} is a {_kind(counts)} file: budget takes a counts file (bench count)")
+    counts.cases = filter_cases(counts.cases, _pattern(args.filter))
+    path = Path(args.budgets)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise AnalyzeError(f"{path}: cannot read the budgets ({error.strerror})") from None
+    budgets = read_budgets(text, str(path))
+    check = check_budgets(counts, budgets)
+    if args.record is not None:
+        if not args.record.strip():
+            raise AnalyzeError("--record needs a reason: why the counts changed")
+        named = [budget.key for budget, _ in (*check.over, *check.under)] + [key for key, _ in check.unbudgeted]
+        path.write_text(budget_rows(counts, named, args.record.strip(), budgets))
+        print(f"recorded {len(named)} budget(s) in {path}", file=sys.stderr)
+        check = check_budgets(counts, read_budgets(path.read_text(), str(path)))
+    sys.stdout.write(budget_text(check, str(path)))
+    return EXIT_OK if check.passed else EXIT_REGRESSION
+
+
 def _export(args) -> int:
     loaded = _load(args.file)
     _refuse_stress(loaded, "export")
@@ -399,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "export":
             return _export(args)
+        if args.command == "budget":
+            return _budget(args)
         return _history(args)
     except AnalyzeError as error:
         print(f"{PROG}: {error}", file=sys.stderr)

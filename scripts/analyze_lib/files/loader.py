@@ -586,11 +586,13 @@ def _counts(table: _Table) -> CountsFile:
     path = table.path
     cases: dict[CaseKey, CaseCounts] = {}
     lines: dict[CaseKey, int] = {}
+    origins: dict[tuple[str, str], str] = {}
     for line, cells, parsed in table.rows():
         problem = _counts_problem(parsed, cells)
         if problem:
             raise AnalyzeError(problem, path, line)
         key = CaseKey(*(parsed[c] for c in CASE_COLUMNS))
+        _note_origin(origins, key, parsed)
         first = lines.setdefault(key, line)
         if first != line:
             # A case is counted once: a second row is a file appended to twice.
@@ -598,7 +600,7 @@ def _counts(table: _Table) -> CountsFile:
         cases[key] = CaseCounts(key, parsed["iterations"], parsed["operations"],
                                 parsed["instructions"], parsed["allocations"])
     warnings = table.finish()
-    return CountsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table))
+    return CountsFile(str(path), table.read_version, table.run, cases, warnings, incompleteness(table), origins)
 
 
 def _stress_problem(parsed: dict[str, Any], cells: dict[str, str]) -> str | None:
