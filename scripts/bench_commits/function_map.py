@@ -39,7 +39,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
     name_cleaner, worktree_spellings
 
-MAP_FORMAT = 6
+MAP_FORMAT = 7
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -262,11 +262,12 @@ def _is_padding(gap: bytes | None, alignment: int) -> bool:
 
 
 def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
-    """Where ``code`` (one section of x86-64 code) may refer to the start of one of its own functions (``starts``)
-    without a relocation, as the assembler resolves a call, a jump or an address within one section itself: each
-    rel32 after a ``call`` (E8), a ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D
-    with mod 00, r/m 101) that lands exactly on a function's start. Bytes that only look like one add a
-    reference, never lose one."""
+    """Where ``code`` (one section of x86-64 code) may refer to a place in itself without a relocation, as the
+    assembler resolves a call, a jump or an address within one section: each rel32 after a ``call`` (E8), a
+    ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D with mod 00, r/m 101) that lands
+    in the section at or after its first function (``starts``): on a function's start, or inside one or in bytes
+    no symbol covers, as a value witness's tail jump into a local helper does. Bytes that only look like one add a
+    reference, never lose one: their landing stands in the digest, and it moves with them."""
     if len(code) < 8:
         return []
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
@@ -277,7 +278,7 @@ def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
     places = places[branch]
     words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
     aimed = places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
-    hits = np.isin(aimed, np.asarray(starts, dtype=np.int64))
+    hits = (aimed >= min(starts)) & (aimed < len(values)) if starts else np.zeros(places.size, dtype=bool)
     return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])]
 
 

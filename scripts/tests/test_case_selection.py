@@ -65,6 +65,33 @@ def test_a_change_changes_its_function_and_no_other(tmp_path, change, symbols):
     assert changed_symbols(compiled(tmp_path, "a"), compiled(tmp_path, "b", **change)) == symbols
 
 
+TAIL_JUMP = """\
+__asm__(".text\\n"
+        ".globl target\\n.type target,@function\\ntarget:\\n nop\\n.Linside:\\n ret\\n.size target, .-target\\n"
+        ".globl grows\\n.type grows,@function\\ngrows:\\n .fill %d, 1, 0x90\\n ret\\n.size grows, .-grows\\n"
+        ".globl caller\\n.type caller,@function\\ncaller:\\n .byte 0xe9\\n .long .Linside - . - 4\\n"
+        ".size caller, .-caller\\n");
+"""
+
+
+@needs_clang
+def test_a_jump_into_another_function_is_a_reference_not_a_distance(tmp_path):
+    # As a Swift value witness's tail jump to a helper no symbol names: the caller's rel32 moves when a function
+    # between the two grows, and the caller is the same code (issue 74: every pthread_mutex_t witness read as
+    # changed, tying a package's one change to the built-in stores).
+    maps = []
+    for name, size in (("a", 1), ("b", 9)):
+        package = tmp_path / f"worktree-{name}"
+        (package / "Lib.build").mkdir(parents=True)
+        (package / "lib.c").write_text(TAIL_JUMP % size)
+        subprocess.run([CLANG, "-c", str(package / "lib.c"), "-o", str(package / "Lib.build" / "lib.c.o")],
+                       check=True, cwd=package)
+        maps.append(function_map(package, ["Lib.build/lib.c.o"]))
+    assert changed_symbols(*maps) == {"grows"}
+    named = maps[0].named()
+    assert "target" in {key.rsplit(":", 1)[1] for key in maps[0].closure(named["caller"])}
+
+
 NAMES = """\
 __attribute__((used, section("names"), aligned(2))) const char first[] = "SaySSG";
 """
