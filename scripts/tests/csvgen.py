@@ -327,13 +327,14 @@ def clean_stress_rows() -> list[dict]:
 
 def write_paired(base_path: Path, head_path: Path, medians: dict, changes: dict | None = None, rounds: int = 12,
                  pairs: int = 4, host_levels=(1.0, 2.0), cv: float = 0.02, seed: int = DEFAULT_SEED,
-                 record_pairs: bool = True, starving: dict | None = None) -> None:
+                 record_pairs: bool = True, starving: dict | None = None, starved_at: dict | None = None) -> None:
     """Write the two files of a paired comparison (bench-commits --paired): per case (``medians``
     maps a case tuple to its base median), ``rounds`` rounds of ``pairs`` pairs. Each pair's two
     samples share a host level drawn from ``host_levels`` (the host's speed states, which pairing
     cancels), each sample has its own noise of CV ``cv``; head is base times ``changes[case]``.
     ``starving[case]`` is (base, head): the chance that a sample of that side starves (completes no
-    operation), each sample drawn on its own.
+    operation), each sample drawn on its own. ``starved_at[case]`` is (base, head): the (round, pair) positions,
+    both counted from 0, at which that side's sample starves, whatever ``starving`` drew.
     With ``record_pairs`` false the same samples are written as two ordinary runs of rounds."""
     rng = np.random.default_rng(seed)
     base_rows, head_rows = {}, {}
@@ -345,6 +346,9 @@ def write_paired(base_path: Path, head_path: Path, medians: dict, changes: dict 
                           for r in range(rounds)]
         head_rows[key] = [_starve(median * change * levels[r] * lognormal(1.0, cv, pairs, rng), head_starves, rng)
                           for r in range(rounds)]
+        for side, positions in zip((base_rows[key], head_rows[key]), (starved_at or {}).get(key, ((), ()))):
+            for round_, pair in positions:
+                side[round_][pair] = np.inf
     for path, cases, first in ((base_path, base_rows, "first"), (head_path, head_rows, "second")):
         write_results(path, cases, version=5, run={"run_seed": "7", "run_rounds": str(rounds)})
         if record_pairs:

@@ -67,7 +67,13 @@ UNSTABLE = "unstable"
 # a median between two levels describes neither, so it is not gated; each level's
 # median and share are reported, level by level when both sides are bimodal.
 BIMODAL = "bimodal"
-OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, UNDETECTABLE)
+# A paired case whose pairs starved on the base alone in some pairs and on the head alone in others is STARVED
+# (``CaseEvidence.starved_both_ways``): a starved sample counts at the least its ns/op can be, so the first kind of
+# pair bounds head/base from above and the second from below, and their mean is bounded neither way. Not gated, no
+# change called. Not one of STARVED_HEAD, STARVED_BASE and STARVED_BOTH below, which say which side's *median* is
+# infinite: this case's medians are finite (most of its samples completed operations).
+STARVED_BOTH_WAYS = "starved"
+OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, STARVED_BOTH_WAYS, UNDETECTABLE)
 ALWAYS_COUNTED = (SLOWER, FASTER, UNCHANGED, UNDETECTABLE)
 
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
@@ -133,6 +139,16 @@ class CaseEvidence:
     pairs: int = 0
     paired_rounds: int = 0
     resolution: float = math.nan
+    # Of a paired case's pairs with a ratio: those in which the base alone starved (each bounds head/base from
+    # above) and the head alone (each bounds it from below).
+    base_alone_starved_pairs: int = 0
+    head_alone_starved_pairs: int = 0
+
+    @property
+    def starved_both_ways(self) -> bool:
+        """True when a paired case's pairs starved on the base alone in some pairs and on the head alone in others:
+        its ratio mixes upper and lower bounds, and is bounded neither way (STARVED_BOTH_WAYS)."""
+        return self.base_alone_starved_pairs > 0 and self.head_alone_starved_pairs > 0
 
     @property
     def bimodal(self) -> bool:
@@ -186,15 +202,24 @@ class CompareRow(CaseEvidence):
         """True when the case's noise floor reaches the threshold and it was not called (not gated)."""
         return self.outcome == UNSTABLE
 
+    @property
+    def ratio_measures(self) -> bool:
+        """Whether the row's ratio measures a change: not with a starved median (its ratio is inf, 0 or undefined),
+        nor when starved both ways (STARVED_BOTH_WAYS: its ratio mixes bounds in both directions)."""
+        return self.starved is None and self.outcome != STARVED_BOTH_WAYS
+
 
 def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
     """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
 
-    A paired case (two builds alternated sample by sample) is SLOWER or FASTER when its pairs'
-    change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
+    A paired case (two builds alternated sample by sample) is STARVED_BOTH_WAYS when its pairs starved on the
+    base alone in some pairs and on the head alone in others (``starved_both_ways``: its ratio mixes upper and
+    lower bounds, so no change it shows is sound, however many rounds it has); else SLOWER or FASTER when its
+    pairs' change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
     states that make other cases bimodal or unstable, and its resolution says how small a change
     it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
-    false) is UNDETECTABLE. Otherwise: when either side falls in two levels (a median between them
+    false) is UNDETECTABLE. A paired case starved on one side only keeps that rule: its bounds all lean one
+    way, toward no change. Otherwise: when either side falls in two levels (a median between them
     describes neither), the change of its levels when both sides have two, both levels moved beyond
     that factor the same way (``level_change``), the counts could reach the p-value needed and the test
     is significant, as for any case (two levels of a few samples each move by chance), else BIMODAL; else
@@ -205,6 +230,8 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     (``reaches_threshold``).
     """
     if evidence.paired:
+        if evidence.starved_both_ways:
+            return STARVED_BOTH_WAYS
         if not reachable:
             return UNDETECTABLE
         if significant:
@@ -376,6 +403,7 @@ def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alph
     if sum(d.size for d in rounds) < 2:
         return None
     found = paired_rule.paired_evidence(rounds, cases=cases, alpha=alpha, min_effect_percent=threshold)
+    base_alone, head_alone = paired_rule.starved_alone(base_pairs, head_pairs)
     low, high = found.interval(paired_rule.two_sided_z(alpha, found.rounds))
     base_groups, head_groups = _round_groups(base), _round_groups(head)
     a, b = np.concatenate(base_groups), np.concatenate(head_groups)
@@ -384,7 +412,8 @@ def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alph
         head_median=median_of_round_medians(head_groups), ratio=found.ratio, ci_low=low, ci_high=high,
         p_value=found.p, best_p=0.0, base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), paired=True, pairs=found.pairs,
-        paired_rounds=found.rounds, resolution=found.resolution)
+        paired_rounds=found.rounds, resolution=found.resolution, base_alone_starved_pairs=base_alone,
+        head_alone_starved_pairs=head_alone)
 
 
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
@@ -579,6 +608,12 @@ class Comparison:
         return [row for row in self.rows if row.outcome == BIMODAL]
 
     @property
+    def starved_both_ways(self) -> list[CompareRow]:
+        """The paired rows whose pairs starved on the base alone in some pairs and on the head alone in others
+        (STARVED_BOTH_WAYS): their ratios mix bounds in both directions, and they are not gated."""
+        return [row for row in self.rows if row.outcome == STARVED_BOTH_WAYS]
+
+    @property
     def undetectable(self) -> list[CompareRow]:
         """The rows whose sample (or round) counts can never decide them (not judged);
         an unstable row is counted as unstable, not here."""
@@ -594,13 +629,14 @@ class Comparison:
     def suite_geomeans(self) -> dict[str, tuple[float, int]]:
         """Per suite: geometric mean of the head/base ratios and the number of cases in it.
 
-        Cases with a starved median (ratio inf, 0 or undefined) are left out of both; see
-        ``starved_rows``. A suite with only such cases has a NaN mean and 0 cases.
+        Cases whose ratio measures nothing (``CompareRow.ratio_measures``: a starved median, ratio inf, 0 or
+        undefined, see ``starved_rows``; or starved both ways) are left out of both. A suite with only such cases
+        has a NaN mean and 0 cases.
         """
         by_suite: dict[str, list[float]] = {}
         for row in self.rows:
             ratios = by_suite.setdefault(row.key.suite, [])
-            if row.starved is None:
+            if row.ratio_measures:
                 ratios.append(row.ratio)
         return {s: (geometric_mean(r), len(r)) for s, r in sorted(by_suite.items())}
 
@@ -626,8 +662,10 @@ def paired_resolutions(rows: list[CompareRow]) -> tuple[float, ...]:
 
 def coarsest_judged(rows: list[CompareRow]) -> float:
     """The largest change that could hide in a paired case the rule judged (NaN when none): an undetectable case
-    (starved, too few ratios) bounds nothing, and the gate's headline counts it apart."""
-    return max((row.resolution for row in rows if row.paired and row.outcome != UNDETECTABLE), default=math.nan)
+    (starved, too few ratios) bounds nothing, nor does one starved both ways (its ratio mixes bounds in both
+    directions), and the gate's headline counts them apart."""
+    return max((row.resolution for row in rows if row.paired and row.outcome not in (UNDETECTABLE, STARVED_BOTH_WAYS)),
+               default=math.nan)
 
 
 def within_bands(resolutions: Iterable[float]) -> tuple[int, ...]:
@@ -723,14 +761,14 @@ def slower_signals(rows: list[CompareRow], base: ResultsFile, head: ResultsFile,
 def suite_geomean_intervals(rows: list[CompareRow], base: Mapping[CaseKey, Samples],
                             head: Mapping[CaseKey, Samples], confidence: float) -> dict[str, tuple[float, float]]:
     """Per suite, the CI of the geometric-mean ratio over the same cases ``suite_geomeans`` uses
-    (those without a starved median): a bootstrap over rounds, each side's rounds drawn once for
+    (those whose ratio measures a change): a bootstrap over rounds, each side's rounds drawn once for
     all its cases (stats.geomean_interval), or, when every such case was judged on its pairs, the
     comparison's rounds drawn once for all of them (paired.geomean_interval). NaN ends when a case
     of an unpaired suite has fewer than 2 rounds a side."""
     by_suite: dict[str, list[CompareRow]] = {}
     for row in rows:
         chosen = by_suite.setdefault(row.key.suite, [])
-        if row.starved is None:
+        if row.ratio_measures:
             chosen.append(row)
     intervals = {}
     for suite, chosen in sorted(by_suite.items()):

@@ -15,7 +15,11 @@ findings behind each choice):
 - A starved sample (no operation completed, ns/op ``inf``) counts at its elapsed time, the least its
   ns/op can be: a head that starves where its base did not is slower by at least that much, and the
   bound pulls a pair's ratio toward no change, never away from it. A pair starved on both sides
-  cannot be ordered and carries no ratio.
+  cannot be ordered and carries no ratio. So a pair whose head alone starved bounds head/base from
+  below, one whose base alone starved bounds it from above: a case of only the first kind can still be
+  called slower, one of only the second faster. A case with pairs of both kinds (``starved_alone``)
+  mixes bounds in both directions, and its change is bounded neither way: ``compare.classify`` calls
+  it starved, not gated.
 - A case's change is ``exp(estimate)``, where ``estimate`` is the 15% trimmed mean over rounds of each
   round's median ``d``: each process pair is one unit (Kalibera & Jones), the median keeps one disturbed
   pair from moving a round, and the trimming keeps a few disturbed rounds from moving the case. With
@@ -148,6 +152,21 @@ def log_ratios(base: np.ndarray, head: np.ndarray, base_elapsed_ns: np.ndarray,
               & (least_base > 0) & (least_head > 0))
     ratios: np.ndarray = np.log(least_head[usable] / least_base[usable])
     return ratios
+
+
+def starved_alone(base: Mapping[tuple[int, int], PairSample],
+                  head: Mapping[tuple[int, int], PairSample]) -> tuple[int, int]:
+    """Of the pairs both sides hold that carry a ratio (``log_ratios``), how many starved on the base alone
+    (each an upper bound on head/base) and how many on the head alone (each a lower bound)."""
+    keys = sorted(set(base) & set(head))
+    if not keys:
+        return 0, 0
+    base_side, head_side = (np.array([side[key] for key in keys], dtype=float) for side in (base, head))
+    base_ns, head_ns = base_side[:, 0], head_side[:, 0]
+    least_base, least_head = least_ns_per_op(base_ns, base_side[:, 1]), least_ns_per_op(head_ns, head_side[:, 1])
+    carries = np.isfinite(least_base) & np.isfinite(least_head) & (least_base > 0) & (least_head > 0)
+    base_starved, head_starved = np.isposinf(base_ns), np.isposinf(head_ns)
+    return (int(np.sum(carries & base_starved & ~head_starved)), int(np.sum(carries & head_starved & ~base_starved)))
 
 
 def pair_log_ratio(base: PairSample, head: PairSample) -> float:

@@ -5,13 +5,16 @@
   excludes 1, is a regression even when no single case of it resolves the change;
 - cases the gate could not judge (unstable, bimodal, undetectable) whose head/base ratio is at least the threshold
   factor slower: a pass would pass what the gate could not see (a starved case, which completed no operation in
-  most of its samples, has no ratio that measures anything, and is named as starved instead);
+  most of its samples, has no ratio that measures anything, and is named as starved instead; so has a paired case
+  starved both ways, on the base alone in some pairs and on the head alone in others, whose ratio mixes bounds in
+  both directions, and it is named as starved too);
 - cases not resolved (not called, their interval reaching the threshold) whose whole interval lies at least the
   threshold factor slower and whom the correction over all the cases would call at NEAR_CALL_FACTOR x alpha: the
   case's own evidence says it slowed by as much as the gate calls, and falls short of a call by less than that
   factor (the interval alone is the case's own, uncorrected: among hundreds of unchanged cases, one lies beyond
   the threshold by chance in many comparisons);
-- most of the compared cases not judged (unstable, bimodal, undetectable): a pass would rest on the few that were.
+- most of the compared cases not judged (unstable, bimodal, starved both ways, undetectable): a pass would rest on
+  the few that were.
   Cases not resolved do not count here: at the paired threshold of 2% nearly every case of a quick comparison is
   not resolved (docs/comparison-rule.md#unchanged-or-not-resolved), and a pass says how many were;
 - in separate runs (not paired), the machine's canary moved: ``harness/empty``, an empty timed loop that no change
@@ -26,14 +29,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import (BIMODAL, SLOWER, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, Comparison, CompareRow,
-                      judge_change, level_ratios)
+from .compare import (BIMODAL, SLOWER, STARVED_BOTH_WAYS, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, Comparison,
+                      CompareRow, judge_change, level_ratios)
 from ..files.model import CaseKey
 
 # The machine's canary in separate runs: an empty timed loop, whose code is the harness's and no pattern's
 # (Benchmarks/HarnessBenchmarks.swift).
 CANARY = ("harness", "empty")
-NOT_JUDGED = (UNSTABLE, BIMODAL, UNDETECTABLE)
+NOT_JUDGED = (UNSTABLE, BIMODAL, STARVED_BOTH_WAYS, UNDETECTABLE)
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ def pass_evidence(comparison: Comparison) -> PassEvidence:
     return PassEvidence(
         suites_slower=suites_slower(comparison),
         unseen_slower=tuple((row.key, moved_ratio(row)) for row in unseen
-                            if row.starved is None and _beyond(moved_ratio(row), comparison.threshold) == SLOWER)
+                            if row.ratio_measures and _beyond(moved_ratio(row), comparison.threshold) == SLOWER)
         + tuple((row.key, row.ratio) for row in rows if _unresolved_beyond(row, comparison.threshold)),
         mostly_unseen=2 * len(unseen) > len(rows),
         machine_moved=machine,

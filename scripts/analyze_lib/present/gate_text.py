@@ -23,6 +23,8 @@ DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commi
                "or --filter to the cases that matter")
 # What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
 STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
+# What would let a case starved both ways (compare.STARVED_BOTH_WAYS) be decided.
+STARVED_HINT = "give them longer samples (bench-commits --sample-time) or leave them out with --filter"
 # Counts: what a worse and a better case are.
 WORSE_TEXT = "more instructions or allocations per op"
 BETTER_TEXT = "fewer instructions or allocations per op"
@@ -44,13 +46,15 @@ def notes(gate: GateDecision | CountsGateDecision) -> list[str]:
         return found
     if gate.undetectable and gate.status in (REGRESSION, INCOMPLETE):
         found.append(f"Also: {_undetectable_text(gate)}, not judged")
-    if gate.unstable and (gate.status in (REGRESSION, INCOMPLETE) or gate.bimodal):
+    if gate.unstable and (gate.status in (REGRESSION, INCOMPLETE) or gate.bimodal or gate.starved_both_ways):
         found.append(f"Also: {_unstable_text(gate)}")
     if gate.bimodal:
         found.append(f"Also: {_bimodal_text(gate)}")
+    if gate.starved_both_ways and _starved_text(gate) not in _timing_headline(gate):
+        found.append(f"Also: {_starved_text(gate)}")
     if gate.unresolved and gate.status == PASSED and gate.not_gated:  # a pass whose headline names others
         found.append(f"Also: {_unresolved_text(gate)}")
-    if gate.undetectable and gate.bimodal and gate.status not in (REGRESSION, INCOMPLETE):
+    if gate.undetectable and (gate.bimodal or gate.starved_both_ways) and gate.status not in (REGRESSION, INCOMPLETE):
         found.append(f"Also: {_undetectable_text(gate)}, not judged")
     return found
 
@@ -90,6 +94,12 @@ def _unstable_text(gate: GateDecision) -> str:
 def _bimodal_text(gate: GateDecision) -> str:
     return (f"{len(gate.bimodal)} of {gate.compared} cases bimodal, not gated: their samples "
             "fall in two levels, and a median between them describes neither")
+
+
+def _starved_text(gate: GateDecision) -> str:
+    return (f"{len(gate.starved_both_ways)} of {gate.compared} cases starved, not gated: each starved on the base "
+            "alone in some pairs and on the head alone in others, so its ratio mixes bounds in both directions and "
+            "no change is called")
 
 
 def _passed_among_decided(decided: int, rest: str) -> str:
@@ -143,7 +153,10 @@ def _timing_headline(gate: GateDecision) -> str:
         return f"Gate: INCOMPLETE, {_missing_text(gate)} ({MISSING_HINT})"
     if gate.status == INCONCLUSIVE and gate.bimodal:
         return f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_bimodal_text(gate)}"
-    if gate.bimodal and gate.status == PASSED:
+    if gate.status == INCONCLUSIVE and gate.starved_both_ways:
+        return (f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_starved_text(gate)} "
+                f"({STARVED_HINT})")
+    if (gate.bimodal or gate.starved_both_ways) and gate.status == PASSED:
         return _passed_among_decided(gate.compared - gate.not_gated,
                                      f"{gate.not_gated} of {gate.compared} cases not gated")
     if gate.status == INCONCLUSIVE and gate.unstable:

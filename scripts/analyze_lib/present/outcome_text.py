@@ -1,6 +1,6 @@
 """A compared case's outcome in words (``1.32× slower``, ``no change (would see 1.04×)``, ``bimodal (not
-gated): …``), and how small a change a paired comparison could see. The outcomes themselves are decided
-in judge.compare; this module only says them.
+gated): …``, ``starved (not gated): …``), and how small a change a paired comparison could see. The outcomes
+themselves are decided in judge.compare; this module only says them.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 
 from ..judge import paired as paired_rule
-from ..judge.compare import (BIMODAL, CompareRow, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, UNCHANGED,
-                             UNDETECTABLE, UNRESOLVED, UNSTABLE, level_ratios, within_bands)
+from ..judge.compare import (BIMODAL, CompareRow, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, STARVED_BOTH_WAYS,
+                             UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, level_ratios, within_bands)
 from ..judge.stats import Modes
 
 UNDETECTABLE_TEXT = "undetectable (too few samples)"
@@ -19,7 +19,9 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 def outcome_text(row: CompareRow) -> str:
     """The row's outcome in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with a starved median
     ``slower (starved in head)`` and the like, ``undetectable (too few samples)``, a paired case's ``no change
-    (would see 1.04×)``, or a bimodal case's levels."""
+    (would see 1.04×)``, a bimodal case's levels, or a case starved both ways ``starved (not gated): …``."""
+    if row.outcome == STARVED_BOTH_WAYS:
+        return f"starved (not gated): {starved_both_ways_text(row)}"
     if row.outcome == BIMODAL:
         return bimodal_text(row.base_modes, row.head_modes, row.base_median, row.head_median)
     if row.bimodal:  # called by its levels (level_change): both sides have two
@@ -37,6 +39,13 @@ def outcome_text(row: CompareRow) -> str:
             return "no change (could see none: too few pairs with a ratio)"
         return f"no change (would see {row.resolution:.2f}×)"
     return ratio_text(row.ratio, row.verdict, row.starved)
+
+
+def starved_both_ways_text(row: CompareRow) -> str:
+    """Why a paired case starved both ways (compare.STARVED_BOTH_WAYS) is not called: ``the base alone starved in 3
+    of 48 pairs and the head alone in 5: its ratio mixes bounds in both directions, so no change is called``."""
+    return (f"the base alone starved in {row.base_alone_starved_pairs} of {row.pairs} pairs and the head alone in "
+            f"{row.head_alone_starved_pairs}: its ratio mixes bounds in both directions, so no change is called")
 
 
 def unresolved_text(row: CompareRow) -> str:

@@ -15,15 +15,16 @@ from collections import Counter
 from ..files.model import CaseKey, CountsFile, ResultsFile
 from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_count, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
-from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE,
-                             VERDICT_ORDER, Comparison, CompareRow, decided_together, lone_change_level,
-                             RESOLUTION_BANDS, ResolutionGroup, paired_resolutions, resolution_by_group)
+from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, STARVED_BOTH_WAYS, UNCHANGED, UNDETECTABLE,
+                             UNRESOLVED, UNSTABLE, VERDICT_ORDER, Comparison, CompareRow, decided_together,
+                             lone_change_level, RESOLUTION_BANDS, ResolutionGroup, paired_resolutions,
+                             resolution_by_group)
 from ..judge.gate import GateDecision, threshold_would_help
 from ..judge.moved import WhatMoved
 from .diagnosis_text import moved_text
 from .gate_text import STEADY_HINT, headline, notes
 from .limits_text import comparison_notes, comparison_warnings
-from .outcome_text import noise_floor_text, outcome_text, resolution_summary
+from .outcome_text import noise_floor_text, outcome_text, resolution_summary, starved_both_ways_text
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -87,6 +88,9 @@ def counts_sentence(comparison: Comparison) -> str:
         text += f", {counts[BIMODAL]} bimodal (not gated: samples in two levels)"
     if counts.get(UNSTABLE):
         text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
+    if counts.get(STARVED_BOTH_WAYS):
+        text += (f", {counts[STARVED_BOTH_WAYS]} starved (not gated: starved on the base alone in some pairs and on "
+                 "the head alone in others)")
     if counts[UNDETECTABLE]:
         rounds = all(row.short_of_rounds for row in comparison.undetectable)
         text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
@@ -106,7 +110,7 @@ def _by_suite_text(keys: list[CaseKey]) -> str:
 
 def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple[str, str, list[tuple]]]:
     """The lists under the table, each (title, detail column or "", rows of (key, detail)):
-    one-sided cases, then the cases not gated (undetectable, unstable, bimodal) with why.
+    one-sided cases, then the cases not gated (undetectable, unstable, bimodal, starved both ways) with why.
 
     In a gate, base cases head lacks are "Missing from head": they fail it (unless
     --allow-missing)."""
@@ -120,6 +124,8 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
         ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
         ("Bimodal, not gated", "Levels",
          [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
+        ("Starved both ways, not gated", "Why",
+         [(row.key, starved_both_ways_text(row)) for row in comparison.starved_both_ways]),
     ]
     return [(title, column, rows) for title, column, rows in lists if rows]
 
@@ -261,6 +267,10 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if comparison.bimodal:
         return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
                 "(listed below) by eye")
+    if comparison.starved_both_ways:
+        return ("give the cases starved both ways longer samples (bench-commits --sample-time) or leave them out "
+                "(--filter): each starved on the base alone in some pairs and on the head alone in others, so its "
+                "ratio mixes bounds in both directions and no change can be called")
     coarse = [row.resolution for row in rows if row.paired and row.resolution > COARSE_RESOLUTION + 1e-9]
     if coarse:
         return (f"to see smaller changes, give the comparison more rounds: {len(coarse)} of "
@@ -286,6 +296,7 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
     unchecked = [(len(comparison.undetectable), "undetectable (too few rounds or samples to reach the p needed)"),
                  (len(comparison.unstable), "unstable (their own rounds vary as much as the threshold)"),
                  (len(comparison.bimodal), "bimodal (samples at two levels)"),
+                 (len(comparison.starved_both_ways), "starved both ways (their ratios mix bounds in both directions)"),
                  (len(comparison.base_only), missing)]
     parts = [f"{count} {why}" for count, why in unchecked if count]
     lines.append(f"Not checked: {'; '.join(parts)}." if parts else "Not checked: none.")
@@ -333,10 +344,10 @@ def resolution_table(groups: list[ResolutionGroup]) -> tuple[list[str], str, lis
 def geomean_note(comparison: Comparison) -> str:
     """What the suites' geometric means and their intervals are, and what the interval cannot show."""
     if comparison.paired:
-        return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left "
-                f"out) and its {ci_level(comparison)} CI: a bootstrap over the comparison's rounds, drawn once for "
-                "all the suite's cases (a round is one pair of workers that visited them all). Both builds ran "
-                "side by side, so a drift of the machine moves both.")
+        return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median, or "
+                f"starved both ways, left out) and its {ci_level(comparison)} CI: a bootstrap over the comparison's "
+                "rounds, drawn once for all the suite's cases (a round is one pair of workers that visited them all). "
+                "Both builds ran side by side, so a drift of the machine moves both.")
     return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left out) "
             f"and its {ci_level(comparison)} CI: a bootstrap over rounds, each run's rounds drawn once for all "
             "the suite's cases (a round is one process that ran them all). It shows how much the rounds "
@@ -387,7 +398,9 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None, pa
         what = ", ".join(["unchanged"] + [name for name, rows in (("not resolved", comparison.unresolved),
                                                                    ("undetectable", comparison.undetectable),
                                                                    ("unstable", comparison.unstable),
-                                                                   ("bimodal", comparison.bimodal)) if rows])
+                                                                   ("bimodal", comparison.bimodal),
+                                                                   ("starved", comparison.starved_both_ways))
+                                          if rows])
         what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
                   f"{'s' if len(unchanged) != 1 else ''}</summary>", ""]
@@ -485,7 +498,10 @@ def _row_json(row: CompareRow, moved: dict[CaseKey, WhatMoved] | None = None) ->
         "base_modes": _modes_json(row.base_modes),
         "head_modes": _modes_json(row.head_modes),
         # Only for a paired case, so documents of other comparisons keep their exact shape.
-        **({"paired": True, "pairs": row.pairs, "resolution": json_number(row.resolution)} if row.paired else {}),
+        **({"paired": True, "pairs": row.pairs, "resolution": json_number(row.resolution),
+            "base_alone_starved_pairs": row.base_alone_starved_pairs,
+            "head_alone_starved_pairs": row.head_alone_starved_pairs,
+            "starved_both_ways": row.outcome == STARVED_BOTH_WAYS} if row.paired else {}),
         # Only for a slower case: what moved with it (judge/moved.py).
         **({"moved": _moved_json(moved[row.key])} if moved and row.key in moved else {}),
     }
