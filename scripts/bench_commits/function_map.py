@@ -13,7 +13,8 @@ all of them are kept here), by node otherwise. A relocation to a section with an
 ``.text``) points at the node that holds the target byte; for a PC-relative type that byte is 4 past the addend, and
 both are kept, so a reference is never lost to that guess. A call within one section needs no relocation at all (the
 assembler resolves it): in a section of code holding several functions, a call, jump or RIP-relative ``lea`` whose
-rel32 lands on one of its functions' starts is a reference too (``_local_branches``, x86-64).
+rel32 lands in the section (on a function's start, inside one, or in bytes no symbol covers) is a reference too, by
+the node it lands in and the offset there (``_local_branches``, x86-64).
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -217,7 +218,8 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             entries.setdefault(source, []).append((offset - source_start, kind, what))
         if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR and len(starts.get(index, ())) > 1:
             # Such a rel32 is a distance, which a change to a function between the two moves: its bytes are
-            # zeroed, and the function it lands on stands in the digest instead, as a relocation's target does.
+            # zeroed, and the node it lands in (with the offset there) stands in the digest instead, as a
+            # relocation's target does.
             for place, landing in _local_branches(bytes(raw), starts[index]):
                 (caller, caller_start), (callee, callee_start) = node(index, place), node(index, landing)
                 raw[place:place + 4] = bytes(4)
