@@ -13,8 +13,8 @@ all of them are kept here), by node otherwise. A relocation to a section with an
 ``.text``) points at the node that holds the target byte; for a PC-relative type that byte is 4 past the addend, and
 both are kept, so a reference is never lost to that guess. A call within one section needs no relocation at all (the
 assembler resolves it): in a section of code holding several functions, a call, jump or RIP-relative ``lea`` whose
-rel32 lands in the section (on a function's start, inside one, or in bytes no symbol covers) is a reference too, by
-the node it lands in and the offset there (``_local_branches``, x86-64).
+rel32 lands on a function's start (a symbol's, or that of code no symbol names after one) is a reference too, by the
+node it lands in and the offset there (``_local_branches``, x86-64).
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -40,7 +40,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
     name_cleaner, worktree_spellings
 
-MAP_FORMAT = 7
+MAP_FORMAT = 9
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -169,6 +169,22 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             entry[2].append(clean(symbol.name))
     starts = {index: sorted(found) for index, found in ranges.items()}
 
+    code_starts: dict[tuple[int, int], int] = {}
+
+    def code_start(index: int, end: int) -> int:
+        """Where the bytes no symbol covers after a symbol ending at ``end`` begin to count: in a section of code,
+        past the filler that aligns what follows (_code_after_filler), so that a helper the compiler emitted there
+        without a symbol is the same node, at the same offsets, whatever the function before it pads to."""
+        if (index, end) not in code_starts:
+            section = sections[index]
+            code_starts[(index, end)] = end
+            if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR and section["sh_type"] != "SHT_NOBITS":
+                order = starts.get(index, [])
+                at = bisect.bisect_left(order, end)
+                following = order[at] if at < len(order) else section["sh_size"]
+                code_starts[(index, end)] = _code_after_filler(section.data(), end, following)
+        return code_starts[(index, end)]
+
     def node(index: int, offset: int) -> tuple[str, int]:
         """The key of the node holding byte ``offset`` of section ``index``, and where that node starts."""
         order = starts.get(index, [])
@@ -178,7 +194,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             end, names, _ = ranges[index][start]
             if offset < end:
                 return f"{name}:{sections[index].name}:{min(names)}", start
-            return f"{name}:{sections[index].name}:{UNCOVERED}{min(names)}", end
+            return f"{name}:{sections[index].name}:{UNCOVERED}{min(names)}", code_start(index, end)
         return f"{name}:{sections[index].name}:{UNCOVERED}", 0
 
     relocations: dict[int, list] = {}
@@ -220,7 +236,9 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             # Such a rel32 is a distance, which a change to a function between the two moves: its bytes are
             # zeroed, and the node it lands in (with the offset there) stands in the digest instead, as a
             # relocation's target does.
-            for place, landing in _local_branches(bytes(raw), starts[index]):
+            landings = sorted(set(starts[index]) | {node(index, end)[1] for end, _, _ in ranges[index].values()
+                                                    if end < len(raw)})
+            for place, landing in _local_branches(bytes(raw), landings):
                 (caller, caller_start), (callee, callee_start) = node(index, place), node(index, landing)
                 raw[place:place + 4] = bytes(4)
                 entries.setdefault(caller, []).append((place - caller_start, -1,
@@ -243,8 +261,8 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
         # each symbol up to the next (``*`` and that symbol's name).
         gaps: dict[str, bytes] = {}
         for run in re.finditer(b"\0+", bytes(covered)):
-            key = node(index, run.start())[0]
-            gaps[key] = gaps.get(key, b"") + body[run.start():run.end()]
+            key, begins = node(index, run.start())
+            gaps[key] = gaps.get(key, b"") + body[max(begins, run.start()):run.end()]
         if not starts.get(index):
             gaps.setdefault(f"{name}:{section.name}:{UNCOVERED}", b"")
         for key in set(gaps) | {key for key in entries if key.rsplit(":", 1)[1].startswith(UNCOVERED)}:
@@ -263,13 +281,27 @@ def _is_padding(gap: bytes | None, alignment: int) -> bool:
     return gap is not None and 0 < len(gap) < alignment and not gap.strip(b"\0")
 
 
+# Where a compiler starts a function: the alignment it pads the code before one to (x86-64), and the bytes of the
+# filler it pads with (one-byte and multi-byte NOPs, their prefixes, int3, zeros).
+FUNCTION_ALIGNMENT = 16
+FILLER_BYTES = frozenset(b"\x90\x66\x2e\x0f\x1f\x00\x40\x44\x80\x84\xcc")
+
+
+def _code_after_filler(code: bytes, end: int, following: int) -> int:
+    """Where code may begin after a function that ends at ``end`` (the next symbol at ``following``): the next
+    FUNCTION_ALIGNMENT boundary when every byte up to it is filler and it comes before ``following``, else ``end``."""
+    aligned = -(-end // FUNCTION_ALIGNMENT) * FUNCTION_ALIGNMENT
+    if end < aligned < following and all(byte in FILLER_BYTES for byte in code[end:aligned]):
+        return aligned
+    return end
+
+
 def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
-    """Where ``code`` (one section of x86-64 code) may refer to a place in itself without a relocation, as the
-    assembler resolves a call, a jump or an address within one section: each rel32 after a ``call`` (E8), a
-    ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D with mod 00, r/m 101) that lands
-    in the section at or after its first function (``starts``): on a function's start, or inside one or in bytes
-    no symbol covers, as a value witness's tail jump into a local helper does. Bytes that only look like one add a
-    reference, never lose one: their landing stands in the digest, and it moves with them."""
+    """Where ``code`` (one section of x86-64 code) may refer to the start of a function in itself without a
+    relocation, as the assembler resolves a call, a jump or an address within one section: each rel32 after a
+    ``call`` (E8), a ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D with mod 00, r/m
+    101) that lands exactly on one of ``starts`` (a symbol's, or that of the code no symbol names after one). Bytes
+    that only look like one add a reference, never lose one: their landing stands in the digest."""
     if len(code) < 8:
         return []
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
@@ -280,7 +312,7 @@ def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
     places = places[branch]
     words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
     aimed = places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
-    hits = (aimed >= min(starts)) & (aimed < len(values)) if starts else np.zeros(places.size, dtype=bool)
+    hits = np.isin(aimed, np.asarray(starts, dtype=np.int64))
     return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])]
 
 

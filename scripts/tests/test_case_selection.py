@@ -67,29 +67,43 @@ def test_a_change_changes_its_function_and_no_other(tmp_path, change, symbols):
 
 TAIL_JUMP = """\
 __asm__(".text\\n"
-        ".globl target\\n.type target,@function\\ntarget:\\n nop\\n.Linside:\\n ret\\n.size target, .-target\\n"
+        ".globl target\\n.type target,@function\\ntarget:\\n .fill %d, 1, 0x90\\n ret\\n.size target, .-target\\n"
+        ".p2align 4\\n.Lhelper:\\n ret\\n"
         ".globl grows\\n.type grows,@function\\ngrows:\\n .fill %d, 1, 0x90\\n ret\\n.size grows, .-grows\\n"
-        ".globl caller\\n.type caller,@function\\ncaller:\\n .byte 0xe9\\n .long .Linside - . - 4\\n"
+        ".globl caller\\n.type caller,@function\\ncaller:\\n .byte 0xe9\\n .long .Lhelper - . - 4\\n"
         ".size caller, .-caller\\n");
 """
 
 
-@needs_clang
-def test_a_jump_into_another_function_is_a_reference_not_a_distance(tmp_path):
-    # As a Swift value witness's tail jump to a helper no symbol names: the caller's rel32 moves when a function
-    # between the two grows, and the caller is the same code (issue 74: every pthread_mutex_t witness read as
-    # changed, tying a package's one change to the built-in stores).
+def tail_jump_maps(tmp_path: Path, before: tuple[int, int], after: tuple[int, int]) -> list[FunctionMap]:
+    """Two compiles of TAIL_JUMP, with ``target``'s and ``grows``' sizes (bytes of nop) before and after."""
     maps = []
-    for name, size in (("a", 1), ("b", 9)):
+    for name, (target, grows) in (("a", before), ("b", after)):
         package = tmp_path / f"worktree-{name}"
         (package / "Lib.build").mkdir(parents=True)
-        (package / "lib.c").write_text(TAIL_JUMP % size)
+        (package / "lib.c").write_text(TAIL_JUMP % (target, grows))
         subprocess.run([CLANG, "-c", str(package / "lib.c"), "-o", str(package / "Lib.build" / "lib.c.o")],
                        check=True, cwd=package)
         maps.append(function_map(package, ["Lib.build/lib.c.o"]))
+    return maps
+
+
+@needs_clang
+def test_unnamed_code_after_a_function_is_the_same_node_whatever_the_function_pads_to(tmp_path):
+    # The helper after target sits at the next 16-byte boundary: target growing from 1 to 5 bytes of nop changes
+    # the filler before the helper, not the helper, nor the caller that jumps to it.
+    assert changed_symbols(*tail_jump_maps(tmp_path, (1, 1), (5, 1))) == {"target"}
+
+
+@needs_clang
+def test_a_jump_into_another_function_is_a_reference_not_a_distance(tmp_path):
+    # As a Swift value witness's tail jump to a helper no symbol names, aligned after a function: the caller's rel32
+    # moves when a function between the two grows, and the caller is the same code (issue 74: every pthread_mutex_t
+    # witness read as changed, tying a package's one change to the built-in stores).
+    maps = tail_jump_maps(tmp_path, (1, 1), (1, 9))
     assert changed_symbols(*maps) == {"grows"}
     named = maps[0].named()
-    assert "target" in {key.rsplit(":", 1)[1] for key in maps[0].closure(named["caller"])}
+    assert "*target" in {key.rsplit(":", 1)[1] for key in maps[0].closure(named["caller"])}
 
 
 NAMES = """\
