@@ -56,6 +56,7 @@ def test_a_built_in_case_without_a_budget_fails_and_a_packages_own_is_not_held_t
     assert check(tmp_path, {HIT: (6.0, 0), LOCK: (60.0, 0)}, budgets)[0] == 1
     assert "1 built-in case counted without a budget" in capsys.readouterr().out
     assert check(tmp_path, {LOCK: (60.0, 0)}, budgets, run={"variant_origin": "MyBench"})[0] == 0
+    assert "(" + str(budgets) + "; 0 checked)" in capsys.readouterr().out  # a package's case is not counted checked
 
 
 def test_a_case_far_under_its_budget_is_named_not_failed(tmp_path, capsys):

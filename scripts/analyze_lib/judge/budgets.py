@@ -91,6 +91,7 @@ def check_budgets(counts: CountsFile, budgets: dict[CaseKey, Budget]) -> BudgetC
     """Hold each built-in case of ``counts`` against its budget (a package's own variants have none). A budget
     counted with other iterations than the file's is refused: per-op counts include the loop's start."""
     over, under, unbudgeted = [], [], []
+    checked = 0
     for key, case in sorted(counts.cases.items(), key=lambda item: item[0].sort_key()):
         if (key.suite, key.variant) in counts.origins:
             continue
@@ -98,6 +99,7 @@ def check_budgets(counts: CountsFile, budgets: dict[CaseKey, Budget]) -> BudgetC
         if budget is None:
             unbudgeted.append((key, case.instructions_per_op))
             continue
+        checked += 1
         if budget.iterations != case.iterations:
             raise AnalyzeError(f"{counts.path}: {key.label} was counted with {case.iterations} iterations, its "
                                f"budget with {budget.iterations}: count as the budgets were (bench count "
@@ -108,7 +110,7 @@ def check_budgets(counts: CountsFile, budgets: dict[CaseKey, Budget]) -> BudgetC
             under.append((budget, case.instructions_per_op))
     counted = set(counts.cases)
     missing = tuple(budget for key, budget in budgets.items() if key not in counted)
-    return BudgetCheck(tuple(over), tuple(unbudgeted), tuple(under), missing, len(counted) - len(unbudgeted))
+    return BudgetCheck(tuple(over), tuple(unbudgeted), tuple(under), missing, checked)
 
 
 def budget_rows(counts: CountsFile, keys: list[CaseKey], reason: str,
