@@ -170,6 +170,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
     starts = {index: sorted(found) for index, found in ranges.items()}
 
     code_starts: dict[tuple[int, int], int] = {}
+    code_bytes: dict[int, bytes] = {}  # each section of code read once, not once for each symbol's end
 
     def code_start(index: int, end: int) -> int:
         """Where the bytes no symbol covers after a symbol ending at ``end`` begin to count: in a section of code,
@@ -182,7 +183,9 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 order = starts.get(index, [])
                 at = bisect.bisect_left(order, end)
                 following = order[at] if at < len(order) else section["sh_size"]
-                code_starts[(index, end)] = _code_after_filler(section.data(), end, following)
+                if index not in code_bytes:
+                    code_bytes[index] = section.data()
+                code_starts[(index, end)] = _code_after_filler(code_bytes[index], end, following)
         return code_starts[(index, end)]
 
     def node(index: int, offset: int) -> tuple[str, int]:
