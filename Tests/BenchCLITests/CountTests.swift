@@ -44,7 +44,9 @@ struct CountTests {
     }
 
     /// `--functions` names, for each counted case, the functions its loop ran: the variant's own `once` for
-    /// `atomic-flag`, and not for `lazy-static`, which never calls it (the control).
+    /// `atomic-flag`, and not for `lazy-static`, which never calls it (the control). What the process ran before
+    /// the first case is named too: the registration of the variants, and not a case's own work (the variant's
+    /// initializer, which its case runs).
     @Test func functionsFileNamesWhatEachCaseRan() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("functions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,6 +69,11 @@ struct CountTests {
         #expect(runsAtomicFlag("once/hit/atomic-flag threads:1 tokens:1"))
         #expect(!runsAtomicFlag("once/hit/lazy-static threads:1 tokens:1"))
         #expect(byCase["once/hit/lazy-static threads:1 tokens:1"]?.isEmpty == false)
+        let startUp = byCase[CallgrindDumps.startUp] ?? []
+        #expect(startUp.contains { $0.contains("19VariantRegistration") }, "the start-up registers the variants")
+        let initializer = "14AtomicFlagOnceC5count"
+        #expect(!startUp.contains { $0.contains(initializer) })
+        #expect(byCase["once/hit/atomic-flag threads:1 tokens:1"]?.contains { $0.contains(initializer) } == true)
         #expect(!byCase.values.joined().contains { $0.contains("'") }, "no recursion marks")
     }
 

@@ -27,6 +27,14 @@ In this order:
    the functions pass did not run); every other group is **unchanged: same code**, not timed, with its evidence:
    the number of its functions and data, all identical.
 
+**Whose footprints.** The head's footprints are needed only where the base's cannot answer. When nothing the base's
+start-up ran or read changed (``START_UP``: what its process ran before the first case, under callgrind, and the data
+that and the records the Swift runtime scans reach through data), the head's process starts as the base's did, and
+each case's life then runs as it did in the base up to the first changed node it meets: a node its base footprint
+holds. So a group whose base footprint holds no changed node runs, in the head, exactly what it ran in the base, and
+the head's footprints would time no other group (``head_footprints_needed``). A changed start-up (a variant
+registered anew, a type's records) needs them, as does a base without a start-up footprint.
+
 Sections no case's work reads are not compared: Swift's hash of a module's compile, and unwind tables (read when a
 stack is unwound, which no case does; a function's change is its own node's). A changed node that nothing refers to
 (a record the Swift runtime scans) belongs to what it refers to: a footprint holds it when it holds one of the
@@ -56,6 +64,8 @@ VARIANT_MODULES = ("SyncVariants", "VariantCatalog", "VariantProtocols", "Varian
 # How many changed nodes a reason names.
 NAMED_CHANGES = 3
 
+# The functions file's name for what the process ran before its first case (bench count --functions).
+START_UP = "(start-up)"
 TIMED = "timed"
 SAME = "unchanged: same code"
 
@@ -96,6 +106,23 @@ def changed_nodes(base: FunctionMap, head: FunctionMap) -> list[str]:
                   if base.digests.get(key) != head.digests.get(key) and not unread(key)
                   and not (key not in base.digests and linked_alike(key, head, base))
                   and not (key not in head.digests and linked_alike(key, base, head)))
+
+
+def head_footprints_needed(base: FunctionMap, head: FunctionMap, base_footprints: dict[str, set[str]],
+                           changed: Iterable[str]) -> str:
+    """Why the head's footprints are needed besides the base's (module doc, "Whose footprints"), or "" when they
+    are not: the changed nodes the base's start-up ran or read, or that it has no start-up footprint."""
+    start_up = base_footprints.get(START_UP)
+    if start_up is None:
+        return "the base's footprints have no start-up"
+    def reads(build: FunctionMap) -> set[str]:
+        names = build.named()
+        roots = [key for name in start_up for key in names.get(name, ())] + build.entry_records()
+        return build.closure(roots, data_only=True)
+
+    read = reads(base) | reads(head)
+    hit = [key for key in changed if key in read]
+    return f"the start-up runs or reads changed code: {_named(hit)}" if hit else ""
 
 
 def select(groups: Iterable[str], base_inputs: dict[str, str], head_inputs: dict[str, str], base: FunctionMap,

@@ -476,6 +476,18 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
     files = {commit: (cache.kept_by_code(identities[commit], name) if cache is not None else None) or
              logs / f"functions-{commit[:12]}.tsv" for commit in commits}
     missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
+    footprinted: tuple[str, ...] = commits
+    if missing == [commits[1]]:
+        # The base's are kept and the head is new: the head's are computed only where the base's cannot answer.
+        needed = case_selection.head_footprints_needed(
+            base.functions, head.functions, case_selection.read_functions(files[commits[0]].read_text()),
+            case_selection.changed_nodes(base.functions, head.functions))
+        if not needed:
+            say("footprints of the head: not needed, the base's answer (its start-up ran and read no changed code: "
+                "docs/comparison-rule.md#which-cases-run-changed-code)")
+            missing, footprinted = [], commits[:1]
+        else:
+            say(f"footprints of the head: needed, {needed}")
     started = time.monotonic()
     if missing:
         say(f"footprints of {len(missing)} build(s): the functions each case runs, under valgrind "
@@ -493,7 +505,7 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
             if cache is not None:
                 cache.keep_by_code(identities[commit], name, files[commit])
     footprints: dict[str, set[str]] = {}
-    for commit in commits:
+    for commit in footprinted:
         for group, functions in case_selection.read_functions(files[commit].read_text()).items():
             footprints.setdefault(group, set()).update(functions)
     listed = {commit: brought_in.list_cases(builds[commit].binary, directories[commit], bench_options)

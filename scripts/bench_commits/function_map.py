@@ -72,21 +72,26 @@ class FunctionMap:
             found.setdefault(name, []).extend(key for key in keys if key not in found.get(name, ()))
         return {name: tuple(keys) for name, keys in found.items()}
 
-    def closure(self, roots: Iterable[str]) -> set[str]:
-        """Every node reachable from ``roots`` (node keys) by references."""
+    def closure(self, roots: Iterable[str], data_only: bool = False) -> set[str]:
+        """Every node reachable from ``roots`` (node keys) by references; with ``data_only``, the roots and the
+        data they reach through data alone (what code that runs the roots reads, not code it could call)."""
         seen: set[str] = set()
-        stack = list(roots)
+        stack = [(key, True) for key in roots]
         while stack:
-            key = stack.pop()
-            if key in seen or key not in self.digests:
+            key, root = stack.pop()
+            if key in seen or key not in self.digests or (data_only and not root and is_code(key)):
                 continue
             seen.add(key)
             for target in self.references.get(key, ()):
                 if target.startswith("="):
-                    stack.append(target[1:])
+                    stack.append((target[1:], False))
                 else:
-                    stack.extend(self.defines.get(target, ()))
+                    stack.extend((found, False) for found in self.defines.get(target, ()))
         return seen
+
+    def entry_records(self) -> list[str]:
+        """The nodes of the sections the loader or the Swift runtime reads whole (ENTRY_SECTIONS)."""
+        return [key for key in self.digests if key.split(":")[1].startswith(ENTRY_SECTIONS)]
 
     def targets(self, key: str) -> set[str]:
         """The nodes ``key`` refers to."""
@@ -102,8 +107,7 @@ class FunctionMap:
     def live(self) -> set[str]:
         """Every node the program can reach from where it starts (ENTRY_SYMBOLS, and the sections the loader or
         the Swift runtime reads whole: ENTRY_SECTIONS); one outside it runs in no case."""
-        roots = [key for key in self.digests
-                 if key.rsplit(":", 1)[1] in ENTRY_SYMBOLS or key.split(":")[1].startswith(ENTRY_SECTIONS)]
+        roots = [key for key in self.digests if key.rsplit(":", 1)[1] in ENTRY_SYMBOLS] + self.entry_records()
         roots += [key for name in ENTRY_SYMBOLS for key in self.defines.get(name, ())]
         return self.closure(roots)
 
@@ -134,6 +138,15 @@ def unread(key: str) -> bool:
     """Whether a node is of a section no case's work reads: one the program maps but no instruction reads
     (code_identity.UNREAD_SECTIONS), or an unwind table (UNWIND_SECTIONS)."""
     return key.split(":")[1] in UNREAD_SECTIONS + UNWIND_SECTIONS
+
+
+# Sections of code: a node in one runs; one in any other section is read.
+CODE_SECTIONS = (".text", ".init", ".fini", ".plt")
+
+
+def is_code(key: str) -> bool:
+    """Whether the node ``key`` is code (in CODE_SECTIONS), not data."""
+    return key.split(":")[1].startswith(CODE_SECTIONS)
 
 
 def module_of(key: str) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_commits.case_selection import SAME, TIMED, changed_nodes, filter_pattern, read_functions, select, \
-    selective_modules
+from bench_commits.case_selection import SAME, START_UP, TIMED, changed_nodes, filter_pattern, head_footprints_needed, \
+    read_functions, select, selective_modules
 from bench_commits.function_map import FunctionMap, _is_padding, function_map, module_of
 
 CLANG = shutil.which("clang")
@@ -267,3 +267,27 @@ def test_a_change_the_program_cannot_reach_runs_in_no_case():
     selection = select(GROUPS, INPUTS, INPUTS, node_map(base, called), node_map(head, called), FOOTPRINTS,
                        selective_modules(["V"]))
     assert "no case's footprint" in selection.every
+
+
+# A start-up that runs main and a registry, which reads a table of the variants' entry points (code it does not run).
+START_BASE = {"Core.build/main.o:.text:main": "0", "V.build/r.o:.text:register": "1",
+              "V.build/r.o:.rodata:table": "2", "V.build/a.o:.text:run_a": "3", "V.build/b.o:.text:run_b": "4",
+              "V.build/a.o:swift5_types:record": "5", "V.build/a.o:.rodata:descriptor": "6"}
+START_REFERENCES = {"Core.build/main.o:.text:main": ("register",), "V.build/r.o:.text:register": ("table",),
+                    "V.build/r.o:.rodata:table": ("run_a", "run_b"), "V.build/a.o:swift5_types:record": ("descriptor",)}
+START_FOOTPRINTS = {START_UP: {"main", "register"}, "s/b/a": {"run_a"}, "s/b/b": {"run_b"}}
+
+
+@pytest.mark.parametrize("node, footprints, needed", [
+    ("V.build/a.o:.text:run_a", START_FOOTPRINTS, ""),
+    ("V.build/r.o:.text:register", START_FOOTPRINTS, "the start-up runs or reads changed code: `register`"),
+    ("V.build/r.o:.rodata:table", START_FOOTPRINTS, "the start-up runs or reads changed code: `table`"),
+    ("V.build/a.o:.rodata:descriptor", START_FOOTPRINTS, "the start-up runs or reads changed code: `descriptor`"),
+    ("V.build/a.o:.text:run_a", {"s/b/a": {"run_a"}}, "the base's footprints have no start-up"),
+], ids=["variant-code", "control-registry-code", "control-registry-data", "control-a-record's-data",
+        "control-no-start-up"])
+def test_the_head_footprints_are_needed_only_where_the_start_up_ran_or_read_changed_code(node, footprints, needed):
+    base = node_map(START_BASE, START_REFERENCES)
+    head = node_map({**START_BASE, node: "changed"}, START_REFERENCES)
+    assert head_footprints_needed(base, head, footprints, changed_nodes(base, head)) == needed
+

@@ -55,7 +55,8 @@ extension Bench {
         @Option(name: .long, help: ArgumentHelp(
             "Also run every selected case (the left-out ones too) at its fewest threads, its whole life, under "
                 + "callgrind on every thread, and write the functions each ran (mangled), one 'case<TAB>function' "
-                + "line each: what bench-commits reads to learn which cases run changed code.",
+                + "line each, and what the process ran before its first case as case '(start-up)': what bench-commits "
+                + "reads to learn which cases run changed code.",
             valueName: "path"))
         var functions: String?
 

@@ -17,8 +17,10 @@ extension Bench {
     ///   prints `case<TAB>operations`.
     /// - `allocations` (run with jemalloc preloaded, thread cache off): prints `case<TAB>operations<TAB>allocations`.
     /// A case whose work runs on threads the harness does not own prints `case<TAB>offloaded`.
-    /// - `functions` (run under callgrind collecting on every thread): every selected case at its fewest threads,
-    ///   each parameter, its whole life dumped under the case's name (`FootprintRun`); prints `case<TAB>ran`.
+    /// - `functions` (run under callgrind collecting on every thread): first what the process ran before any case
+    ///   (its start-up: parsing, registering and selecting), dumped as `CallgrindDumps.startUp`; then every selected
+    ///   case at its fewest threads, each parameter, its whole life dumped under the case's name (`FootprintRun`);
+    ///   prints `case<TAB>ran`.
     struct CountWorker: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "count-worker",
@@ -81,11 +83,14 @@ extension Bench {
 }
 
 extension Bench.CountWorker {
-    /// The `functions` pass: each selected case at the fewest threads it runs at (for each of its parameters),
-    /// its whole life between the footprint hooks.
+    /// The `functions` pass: the start-up (instrumented since the process began, `--instr-atstart=yes`), then each
+    /// selected case at the fewest threads it runs at (for each of its parameters), its whole life between the
+    /// footprint hooks.
     func runFootprints() throws {
+        let selectedCases = try bench.selectedCases()
+        CallgrindDumps.startUp.withCString { bench_callgrind_footprint_end($0) }
         var fewest: [String: (benchmarkCase: BenchmarkCase, benchmark: Benchmark)] = [:]
-        for selected in try bench.selectedCases() {
+        for selected in selectedCases {
             let parameters = selected.benchmarkCase.parameters
             let key = ([selected.benchmarkCase.path] + parameters.keys.sorted().map { "\($0):\(parameters[$0]!)" })
                 .joined(separator: " ")

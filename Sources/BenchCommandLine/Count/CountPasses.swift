@@ -79,11 +79,11 @@ struct CountPasses {
         let offloaded = cases.indices.filter { allocations[$0] == nil }.map { cases[$0].description }
 
         if let functions {
-            // Collecting on every thread from the start, each case's whole life dumped on its own.
+            // Collecting on every thread from the start, the start-up and each case's whole life dumped on its own.
             let footprints = "\(directory)/footprints"
             try FileManager.default.createDirectory(atPath: footprints, withIntermediateDirectories: true)
             guard CountTools.run(tools.valgrind, [
-                "--tool=callgrind", "--quiet", "--instr-atstart=no", "--collect-atstart=yes", "--demangle=no",
+                "--tool=callgrind", "--quiet", "--instr-atstart=yes", "--collect-atstart=yes", "--demangle=no",
                 "--callgrind-out-file=\(footprints)/callgrind.out", stripped,
             ] + selection + ["count-worker", "--iterations", String(FootprintRun.iterations), "--pass", "functions"],
                                  environment: environment) != nil else {

@@ -97,6 +97,9 @@ enum CallgrindDumps {
 
     /// The header of a functions file (`bench count --functions`).
     static let functionsHeader = "case\tfunction"
+    /// The name a functions file gives what the process ran before its first case (no case's name starts with a
+    /// parenthesis).
+    static let startUp = "(start-up)"
 
     /// Writes, for every client-request dump in `directory`, one `case<TAB>function` line per function the dump
     /// has cost for or calls (names as the symbol table has them: the pass runs with `--demangle=no`), sorted,
