@@ -14,7 +14,11 @@ all of them are kept here), by node otherwise. A relocation to a section with an
 both are kept, so a reference is never lost to that guess. A call within one section needs no relocation at all (the
 assembler resolves it): in a section of code holding several functions, a call, jump or RIP-relative ``lea`` whose
 rel32 lands on a function's start (a symbol's, or that of code no symbol names after one) is a reference too, by the
-node it lands in and the offset there (``_local_branches``, x86-64).
+node it lands in and the offset there (``_local_branches``, x86-64), and so is a rel8 jump onto one (its distance
+stays in the digest); a rel32 that a relocation fills is the relocation's, not a distance. A run of code no symbol
+names is cut into pieces where something aims at an aligned place in it that the code before cannot run into (it
+ends in a ``jmp``): the thunks a whole-module Swift object emits, one for each closure, are a node each
+(``_pieces``); a branch from one piece into another is a reference.
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
 """
@@ -26,7 +30,7 @@ import io
 import json
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +44,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
     name_cleaner, worktree_spellings
 
-MAP_FORMAT = 9
+MAP_FORMAT = 12
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -201,6 +205,8 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 code_starts[(index, end)] = _code_after_filler(code_bytes[index], end, following)
         return code_starts[(index, end)]
 
+    run_of: dict[str, str] = {}  # each piece of a run of unnamed code (but its first), and the run's key
+
     def node(index: int, offset: int) -> tuple[str, int]:
         """The key of the node holding byte ``offset`` of section ``index``, and where that node starts."""
         order = starts.get(index, [])
@@ -210,13 +216,48 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             end, names, _ = ranges[index][start]
             if offset < end:
                 return f"{name}:{sections[index].name}:{min(names)}", start
-            return f"{name}:{sections[index].name}:{UNCOVERED}{min(names)}", code_start(index, end)
+            run = code_start(index, end)
+            pieces = splits.get(index, [])
+            piece = pieces[bisect.bisect_right(pieces, offset) - 1] if pieces and pieces[0] <= offset else run
+            whole = f"{name}:{sections[index].name}:{UNCOVERED}{min(names)}"
+            if piece > run:
+                run_of[f"{whole}+{piece - run}"] = whole
+                return f"{whole}+{piece - run}", piece
+            return whole, run
         return f"{name}:{sections[index].name}:{UNCOVERED}", 0
 
     relocations: dict[int, list] = {}
     for section in sections:
         if isinstance(section, RelocationSection) and section["sh_info"]:
             relocations.setdefault(section["sh_info"], []).extend(section.iter_relocations())
+
+    # Where a run of code that no symbol names is cut into pieces (_pieces): the places a relocation aims at in
+    # each section of code, from any section.
+    aimed_at: dict[int, set[int]] = {}
+    # The places a relocation fills, in each section: their bytes are no distance the assembler resolved (an
+    # external call's rel32 is zero there, which would seem to land on what follows the call).
+    relocated = {index: {entry["r_offset"] for entry in found} for index, found in relocations.items()}
+    for found_entries in relocations.values():
+        for entry in found_entries:
+            target = symbols[entry["r_info_sym"]] if entry["r_info_sym"] else None
+            if target is None or not isinstance(target["st_shndx"], int) or not (
+                    target["st_info"]["type"] == "STT_SECTION" or target["st_info"]["bind"] == "STB_LOCAL"):
+                continue
+            place = target["st_value"] + (entry["r_addend"] if entry.is_RELA() else 0)
+            aimed_at.setdefault(target["st_shndx"], set()).update({place, place + 4})
+    splits: dict[int, list[int]] = {}
+    split_runs: dict[int, list[tuple[int, int]]] = {}  # the runs cut into pieces, in each section of code
+    for index, section in enumerate(sections):
+        if (section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR and section["sh_type"] != "SHT_NOBITS"
+                and len(starts.get(index, ())) > 1):
+            order = starts[index]
+            runs = [(code_start(index, end), following) for end, following in
+                    ((ranges[index][start][0], order[at + 1] if at + 1 < len(order) else section["sh_size"])
+                     for at, start in enumerate(order))]
+            splits[index] = _pieces(section.data(), [(begin, end) for begin, end in runs if begin < end],
+                                    aimed_at.get(index, set()), order, relocated.get(index, set()))
+            split_runs[index] = [(begin, end) for begin, end in runs
+                                 if any(begin < at < end for at in splits[index])]
 
     padding: set[str] = set()
     pointed_at: set[str] = set()
@@ -253,8 +294,19 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             # zeroed, and the node it lands in (with the offset there) stands in the digest instead, as a
             # relocation's target does.
             landings = sorted(set(starts[index]) | {node(index, end)[1] for end, _, _ in ranges[index].values()
-                                                    if end < len(raw)})
-            for place, landing in _local_branches(bytes(raw), landings):
+                                                    if end < len(raw)} | set(splits.get(index, ())))
+            # A rel8 jump onto a function's start (a tail call the assembler made short), and a branch from one
+            # piece of a run into another (one function the cut went through): references, so that no footprint
+            # loses what runs after them. Their distance stays in the digest.
+            landed = set(landings)
+            for place, landing, short in _near_branches(bytes(raw), landings, split_runs.get(index, [])):
+                if place in relocated.get(index, ()):
+                    continue
+                (caller, _), (callee, _) = node(index, place), node(index, landing)
+                if callee != caller and (short and landing in landed or
+                                         run_of.get(caller, caller) == run_of.get(callee, callee)):
+                    targets.setdefault(caller, set()).add(f"={callee}")
+            for place, landing in _local_branches(bytes(raw), landings, relocated.get(index, set())):
                 (caller, caller_start), (callee, callee_start) = node(index, place), node(index, landing)
                 raw[place:place + 4] = bytes(4)
                 entries.setdefault(caller, []).append((place - caller_start, -1,
@@ -277,8 +329,10 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
         # each symbol up to the next (``*`` and that symbol's name).
         gaps: dict[str, bytes] = {}
         for run in re.finditer(b"\0+", bytes(covered)):
-            key, begins = node(index, run.start())
-            gaps[key] = gaps.get(key, b"") + body[max(begins, run.start()):run.end()]
+            cuts = [run.start(), *(at for at in splits.get(index, ()) if run.start() < at < run.end()), run.end()]
+            for begin, end in zip(cuts, cuts[1:]):
+                key, begins = node(index, begin)
+                gaps[key] = gaps.get(key, b"") + body[max(begins, begin):end]
         if not starts.get(index):
             gaps.setdefault(f"{name}:{section.name}:{UNCOVERED}", b"")
         for key in set(gaps) | {key for key in entries if key.rsplit(":", 1)[1].startswith(UNCOVERED)}:
@@ -312,12 +366,74 @@ def _code_after_filler(code: bytes, end: int, following: int) -> int:
     return end
 
 
-def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
+def _pieces(code: bytes, runs: list[tuple[int, int]], aimed_at: set[int], symbols: list[int],
+            relocated: set[int]) -> list[int]:
+    """Where each run of code no symbol names (``runs``: begin and end) is cut: at a FUNCTION_ALIGNMENT boundary
+    inside it that something aims at (a relocation, ``aimed_at``, or a local branch) and that the code before it
+    cannot run into, because it ends in a ``jmp`` onto a symbol or such a boundary, then filler. The
+    compiler emits runs of thunks there, one reached from each closure, each a tail jump: a piece each, so that a
+    case's footprint holds its own thunks, not its neighbours'."""
+    inside = [at for begin, end in runs for at in range(-(-(begin + 1) // FUNCTION_ALIGNMENT) * FUNCTION_ALIGNMENT,
+                                                        end, FUNCTION_ALIGNMENT)]
+    if not inside:
+        return []
+    wanted = set(inside) & (aimed_at | {landing for _, landing in _local_branches(code, inside, relocated)})
+    known = set(symbols) | {begin for begin, _ in runs} | wanted
+    return sorted(at for at in wanted if _ends_in_a_jump(code, at, known))
+
+
+def _ends_in_a_jump(code: bytes, at: int, known: set[int]) -> bool:
+    """Whether the code before ``at`` ends in a ``jmp`` rel32 (E9) onto one of ``known``, then nothing but filler:
+    it cannot run on into ``at``. (Not a ``ret``: its one byte, C3, ends many another instruction too.)"""
+    for end in range(at, max(at - FUNCTION_ALIGNMENT, 4), -1):
+        if end < at and code[end] not in FILLER_BYTES:
+            return False
+        if code[end - 5] == 0xE9:
+            distance = int.from_bytes(code[end - 4:end], "little", signed=True)
+            if end + distance in known:
+                return True
+    return False
+
+
+def _near_branches(code: bytes, starts: list[int], runs: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
+    """Places in ``code`` (x86-64) that may be a branch's displacement, with where each lands and whether it is a
+    rel8: a rel8 after EB or 70-7F that lands on one of ``starts``, and a rel32 after E8, E9 or 0F 80-8F or a rel8
+    that lands inside one of ``runs`` (begin, end). Bytes that only look like one add references, never lose one."""
+    if len(code) < 8:
+        return []
+    values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
+    places = np.arange(2, len(values) - 4, dtype=np.int64)
+    before1, before2 = values[places - 1], values[places - 2]
+    long_places = places[(before1 == 0xE8) | (before1 == 0xE9) | ((before2 == 0x0F) & (before1 >= 0x80)
+                                                                  & (before1 <= 0x8F))]
+    words = (values[long_places] | (values[long_places + 1] << 8) | (values[long_places + 2] << 16)
+             | (values[long_places + 3] << 24))
+    long_aimed = long_places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
+    places = np.arange(1, len(values), dtype=np.int64)
+    short_places = places[(values[places - 1] == 0xEB) | ((values[places - 1] >= 0x70) & (values[places - 1] <= 0x7F))]
+    bytes_ = values[short_places]
+    short_aimed = short_places + 1 + np.where(bytes_ >= 128, bytes_ - 256, bytes_)
+
+    def in_runs(aimed: np.ndarray) -> np.ndarray:
+        begins = np.asarray([begin for begin, _ in runs], dtype=np.int64)
+        ends = np.asarray([end for _, end in runs], dtype=np.int64)
+        at = np.searchsorted(begins, aimed, side="right") - 1
+        return (at >= 0) & (aimed < ends[np.clip(at, 0, None)]) if runs else np.zeros(len(aimed), dtype=bool)
+
+    long_kept = in_runs(long_aimed)
+    short_kept = in_runs(short_aimed) | np.isin(short_aimed, np.asarray(starts, dtype=np.int64))
+    return ([(int(place), int(target), False) for place, target in zip(long_places[long_kept], long_aimed[long_kept])]
+            + [(int(place), int(target), True)
+               for place, target in zip(short_places[short_kept], short_aimed[short_kept])])
+
+
+def _local_branches(code: bytes, starts: list[int], relocated: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     """Where ``code`` (one section of x86-64 code) may refer to the start of a function in itself without a
     relocation, as the assembler resolves a call, a jump or an address within one section: each rel32 after a
     ``call`` (E8), a ``jmp`` (E9), a conditional jump (0F 80-8F) or a RIP-relative ``lea`` (REX.W 8D with mod 00, r/m
-    101) that lands exactly on one of ``starts`` (a symbol's, or that of the code no symbol names after one). Bytes
-    that only look like one add a reference, never lose one: their landing stands in the digest."""
+    101) that lands exactly on one of ``starts`` (a symbol's, or that of the code no symbol names after one), and
+    that no relocation fills (``relocated``: its target is the relocation's). Bytes that only look like one add a
+    reference, never lose one: their landing stands in the digest."""
     if len(code) < 8:
         return []
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
@@ -329,7 +445,8 @@ def _local_branches(code: bytes, starts: list[int]) -> list[tuple[int, int]]:
     words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
     aimed = places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
     hits = np.isin(aimed, np.asarray(starts, dtype=np.int64))
-    return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])]
+    return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])
+            if int(place) not in relocated]
 
 
 def function_map(package: Path, objects: Iterable[str], built_in: Path | None = None) -> FunctionMap:

@@ -106,6 +106,75 @@ def test_a_jump_into_another_function_is_a_reference_not_a_distance(tmp_path):
     assert "*target" in {key.rsplit(":", 1)[1] for key in maps[0].closure(named["caller"])}
 
 
+THUNKS = """\
+__asm__(".text\\n"
+        "ta:\\n .fill %d, 1, 0x90\\n ret\\n.size ta, .-ta\\n"
+        "tb:\\n ret\\n.size tb, .-tb\\n"
+        ".globl before\\n.type before,@function\\nbefore:\\n ret\\n.size before, .-before\\n"
+        ".p2align 4\\n.Lthunk_a:\\n push %%rbp\\n pop %%rbp\\n .byte %s\\n .long ta - . - 4\\n"
+        ".p2align 4\\n.Lthunk_b:\\n push %%rbp\\n .byte 0xe9\\n .long tb - . - 4\\n"
+        ".globl caller_a\\n.type caller_a,@function\\ncaller_a:\\n lea .Lthunk_a(%%rip), %%rax\\n ret\\n"
+        ".size caller_a, .-caller_a\\n"
+        ".globl caller_b\\n.type caller_b,@function\\ncaller_b:\\n lea .Lthunk_b(%%rip), %%rax\\n ret\\n"
+        ".size caller_b, .-caller_b\\n"
+        ".globl calls_out\\n.type calls_out,@function\\ncalls_out:\\n call abort\\n"
+        ".size calls_out, .-calls_out\\n"
+        ".globl short_tail\\n.type short_tail,@function\\nshort_tail:\\n jmp after_call\\n"
+        ".size short_tail, .-short_tail\\n"
+        ".globl after_call\\n.type after_call,@function\\nafter_call:\\n ret\\n.size after_call, .-after_call\\n");
+"""
+
+
+def thunk_map(tmp_path: Path, name: str, ta_size: int = 1, thunk_a_ends: str = "0xe9") -> FunctionMap:
+    """THUNKS compiled: two unnamed thunks after ``before``, each reached by its caller's ``lea`` and tail-jumping
+    to its own function (``ta`` of ``ta_size`` bytes of nop); ``thunk_a_ends`` is the opcode of thunk a's last
+    instruction, a rel32 to ``ta``: by default a ``jmp``, which does not run on into thunk b."""
+    package = tmp_path / f"worktree-{name}"
+    (package / "Lib.build").mkdir(parents=True)
+    (package / "lib.c").write_text(THUNKS % (ta_size, thunk_a_ends))
+    subprocess.run([CLANG, "-c", str(package / "lib.c"), "-o", str(package / "Lib.build" / "lib.c.o")],
+                   check=True, cwd=package)
+    return function_map(package, ["Lib.build/lib.c.o"])
+
+
+def reached(built: FunctionMap, name: str) -> set[str]:
+    return {key.rsplit(":", 1)[1] for key in built.closure(built.named()[name])}
+
+
+@needs_clang
+def test_a_run_of_unnamed_thunks_is_a_node_for_each_thunk(tmp_path):
+    # As the thunks a whole-module Swift object emits after a specialization, one for each closure (issue 74: a
+    # package's change to one lock timed its neighbours, whose thunks shared one node with its own).
+    built = thunk_map(tmp_path, "a")
+    assert "ta" in reached(built, "caller_a") and "tb" not in reached(built, "caller_a")
+    assert "tb" in reached(built, "caller_b") and "ta" not in reached(built, "caller_b")
+    # A change to ta's body changes ta alone: not thunk b, nor its caller.
+    assert changed_symbols(built, thunk_map(tmp_path, "b", ta_size=3)) == {"ta"}
+
+
+@needs_clang
+def test_code_that_can_run_on_into_the_next_thunk_is_not_cut_from_it(tmp_path):
+    # The negative control: thunk a ends in a conditional jump (0F 85), which can fall through to thunk b.
+    built = thunk_map(tmp_path, "a", thunk_a_ends="0x0f, 0x85")
+    assert "tb" in reached(built, "caller_a")
+
+
+@needs_clang
+def test_a_relocated_call_at_a_function_s_end_is_no_reference_to_the_next_function(tmp_path):
+    # As a Swift function that ends in a call to a fatal error: the call's rel32 is zero until linked, and would
+    # seem to land on the function after it (issue 74: a TTAS lock's closure seemed to call the ticket lock's).
+    built = thunk_map(tmp_path, "a")
+    assert "after_call" not in reached(built, "calls_out")
+    assert "after_call" in reached(built, "after_call")
+
+
+@needs_clang
+def test_a_short_tail_jump_onto_a_function_is_a_reference(tmp_path):
+    # The assembler makes a jump to a near function in the same section a rel8 (EB), with no relocation.
+    built = thunk_map(tmp_path, "a")
+    assert "after_call" in reached(built, "short_tail") and "tb" not in reached(built, "short_tail")
+
+
 NAMES = """\
 __attribute__((used, section("names"), aligned(2))) const char first[] = "SaySSG";
 """
