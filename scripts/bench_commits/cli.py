@@ -19,11 +19,11 @@ from analyze_lib.present.render import resolution_table
 from . import abba_plan, gate_check, git, package_manifest, paired_plan, same_code
 from .bench_options import check_bench_options
 from .build_cache import BuildCache, cache_directory, toolchain_version
-from .comparison import _compare_commits, _measure, _shape
+from .comparison import compare_commits, measure, shape
 from .errors import ComparisonError
 from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, elapsed_text, observe, say
 from .sides import SIDE_A, SIDE_B, result_paths, short
-from .workspace import RESULTS_DIR, _resolve, _stamp, _Workspace
+from .workspace import RESULTS_DIR, Workspace, resolve_revision, stamp
 
 
 SEED_RANGE = (1, 2**31 - 1)
@@ -245,22 +245,22 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
                 cache: BuildCache | None, seed: int) -> int:
     if args.revisions:
         raise ComparisonError("--check-gate takes no revisions: it compares HEAD with itself")
-    commit = _resolve(repo, "HEAD")
+    commit = resolve_revision(repo, "HEAD")
     results = repo / package / RESULTS_DIR
     results.mkdir(exist_ok=True)
-    stamp = _stamp()
-    workspace = _Workspace(repo, package, args.keep)
+    run_stamp = stamp()
+    workspace = Workspace(repo, package, args.keep)
     rows = []
     try:
         worktree = workspace.worktree(commit)
         built = build("HEAD", commit, worktree, builder, workspace.logs, cache, args.rebuild)
         binary, kit = built.binary, built.kit
         checks = (gate_check.planted_check(args.plant),) if args.plant else gate_check.gate_checks(quick, args.paired)
-        what = _comparisons(checks, _shape(args, quick))
+        what = _comparisons(checks, shape(args, quick))
         say(f"gate check of {short(commit)}: seed {seed}; {what}")
         for index, spec in enumerate(checks, start=1):
             slug = f"check-gate{index}"
-            paths = result_paths(results, stamp, f"{short(commit)}-{slug}-a", f"{short(commit)}-{slug}-b")
+            paths = result_paths(results, run_stamp, f"{short(commit)}-{slug}-a", f"{short(commit)}-{slug}-b")
             label = f"{spec.name} {short(commit)}"
             sides = {name: Side(name, " ".join([label, *options]), binary, worktree,
                                 workspace.root / f"env-{index}-{name.lower()}.json", timing, options, kit)
@@ -268,7 +268,7 @@ def _check_gate(args, bench_options: list[str], quick: bool, repo: Path, package
                                                    (SIDE_B, spec.b_options, paths.timing_b))}
             say(f"comparison {index}/{len(checks)}: {spec.name}")
             started = time.monotonic()
-            _measure(args, sides, bench_options, quick, seed, workspace.logs, started, control=False)
+            measure(args, sides, bench_options, quick, seed, workspace.logs, started, control=False)
             observed = observe(paths.timing_a, paths.timing_b, args.alpha)
             ok, why = gate_check.judge_check_gate(spec, observed)
             seconds = time.monotonic() - started
@@ -337,7 +337,10 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         cache = _build_cache(builder, package)
         if args.check_gate:
             return _check_gate(args, bench_options, quick, repo, package, builder, cache, seed)
-        return _compare_commits(args, bench_options, quick, repo, package, builder, cache, seed, manifest, product)
+        markdown, code = compare_commits(args, bench_options, quick, repo, package, builder, cache, seed, manifest,
+                                         product)
+        sys.stdout.write(markdown)
+        return code
     except (ComparisonError, AnalyzeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return exit_codes.EXIT_BAD_INPUT

@@ -17,7 +17,7 @@ from .run import say
 RESULTS_DIR = "Results"
 
 
-class _Workspace:
+class Workspace:
     """The temporary directory with the worktrees and logs; removed (worktrees first) on exit unless kept.
     ``package`` is the package's directory relative to the top of the repository (``.`` at its root).
 
@@ -59,11 +59,14 @@ class _Workspace:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _stamp() -> str:
+def stamp() -> str:
+    """The UTC time of day that names a run's files: ``yyyymmdd-HHMMSS``."""
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
 
 
-def _resolve(repo: Path, revision: str) -> str:
+def resolve_revision(repo: Path, revision: str) -> str:
+    """The commit ``revision`` names (ComparisonError when none), refused when it is the checked-out commit and
+    the working tree has changes (git.refuse_working_tree)."""
     commit = git.resolve(repo, revision)
     git.refuse_working_tree(repo, revision, commit)
     return commit
