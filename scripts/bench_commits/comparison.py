@@ -21,6 +21,7 @@ from analyze_lib.present.gate_text import code_headline
 from . import brought_in, case_selection, package_manifest, paired_plan, same_code, verdict
 from .bench_options import filter_option, with_filter, without_filter
 from .build_cache import BuildCache
+from .code_identity import CodeIdentity
 from .errors import ComparisonError
 from .paired import run_paired
 from .run import Builder, Built, Side, build, count_functions, counts_markdown, control_of, elapsed_text, \
@@ -326,12 +327,9 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
     if base.functions is None or head.functions is None or base.identity is None or head.identity is None:
         say("every case is timed: a build has no function map, so which cases run changed code is not known")
         return None, {}
-    # Kept by code (a build of another commit with the same code has the same footprints), one file for each
-    # filter (the whole suite's, without one).
-    name = f"functions-{hashlib.sha256(' '.join(filter_option(bench_options)).encode()).hexdigest()[:12]}.tsv"
+    name = footprints_name(bench_options)
     identities = {commits[0]: base.identity, commits[1]: head.identity}
-    files = {commit: (cache.kept_by_code(identities[commit], name) if cache is not None else None) or
-             logs / f"functions-{commit[:12]}.tsv" for commit in commits}
+    files = {commit: _footprints_file(commit, identities[commit], name, cache, logs) for commit in commits}
     missing = [commit for commit in dict.fromkeys(commits) if not files[commit].is_file()]
     footprinted: tuple[str, ...] = commits
     if missing == [commits[1]]:
@@ -379,6 +377,27 @@ def _select_cases(bench_options: list[str], builds: dict[str, Built], commits: t
         say(f"timing {len(selection.timed())} variant(s) in their benchmarks that run changed code; "
             f"{len(selection.same())} unchanged: same code")
     return selection, group_cases
+
+
+def footprints_name(bench_options: list[str]) -> str:
+    """The name of a build's footprints file for the bench options' filter. Footprints are kept by code (a build of
+    another commit with the same code has the same footprints), one file for each filter (the whole suite's,
+    without one)."""
+    return f"functions-{hashlib.sha256(' '.join(filter_option(bench_options)).encode()).hexdigest()[:12]}.tsv"
+
+
+def _footprints_file(commit: str, identity: CodeIdentity, name: str, cache: BuildCache | None, logs: Path) -> Path:
+    """Where the footprints ``name`` of the build of ``commit`` are: kept by its code, else in this run's logs
+    (where they are written, and which may hold them already)."""
+    return (cache.kept_by_code(identity, name) if cache is not None else None) or logs / f"functions-{commit[:12]}.tsv"
+
+
+def footprints_kept(side: BuiltCommit, bench_options: list[str], cache: BuildCache | None, logs: Path) -> bool:
+    """Whether the footprints of ``side``'s build for the bench options' filter are at hand (kept by code, or
+    written by this run), so that a selection with it as the base computes none of its own."""
+    identity = side.built.identity
+    return identity is not None and _footprints_file(side.commit, identity, footprints_name(bench_options), cache,
+                                                     logs).is_file()
 
 
 def _control_can_run(args) -> bool:
