@@ -13,12 +13,14 @@ from pathlib import Path
 from analyze_lib.argtypes import checked_number, significance_level
 from analyze_lib.judge.compare import DEFAULT_ALPHA
 from analyze_lib import exit_codes
-from analyze_lib.exit_codes import BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
+from analyze_lib.exit_codes import BENCH_COMMITS_BISECT_EXIT_CODES, BENCH_COMMITS_BISECT_NOTE, \
+    BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE, exit_codes_help
 from analyze_lib.present.doc import markdown_table
 from analyze_lib.present.render import resolution_table
 from . import abba_plan, gate_check, git, package_manifest, paired_plan, same_code
 from .bench_options import check_bench_options
 from .build_cache import BuildCache, cache_directory, toolchain_version
+from .bisect_run import run_bisect
 from .comparison import compare_commits, measure, shape
 from .errors import ComparisonError
 from .run import PROG, AnalyzeError, Builder, Interrupted, Side, build, elapsed_text, observe, say
@@ -82,9 +84,45 @@ series of planted comparisons, one seed each.
 
 Time: about two bench runs of as many rounds (every case, twice), plus a release build per commit and
 bench count unless --no-count (docs/bench-commits.md).
+
+Bisect: `bench-commits bisect GOOD BAD [-- --filter ...]` finds the first commit of BAD's first-parent history
+after GOOD at which the chosen cases got slower (--faster: faster), building and timing only the commits the
+search needs, each step a paired comparison against GOOD; commits that run the same code are settled without
+timing. Its options and exit codes: bench-commits bisect --help; how to use it: docs/which-commit.md.
 """
 
 EPILOG = exit_codes_help(BENCH_COMMITS_EXIT_CODES, BENCH_COMMITS_PRECEDENCE_NOTE)
+
+BISECT_DESCRIPTION = """\
+Find the first commit at which the chosen cases got slower (--faster: faster). GOOD is a commit at which they were
+not, BAD a later one at which they are; the candidates are the commits of BAD's first-parent history after GOOD
+(git rev-list --first-parent --reverse GOOD..BAD). Run it where you run bench-commits BASE HEAD: in DispatchBench,
+or in your package's directory with --product (docs/gate-your-own-package.md).
+
+The chosen cases are those the bench options after `--` select (--filter, --threads), every case without them.
+BAD is timed first, paired against GOOD: the cases it calls slower are the ones every later step times. Each step
+builds the candidate in the middle of what is left, in a worktree (builds are kept in ~/.cache/dispatchbench/builds
+as bench-commits keeps them, so a second bisect of the same range builds nothing), and settles it:
+
+- same code: when it runs the same code for the chosen cases as the nearest commit settled on either side, or as
+  GOOD (an equal code identity, or no chosen case's footprint holds a changed function or datum:
+  docs/comparison-rule.md#which-cases-run-changed-code), it is settled as that commit is, without timing;
+- else it is timed, paired against GOOD, by the comparison bench-commits BASE HEAD makes and the gate's rule
+  (docs/comparison-rule.md): a case called slower puts the first slower commit at or before it; every case decided
+  otherwise (no change, or faster) puts it after. A step that leaves a case undecided (not resolved, too few rounds)
+  is timed further once, with twice the rounds, most rounds and budget; still undecided, the bisect stops there and
+  names the commits left;
+- a commit that does not build is skipped and said, as git bisect skip does.
+
+For n candidates it times at most ceil(log2 n) + 1 steps, one more for each step timed further. The Markdown on
+stdout names the first slower commit, its subject, its paired change against GOOD with each case's interval, what it
+changed (sections and functions, demangled) and every step, with how many commits were built, timed and settled as
+the same code; its verdict line comes first and last. Each timed step's CSVs go to Results/, as bench-commits
+BASE HEAD writes them. From a series of runs: scripts/analyze history marks where a case shifted and prints the
+bisect command (docs/which-commit.md).
+"""
+
+BISECT_EPILOG = exit_codes_help(BENCH_COMMITS_BISECT_EXIT_CODES, BENCH_COMMITS_BISECT_NOTE)
 
 
 _pairs = checked_number(int, "at least 1", lambda value: value >= 1)
@@ -106,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                          f"       {PROG} BASE HEAD --abba [--product NAME] [--quick] [--pairs N] [--no-count] "
                          f"[--rebuild] [--keep] [--seed S] [-- bench options]\n"
                          f"       {PROG} --check-gate [--abba] [--product NAME] [--quick] [--pairs N] [--plant F] "
-                         "[--seed S]",
+                         "[--seed S]\n"
+                         f"       {PROG} bisect GOOD BAD [--faster] [options] [-- bench options]",
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("revisions", nargs="*", metavar="REV", help="BASE and HEAD: any git revision of a commit")
     parser.add_argument("--product", metavar="NAME",
@@ -156,37 +195,73 @@ def build_parser() -> argparse.ArgumentParser:
                        "within the time budget.")
     paired.add_argument("--paired", action="store_true",
                         help="paired runs: the default, accepted so that commands written before it was still run")
-    paired.add_argument("--rounds", type=_pairs, metavar="R",
+    _add_paired_options(paired)
+    parser.add_argument("--check-gate", action="store_true",
+                        help="compare HEAD with itself, plain and with a planted slowdown (see above)")
+    parser.add_argument("--plant", type=_slowdown, metavar="F",
+                        help="with --check-gate: only the comparison with `--spin-scale F` on side B")
+    return parser
+
+
+def build_bisect_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``bench-commits bisect`` (usage errors exit 2)."""
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} bisect", usage=f"{PROG} bisect GOOD BAD [--faster] [--product NAME] [--quick] [--rounds R] "
+                                     "[--max-rounds M] [--visit-pairs N] [--sample-time MS] [--budget MIN] "
+                                     "[--placement P] [--alpha A] [--rebuild] [--keep] [--seed S] [-- bench options]",
+        description=BISECT_DESCRIPTION, epilog=BISECT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("good", metavar="GOOD", help="a git revision of a commit at which the cases were not slower")
+    parser.add_argument("bad", metavar="BAD",
+                        help="a git revision of a later commit at which they are; GOOD on its first-parent history")
+    parser.add_argument("--faster", action="store_true",
+                        help="find the first commit at which the chosen cases got faster instead")
+    parser.add_argument("--product", metavar="NAME",
+                        help="the executable product to build and run at each commit, as bench-commits BASE HEAD "
+                             f"--product (default: {package_manifest.OWN_PRODUCT} in DispatchBench itself; in your "
+                             "package, its one executable that depends on DispatchBench)")
+    parser.add_argument("--quick", action="store_true", help="bench --quick in every round")
+    parser.add_argument("--alpha", type=significance_level, default=DEFAULT_ALPHA,
+                        help=f"each step's significance level, as bench-commits BASE HEAD --alpha (default "
+                             f"{DEFAULT_ALPHA:g})")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="build every commit it visits afresh instead of reusing a build kept from an earlier run")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary worktrees, builds and logs (their directory is printed)")
+    parser.add_argument("--seed", type=_seed, metavar="S", help="the seed of the case order (default: random)")
+    _add_paired_options(parser.add_argument_group(
+        "each timed step", "A paired comparison against GOOD of the chosen cases that run changed code, shaped as\n"
+                           "bench-commits BASE HEAD's (docs/bench-commits.md#the-paired-comparison)."))
+    return parser
+
+
+def _add_paired_options(group) -> None:
+    """The options that shape a paired comparison (bench-commits BASE HEAD, and each timed step of bisect)."""
+    group.add_argument("--rounds", type=_pairs, metavar="R",
                         help=f"rounds that visit every case, each a fresh pair of workers (default "
                              f"{paired_plan.DEFAULT_ROUNDS}, quick {paired_plan.QUICK_ROUNDS})")
-    paired.add_argument("--max-rounds", type=_pairs, metavar="M",
+    group.add_argument("--max-rounds", type=_pairs, metavar="M",
                         help=f"the most rounds a case still coarser than the target gets (default "
                              f"{paired_plan.DEFAULT_MAX_ROUNDS}, quick {paired_plan.QUICK_MAX_ROUNDS})")
-    paired.add_argument("--visit-pairs", type=_pairs, metavar="N",
+    group.add_argument("--visit-pairs", type=_pairs, metavar="N",
                         help=f"pairs a case gets in each round that visits it; the round keeps their median "
                              f"(default {paired_plan.DEFAULT_VISIT_PAIRS}, quick {paired_plan.QUICK_VISIT_PAIRS})")
-    paired.add_argument("--sample-time", type=_milliseconds, metavar="MS",
+    group.add_argument("--sample-time", type=_milliseconds, metavar="MS",
                         help=f"least length of one sample in milliseconds, fractions allowed (default "
                              f"{paired_plan.DEFAULT_SAMPLE_MS:g})")
-    paired.add_argument("--budget", type=_minutes, metavar="MIN",
+    group.add_argument("--budget", type=_minutes, metavar="MIN",
                         help=f"minutes of measuring within which rounds beyond --rounds visit the cases still "
                              f"coarse (default {paired_plan.DEFAULT_BUDGET_MINUTES:g}, quick "
                              f"{paired_plan.QUICK_BUDGET_MINUTES:g}; when a --filter or the cases that run changed "
                              f"code leave fewer than the whole suite, in proportion to them, at least "
                              f"{paired_plan.LEAST_SELECTED_BUDGET_MINUTES:g}); "
                              "the first --rounds run whole whatever it says")
-    paired.add_argument("--placement", choices=paired_plan.PLACEMENTS,
+    group.add_argument("--placement", choices=paired_plan.PLACEMENTS,
                         help="where the threads run: pinned confines both builds to one CPU, the same for both, "
                              "while they measure a one-thread case (the CPU alternates by round), and runs thread i "
                              "of a case of more threads on one CPU alone, the same in both builds (the CPUs rotate "
                              "by round); same-cpu does the same for one-thread cases and lets the threads of the "
                              "others run free; free leaves every thread to the scheduler, as bench does "
                              f"(default {paired_plan.DEFAULT_PLACEMENT}; why: docs/bench-commits.md#placement)")
-    parser.add_argument("--check-gate", action="store_true",
-                        help="compare HEAD with itself, plain and with a planted slowdown (see above)")
-    parser.add_argument("--plant", type=_slowdown, metavar="F",
-                        help="with --check-gate: only the comparison with `--spin-scale F` on side B")
-    return parser
 
 
 def split_bench_options(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -290,43 +365,59 @@ def _build_cache(builder: Builder, package: Path) -> BuildCache | None:
     return BuildCache(cache_directory(), toolchain, (*builder.command, builder.binary, str(package)))
 
 
+def _check_options(args, bench_options: list[str]) -> list[str]:
+    """Refuse options that do not go together (ComparisonError), set --paired and --pairs from --abba, and return
+    the bench options (checked for a paired run)."""
+    if args.paired and args.abba:
+        raise ComparisonError("--paired and --abba are two ways to compare: give one (paired is the default)")
+    args.paired = not args.abba
+    if args.paired:
+        bench_options = paired_plan.check_paired_bench_options(bench_options)
+        if args.pairs is not None:
+            raise ComparisonError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
+                                  "--max-rounds")
+    else:
+        args.pairs = args.pairs or abba_plan.DEFAULT_PAIRS
+        given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
+        if given:
+            raise ComparisonError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
+    if args.what_changed and args.check_gate:
+        raise ComparisonError("--what-changed compares two commits; --check-gate compares HEAD with itself")
+    if args.plant and not args.check_gate:
+        raise ComparisonError("--plant goes with --check-gate")
+    if not args.check_gate and len(args.revisions) != 2:
+        raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
+    # args.pairs is an int without --paired (set above); mypy keeps the None of the paired branch's check.
+    if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:  # type: ignore[operator]
+        say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
+            "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else  # type: ignore[operator]
+                                                    "it falls back to the samples of one process"))
+    return bench_options
+
+
 def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Path | None = None) -> int:
-    """Run the command line; return the exit code (exit_codes.BENCH_COMMITS_EXIT_CODES). ``builder`` replaces
+    """Run the command line, ``bisect`` too; return the exit code (exit_codes.BENCH_COMMITS_EXIT_CODES, and
+    BENCH_COMMITS_BISECT_EXIT_CODES for bisect). ``builder`` replaces
     the swift build (tests); by default it comes from the environment (BENCH_COMMITS_BUILD,
     BENCH_COMMITS_BINARY) or is swift's."""
     own, bench_options = split_bench_options(sys.argv[1:] if argv is None else list(argv))
+    bisecting = own[:1] == ["bisect"]
     try:
-        args = build_parser().parse_args(own)
+        args = build_bisect_parser().parse_args(own[1:]) if bisecting else build_parser().parse_args(own)
     except SystemExit as stop:  # --help (0) or a usage error (2, argparse's line already printed)
         return int(stop.code or 0)
     previous = signal.signal(signal.SIGTERM, _raise_interrupted)
     try:
         bench_options, quick_option = check_bench_options(bench_options)
         quick = args.quick or quick_option
-        if args.paired and args.abba:
-            raise ComparisonError("--paired and --abba are two ways to compare: give one (paired is the default)")
-        args.paired = not args.abba
-        if args.paired:
+        if bisecting:
+            # Every step is paired, without counts, the control or --what-changed (bisect_run.CommitProbe).
+            args.paired, args.abba, args.pairs, args.check_gate = True, False, None, False
+            args.all, args.no_count, args.what_changed = False, True, False
+            args.revisions = [args.good, args.bad]
             bench_options = paired_plan.check_paired_bench_options(bench_options)
-            if args.pairs is not None:
-                raise ComparisonError("--pairs counts whole rounds a side, with --abba; paired runs take --rounds and "
-                                      "--max-rounds")
         else:
-            args.pairs = args.pairs or abba_plan.DEFAULT_PAIRS
-            given = [name for name in PAIRED_ONLY_OPTIONS if getattr(args, name) is not None]
-            if given:
-                raise ComparisonError(f"--{given[0].replace('_', '-')} goes with paired runs, not --abba")
-        if args.what_changed and args.check_gate:
-            raise ComparisonError("--what-changed compares two commits; --check-gate compares HEAD with itself")
-        if args.plant and not args.check_gate:
-            raise ComparisonError("--plant goes with --check-gate")
-        if not args.check_gate and len(args.revisions) != 2:
-            raise ComparisonError(f"give two revisions, BASE and HEAD (got {len(args.revisions)}), or --check-gate")
-        # args.pairs is an int without --paired (set above); mypy keeps the None of the paired branch's check.
-        if not args.paired and args.pairs < abba_plan.MIN_DECIDING_PAIRS:  # type: ignore[operator]
-            say(f"warning: with {args.pairs} pair(s) the gate has fewer than {abba_plan.MIN_DECIDING_PAIRS} rounds "
-                "a side to judge between processes: " + ("it can decide no case" if args.pairs > 1 else  # type: ignore[operator]
-                                                        "it falls back to the samples of one process"))
+            bench_options = _check_options(args, bench_options)
         start = cwd or Path.cwd()
         repo = git.toplevel(start)
         package = package_directory(start, repo)
@@ -337,8 +428,8 @@ def main(argv: list[str] | None = None, builder: Builder | None = None, cwd: Pat
         cache = _build_cache(builder, package)
         if args.check_gate:
             return _check_gate(args, bench_options, quick, repo, package, builder, cache, seed)
-        markdown, code = compare_commits(args, bench_options, quick, repo, package, builder, cache, seed, manifest,
-                                         product)
+        run = run_bisect if bisecting else compare_commits
+        markdown, code = run(args, bench_options, quick, repo, package, builder, cache, seed, manifest, product)
         sys.stdout.write(markdown)
         return code
     except (ComparisonError, AnalyzeError) as error:

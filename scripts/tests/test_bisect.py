@@ -6,14 +6,19 @@ each beside a negative control; and the timed steps stay within ⌈log₂ n⌉ +
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
+from analyze_lib import exit_codes
 from analyze_lib.judge.compare import FASTER, SLOWER, UNCHANGED, UNDETECTABLE, UNRESOLVED
-from bench_commits import bisect
+from bench_commits import bisect, bisect_report
 from bench_commits.bisect import (BROKEN, BUILD_FAILED, FOUND, MOVED, NARROWED, NO_CHANGE, NOT_MOVED, SAME_CODE,
                                   STOPPED, TIMED, TIMED_FURTHER, UNDECIDED, search, step_verdict)
+from gitrepo import commit, git
+from test_bench_commits import invocations, run
 
 GOOD = "c00"
 # What the fake gate calls a change: a factor beyond 5% either way.
@@ -260,3 +265,157 @@ def test_the_bound_is_reached_when_the_culprit_is_the_worst_place():
         names, probe = series(slowed_at(12, culprit))
         steps.append(search(GOOD, names, probe).timed_steps)
     assert max(steps) == bisect.most_timed_steps(12) == 5
+
+
+# On a repository: the fake build and bench (fake_build.py, fake_bench.py), nothing of Swift
+
+
+ONE_CASE = ("--seed", "7", "--max-rounds", "10", "--", "--filter", "^harness/spin", "--threads", "1")
+
+
+def worker_calls(repo: Path) -> list[dict]:
+    """The fake's worker processes (two a paired round), each with the commit it ran."""
+    return [call for call in invocations(repo) if call.get("argv", [])[-1:] == ["worker"]]
+
+
+def a_series(repo: Path, slowdown: bool = True) -> dict[str, str]:
+    """GOOD and six commits after it: two code changes that leave the case's speed alone, a commit whose build fails,
+    one that mends it (the code of the one before the failure), the slowdown (unless not ``slowdown``: a third code
+    change), and a docs change."""
+    commits = {"GOOD": git(repo, "rev-parse", "HEAD")}
+    commits["c1"] = commit(repo, "c1: a change to another variant", {"CODE": "a\n"})
+    commits["c2"] = commit(repo, "c2: another", {"CODE": "b\n"})
+    commits["c3"] = commit(repo, "c3: a commit that does not build", {"BROKEN": "yes\n"})
+    commits["c4"] = commit(repo, "c4: mend the build", {"BROKEN": None})
+    commits["c5"] = commit(repo, "c5: the planted slowdown" if slowdown else "c5: a third change",
+                           {"SPEED": "1.3\n"} if slowdown else {"CODE": "c\n"})
+    commits["c6"] = commit(repo, "c6: docs", {"README.md": "docs\n"})
+    return commits
+
+
+def test_bisect_names_the_slowdown_skips_a_failed_build_and_times_no_same_code_commit(repo, capsys):
+    commits = a_series(repo)
+    assert run(repo, "bisect", commits["GOOD"], "HEAD", *ONE_CASE) == exit_codes.EXIT_OK
+    captured = capsys.readouterr()
+    out = captured.out
+    first = out.splitlines()[0]
+    assert first.startswith("**Verdict: FOUND** (exit 0); first slower commit: `")
+    assert "c5: the planted slowdown" in first
+    assert commits["c5"][:7] in first and "harness/spin/loop threads:1" in first and "slower" in first
+    assert out.rstrip().splitlines()[-1] == first
+    # What was timed: BAD and c2 (each a comparison against GOOD); c4 and c5 settled as the same code; c3 skipped.
+    timed_heads = {call["commit"] for call in worker_calls(repo)} - {commits["GOOD"]}
+    assert timed_heads == {commits["c6"], commits["c2"]}
+    assert "6 commits: 5 built, 2 timed, 2 same code, 1 build failed" in first
+    assert f"| `{commits['c3'][:7]}` | c3: a commit that does not build | build failed: build of commit" in out
+    assert f"same code as `{commits['c6'][:7]}` (BAD)" in out and f"same code as `{commits['c2'][:7]}`" in out
+    assert "It runs the same code for the chosen cases as" in out
+    slower = r"1\.[23]\d"  # the fake's 1.3 with its noise
+    row = rf"\| `harness/spin/loop threads:1` \| {slower} \| \[{slower}, {slower}\] \| {slower}× slower \|"
+    assert re.search(row, out)
+    assert "**Code: changed**" in out  # what the culprit changed, against c4
+    # A second bisect of the same range builds nothing (the commit that fails to build fails again).
+    assert run(repo, "bisect", commits["GOOD"], "HEAD", *ONE_CASE) == exit_codes.EXIT_OK
+    again = capsys.readouterr()
+    assert f"first slower commit: `{commits['c5'][:7]}`" in again.out.splitlines()[0]
+    assert "Built: 5, GOOD included (5 kept from an earlier run)" in again.out
+    assert again.err.count("reused the build") == 5 and "building GOOD" not in again.err
+
+
+def test_bisect_of_a_range_without_the_slowdown_says_no_change(repo, capsys):
+    commits = a_series(repo, slowdown=False)
+    assert run(repo, "bisect", commits["GOOD"], "HEAD", *ONE_CASE) == exit_codes.EXIT_NO_CHANGE
+    out = capsys.readouterr().out
+    assert out.startswith(f"**Verdict: NO CHANGE** (exit 6); no change: BAD `{commits['c6'][:7]}` is not slower than "
+                          f"GOOD `{commits['GOOD'][:7]}` on the chosen cases")
+    assert "## No change" in out and "Not visited: 5." in out
+
+
+def test_bisect_of_docs_alone_times_nothing(repo, capsys):
+    good = git(repo, "rev-parse", "HEAD")
+    commit(repo, "docs", {"README.md": "docs\n"})
+    commit(repo, "more docs", {"README.md": "more docs\n"})
+    assert run(repo, "bisect", good, "HEAD", *ONE_CASE) == exit_codes.EXIT_NO_CHANGE
+    assert "runs the same code as GOOD for the chosen cases" in capsys.readouterr().out.splitlines()[0]
+    assert not worker_calls(repo)
+
+
+@pytest.mark.parametrize("revisions, message", [
+    (("HEAD", "HEAD~2"),
+     r"is not an ancestor of BAD HEAD~2 \(\w+\) \(BAD is an ancestor of GOOD: are they swapped\?\)"),
+    (("HEAD", "main"), "GOOD and BAD are one commit .*: no range to bisect"),
+    (("no-such-branch", "HEAD"), "not a commit: 'no-such-branch'"),
+    (("side", "HEAD"), "GOOD side .* is not an ancestor of BAD HEAD"),
+], ids=["swapped", "empty", "unknown", "not-an-ancestor"])
+def test_bisect_refuses_a_range_it_cannot_walk_in_one_line(repo, capsys, revisions, message):
+    commit(repo, "one", {"CODE": "1\n"})
+    commit(repo, "two", {"CODE": "2\n"})
+    git(repo, "branch", "side", "HEAD~1")
+    git(repo, "checkout", "-q", "side")
+    commit(repo, "on the side", {"CODE": "side\n"})
+    git(repo, "checkout", "-q", "main")
+    assert run(repo, "bisect", *revisions) == exit_codes.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and re.search(message, err[0]), err
+    assert invocations(repo) == [] and not (repo / "Results").exists()
+
+
+def test_bisect_refuses_a_good_merged_in_from_another_branch(repo, capsys):
+    good = commit(repo, "main's", {"CODE": "1\n"})
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    side = commit(repo, "on the side", {"OTHER": "side\n"})
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+    assert good and run(repo, "bisect", side, "HEAD") == exit_codes.EXIT_BAD_INPUT
+    assert "is not on BAD's first-parent history" in capsys.readouterr().err
+
+
+def test_bisect_help_and_usage_errors(repo, capsys):
+    assert run(repo, "bisect", "--help") == 0
+    help_text = capsys.readouterr().out
+    assert help_text.startswith("usage: bench-commits bisect GOOD BAD") and "docs/comparison-rule.md" in help_text
+    assert "  6    No change" in help_text and "--faster" in help_text
+    assert run(repo, "bisect", "HEAD") == 2  # argparse: BAD is missing
+    assert "the following arguments are required: BAD" in capsys.readouterr().err
+    assert run(repo, "bisect", "HEAD~1", "HEAD", "--abba") == 2  # not an option of bisect
+    assert run(repo, "bisect", "HEAD~1", "HEAD", "--", "--samples", "3") == 2  # set by the paired runs
+    assert "--samples is set by bench-commits" in capsys.readouterr().err
+
+
+# The report's words where the search ends without one commit (bisect_report; the fakes above give its steps)
+
+
+def facts(timings=None, **subjects) -> bisect_report.Facts:
+    return bisect_report.Facts("v1", "v2", SLOWER, {name: f"subject of {name}" for name in subjects} or {},
+                               timings or {}, [], 0, "`--filter ^x` (1 variant(s) in their benchmarks)",
+                               ("--filter", "^x"), "paired", 7, "0:01")
+
+
+def test_a_stopped_bisect_names_the_step_and_the_range_left_and_how_to_go_on():
+    names, probe = series(slowed_at(8, 6), undecided={"c04": 2})
+    stopped = search(GOOD, names, probe)
+    text, code = bisect_report.render(stopped, facts())
+    first = text.splitlines()[0]
+    assert code == exit_codes.EXIT_INCONCLUSIVE and first.startswith("**Verdict: INCONCLUSIVE** (exit 4); stopped at "
+                                                                      "`c04`: its change against GOOD stayed undecided")
+    assert "the first slower commit is one of 8, after `c00` (GOOD) up to `c08` (BAD)" in first
+    assert "To go on: `scripts/bench-commits bisect c00 c08 -- --filter '^x'`" in text
+    assert "| 3 | `c04` |  | timed further | undecided |" in text
+
+
+def test_a_narrowed_bisect_lists_the_commits_that_could_not_be_built_and_the_first_moved_one():
+    names, probe = series(slowed_at(8, 6), broken={"c04", "c05"})
+    narrowed = search(GOOD, names, probe)
+    text, code = bisect_report.render(narrowed, facts(c04=1, c05=1, c06=1))
+    assert code == exit_codes.EXIT_INCONCLUSIVE
+    assert "the first slower commit is one of 3, after `c03` up to `c06`: the commits before `c06` could not be built" \
+        in text.splitlines()[0]
+    assert "- `c04` subject of c04\n- `c05` subject of c05\n- `c06` subject of c06" in text
+    assert "| build failed: exit 1: error: cannot find 'oops' in scope | skipped |" in text
+
+
+def test_each_ending_has_its_own_exit_code():
+    assert set(bisect_report.EXIT_CODES) == {FOUND, NARROWED, STOPPED, NO_CHANGE}
+    listed = {code for code, _ in exit_codes.BENCH_COMMITS_BISECT_EXIT_CODES}
+    assert set(bisect_report.EXIT_CODES.values()) <= listed and set(bisect_report.VERDICT_WORDS) <= listed
+    assert exit_codes.EXIT_NO_CHANGE not in {code for code, _ in exit_codes.BENCH_COMMITS_EXIT_CODES}
