@@ -2,8 +2,9 @@
 
 CI acts on these numbers, so they never change meaning. The gate's own outcomes skip 2
 (bad input or usage, argparse's too) and 3 (scripts/analyze or scripts/bench-commits could
-not set up the Python environment: scripts/venv.sh exits 3 itself). Their meanings are here
-too, one table per tool, which the --help texts print and docs/exit-codes.md's tables must equal.
+not set up the Python environment: scripts/venv.sh exits 3 itself); bench-commits bisect adds 6 (no change to
+find). Their meanings are here too, one table per tool, which the --help texts print and docs/exit-codes.md's
+tables must equal.
 Imports only the standard library, so every stage and bench_commits may take it.
 """
 
@@ -18,6 +19,8 @@ EXIT_INCONCLUSIVE = 4
 EXIT_INCOMPLETE = 5
 EXIT_BAD_INPUT = 2
 EXIT_ENVIRONMENT = 3
+# bench-commits bisect: BAD did not move against GOOD, so there is no commit to find.
+EXIT_NO_CHANGE = 6
 # bench-commits interrupted (Ctrl-C); 128 + SIGINT, as a shell reports it.
 EXIT_INTERRUPTED = 130
 # When several gates (timing, counts) or outcomes apply, the first of these wins.
@@ -66,6 +69,22 @@ BENCH_COMMITS_EXIT_CODES: tuple[tuple[int, str], ...] = (
     (EXIT_INTERRUPTED, "Interrupted (Ctrl-C; 143 for SIGTERM): the child bench is stopped, the CSVs written so "
                        "far are kept."),
 )
+
+BENCH_COMMITS_BISECT_EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "Found: the first commit at which the chosen cases got slower (with `--faster`: faster) is named."),
+    (EXIT_BAD_INPUT, "Bad input: bad revision or option, GOOD not an ancestor of BAD on its first-parent history, "
+                     "an empty range, dirty working tree at `HEAD`, GOOD or BAD that does not build, a `bench` "
+                     "failure. One line on stderr."),
+    (EXIT_ENVIRONMENT, "The Python environment (`.venv`, shared with `scripts/analyze`) could not be set up."),
+    (EXIT_INCONCLUSIVE, "Stopped: a step's change stayed undecided when timed further, or the commits left could not "
+                        "be built; the report names the range the first commit is in."),
+    (EXIT_NO_CHANGE, "No change: BAD is not slower (with `--faster`: not faster) than GOOD on the chosen cases, or "
+                     "runs the same code for them."),
+    (EXIT_INTERRUPTED, "Interrupted (Ctrl-C; 143 for SIGTERM): the child bench is stopped, the CSVs written so "
+                       "far are kept."),
+)
+BENCH_COMMITS_BISECT_NOTE = "Every timed step is a paired comparison judged by the gate's rule " \
+    "([comparison-rule.md](comparison-rule.md))."
 
 # Printed under each table and each --help.
 ANALYZE_PRECEDENCE_NOTE = f"When several gate outcomes apply, the first of {_PRECEDENCE} wins."

@@ -7,6 +7,8 @@ Pure, decided without side effects: ``paired_plan`` and ``abba_plan`` (what a ru
 ``bench_options`` (bench's options as passed on), ``sides`` (the two sides and their file names),
 ``verdict`` (a run's one exit code and word) and ``gate_check`` (``--check-gate``'s comparisons and their
 judgement). Side effects: ``git``, ``build_cache``, ``link_kit`` and ``round_binaries`` (the builds and their
-links), ``worker``, ``paired`` and ``run`` (the runs). ``cli`` is the argparse front
-(``scripts/bench-commits``).
+links), ``worker``, ``paired`` and ``run`` (the runs), ``workspace`` (the worktrees and logs of one run) and
+``comparison`` (the comparison of two commits, from their builds to its Markdown and exit code). ``bisect`` is
+the search of ``bench-commits bisect``, pure over a probe of each commit; ``bisect_run`` its probe on real
+commits and ``bisect_report`` its report. ``cli`` is the argparse front (``scripts/bench-commits``).
 """

@@ -215,13 +215,17 @@ def describe(selection: Selection, cases: dict[str, int]) -> list[str]:
              "docs/comparison-rule.md#which-cases-run-changed-code). A case not timed runs no changed function or "
              "datum: its footprint (what its cases ran under callgrind, and all that refers to) is identical in "
              "both builds.", "", "| timed | cases | why (demangled) |", "| --- | ---: | --- |"]
-    reasons = [selection.groups[group][1] for group in timed]
-    names = sorted({name for reason in reasons for name in re.findall(r"`(\$s[^`]+)`", reason)})
-    readable = dict(zip(names, same_code.demangle(names)))
-    for group, reason in zip(timed, reasons):
-        shown = re.sub(r"`(\$s[^`]+)`", lambda found: "`" + readable[found.group(1)].replace("|", "\\|") + "`",
-                       reason)
+    for group, shown in zip(timed, demangled([selection.groups[group][1] for group in timed])):
         lines.append(f"| `{group}` | {cases.get(group, 0)} | {shown} |")
     if same:
         lines += ["", "Unchanged: same code, not timed: " + ", ".join(f"`{group}`" for group in same) + "."]
     return lines
+
+
+def demangled(reasons: list[str]) -> list[str]:
+    """The reasons of a selection's groups with their Swift symbols demangled (same_code.demangle), fit for a Markdown
+    table cell."""
+    names = sorted({name for reason in reasons for name in re.findall(r"`(\$s[^`]+)`", reason)})
+    readable = dict(zip(names, same_code.demangle(names)))
+    return [re.sub(r"`(\$s[^`]+)`", lambda found: "`" + readable[found.group(1)].replace("|", "\\|") + "`", reason)
+            for reason in reasons]

@@ -1,5 +1,6 @@
 """git, always with argument lists (a revision is an argument, never part of a shell string): resolve
-revisions, tell whether the working tree has changes, and add and remove detached worktrees."""
+revisions, tell whether the working tree has changes, add and remove detached worktrees, and walk a range of
+first-parent history (bench-commits bisect)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,32 @@ def remove_worktrees(repo: Path, paths: list[Path]) -> None:
     for path in paths:
         _git(repo, "worktree", "remove", "--force", "--", str(path), check=False)
     _git(repo, "worktree", "prune", check=False)
+
+
+def is_ancestor(repo: Path, ancestor: str, descendant: str) -> bool:
+    """Whether ``ancestor`` is ``descendant`` or one of its ancestors (both full commit ids)."""
+    return _git(repo, "merge-base", "--is-ancestor", ancestor, descendant, check=False).returncode == 0
+
+
+def first_parent_range(repo: Path, good: str, bad: str) -> list[str]:
+    """The commits of ``bad``'s first-parent history after ``good``, oldest first (``git rev-list --first-parent
+    --reverse good..bad``)."""
+    result = _git(repo, "rev-list", "--first-parent", "--reverse", f"{good}..{bad}", "--", check=False)
+    if result.returncode != 0:
+        raise ComparisonError(f"git rev-list {good[:12]}..{bad[:12]} failed: {result.stderr.strip()}")
+    return result.stdout.split()
+
+
+def first_parent(repo: Path, commit: str) -> str | None:
+    """``commit``'s first parent, or None for a root commit."""
+    result = _git(repo, "rev-parse", "--verify", "--quiet", f"{commit}^1", check=False)
+    return result.stdout.strip() or None
+
+
+def subjects(repo: Path, commits: list[str]) -> dict[str, str]:
+    """The subject line of each commit (full ids)."""
+    if not commits:
+        return {}
+    result = _git(repo, "show", "--no-patch", "--format=%H %s", *commits, check=False)
+    found = dict(line.split(" ", 1) if " " in line else (line, "") for line in result.stdout.splitlines() if line)
+    return {commit: found.get(commit, "") for commit in commits}

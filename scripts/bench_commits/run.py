@@ -121,14 +121,15 @@ def _signal_group(group: int, signal_number: int) -> None:
 @dataclass(frozen=True)
 class Built:
     """A build of one commit: its binary, its link kit (None: its rounds run from copies), its code identity
-    (None: ``why_no_identity`` says why) and its function map (None with the identity, or when it could not be
-    read)."""
+    (None: ``why_no_identity`` says why), its function map (None with the identity, or when it could not be
+    read) and whether it was kept from an earlier run."""
 
     binary: Path
     kit: LinkKit | None
     identity: CodeIdentity | None
     why_no_identity: str = ""
     functions: FunctionMap | None = None
+    reused: bool = False
 
 
 def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, cache: BuildCache | None = None,
@@ -146,7 +147,7 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
         kit = cache.kit(commit)
         return Built(binary, _checked_link(side, kit, "the kept build has no link kit", binary, log),
                      identity, "" if identity else "the kept build has no code identity (--rebuild makes one)",
-                     cache.function_map(commit) or _kept_function_map(side, commit, cache, kit))
+                     cache.function_map(commit) or _kept_function_map(side, commit, cache, kit), reused=True)
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:

@@ -19,14 +19,15 @@ def combine_exit_codes(codes: list[int]) -> int:
     return EXIT_PASSED
 
 
-def verdict_line(code: int, headlines: list[str]) -> str:
-    """The verdict in one line: its word, its exit code, and each part's headline (code, timings, control,
-    counts) in that order, e.g. ``**Verdict: PASSED** (exit 0); code: …; timings: …``."""
-    return f"**Verdict: {VERDICT_WORDS[code]}** (exit {code}); " + "; ".join(headlines)
+def verdict_line(code: int, headlines: list[str], words: dict[int, str] | None = None) -> str:
+    """The verdict in one line: its word (``words``, by default a comparison's, VERDICT_WORDS), its exit code, and
+    each part's headline (code, timings, control, counts) in that order, e.g. ``**Verdict: PASSED** (exit 0);
+    code: …; timings: …``."""
+    return f"**Verdict: {(words or VERDICT_WORDS)[code]}** (exit {code}); " + "; ".join(headlines)
 
 
-def first_and_last(code: int, headlines: list[str], body: list[str]) -> list[str]:
+def first_and_last(code: int, headlines: list[str], body: list[str], words: dict[int, str] | None = None) -> list[str]:
     """The comparison's Markdown lines: the verdict line first, where a pull-request comment and a terminal show
     it, then ``body``, then the verdict line again, where a terminal scrolled to the end shows it."""
-    line = verdict_line(code, headlines)
+    line = verdict_line(code, headlines, words)
     return [line, "", *body, line, ""]

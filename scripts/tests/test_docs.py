@@ -153,7 +153,8 @@ def _tool_helps() -> dict[str, list[str]]:
         "bench count": [_bench_help("count")],
         "bench self-check": [_bench_help("self-check")],
         "analyze": _argparse_helps(analyze_cli.build_parser()),
-        "bench-commits": _argparse_helps(bench_commits_cli.build_parser()),
+        "bench-commits": _argparse_helps(bench_commits_cli.build_parser())
+        + [bench_commits_cli.build_bisect_parser().format_help()],
     }
 
 

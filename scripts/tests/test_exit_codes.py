@@ -54,6 +54,8 @@ def page_table(heading: str) -> tuple[list[tuple[int, str]], str]:
 @pytest.mark.parametrize("heading, codes, note", [
     ("## `scripts/analyze`", exit_codes.ANALYZE_EXIT_CODES, exit_codes.ANALYZE_PRECEDENCE_NOTE),
     ("## `scripts/bench-commits`", exit_codes.BENCH_COMMITS_EXIT_CODES, exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE),
+    ("## `scripts/bench-commits bisect`", exit_codes.BENCH_COMMITS_BISECT_EXIT_CODES,
+     exit_codes.BENCH_COMMITS_BISECT_NOTE),
 ])
 def test_the_page_of_exit_codes_says_what_exit_codes_says(heading, codes, note):
     assert page_table(heading) == (list(codes), note)
@@ -63,7 +65,9 @@ def test_each_help_prints_every_meaning():
     for epilog, codes, note in ((analyze_cli.EXIT_CODES_HELP, exit_codes.ANALYZE_EXIT_CODES,
                                  exit_codes.ANALYZE_PRECEDENCE_NOTE),
                                 (bench_commits_cli.EPILOG, exit_codes.BENCH_COMMITS_EXIT_CODES,
-                                 exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE)):
+                                 exit_codes.BENCH_COMMITS_PRECEDENCE_NOTE),
+                                (bench_commits_cli.BISECT_EPILOG, exit_codes.BENCH_COMMITS_BISECT_EXIT_CODES,
+                                 exit_codes.BENCH_COMMITS_BISECT_NOTE)):
         listed = [int(code) for code in re.findall(r"^  (\d+) ", epilog, re.M)]
         assert listed == [code for code, _ in codes]
         flat = " ".join(epilog.split())
@@ -76,6 +80,9 @@ def test_each_help_prints_every_meaning():
         exit_codes.EXIT_INCONCLUSIVE, exit_codes.EXIT_INCOMPLETE}
     assert {code for code, _ in exit_codes.BENCH_COMMITS_EXIT_CODES} == {
         code for code, _ in exit_codes.ANALYZE_EXIT_CODES} | {exit_codes.EXIT_INTERRUPTED}
+    assert {code for code, _ in exit_codes.BENCH_COMMITS_BISECT_EXIT_CODES} == {
+        exit_codes.EXIT_OK, exit_codes.EXIT_BAD_INPUT, exit_codes.EXIT_ENVIRONMENT, exit_codes.EXIT_INCONCLUSIVE,
+        exit_codes.EXIT_NO_CHANGE, exit_codes.EXIT_INTERRUPTED}
 
 
 def test_plain_drops_markdown():
