@@ -30,7 +30,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
     along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
     with a slower case: switches and kernel time per op on both sides), ``control`` (the same-code control: whether
-    a suite moved in every round although its code is identical).
+    a suite moved in every round although its code is identical), ``change_points`` (where a case's series of runs
+    shifted and stayed: ruptures' candidates, each judged on the runs either side).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``budget_text`` (the instruction budgets' verdict and the cases it names), ``gate_text`` (a gate
