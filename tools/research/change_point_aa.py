@@ -19,6 +19,9 @@ pseudo-runs of the first, then of the next (the two sides of a paired comparison
 with fewer pseudo-runs, or a starved one, are left out. Pseudo-runs are processes (or samples) of one build, so
 they have no shift to find; samples of one process share its state, so their series show what moved within it.
 
+After the files, it prints how many false change points they had in all, and the benchmarks (at a thread count)
+that had the most.
+
 ``--plant F --at K`` multiplies every series' points from index K on by F: a change point found at K is the plant
 seen, and any other (one run off, or a second) is still counted as a false alarm. ``--candidate-penalty`` sets
 ruptures' penalty for proposing a candidate (judge.change_points.CANDIDATE_PENALTY) for the whole measurement.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,23 +58,29 @@ MODEL_KINDS = {
 @dataclass(frozen=True)
 class Tally:
     """What the series of one source gave: how many there were, how many had a change point not planted, and how
-    many had one at the plant."""
+    many had one at the plant; and, when the series were labelled, how many false ones each label's series had."""
 
     series: int
     false: int
     planted_found: int
+    where: Counter[str]
 
 
-def judge(series: list[np.ndarray], threshold: float, plant: float, at: int) -> Tally:
+def judge(series: list[np.ndarray], threshold: float, plant: float, at: int,
+          labels: list[str] | None = None) -> Tally:
     """Every series judged as history judges it, after the plant (a factor of 1: none)."""
     false = found = 0
-    for levels in series:
+    where: Counter[str] = Counter()
+    for index, levels in enumerate(series):
         planted = levels.copy()
         planted[at:] *= plant
         shifts = [shift.at for shift in timing_shifts(planted, threshold)]
-        false += any(index != at or plant == 1.0 for index in shifts)
+        wrong = [point for point in shifts if point != at or plant == 1.0]
+        false += bool(wrong)
         found += plant != 1.0 and at in shifts
-    return Tally(len(series), false, found)
+        if labels is not None:
+            where[labels[index]] += len(wrong)
+    return Tally(len(series), false, found, where)
 
 
 def model_series(kind: str, count: int, points: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -80,6 +90,11 @@ def model_series(kind: str, count: int, points: int, rng: np.random.Generator) -
 
 def file_series(paths: list[Path], points: int) -> list[np.ndarray]:
     """Each case's first ``points`` pseudo-runs (rounds or samples), from the files in turn; see the module's doc."""
+    return [series for _, series in labelled_file_series(paths, points)]
+
+
+def labelled_file_series(paths: list[Path], points: int) -> list[tuple[str, np.ndarray]]:
+    """file_series, each series with its case's ``suite/benchmark threads:N``."""
     runs = [load_results(path) for path in paths]
     series = []
     for key in runs[0].cases:
@@ -92,7 +107,7 @@ def file_series(paths: list[Path], points: int) -> list[np.ndarray]:
             levels += [float(np.median(g)) for g in groups] if len(groups) > 1 else [float(v) for v in case.ns_per_op]
         chosen = np.array(levels[:points])
         if chosen.size == points and np.all(np.isfinite(chosen)) and np.all(chosen > 0):
-            series.append(chosen)
+            series.append((f"{key.suite}/{key.benchmark} threads:{key.threads}", chosen))
     return series
 
 
@@ -125,10 +140,16 @@ def main(argv: list[str] | None = None) -> int:
     for kind in MODEL_KINDS if args.model else ():
         tally = judge(model_series(kind, args.model, args.points, rng), args.threshold, args.plant, args.at)
         print(_line(f"model {kind}", tally, args.plant), flush=True)
+    where: Counter[str] = Counter()
     for joined in args.runs:
-        paths = [Path(text) for text in joined.split(",")]
-        tally = judge(file_series(paths, args.points), args.threshold, args.plant, args.at)
+        labelled = labelled_file_series([Path(text) for text in joined.split(",")], args.points)
+        tally = judge([series for _, series in labelled], args.threshold, args.plant, args.at,
+                      [label for label, _ in labelled])
+        where += tally.where
         print(_line(joined, tally, args.plant), flush=True)
+    if where:
+        print(f"false change points in the files, {sum(where.values())} in all; most, by benchmark and threads: "
+              + ", ".join(f"{label} {count}" for label, count in where.most_common(8)))
     return 0
 
 

@@ -46,3 +46,12 @@ def test_model_series_have_their_kind():
     assert 0.015 < np.std(np.log(np.concatenate(flat))) < 0.025
     levels = np.concatenate(model_series("two-levels-1.3x", 200, 12, rng))
     assert 0.1 < np.mean(levels > 100 * 1.15) < 0.3
+
+
+def test_false_change_points_are_counted_by_their_label():
+    flat = np.full(12, 100.0) * np.exp(np.random.default_rng(2).normal(0, 0.01, 12))
+    stepped = flat.copy()
+    stepped[4:] *= 1.5  # a shift that is not planted: a false alarm to the tool
+    tally = judge([flat, stepped], 5.0, 1.0, 6, ["once/hit threads:1", "wait/fan-out threads:8"])
+    assert (tally.series, tally.false, dict(tally.where)) == (2, 1, {"once/hit threads:1": 0,
+                                                                    "wait/fan-out threads:8": 1})
