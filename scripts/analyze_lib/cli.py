@@ -240,9 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "before, BAD of the first after). ruptures' kernel change point detection proposes them; a "
                      f"timing one stands when Student's t on the runs either side gives p < {CHANGE_POINT_MAX_P:g} "
                      "and the shift is at least --threshold, a count one when every run after it moved by more "
-                     f"than {COUNT_STEP_PERCENT:g}% of instructions/op (or the allocations tolerance). On unchanged "
-                     "code about 1 series of 12 runs in 100 shows a false one, more where a case's runs fall on "
-                     "two levels (docs/analyze.md#change-points). A file that cannot be used (header only, "
+                     f"than {COUNT_STEP_PERCENT:g}% of instructions/op (or the allocations tolerance). Unchanged "
+                     "series of 12 independent runs show a false one about once in 100 at a 10% spread, more "
+                     "where a case's runs fall on two levels (docs/analyze.md#change-points). A file that cannot be used (header only, "
                      "unreadable, unknown schema, a stress file) is skipped with a warning; it fails only when no "
                      "file is usable." + RULE_LINK),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -269,3 +269,18 @@ def test_the_change_point_is_marked_on_its_cases_chart_with_commit_and_subject(t
     assert main(["history", str(flat), "--out", str(tmp_path / "flat-history")]) == 0
     [panel] = [ax for ax in saved["history-once-hit.png"].axes if ax.lines]
     assert panel.get_legend() is None and not [line for line in panel.lines if line.get_linestyle() == "--"]
+
+
+def test_without_ruptures_history_says_it_did_not_look_for_change_points(tmp_path, monkeypatch, capsys):
+    from analyze_lib.judge import change_points
+    runs = _series_runs(tmp_path / "runs", [f"{index:x}" * 40 for index in range(SERIES)])
+    monkeypatch.setattr(change_points, "ruptures", None)
+    monkeypatch.setattr(change_points, "AVAILABLE", False)
+    assert main(["history", str(runs), "--out", str(tmp_path / "without")]) == 0
+    markdown = (tmp_path / "without" / "history.md").read_text()
+    assert "**Not looked for:** ruptures, which finds them, has no build for this Python" in markdown
+    assert _change_point_rows(markdown) == [] and "No case shifted." not in markdown
+    # The control: with it, the planted change point is found.
+    monkeypatch.undo()
+    assert main(["history", str(runs), "--out", str(tmp_path / "with")]) == 0
+    assert len(_change_point_rows((tmp_path / "with" / "history.md").read_text())) == 1
