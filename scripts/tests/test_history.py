@@ -260,7 +260,7 @@ def test_the_change_point_is_marked_on_its_cases_chart_with_commit_and_subject(t
     assert main(["history", str(runs), "--out", str(tmp_path / "history")]) == 0
     [panel] = [ax for ax in saved["history-once-hit.png"].axes if ax.lines]
     notes = [text.get_text() for text in panel.get_legend().get_texts()]
-    assert notes == [f"1: {commits[SHIFT_RUN][:7]} Change 6: the subject of commit 6 (1.29× slower)"]
+    assert notes == [f"1: {commits[SHIFT_RUN][:7]} (1.29× slower)\nChange 6: the subject of commit 6"]
     dashed = [line for line in panel.lines if line.get_linestyle() == "--"]
     assert [tuple(line.get_xdata()) for line in dashed] == [(SHIFT_RUN - 0.5, SHIFT_RUN - 0.5)]
     # The control: with no change point, the panel has no dashed line and no legend of its own.

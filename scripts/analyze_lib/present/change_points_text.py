@@ -24,7 +24,8 @@ from .outcome_text import ratio_text
 BISECT = "scripts/bench-commits bisect"
 # bench-commits bisect looks for the first commit that made the cases slower; with this, faster.
 BISECT_FASTER = "--faster"
-# What a chart's legend shows of a subject line, in characters, so that a note fits beside its panel.
+# What a chart's legend shows of a subject line, in characters, so that the note fits within its panel (a line of
+# 9 pt text about 3.6 inches long, in a panel 5 inches wide).
 LEGEND_SUBJECT_CHARS = 48
 # A regular expression's special characters, escaped in a case name (re.escape would escape '-' as well).
 _REGEX_SPECIAL = set(".^$*+?()[]{}|\\")
@@ -156,11 +157,10 @@ def change_point_blocks(points: list[Numbered], threshold: float, subjects: Subj
 
 def chart_mark(numbered: Numbered, subjects: Subjects) -> Mark:
     """The change point on its case's chart: between its two runs, in its variant's colour, numbered, with its
-    commit, subject line (shortened) and change in the panel's legend."""
+    number, commit and change, and under them its subject line (shortened), in the panel's legend."""
     point = numbered.point
     subject = subjects(numbered.bad.run["commit"]) or ""
     if len(subject) > LEGEND_SUBJECT_CHARS:
         subject = subject[:LEGEND_SUBJECT_CHARS - 1].rstrip() + "…"
-    note = " ".join(part for part in (f"{numbered.number}:", _commit(numbered.bad), subject,
-                                      f"({change_text(point)})") if part)
+    note = f"{numbered.number}: {_commit(numbered.bad)} ({change_text(point)})" + (f"\n{subject}" if subject else "")
     return Mark((point.before_run + point.after_run) / 2, point.key.variant, str(numbered.number), note)
