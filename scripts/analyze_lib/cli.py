@@ -242,9 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "and the shift is at least --threshold, a count one when every run after it moved by more "
                      f"than {COUNT_STEP_PERCENT:g}% of instructions/op (or the allocations tolerance). Unchanged "
                      "series of 12 independent runs show a false one about once in 100 at a 10% spread, more "
-                     "where a case's runs fall on two levels (docs/analyze.md#change-points). A file that cannot be used (header only, "
-                     "unreadable, unknown schema, a stress file) is skipped with a warning; it fails only when no "
-                     "file is usable." + RULE_LINK),
+                     "where a case's runs fall on two levels (docs/analyze.md#change-points). A file that cannot "
+                     "be used (header only, unreadable, unknown schema, a stress file) is skipped with a warning; "
+                     "it fails only when no file is usable." + RULE_LINK),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
