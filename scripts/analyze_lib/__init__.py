@@ -7,7 +7,7 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``errors`` (the one error type, exit 2), ``schema`` (the CSV columns per version),
     ``model`` (case keys, cases and loaded files: the data every stage shares; no I/O),
     ``loader`` (CSV -> model, the only module that reads results files), ``output``
-    (atomic output directories).
+    (atomic output directories), ``commits`` (a run's commit's subject line, from git).
 ``judge/``: pure decisions, data in, outcomes out; imports ``files``.
     ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``summary`` (the one
     per-case summary, the median of round medians, and the factor between two cases),
@@ -30,7 +30,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``diagnosis`` (why a case costs what it does: one mechanism label per case, and the cliffs
     along threads), ``headlines`` (which findings a report opens with), ``moved`` (what moved
     with a slower case: switches and kernel time per op on both sides), ``control`` (the same-code control: whether
-    a suite moved in every round although its code is identical).
+    a suite moved in every round although its code is identical), ``change_points`` (where a case's series of runs
+    shifted and stayed: ruptures' candidates, each judged on the runs either side).
 ``present/``: formats what judging decided; imports ``files`` and ``judge``.
     ``render`` (a comparison as Markdown/text/JSON), ``counts_render`` (the same for
     counts), ``budget_text`` (the instruction budgets' verdict and the cases it names), ``gate_text`` (a gate
@@ -46,7 +47,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     table), ``tables`` (the
     report's reference tables), ``figures`` (figure layout and budget), ``charts`` (drawing,
     matplotlib), ``chart_plan`` (which charts a report draws), ``report`` (``analyze
-    report``), ``history`` (``analyze history``), ``export`` (dashboards).
+    report``), ``history`` (``analyze history``), ``history_charts`` (its trend charts),
+    ``change_points_text`` (its change points in words, on charts and as bisect commands), ``export`` (dashboards).
 
 At the top: ``cli`` (the argparse front), ``argtypes`` (option values checked as argparse reads
 them; bench_commits' options use it too) and ``__main__`` (``python -m analyze_lib``); and

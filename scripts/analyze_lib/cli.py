@@ -25,12 +25,14 @@ from .judge.counts_compare import (
 from .exit_codes import (ANALYZE_EXIT_CODES, ANALYZE_PRECEDENCE_NOTE, EXIT_BAD_INPUT, EXIT_INCOMPLETE,
                          EXIT_INCONCLUSIVE, EXIT_OK, EXIT_REGRESSION, exit_codes_help)
 from .judge.budgets import BUDGET_HEADROOM_PERCENT, BUDGETS_FILE, budget_rows, check_budgets, read_budgets
+from .judge.change_points import COUNT_STEP_PERCENT, MIN_RUNS
+from .judge.change_points import MAX_P as CHANGE_POINT_MAX_P
 from .present.budget_text import budget_text
 from .present.counts_render import COUNTS_RENDERERS
 from .files.errors import AnalyzeError
 from .judge.gate import decide_counts_gate, decide_gate
 from .present.export import EXPORT_FORMATS, export_document
-from .files.loader import load_any, load_results
+from .files.loader import load_any
 from .files.model import CountsFile, ResultsFile, StressFile, filter_cases
 from .present.render import FORMATS, RENDERERS
 from .files.schema import COUNTS, STRESS, TIMING
@@ -228,12 +230,21 @@ def build_parser() -> argparse.ArgumentParser:
                              "reason (why the count changed), then check again")
 
     history = commands.add_parser(
-        "history", help="trend charts and steps over many runs",
-        description=("Order runs by started_at, chart each benchmark's medians over them and "
-                     "list the steps: consecutive runs whose comparison is significant. Timing files "
-                     "only: a file that cannot be used (header only, unreadable, unknown schema, a "
-                     "counts file) is skipped with a warning; it fails only when no file is usable."
-                     + RULE_LINK),
+        "history", help="trend charts, steps and change points over many runs",
+        description=("Order runs by started_at (timing files and counts files, each kind a series of its own), "
+                     "chart each benchmark's medians over them and list the steps: consecutive timing runs whose "
+                     "comparison is significant. Then the change points: the runs from which a case's level "
+                     f"shifted and stayed, at least {MIN_RUNS} runs on each side, each marked on its case's chart "
+                     "with the commit, its subject line and the command that would find the commit "
+                     "(scripts/bench-commits bisect GOOD BAD -- --filter '^case$', GOOD the commit of the last run "
+                     "before, BAD of the first after). ruptures' kernel change point detection proposes them; a "
+                     f"timing one stands when Student's t on the runs either side gives p < {CHANGE_POINT_MAX_P:g} "
+                     "and the shift is at least --threshold, a count one when every run after it moved by more "
+                     f"than {COUNT_STEP_PERCENT:g}% of instructions/op (or the allocations tolerance). Unchanged "
+                     "series of 12 independent runs show a false one about once in 100 at a 10% spread, more "
+                     "where a case's runs fall on two levels (docs/analyze.md#change-points). A file that cannot "
+                     "be used (header only, unreadable, unknown schema, a stress file) is skipped with a warning; "
+                     "it fails only when no file is usable." + RULE_LINK),
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("inputs", nargs="+", metavar="CSV|DIR",
                          help="results CSVs, or directories whose *.csv are all used")
@@ -247,10 +258,10 @@ def _warn(message: str) -> None:
     print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
-def _load(path, reader=load_any) -> ResultsFile | CountsFile | StressFile:
-    """Load one file (by default a timing, counts or stress file); what the loader worked
-    around goes to stderr as warnings."""
-    results = reader(path)
+def _load(path) -> ResultsFile | CountsFile | StressFile:
+    """Load one timing, counts or stress file; what the loader worked around goes to stderr
+    as warnings."""
+    results = load_any(path)
     for warning in results.warnings:
         _warn(warning)
     if results.incomplete:
@@ -273,26 +284,33 @@ def _incomplete_lines(files, fmt: str) -> str:
     return "".join(f"{prefix}{text}\n" for text in named) + "\n"
 
 
-def _load_usable(paths: list[Path]) -> list[ResultsFile]:
-    """Load every file that can be loaded, skipping the others with a one-line warning
-    (a directory of nightly results may hold an interrupted, header-only file, or a
-    counts file: history follows timings only).
+def _load_usable(paths: list[Path]) -> tuple[list[ResultsFile], list[CountsFile]]:
+    """Load every timing and counts file that can be loaded, skipping the others with a one-line
+    warning (a directory of nightly results may hold an interrupted, header-only file, or a stress
+    file: history follows timings and counts).
 
     Raises AnalyzeError when nothing usable remains: the loader's own error for a
     single input, else a summary after the warnings.
     """
-    if len(paths) == 1:
-        return [_load(paths[0], load_results)]
-    runs = []
+    runs: list[ResultsFile] = []
+    counts: list[CountsFile] = []
     for path in paths:
         try:
-            runs.append(_load(path, load_results))
+            loaded = _load(path)
+            _refuse_stress(loaded, "history")
         except AnalyzeError as error:
+            if len(paths) == 1:
+                raise
             _warn(f"skipped {error}")
-    if not runs:
+            continue
+        if isinstance(loaded, CountsFile):
+            counts.append(loaded)
+        elif isinstance(loaded, ResultsFile):
+            runs.append(loaded)
+    if not runs and not counts:
         raise AnalyzeError(f"no usable results file: all {len(paths)} inputs were skipped "
                            "(see the warnings above)")
-    return runs
+    return runs, counts
 
 
 def _kind(loaded) -> str:
@@ -380,13 +398,16 @@ def _report(args) -> int:
 
 
 def _history(args) -> int:
+    from .files.commits import subject_reader
     from .present.history import collect_inputs, default_history_dir, write_history
 
     pattern = _pattern(args.filter)
     paths = collect_inputs(args.inputs)
-    runs = _load_usable(paths)
+    runs, counts = _load_usable(paths)
     out = Path(args.out) if args.out else default_history_dir(paths)
-    written = write_history(runs, out, args.threshold, args.alpha, pattern)
+    # A commit's subject from the repository the runs are kept in, else the one history runs in.
+    subjects = subject_reader([paths[0].resolve().parent, Path.cwd()])
+    written = write_history(runs, out, args.threshold, args.alpha, pattern, counts, subjects)
     print(f"wrote {written}")
     return EXIT_OK
 

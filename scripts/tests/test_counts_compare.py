@@ -284,14 +284,14 @@ def test_bad_counts_file_exits_2_naming_file_and_line(tmp_path, capsys):
     assert _one_error_line(capsys) == f"analyze: {bad}:3: instructions is not an integer: '1020000x'"
 
 
-def test_history_skips_a_counts_file(tmp_path, capsys):
+def test_history_takes_a_counts_file_beside_the_timing_ones(tmp_path, capsys):
     runs = tmp_path / "runs"
     runs.mkdir()
     write_results(runs / "timing.csv", {case(): 100.0})
-    counts = write_counts(runs / "counts.csv", BASE)
+    write_counts(runs / "counts.csv", BASE)
     assert main(["history", str(runs), "--out", str(tmp_path / "h")]) == 0
-    assert capsys.readouterr().err == (f"analyze: warning: skipped {counts}:1: a counts file (written by "
-                                       "bench count), not a timing results file\n")
+    assert capsys.readouterr().err == ""
+    assert "1 run(s) and 1 counts run(s), oldest first." in (tmp_path / "h" / "history.md").read_text()
 
 
 def test_help_says_how_counts_are_judged(capsys):

@@ -11,6 +11,9 @@ text on the data.
 
 A point whose low and high equal its value (a count, which has no spread) has no bar.
 
+A mark (history's change points) is a dashed vertical line in its series' colour, tagged at its top, and explained
+in its panel's own legend.
+
 Starved points (median ``inf``: no operation completed in at least half the samples)
 cannot be placed on a y axis: they come as ``Series.starved_x`` and are drawn as a
 triangle on the panels' top edge; a bar whose upper end is ``inf`` runs to that edge.
@@ -52,6 +55,7 @@ DODGE_STEP_PT = 1.5
 LINE_WIDTH = 1.6
 BAR_WIDTH = 1.4
 MARKER_SIZE = 5
+MARK_WIDTH = 1.2
 COLOR_CYCLE = tuple(f"C{i}" for i in range(10))
 # The starved marker (^) is not among them.
 MARKER_CYCLE = ("o", "s", "D", "v", "P", "X", "*", "h", "<", ">")
@@ -80,10 +84,21 @@ def make_series(label: str, points) -> Series:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A dashed vertical line at ``x`` in the colour of the series labelled ``series``, ``tag`` at its top and
+    ``note`` in the panel's legend."""
+    x: float
+    series: str
+    tag: str
+    note: str
+
+
+@dataclass(frozen=True)
 class Panel:
-    """One subplot: its title and lines."""
+    """One subplot: its title, lines and marks."""
     title: str
     series: tuple[Series, ...]
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -190,10 +205,24 @@ def _draw_panel(ax, panel: Panel, axes: Axes, y: _YAxis, styles: dict[str, tuple
         ax.axvspan(cpus, right, color=OVERSUBSCRIBED_COLOR, alpha=OVERSUBSCRIBED_ALPHA, linewidth=0)
         ax.axvline(cpus, color=OVERSUBSCRIBED_COLOR, linestyle="--", linewidth=1)
         ax.set_xlim(left, right)
+    _draw_marks(ax, panel.marks, styles)
     ax.set_title(panel.title, fontsize=figures.PANEL_TITLE_PT)
     ax.set_xlabel(axes.xlabel, fontsize=figures.LABEL_PT)
     ax.tick_params(axis="both", which="both", labelsize=figures.TICK_PT)
     ax.grid(True, which="major", alpha=0.3)
+
+
+def _draw_marks(ax, marks: tuple[Mark, ...], styles: dict[str, tuple[str, str]]) -> None:
+    """Each mark's line and tag, and a legend of their notes in the panel (where it covers the least data)."""
+    for mark in marks:
+        color = styles[mark.series][0] if mark.series in styles else OVERSUBSCRIBED_COLOR
+        ax.axvline(mark.x, color=color, linestyle="--", linewidth=MARK_WIDTH)
+        ax.annotate(mark.tag, xy=(mark.x, 1.0), xycoords=("data", "axes fraction"), xytext=(2, -2),
+                    textcoords="offset points", ha="left", va="top", fontsize=figures.TICK_PT, color=color)
+    if marks:
+        handles = [Line2D([], [], color=styles.get(m.series, (OVERSUBSCRIBED_COLOR,))[0], linestyle="--",
+                          linewidth=MARK_WIDTH, label=m.note) for m in marks]
+        ax.legend(handles=handles, loc="best", fontsize=figures.TICK_PT, framealpha=0.85, handlelength=1.5)
 
 
 def build_figure(title: str, panels: list[Panel], axes: Axes, size: figures.PanelSize = figures.STANDARD) -> Figure:
