@@ -14,10 +14,11 @@ all of them are kept here), by node otherwise. A relocation to a section with an
 both are kept, so a reference is never lost to that guess. A call within one section needs no relocation at all (the
 assembler resolves it): in a section of code holding several functions, a call, jump or RIP-relative ``lea`` whose
 rel32 lands on a function's start (a symbol's, or that of code no symbol names after one) is a reference too, by the
-node it lands in and the offset there (``_local_branches``, x86-64), and so is a rel8 jump onto one (its distance
-stays in the digest); a rel32 that a relocation fills is the relocation's, not a distance. A run of code no symbol
-names is cut into pieces where something aims at an aligned place in it that the code before cannot run into (it
-ends in a ``jmp``): the thunks a whole-module Swift object emits, one for each closure, are a node each
+node it lands in and the offset there (``_local_branches``, x86-64); a rel32 that a relocation fills is the
+relocation's, not a distance. (A rel8 jump onto another function, a short tail call, is not read: without decoding
+the instructions, the bytes that look like one are too many, and each would tie a function to the next.) A run of
+code no symbol names is cut into pieces where something aims at an aligned place in it that the code before cannot
+run into (it ends in a ``jmp``): the thunks a whole-module Swift object emits, one for each closure, are a node each
 (``_pieces``); a branch from one piece into another is a reference.
 
 The worktree's path is cleaned out of bytes and names as code_identity does.
@@ -44,7 +45,7 @@ from elftools.elf.sections import SymbolTableSection
 from .code_identity import _RELOCATED_BYTES, ELF_MAGIC, UNREAD_SECTIONS, _digest, _without_worktree, \
     name_cleaner, worktree_spellings
 
-MAP_FORMAT = 12
+MAP_FORMAT = 13
 MAP_FILE = "function-map.json"
 # x86-64 and AArch64 relocation types whose target is relative to the place: a section-relative one points 4
 # bytes past its addend.
@@ -295,16 +296,12 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             # relocation's target does.
             landings = sorted(set(starts[index]) | {node(index, end)[1] for end, _, _ in ranges[index].values()
                                                     if end < len(raw)} | set(splits.get(index, ())))
-            # A rel8 jump onto a function's start (a tail call the assembler made short), and a branch from one
-            # piece of a run into another (one function the cut went through): references, so that no footprint
-            # loses what runs after them. Their distance stays in the digest.
-            landed = set(landings)
-            for place, landing, short in _near_branches(bytes(raw), landings, split_runs.get(index, [])):
-                if place in relocated.get(index, ()):
-                    continue
+            # A branch from one piece of a run into another (one function the cut went through): a reference, so
+            # that no footprint loses what runs after it. Its distance stays in the digest.
+            for place, landing in _near_branches(bytes(raw), split_runs.get(index, [])):
                 (caller, _), (callee, _) = node(index, place), node(index, landing)
-                if callee != caller and (short and landing in landed or
-                                         run_of.get(caller, caller) == run_of.get(callee, callee)):
+                if (callee != caller and run_of.get(caller, caller) == run_of.get(callee, callee)
+                        and place not in relocated.get(index, ())):
                     targets.setdefault(caller, set()).add(f"={callee}")
             for place, landing in _local_branches(bytes(raw), landings, relocated.get(index, set())):
                 (caller, caller_start), (callee, callee_start) = node(index, place), node(index, landing)
@@ -395,11 +392,11 @@ def _ends_in_a_jump(code: bytes, at: int, known: set[int]) -> bool:
     return False
 
 
-def _near_branches(code: bytes, starts: list[int], runs: list[tuple[int, int]]) -> list[tuple[int, int, bool]]:
-    """Places in ``code`` (x86-64) that may be a branch's displacement, with where each lands and whether it is a
-    rel8: a rel8 after EB or 70-7F that lands on one of ``starts``, and a rel32 after E8, E9 or 0F 80-8F or a rel8
-    that lands inside one of ``runs`` (begin, end). Bytes that only look like one add references, never lose one."""
-    if len(code) < 8:
+def _near_branches(code: bytes, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Places in ``code`` (x86-64) that may be a branch's displacement and land inside one of ``runs`` (begin,
+    end), with where: a rel32 after E8, E9 or 0F 80-8F, a rel8 after EB or 70-7F. Bytes that only look like one add
+    references, never lose one."""
+    if len(code) < 8 or not runs:
         return []
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
     places = np.arange(2, len(values) - 4, dtype=np.int64)
@@ -411,20 +408,14 @@ def _near_branches(code: bytes, starts: list[int], runs: list[tuple[int, int]]) 
     long_aimed = long_places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
     places = np.arange(1, len(values), dtype=np.int64)
     short_places = places[(values[places - 1] == 0xEB) | ((values[places - 1] >= 0x70) & (values[places - 1] <= 0x7F))]
-    bytes_ = values[short_places]
-    short_aimed = short_places + 1 + np.where(bytes_ >= 128, bytes_ - 256, bytes_)
-
-    def in_runs(aimed: np.ndarray) -> np.ndarray:
-        begins = np.asarray([begin for begin, _ in runs], dtype=np.int64)
-        ends = np.asarray([end for _, end in runs], dtype=np.int64)
-        at = np.searchsorted(begins, aimed, side="right") - 1
-        return (at >= 0) & (aimed < ends[np.clip(at, 0, None)]) if runs else np.zeros(len(aimed), dtype=bool)
-
-    long_kept = in_runs(long_aimed)
-    short_kept = in_runs(short_aimed) | np.isin(short_aimed, np.asarray(starts, dtype=np.int64))
-    return ([(int(place), int(target), False) for place, target in zip(long_places[long_kept], long_aimed[long_kept])]
-            + [(int(place), int(target), True)
-               for place, target in zip(short_places[short_kept], short_aimed[short_kept])])
+    short_aimed = short_places + 1 + np.where(values[short_places] >= 128, values[short_places] - 256,
+                                              values[short_places])
+    all_places, aimed = np.concatenate([long_places, short_places]), np.concatenate([long_aimed, short_aimed])
+    begins = np.asarray([begin for begin, _ in runs], dtype=np.int64)
+    ends = np.asarray([end for _, end in runs], dtype=np.int64)
+    at = np.searchsorted(begins, aimed, side="right") - 1
+    inside = (at >= 0) & (aimed < ends[np.clip(at, 0, None)])
+    return [(int(place), int(target)) for place, target in zip(all_places[inside], aimed[inside])]
 
 
 def _local_branches(code: bytes, starts: list[int], relocated: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:

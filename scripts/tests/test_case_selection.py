@@ -119,8 +119,6 @@ __asm__(".text\\n"
         ".size caller_b, .-caller_b\\n"
         ".globl calls_out\\n.type calls_out,@function\\ncalls_out:\\n call abort\\n"
         ".size calls_out, .-calls_out\\n"
-        ".globl short_tail\\n.type short_tail,@function\\nshort_tail:\\n jmp after_call\\n"
-        ".size short_tail, .-short_tail\\n"
         ".globl after_call\\n.type after_call,@function\\nafter_call:\\n ret\\n.size after_call, .-after_call\\n");
 """
 
@@ -166,13 +164,6 @@ def test_a_relocated_call_at_a_function_s_end_is_no_reference_to_the_next_functi
     built = thunk_map(tmp_path, "a")
     assert "after_call" not in reached(built, "calls_out")
     assert "after_call" in reached(built, "after_call")
-
-
-@needs_clang
-def test_a_short_tail_jump_onto_a_function_is_a_reference(tmp_path):
-    # The assembler makes a jump to a near function in the same section a rel8 (EB), with no relocation.
-    built = thunk_map(tmp_path, "a")
-    assert "after_call" in reached(built, "short_tail") and "tb" not in reached(built, "short_tail")
 
 
 NAMES = """\
