@@ -211,8 +211,12 @@ class Comparison:
         narrowed_by_selection = selection is not None and not selection.every
         same = sum(group_cases.get(group, 0) for group in selection.same()) \
             if selection is not None and narrowed_by_selection else 0
-        headlines = [_code_headline(self.code, cases, control, same, coarsest,
-                                    same_code.CONTROL_ROUNDS if control_paths is not None else 0),
+        # The cases the selection timed, and the controls a filtered run times beside them (counted in ``cases``).
+        selected = sum(group_cases.get(group, 0) for group in selection.timed()) \
+            if selection is not None and narrowed_by_selection else cases
+        headlines = [_code_headline(self.code, min(selected, cases), control, same, coarsest,
+                                    same_code.CONTROL_ROUNDS if control_paths is not None else 0,
+                                    max(cases - selected, 0)),
                      f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
         out = [f"# bench-commits: {self.base.revision} ({short(self.base.commit)}) → {self.head.revision} "
                f"({short(self.head.commit)})", "",
@@ -423,15 +427,15 @@ def _time_control(args, code: same_code.CodeComparison) -> bool:
 
 
 def _code_headline(code: same_code.CodeComparison, cases: int, control: bool, same: int = 0,
-                   coarsest: float = float("nan"), control_rounds: int = 0) -> str:
+                   coarsest: float = float("nan"), control_rounds: int = 0, harness: int = 0) -> str:
     """The code part of the verdict line (gate_text.code_headline): ``same`` cases not timed, their code identical,
     or timed only in a control of ``control_rounds``; ``coarsest``: the largest change that could hide in a timed
-    case."""
+    case; ``harness``: the controls timed beside the ``cases``."""
     if code.same:
         return "code: " + code_headline(cases, same_code.evidence(code), timed_all=not control)
     if code.status == same_code.CHANGED:
         return "code: " + code_headline(cases, changed=same_code.changes_summary(code), identical=same,
-                                        coarsest=coarsest, control_rounds=control_rounds)
+                                        coarsest=coarsest, control_rounds=control_rounds, harness=harness)
     return "code: " + code_headline(cases, unknown=code.why)
 
 

@@ -93,6 +93,10 @@ def test_the_code_headline():
     assert code_headline(455, changed="7 of 8235 sections differ", identical=149, coarsest=1151240.81) == \
         ("455 cases may run changed code, timed, but a case of them resolves no change under 10×: it bounds nothing; "
          "149 run identical code, not timed (7 of 8235 sections differ)")
+    # The controls a filtered run times beside the selected cases are not counted as cases that run changed code.
+    assert code_headline(23, changed="2 of 8903 sections differ", identical=581, harness=3) == \
+        ("23 cases may run changed code, timed with 3 harness controls; 581 run identical code, not timed "
+         "(2 of 8903 sections differ)")
 
 
 # In bench-commits
