@@ -190,6 +190,12 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
     code_starts: dict[tuple[int, int], int] = {}
     code_bytes: dict[int, bytes] = {}  # each section of code read once, not once for each symbol's end
 
+    def section_code(index: int) -> bytes:
+        """The bytes of section ``index``, read once."""
+        if index not in code_bytes:
+            code_bytes[index] = sections[index].data()
+        return code_bytes[index]
+
     def code_start(index: int, end: int) -> int:
         """Where the bytes no symbol covers after a symbol ending at ``end`` begin to count: in a section of code,
         past the filler that aligns what follows (_code_after_filler), so that a helper the compiler emitted there
@@ -201,9 +207,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
                 order = starts.get(index, [])
                 at = bisect.bisect_left(order, end)
                 following = order[at] if at < len(order) else section["sh_size"]
-                if index not in code_bytes:
-                    code_bytes[index] = section.data()
-                code_starts[(index, end)] = _code_after_filler(code_bytes[index], end, following)
+                code_starts[(index, end)] = _code_after_filler(section_code(index), end, following)
         return code_starts[(index, end)]
 
     run_of: dict[str, str] = {}  # each piece of a run of unnamed code (but its first), and the run's key
@@ -255,7 +259,7 @@ def _elf_nodes(data: bytes, name: str, worktrees: tuple[bytes, ...], digests: di
             runs = [(code_start(index, end), following) for end, following in
                     ((ranges[index][start][0], order[at + 1] if at + 1 < len(order) else section["sh_size"])
                      for at, start in enumerate(order))]
-            splits[index] = _pieces(section.data(), [(begin, end) for begin, end in runs if begin < end],
+            splits[index] = _pieces(section_code(index), [(begin, end) for begin, end in runs if begin < end],
                                     aimed_at.get(index, set()), order, relocated.get(index, set()))
             split_runs[index] = [(begin, end) for begin, end in runs
                                  if any(begin < at < end for at in splits[index])]
@@ -401,11 +405,8 @@ def _near_branches(code: bytes, runs: list[tuple[int, int]]) -> list[tuple[int, 
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
     places = np.arange(2, len(values) - 4, dtype=np.int64)
     before1, before2 = values[places - 1], values[places - 2]
-    long_places = places[(before1 == 0xE8) | (before1 == 0xE9) | ((before2 == 0x0F) & (before1 >= 0x80)
-                                                                  & (before1 <= 0x8F))]
-    words = (values[long_places] | (values[long_places + 1] << 8) | (values[long_places + 2] << 16)
-             | (values[long_places + 3] << 24))
-    long_aimed = long_places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
+    long_places = places[_calls_and_jumps(before1, before2)]
+    long_aimed = _rel32_aimed(values, long_places)
     places = np.arange(1, len(values), dtype=np.int64)
     short_places = places[(values[places - 1] == 0xEB) | ((values[places - 1] >= 0x70) & (values[places - 1] <= 0x7F))]
     short_aimed = short_places + 1 + np.where(values[short_places] >= 128, values[short_places] - 256,
@@ -430,14 +431,25 @@ def _local_branches(code: bytes, starts: list[int], relocated: AbstractSet[int] 
     values = np.frombuffer(code, dtype=np.uint8).astype(np.int64)
     places = np.arange(3, len(values) - 3, dtype=np.int64)
     before1, before2, before3 = values[places - 1], values[places - 2], values[places - 3]
-    branch = ((before1 == 0xE8) | (before1 == 0xE9) | ((before2 == 0x0F) & (before1 >= 0x80) & (before1 <= 0x8F))
+    branch = (_calls_and_jumps(before1, before2)
               | (((before3 == 0x48) | (before3 == 0x4C)) & (before2 == 0x8D) & ((before1 & 0xC7) == 0x05)))
     places = places[branch]
-    words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
-    aimed = places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
+    aimed = _rel32_aimed(values, places)
     hits = np.isin(aimed, np.asarray(starts, dtype=np.int64))
     return [(int(place), int(target)) for place, target in zip(places[hits], aimed[hits])
             if int(place) not in relocated]
+
+
+def _calls_and_jumps(before1: np.ndarray, before2: np.ndarray) -> np.ndarray:
+    """Which places follow the opcode of a rel32 ``call`` (E8), ``jmp`` (E9) or conditional jump (0F 80-8F), given
+    the byte before each place and the one before that."""
+    return (before1 == 0xE8) | (before1 == 0xE9) | ((before2 == 0x0F) & (before1 >= 0x80) & (before1 <= 0x8F))
+
+
+def _rel32_aimed(values: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """Where the rel32 at each of ``places`` in ``values`` (a section's bytes) lands: 4 bytes past it, plus it."""
+    words = values[places] | (values[places + 1] << 8) | (values[places + 2] << 16) | (values[places + 3] << 24)
+    return places + 4 + np.where(words >= 1 << 31, words - (1 << 32), words)
 
 
 def function_map(package: Path, objects: Iterable[str], built_in: Path | None = None) -> FunctionMap:
