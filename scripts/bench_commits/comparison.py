@@ -118,6 +118,8 @@ class Comparison:
         self.control_paths: ResultPaths | None = None
         self.code = _compare_code(base.built, head.built)
         self.control = False
+        # The groups of the identical code that the control timed (same_code.control_groups), once it ran.
+        self.control_groups: list[str] = []
         self.selection: case_selection.Selection | None = None
         self.group_cases: dict[str, int] = {}
         self._selected = False
@@ -183,10 +185,13 @@ class Comparison:
             name_a, name_b = self.names
             self.control_paths = control_paths = result_paths(self.results, self.stamp, f"{name_a}-control",
                                                               f"{name_b}-control")
-            say(f"the control of the {len(selection.same())} variant(s) in their benchmarks that run identical code: "
-                f"{same_code.CONTROL_ROUNDS} paired rounds: {control_paths.timing_a} vs {control_paths.timing_b}")
+            self.control_groups = groups = same_code.control_groups(selection.same(), self.group_cases, self.seed)
+            say(f"the control of {len(groups)} of the {len(selection.same())} variant(s) in their benchmarks that run "
+                f"identical code ({sum(self.group_cases.get(g, 0) for g in groups)} cases, at least "
+                f"{same_code.CONTROL_CASES_PER_SUITE} of each suite, drawn by the seed): {same_code.CONTROL_ROUNDS} "
+                f"paired rounds: {control_paths.timing_a} vs {control_paths.timing_b}")
             run_paired(self._sides_writing(control_paths.timing_a, control_paths.timing_b),
-                       with_filter(self.bench_options, case_selection.filter_pattern(selection.same())), self.quick,
+                       with_filter(self.bench_options, case_selection.filter_pattern(groups)), self.quick,
                        paired_plan.settings(self.quick, same_code.CONTROL_ROUNDS, same_code.CONTROL_ROUNDS,
                                             args.visit_pairs, args.sample_time, None, args.placement),
                        self.seed, logs, say, elapsed_text, control=True)
@@ -214,9 +219,10 @@ class Comparison:
         # The cases the selection timed, and the controls a filtered run times beside them (counted in ``cases``).
         selected = sum(group_cases.get(group, 0) for group in selection.timed()) \
             if selection is not None and narrowed_by_selection else cases
+        controlled = sum(group_cases.get(group, 0) for group in self.control_groups)
         headlines = [_code_headline(self.code, min(selected, cases), control, same, coarsest,
                                     same_code.CONTROL_ROUNDS if control_paths is not None else 0,
-                                    max(cases - selected, 0)),
+                                    max(cases - selected, 0), controlled),
                      f"timings{' (control)' if control else ''}: {_without_gate(timing_headline)}"]
         out = [f"# bench-commits: {self.base.revision} ({short(self.base.commit)}) → {self.head.revision} "
                f"({short(self.head.commit)})", "",
@@ -236,7 +242,8 @@ class Comparison:
         out += [markdown.rstrip(), ""]
         if control_paths is not None:
             suites = control_of(control_paths.timing_a, control_paths.timing_b)
-            out += [f"Of the {same} cases that run identical code, the control "
+            out += [f"Of the {same} cases that run identical code, the control of {controlled}, at least "
+                    f"{same_code.CONTROL_CASES_PER_SUITE} of each suite, drawn by the seed "
                     f"(`{control_paths.timing_a.name}` vs `{control_paths.timing_b.name}`):", "",
                     *control_markdown(suites), ""]
             codes.append(same_code.control_exit(exit_codes.EXIT_PASSED, suites))
@@ -427,15 +434,17 @@ def _time_control(args, code: same_code.CodeComparison) -> bool:
 
 
 def _code_headline(code: same_code.CodeComparison, cases: int, control: bool, same: int = 0,
-                   coarsest: float = float("nan"), control_rounds: int = 0, harness: int = 0) -> str:
+                   coarsest: float = float("nan"), control_rounds: int = 0, harness: int = 0,
+                   controlled: int | None = None) -> str:
     """The code part of the verdict line (gate_text.code_headline): ``same`` cases not timed, their code identical,
-    or timed only in a control of ``control_rounds``; ``coarsest``: the largest change that could hide in a timed
-    case; ``harness``: the controls timed beside the ``cases``."""
+    or timed only in a control of ``control_rounds`` (``controlled`` of them); ``coarsest``: the largest change that
+    could hide in a timed case; ``harness``: the controls timed beside the ``cases``."""
     if code.same:
         return "code: " + code_headline(cases, same_code.evidence(code), timed_all=not control)
     if code.status == same_code.CHANGED:
         return "code: " + code_headline(cases, changed=same_code.changes_summary(code), identical=same,
-                                        coarsest=coarsest, control_rounds=control_rounds, harness=harness)
+                                        coarsest=coarsest, control_rounds=control_rounds, harness=harness,
+                                        controlled=controlled)
     return "code: " + code_headline(cases, unknown=code.why)
 
 

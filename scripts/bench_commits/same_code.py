@@ -24,10 +24,12 @@ case is timed as before, and the comparison says why the selection could not run
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.judge.control import SLOWER, SuiteControl
@@ -38,6 +40,11 @@ from .code_identity import CodeIdentity
 # leave the verdict in minutes, enough for the control's rule (judge/control.py) to see a suite move in every round;
 # too few for the paired rule to call a single case, which ``--rounds 10`` (paired.MIN_CALL_ROUNDS) brings back.
 CONTROL_ROUNDS = 3
+# Of the cases a selected comparison leaves out, the control times this many or more of each suite, whole variant
+# groups drawn by the seed (``control_groups``), and all of a smaller suite. The control judges a suite by the median
+# of its cases (judge/control.py): a group of 50 random cases of identical code never moved
+# (docs/findings/2026-11-28-a-control-in-three-rounds.md), and a whole suite's move moves any part of it.
+CONTROL_CASES_PER_SUITE = 50
 # Why a same-code comparison runs no ``bench count`` (the module doc says more).
 COUNTS_NOT_RUN = ("both builds run identical code, and a count can then move only with layout, which the control "
                   "times (docs/comparison-rule.md#same-code-before-anything-is-timed)")
@@ -107,6 +114,26 @@ def demangle(names: list[str]) -> list[str]:
         return list(names)
     lines = done.stdout.splitlines()
     return lines if done.returncode == 0 and len(lines) == len(names) else list(names)
+
+
+def control_groups(same: Sequence[str], cases: Mapping[str, int], seed: int,
+                   least: int = CONTROL_CASES_PER_SUITE) -> list[str]:
+    """The groups (``suite/benchmark/variant``) of ``same`` that a selected comparison's control times, sorted: of each
+    suite, groups in an order the seed shuffles until they hold at least ``least`` cases (``cases``: how many cases
+    each group has), so that a suite is judged from as many cases as the rule needs, and not every one of them."""
+    by_suite: dict[str, list[str]] = defaultdict(list)
+    for group in sorted(same):
+        by_suite[group.split("/", 1)[0]].append(group)
+    chosen: list[str] = []
+    for suite, groups in sorted(by_suite.items()):
+        random.Random(f"{seed}/{suite}").shuffle(groups)
+        held = 0
+        for group in groups:
+            if held >= least:
+                break
+            chosen.append(group)
+            held += cases.get(group, 0)
+    return sorted(chosen)
 
 
 def control_exit(timing_exit: int, suites: Sequence[SuiteControl] = ()) -> int:

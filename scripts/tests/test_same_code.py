@@ -250,7 +250,7 @@ def test_a_selected_comparison_times_the_identical_code_in_a_control(repo, capsy
     assert len(control_filters(repo)) == 2 * same_code.CONTROL_ROUNDS
     assert set(control_filters(repo)) == {case_selection.filter_pattern(
         ["harness/empty/loop", "isolation/roles/rwlock", "wait/handoff/semaphore"])}
-    assert "the control (`" in out and "| wait | 1 | " in out
+    assert "the control of 3, at least 50 of each suite, drawn by the seed (`" in out and "| wait | 1 | " in out
     last = out.rstrip().splitlines()[-1]
     assert "; 3 run identical code, timed in a control of 3 rounds (1 of 2 sections differ)" in last
     assert "; the control of the identical code: no suite moved beyond 1.03× in all 3 rounds (3 suites)" in last
@@ -266,3 +266,24 @@ def test_a_selected_comparisons_control_that_moves_fails(repo, capsys, spin_sele
     assert re.search(r"; the control of the identical code: FAILED, moved although the code is identical, a finding: "
                      r"isolation \(1 case\) (1\.99|2\.00|2\.01)× or more slower in every round; wait \(1 case\) "
                      r"(1\.99|2\.00|2\.01)× or more slower in every round;", last)
+
+
+def test_the_control_draws_at_least_its_share_of_each_suite_by_the_seed():
+    # Suite "big": 40 variants of 5 cases each; suite "small": 3 variants of 4 cases, fewer than the share.
+    cases = {f"big/b/v{i:02d}": 5 for i in range(40)} | {f"small/b/v{i}": 4 for i in range(3)}
+    chosen = same_code.control_groups(list(cases), cases, seed=7, least=50)
+    big = [group for group in chosen if group.startswith("big/")]
+    assert sum(cases[group] for group in big) == 50  # 10 whole variants, and no more once 50 are held
+    assert [group for group in chosen if group.startswith("small/")] == ["small/b/v0", "small/b/v1", "small/b/v2"]
+    assert chosen == same_code.control_groups(list(cases), cases, seed=7, least=50), "the seed decides"
+    # Controls: another seed draws other variants; a share above a suite's size takes all of it.
+    assert same_code.control_groups(list(cases), cases, seed=8, least=50) != chosen
+    assert same_code.control_groups(list(cases), cases, seed=7, least=1000) == sorted(cases)
+
+
+def test_the_verdict_line_says_how_many_of_the_identical_cases_the_control_timed():
+    words = dict(changed="1 of 2 sections differ", identical=697, control_rounds=3)
+    assert "; 697 run identical code, 190 of them timed in a control of 3 rounds (" in \
+        code_headline(31, controlled=190, **words)
+    # Control: a control of all of them says so without a count.
+    assert "; 697 run identical code, timed in a control of 3 rounds (" in code_headline(31, controlled=697, **words)

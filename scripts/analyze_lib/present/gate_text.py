@@ -192,13 +192,13 @@ MEANINGFUL_BOUND = 10.0
 
 def code_headline(cases: int, same_code: str | None = None, timed_all: bool = False, changed: str | None = None,
                   unknown: str | None = None, identical: int = 0, coarsest: float = math.nan,
-                  control_rounds: int = 0, harness: int = 0) -> str:
+                  control_rounds: int = 0, harness: int = 0, controlled: int | None = None) -> str:
     """bench-commits' words on what two builds' code says of their ``cases`` (bench_commits.same_code and
     case_selection decide): every case runs identical code (``same_code``: the evidence; ``timed_all``: timed all
     the same), or ``cases`` may run changed code (``changed``: what differs) and were timed, resolving each change
     of ``coarsest`` (×) or more, while ``identical`` more run identical code and were not, or only in a control of
-    ``control_rounds``, and ``harness`` controls were timed beside them (a filtered run's); or the code was not
-    compared (``unknown``: why)."""
+    ``control_rounds`` (``controlled`` of them, when not all), and ``harness`` controls were timed beside them (a
+    filtered run's); or the code was not compared (``unknown``: why)."""
     if same_code is not None:
         return (f"0 cases run changed code; {cases} run identical code (same code: {same_code})"
                 + ("; every case timed as asked" if timed_all else ""))
@@ -210,6 +210,8 @@ def code_headline(cases: int, same_code: str | None = None, timed_all: bool = Fa
         elif math.isfinite(coarsest):
             hide = f", the largest change that could hide in one {coarsest:.2f}×"
         timed = f"timed in a control of {fmt_count(control_rounds, 'round')}" if control_rounds else "not timed"
+        if control_rounds and controlled is not None and controlled < identical:
+            timed = f"{controlled} of them {timed}"
         beside = f" with {fmt_count(harness, 'harness control')}" if harness else ""
         return (f"{fmt_count(cases, 'case')} may run changed code, timed{beside}{hide}; {identical} run identical "
                 f"code, {timed} ({changed})")
