@@ -11,6 +11,7 @@ import numpy as np
 from analyze_lib.cli import main
 from analyze_lib.exit_codes import EXIT_INCONCLUSIVE, EXIT_PASSED, EXIT_REGRESSION
 from analyze_lib.judge.pass_evidence import suites_slower
+from analyze_lib.present import gate_text
 from csvgen import case, rounds, write_results
 
 ROUNDS = 10
@@ -149,3 +150,11 @@ def test_a_suite_is_left_to_the_control_when_the_code_is_the_same(tmp_path):
     assert judged.status == REGRESSION and [s.suite for s in judged.evidence.suites_slower] == ["once"]
     left = decide_gate(comparison, suites_judged=False)
     assert left.status == INCONCLUSIVE and left.evidence.suites_slower == ()
+
+
+def test_a_paired_comparison_is_not_told_to_compare_paired():
+    # bench-commits' own files are paired: what decides more is more of it, not "compare the two builds paired".
+    paired = gate_text._decide_hint(SimpleNamespace(paired_resolutions=(1.05, 1.2)))
+    assert "bench-commits --budget" in paired and "compare the two builds paired" not in paired
+    # Control: separate runs are told to compare paired.
+    assert "compare the two builds paired" in gate_text._decide_hint(SimpleNamespace(paired_resolutions=()))

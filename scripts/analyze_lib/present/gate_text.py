@@ -21,6 +21,9 @@ INCOMPLETE_HEAD_HINT = "rerun it to the end"
 # What would decide a comparison the gate could not pass, in one line.
 DECIDE_HINT = ("to decide it: compare the two builds paired (scripts/bench-commits), gate the counts, "
                "or --filter to the cases that matter")
+# The same, for files that are already a paired comparison's (bench-commits' own output).
+PAIRED_DECIDE_HINT = ("to decide it: give the paired comparison more time (bench-commits --budget), gate the counts, "
+                      "or --filter to the cases that matter")
 # What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
 STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
 # What would let a case starved both ways (compare.STARVED_BOTH_WAYS) be decided.
@@ -106,6 +109,11 @@ def _passed_among_decided(decided: int, rest: str) -> str:
     return f"Gate: passed, no case slower among {fmt_count(decided, 'decidable case')}; {rest}"
 
 
+def _decide_hint(gate: GateDecision) -> str:
+    """What would decide ``gate``: more of what made its files (paired ones), or the paired comparison."""
+    return PAIRED_DECIDE_HINT if gate.paired_resolutions else DECIDE_HINT
+
+
 def _evidence_headline(gate: GateDecision) -> str | None:
     """The headline when pass_evidence decided the status, else None."""
     evidence = gate.evidence
@@ -119,17 +127,17 @@ def _evidence_headline(gate: GateDecision) -> str | None:
         key, ratio = max(evidence.machine_moved, key=lambda moved: abs(math.log(moved[1])))
         would = f"; it would have called {fmt_count(gate.slower, 'case')} slower" if gate.slower else ""
         return (f"Gate: INCONCLUSIVE, the machine moved between the runs: {key.label} (an empty loop no "
-                f"pattern's change touches) went {ratio:.2f}×{would}; {DECIDE_HINT}")
+                f"pattern's change touches) went {ratio:.2f}×{would}; {_decide_hint(gate)}")
     if gate.compared == gate.not_gated:
         return None
     if evidence.unseen_slower:
         key, ratio = max(evidence.unseen_slower, key=lambda moved: moved[1])
         return (f"Gate: INCONCLUSIVE, no decided case slower, but {fmt_count(len(evidence.unseen_slower), 'case')} it "
                 f"could not judge moved {1 + gate.threshold / 100:.2f}× or more (up to {ratio:.2f}×, "
-                f"{key.label}); {DECIDE_HINT}")
+                f"{key.label}); {_decide_hint(gate)}")
     if evidence.mostly_unseen:
         return (f"Gate: INCONCLUSIVE, {gate.not_gated} of {gate.compared} cases could not be judged, too many "
-                f"for a pass to mean much; {DECIDE_HINT}")
+                f"for a pass to mean much; {_decide_hint(gate)}")
     return None
 
 
