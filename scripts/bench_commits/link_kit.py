@@ -1,8 +1,9 @@
 """A build's objects and the command that links them: what it takes to link the binary again, with lld and a
 shuffled section order, once for every round of a paired run (round_binaries).
 
-The command is SwiftPM's own link line, read from a verbose relink right after the build: the toolchain's
-``swiftc`` driver with the build's flags, library paths and runpath, its object files in a response file.
+The command is SwiftPM's own link line, read from the build's own verbose log (``VERBOSE``), or when that build
+linked nothing, from a verbose relink: the toolchain's ``swiftc`` driver with the build's flags, library paths and
+runpath, its object files in a response file.
 Every path under the package's directory is made relative to it, so that the kit links the same wherever
 its files are: in the build's worktree, or in the build cache (``copy_to``).
 """
@@ -29,6 +30,11 @@ LINK_TIMEOUT_SECONDS = 120
 # The verbose relink that shows the link line plans the whole build again first: on a loaded machine that alone
 # took over 120 s (a quick A/A here ran from copies for it), so it gets longer.
 RELINK_TIMEOUT_SECONDS = 600
+# What a build adds to its command so that its log holds the link line. Given only to a relink, it changes the
+# compiler's command line, and SwiftPM then compiles every module again (38 s of a 48 s build, here): so the build
+# itself is verbose, and the relink is left for a build that linked nothing. The code is the same either way: the
+# flag makes the driver print its commands.
+VERBOSE = "-v"
 
 
 class LinkError(Exception):
@@ -103,13 +109,26 @@ def load(directory: Path) -> LinkKit | None:
 
 
 def capture(build_command: tuple[str, ...], package: Path, binary: Path, log: Path) -> LinkKit:
-    """Relink ``binary`` in ``package`` with ``build_command`` and ``-v``, read the link line, and keep it as a
-    kit in ``package``. The binary is left as it was. LinkError when there is no link line to read (a build
-    that is not SwiftPM's), or it names a file it cannot find."""
+    """The link kit of ``binary``, just built in ``package`` by ``build_command`` and ``VERBOSE`` with its output
+    in ``log``: the link line that log holds, or when it holds none (the build found the binary up to date), the
+    line of a verbose relink, the binary left as it was. Kept as a kit in ``package``. LinkError when there is no
+    link line to read (a build that is not SwiftPM's), or it names a file it cannot find."""
+    try:
+        line = _link_line(log.read_text(errors="replace").splitlines(), binary)
+    except OSError:
+        line = None
+    if line is None:
+        line = _relinked_line(build_command, package, binary, log)
+    return _kit_from(line, package.resolve())
+
+
+def _relinked_line(build_command: tuple[str, ...], package: Path, binary: Path, log: Path) -> list[str]:
+    """The link line of a verbose relink of ``binary`` (its output appended to ``log``); the binary is left as it
+    was. LinkError when there is none."""
     kept = binary.with_name(f".{binary.name}.before-relink")
     os.replace(binary, kept)
     try:
-        done = subprocess.run([*build_command, "-v"], cwd=package, stdin=subprocess.DEVNULL, capture_output=True,
+        done = subprocess.run([*build_command, VERBOSE], cwd=package, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, timeout=RELINK_TIMEOUT_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise LinkError(f"cannot relink to read the link line: {error}") from None
@@ -120,7 +139,7 @@ def capture(build_command: tuple[str, ...], package: Path, binary: Path, log: Pa
     line = _link_line(done.stdout.splitlines() + done.stderr.splitlines(), binary)
     if done.returncode != 0 or line is None:
         raise LinkError(f"no link line for {binary.name} in the verbose build (exit {done.returncode})")
-    return _kit_from(line, package.resolve())
+    return line
 
 
 def _link_line(lines: list[str], binary: Path) -> list[str] | None:

@@ -151,7 +151,8 @@ def build(side: str, commit: str, worktree: Path, builder: Builder, logs: Path, 
     started = time.monotonic()
     say(f"building {side} ({commit[:12]}) in {worktree} ...")
     try:
-        status = run_child(list(builder.command), worktree, log)
+        # Verbose, so that its log holds the link line the link kit reads (link_kit.VERBOSE says why).
+        status = run_child([*builder.command, link_kit.VERBOSE], worktree, log)
     except FileNotFoundError:
         raise ComparisonError(f"build of {side} ({commit[:12]}) failed: {builder.command[0]!r} not found") from None
     if status != 0 or not binary.exists():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import subprocess
 from pathlib import Path
@@ -28,13 +29,21 @@ class WorkerRefusal(WorkerError):
     step with its client (unlike a worker that died, hung or answered out of turn)."""
 
 
+# The lines a verbose build (link_kit.VERBOSE) prints besides what it says: each command it runs, and the compiler's
+# version before it. A failed build's tail leaves them out, so that it shows the errors.
+_COMMAND_ECHO = re.compile(r"^(/\S+/(swiftc|swift-frontend|swift-autolink-extract|clang|clang\+\+|ld|ld\.\w+) |"
+                           r"Swift version |Target: )")
+
+
 def log_tail(path: Path, lines: int) -> str:
-    """The last ``lines`` non-blank lines of a child's log, joined into one line (empty when unreadable)."""
+    """The last ``lines`` non-blank lines of a child's log, joined into one line (empty when unreadable); not the
+    commands a verbose build echoes."""
     try:
         text = path.read_text(errors="replace").rstrip().splitlines()
     except OSError:
         return ""
-    return " | ".join(line.strip() for line in text[-lines:] if line.strip())
+    said = [line.strip() for line in text if line.strip() and not _COMMAND_ECHO.match(line)]
+    return " | ".join(said[-lines:])
 
 
 class Worker:
