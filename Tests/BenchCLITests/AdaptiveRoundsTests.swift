@@ -29,7 +29,7 @@ import Testing
     @Test func forcedRoundsGiveEveryCaseExactlyThatMany() async throws {
         let path = BenchProcess.temporaryPath("forced")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(Self.cases + ["--rounds", "6", "--output", path])
+        let outcome = try await BenchProcess.debug.run(Self.cases + ["--rounds", "6", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let rows = try BenchProcess.rows(ofCSV: path).rows
         let rounds = Self.roundsPerCase(rows)
@@ -45,7 +45,7 @@ import Testing
     @Test func anAdaptiveRunStopsCasesInNoDecisionAtTheMinimum() async throws {
         let path = BenchProcess.temporaryPath("adaptive")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(Self.cases + ["--seed", "3", "--output", path])
+        let outcome = try await BenchProcess.debug.run(Self.cases + ["--seed", "3", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let minimum = Bench.stoppingRule.minimumRounds
         let rows = try BenchProcess.rows(ofCSV: path).rows
@@ -70,7 +70,7 @@ import Testing
             for file in [path, environment, list] { try? FileManager.default.removeItem(atPath: file) }
         }
         try "harness/opaque-call/call threads:1\n".write(toFile: list, atomically: true, encoding: .utf8)
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.cases + ["--rounds", "10", "--round", "10", "--min-rounds", "5", "--seed", "1",
                           "--run-environment", environment, "--output", path, "--open-cases", list])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -90,7 +90,7 @@ import Testing
         }
         try "harness/opaque-call/call threads:1\nonce/hit/nothing threads:1\n".write(toFile: list, atomically: true,
                                                                                    encoding: .utf8)
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.cases + ["--rounds", "10", "--round", "6", "--min-rounds", "5", "--seed", "1",
                           "--run-environment", environment, "--output", path, "--open-cases", list])
         #expect(outcome.status == ExitStatus.internalError, "stderr: \(outcome.standardError)")
@@ -113,7 +113,7 @@ import Testing
             for file in [path, environment, plans] { try? FileManager.default.removeItem(atPath: file) }
         }
         try "".write(toFile: plans, atomically: true, encoding: .utf8)
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.roundArguments(Self.cases, round: 1, plans: plans, environment: environment, output: path))
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let lines = try String(contentsOfFile: plans, encoding: .utf8).split(separator: "\n")
@@ -140,7 +140,7 @@ import Testing
             }
             let line = "once/first/atomic-flag threads:1 tokens:100\t{\"lockstep\":{\"iterations\":\(iterations)}}\n"
             try line.write(toFile: plans, atomically: true, encoding: .utf8)
-            let outcome = try await BenchProcess.tested.run(Self.roundArguments(
+            let outcome = try await BenchProcess.debug.run(Self.roundArguments(
                 ["--filter", "^once/first/atomic-flag$", "--threads", "1", "--sample-time", "1", "--no-controls"],
                 round: 2, plans: plans, environment: environment, output: path))
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -160,7 +160,7 @@ import Testing
          "--output", "/tmp/y"],
     ])
     func roundOptionsOutsideARoundAreRefused(arguments: [String]) async throws {
-        let outcome = try await BenchProcess.tested.run(["--filter", "^harness/empty/"] + arguments)
+        let outcome = try await BenchProcess.debug.run(["--filter", "^harness/empty/"] + arguments)
         #expect(outcome.status == 64, "stderr: \(outcome.standardError)")
         #expect(outcome.errorLines.first?.hasPrefix("bench: error:") == true)
     }

@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: cases.indices)
     func rejectedWithOneLine(index: Int) async throws {
         let (arguments, mentions, status) = Self.cases[index]
-        let outcome = try await BenchProcess.tested.run(arguments)
+        let outcome = try await BenchProcess.debug.run(arguments)
         #expect(outcome.status == status)
         #expect(outcome.errorLines.count == 1, "stderr: \(outcome.standardError)")
         #expect(outcome.standardError.hasPrefix("bench: error: "))
@@ -61,7 +61,7 @@ import Testing
         let directory = try BenchProcess.temporaryDirectory("output-dir")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let arguments = ["--filter", "^harness/empty/", "--threads", "1", "--output", directory]
-        let outcome = try await BenchProcess.tested.run(arguments + (overwrite ? ["--overwrite"] : []))
+        let outcome = try await BenchProcess.debug.run(arguments + (overwrite ? ["--overwrite"] : []))
         #expect(outcome.status == 73)
         #expect(outcome.errorLines == ["bench: error: cannot write results to \(directory): it is a directory "
                                        + "(name a file, such as \(directory)/results.csv)"])
@@ -73,14 +73,14 @@ import Testing
         let path = BenchProcess.temporaryPath("existing")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "precious\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let outcome = try await BenchProcess.tested.run(["--filter", "^harness/empty/", "--threads", "1", "--output", path])
+        let outcome = try await BenchProcess.debug.run(["--filter", "^harness/empty/", "--threads", "1", "--output", path])
         #expect(outcome.status == 73)
         #expect(outcome.standardError.contains("already exists (choose another --output, or pass --overwrite)"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     }
 
     @Test func listPrintsCasesAndTimesNothing() async throws {
-        let outcome = try await BenchProcess.tested.run(["--list", "--filter", "^harness/", "--threads", "1,3"])
+        let outcome = try await BenchProcess.debug.run(["--list", "--filter", "^harness/", "--threads", "1,3"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n")
         #expect(lines.contains("harness/empty/loop threads:3"))
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func helpAnswersTheOptions() async throws {
-        let outcome = try await BenchProcess.tested.run(["--help"])
+        let outcome = try await BenchProcess.debug.run(["--help"])
         #expect(outcome.status == 0)
         for option in ["--filter", "--threads", "--samples", "--sample-time", "--quick", "--output", "--list",
                        "--version"] {
@@ -98,7 +98,7 @@ import Testing
 
     /// Issue 14 (14): every exit status is explained in --help, SIGTERM's among them.
     @Test func helpListsEveryExitStatus() async throws {
-        let help = try await BenchProcess.tested.run(["--help"]).standardOutput
+        let help = try await BenchProcess.debug.run(["--help"]).standardOutput
         #expect(help.contains("Ctrl-C or SIGTERM stops at the next sample"))
         for (status, meaning) in ExitStatus.all {
             #expect(help.contains("  \(String(status).padding(toLength: 5, withPad: " ", startingAt: 0))\(meaning)"))
@@ -122,7 +122,7 @@ import Testing
 
     /// Issue 14 (14): `bench --version` prints the version the CSV records as bench_version.
     @Test func versionPrintsTheToolsVersion() async throws {
-        let outcome = try await BenchProcess.tested.run(["--version"])
+        let outcome = try await BenchProcess.debug.run(["--version"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == BenchVersion.current + "\n")
         #expect(BenchVersion.current.wholeMatch(of: /\d+\.\d+\.\d+/) != nil)

@@ -6,28 +6,14 @@ import Foundation
 struct BenchProcess: Sendable {
     let executable: URL
 
-    /// The `bench` built beside this test bundle, in its configuration: release under the README's test command
-    /// (scripts/test builds the tests in release, with testing enabled), debug under a plain `swift test`.
-    static let tested = BenchProcess(executable: URL(fileURLWithPath: CommandLine.arguments[0])
+    /// The `bench` built beside this test bundle (the debug build `swift test` makes).
+    static let debug = BenchProcess(executable: URL(fileURLWithPath: CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("bench"))
 
-    /// The configuration `tested` was built in, as its rows' `build` column and its warnings name it.
-    static var testedBuild: String {
-        #if DEBUG
-        "debug"
-        #else
-        "release"
-        #endif
-    }
-
-    /// The `bench` the count tests run: a release build, since valgrind runs a debug one many times slower.
-    /// `tested` when it is one; under a plain `swift test`, `.build/release/bench` when it is built, else `tested`.
-    static let counting: BenchProcess = {
-        let release = BenchProcess(executable: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/release/bench"))
-        return testedBuild == "debug" && release.exists ? release : tested
-    }()
+    /// The release build at `.build/release/bench`, which the README's test command builds before the tests.
+    static let release = BenchProcess(executable: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/release/bench"))
 
     var exists: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 

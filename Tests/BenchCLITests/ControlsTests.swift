@@ -91,7 +91,7 @@ import Testing
     /// What a user sees: `--list` marks each control and counts them, and a run says it added them and writes
     /// their rows (suite `harness`) beside the selected case's.
     @Test func theListAndTheRunSayWhatWasAdded() async throws {
-        let list = try await BenchProcess.tested.run(["--list", "--filter", "^once/hit/atomic-flag$", "--threads", "1"])
+        let list = try await BenchProcess.debug.run(["--list", "--filter", "^once/hit/atomic-flag$", "--threads", "1"])
         #expect(list.status == 0, "stderr: \(list.standardError)")
         #expect(list.standardOutput.split(separator: "\n") == [
             "harness/empty/loop threads:1 (control)", "harness/spin/loop threads:1 (control)",
@@ -101,7 +101,7 @@ import Testing
 
         let path = BenchProcess.temporaryPath("controls")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await BenchProcess.tested.run(["--rounds", "1", "--filter", "^once/hit/atomic-flag$", "--threads",
+        let run = try await BenchProcess.debug.run(["--rounds", "1", "--filter", "^once/hit/atomic-flag$", "--threads",
                                                     "1", "--samples", "1", "--sample-time", "1", "--output", path])
         #expect(run.status == 0, "stderr: \(run.standardError)")
         #expect(run.errorLines.contains { $0.hasPrefix("bench: 1 case + 2 controls, 1 sample of ") },

@@ -27,7 +27,7 @@ struct CountTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("counts.csv").path
-        let bench = BenchProcess.counting
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
         let outcome = try await bench.run(options + ["count", "--filter", filter, "--iterations", "200",
                                                      "--output", output], environment: environment)
         #expect(outcome.status == 0, "\(outcome.standardError)")
@@ -52,7 +52,7 @@ struct CountTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let functions = directory.appendingPathComponent("functions.tsv").path
-        let bench = BenchProcess.counting
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
         let outcome = try await bench.run(["count", "--filter", "^once/hit/(atomic-flag|lazy-static)$", "--quick",
                                            "--output", directory.appendingPathComponent("c.csv").path,
                                            "--functions", functions])
@@ -169,7 +169,7 @@ struct CountTests {
     @Test func quickCountsAHundredIterations() async throws {
         let output = BenchProcess.temporaryPath("count-quick")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let bench = BenchProcess.counting
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
         let outcome = try await bench.run(["count", "--filter", "^harness/empty", "--quick", "--output", output])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let rows = try CSVFormat.decode(String(contentsOfFile: output, encoding: .utf8))
@@ -178,7 +178,7 @@ struct CountTests {
     }
 
     @Test func missingToolsAreNamedWithHowToInstallThem() async throws {
-        let bench = BenchProcess.counting
+        let bench = BenchProcess.release.exists ? BenchProcess.release : BenchProcess.debug
         let outcome = try await bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
         #expect(outcome.status == 69)
         #expect(outcome.errorLines.contains { $0.contains("valgrind") && $0.contains("apt-get install valgrind") })

@@ -22,7 +22,7 @@ import Testing
 
     /// The one warning line, and the rows the run wrote.
     func run(in directory: String, _ changes: [String: String?] = [:]) async throws -> (String, [[String: String]]) {
-        let outcome = try await BenchProcess.tested.run(Self.tinyRun, in: directory,
+        let outcome = try await BenchProcess.debug.run(Self.tinyRun, in: directory,
                                                  environment: Self.environment(in: directory, changes))
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let warnings = outcome.errorLines.filter { $0.hasPrefix("warning: cannot read git") }
@@ -68,7 +68,7 @@ import Testing
         let path = BenchProcess.temporaryPath("in-git")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let arguments = Array(Self.tinyRun.dropLast(2)) + ["--output", path]
-        let outcome = try await BenchProcess.tested.run(arguments, in: checkout,
+        let outcome = try await BenchProcess.debug.run(arguments, in: checkout,
                                                  environment: ["BENCH_COMMIT": nil, "GIT_DIR": nil])
         try #require(RunEnvironment.capture("git", "-C", checkout, "rev-parse", "HEAD").status == 0,
                      "the package is a git checkout")

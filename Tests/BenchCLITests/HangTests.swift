@@ -23,12 +23,12 @@ import Testing
     /// still going then is killed.
     static let wallBound = 120.0
 
-    /// Runs the tested `bench` with `arguments`, killed (SIGKILL, which its rounds die with) if it outlives
+    /// Runs the debug `bench` with `arguments`, killed (SIGKILL, which its rounds die with) if it outlives
     /// `wallBound`; what it printed and how many seconds it took.
     static func run(_ arguments: [String]) async throws -> (outcome: BenchProcess.Outcome, seconds: Double) {
         try await onPlainThread {
             let started = Date()
-            let (process, output, error) = try BenchProcess.tested.start(arguments)
+            let (process, output, error) = try BenchProcess.debug.start(arguments)
             let pid = process.processIdentifier
             let killer = DispatchWorkItem { kill(pid, SIGKILL) }
             DispatchQueue.global().asyncAfter(deadline: .now() + wallBound, execute: killer)
@@ -48,7 +48,7 @@ import Testing
     static let seed: UInt64 = (1...).first { CaseOrder.shuffled([harness, control], seed: $0, round: 1).first == control }!
 
     @Test func theListedCasesAreTheHarnessThenTheControl() async throws {
-        let outcome = try await BenchProcess.tested.run(["--hang-control", "--list"] + Self.cases)
+        let outcome = try await BenchProcess.debug.run(["--hang-control", "--list"] + Self.cases)
         #expect(outcome.standardOutput.split(separator: "\n").dropLast() == [Substring(Self.harness), Substring(Self.control)])
     }
 

@@ -13,7 +13,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
         let path = directory + "/k.csv"
         // One case of 1000 samples of at least 50 ms: a round that would run for more than 50 s on its own.
-        let (process, _, error) = try BenchProcess.tested.start(
+        let (process, _, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/empty/", "--threads", "1", "--samples", "1000", "--sample-time", "50",
              "--rounds", "2", "--output", path],
             environment: ["TMPDIR": temporary])

@@ -10,13 +10,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let renamed = directory + "/LockLab"
         try FileManager.default.createSymbolicLink(atPath: renamed,
-                                                   withDestinationPath: BenchProcess.tested.executable.path)
+                                                   withDestinationPath: BenchProcess.debug.executable.path)
         let mine = try await BenchProcess(executable: URL(fileURLWithPath: renamed)).run(["stress", "--help"])
         #expect(mine.status == 0, "stderr: \(mine.standardError)")
         #expect(mine.standardOutput.contains("USAGE: LockLab stress ["))
         #expect(!mine.standardOutput.contains("bench stress"))
         // The control: the built-in executable keeps its own name.
-        let ours = try await BenchProcess.tested.run(["stress", "--help"])
+        let ours = try await BenchProcess.debug.run(["stress", "--help"])
         #expect(ours.standardOutput.contains("USAGE: bench stress ["))
     }
 
@@ -26,20 +26,20 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let renamed = directory + "/LockLab"
         try FileManager.default.createSymbolicLink(atPath: renamed,
-                                                   withDestinationPath: BenchProcess.tested.executable.path)
+                                                   withDestinationPath: BenchProcess.debug.executable.path)
         let mine = try await BenchProcess(executable: URL(fileURLWithPath: renamed)).run(["--threads", "0"])
         #expect(mine.status == 64, "bad input")
         #expect(mine.errorLines.count == 1, "stderr: \(mine.standardError)")
         #expect(mine.standardError.hasPrefix("LockLab: error: The value '0' is invalid for '--threads"), "\(mine.standardError)")
         // The control: the built-in executable keeps its own name.
-        let ours = try await BenchProcess.tested.run(["--threads", "0"])
+        let ours = try await BenchProcess.debug.run(["--threads", "0"])
         #expect(ours.standardError.hasPrefix("bench: error: The value '0' is invalid for '--threads"), "\(ours.standardError)")
     }
 
     @Test func theNextCommandIsAPathFromTheWorkingDirectory() async throws {
         let directory = try BenchProcess.temporaryDirectory("next")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let outcome = try await BenchProcess.tested.run(RoundsTests.cases + ["--rounds", "1", "--output", "out.csv"],
+        let outcome = try await BenchProcess.debug.run(RoundsTests.cases + ["--rounds", "1", "--output", "out.csv"],
                                                        in: directory)
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -18,7 +18,7 @@ import Testing
     @Test func aFullDiskLeavesTheCompletedCasesWhole() async throws {
         let path = BenchProcess.temporaryPath("full")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(Self.eightSmallCases + ["--output", path],
+        let outcome = try await BenchProcess.debug.run(Self.eightSmallCases + ["--output", path],
                                                  shellSetup: "trap '' XFSZ; ulimit -f 6")
         #expect(outcome.status == 74, "stderr: \(outcome.standardError)")
         let error = outcome.errorLines.last ?? ""
@@ -39,7 +39,7 @@ import Testing
     @Test func aFullDiskBeforeTheFirstCaseLeavesNoFile() async throws {
         let path = BenchProcess.temporaryPath("full-at-once")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--filter", "^harness/empty/", "--threads", "1", "--samples", "1", "--sample-time", "1",
              "--output", path],
             shellSetup: "trap '' XFSZ; ulimit -f 1")
@@ -55,7 +55,7 @@ import Testing
     func aStopBeforeTheFirstCaseLeavesNoFile(signal: Int32) async throws {
         let directory = try BenchProcess.temporaryDirectory("early-stop")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (process, output, error) = try BenchProcess.tested.start(
+        let (process, output, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/empty/", "--threads", "1", "--samples", "60", "--sample-time", "20", "--no-controls"],
             in: directory)
         let errorText = await onPlainThread { () -> String in
@@ -80,7 +80,7 @@ import Testing
         let arguments = ["--rounds", "1", "--filter", "^harness/empty/", "--threads", "1", "--samples", "1",
                          "--sample-time", "1", "--no-controls"]
         let started = try (0..<3).map { _ in
-            try BenchProcess.tested.start(arguments, in: directory, environment: ["BENCH_COMMIT": "abcdef0123"])
+            try BenchProcess.debug.start(arguments, in: directory, environment: ["BENCH_COMMIT": "abcdef0123"])
         }
         for (process, output, error) in started {
             let errorText = await onPlainThread { () -> String in

@@ -12,7 +12,7 @@ import Testing
     @Test func roundsAreFreshProcessesAppendingToOneFileOfOneRun() async throws {
         let path = BenchProcess.temporaryPath("rounds")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(Self.cases + ["--rounds", "3", "--seed", "42", "--output", path])
+        let outcome = try await BenchProcess.debug.run(Self.cases + ["--rounds", "3", "--seed", "42", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         let (header, rows) = try BenchProcess.rows(ofCSV: path)
         #expect(header == ResultsSchema.header)
@@ -43,7 +43,7 @@ import Testing
                 try? FileManager.default.removeItem(atPath: path)
                 try? FileManager.default.removeItem(atPath: environment)
             }
-            let outcome = try await BenchProcess.tested.run(
+            let outcome = try await BenchProcess.debug.run(
                 ["--filter", "^harness/", "--threads", "1,2", "--samples", "1", "--sample-time", "1", "--rounds", "9",
                  "--round", String(round), "--seed", seed, "--run-environment", environment, "--output", path])
             #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -71,7 +71,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: environment)
         }
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
                           "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
@@ -100,7 +100,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: environment)
         }
         try "schema_version,something\r\n1,2\r\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             Self.cases + ["--rounds", "2", "--round", "2", "--seed", "1", "--run-environment", environment,
                           "--output", path])
         #expect(outcome.status == 73, "stderr: \(outcome.standardError)")
@@ -144,7 +144,7 @@ import Testing
         ["--spin-scale", "-1"],
     ])
     func badRoundOptionsAreRefusedInOneLine(arguments: [String]) async throws {
-        let outcome = try await BenchProcess.tested.run(["--filter", "^harness/empty/"] + arguments)
+        let outcome = try await BenchProcess.debug.run(["--filter", "^harness/empty/"] + arguments)
         #expect(outcome.status == 64, "stderr: \(outcome.standardError)")
         #expect(outcome.errorLines.first?.hasPrefix("bench: error:") == true)
     }
@@ -154,7 +154,7 @@ import Testing
     @Test func aStopSignalIsPassedToTheRoundInProgress() async throws {
         let path = BenchProcess.temporaryPath("stop")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (process, _, error) = try BenchProcess.tested.start(
+        let (process, _, error) = try BenchProcess.debug.start(
             ["--filter", "^harness/", "--threads", "1,2", "--samples", "20", "--sample-time", "5", "--rounds", "3",
              "--output", path])
         await onPlainThread {
@@ -174,7 +174,7 @@ import Testing
     @Test func theSpinScaleIsARunSettingNotANewCase() async throws {
         let path = BenchProcess.temporaryPath("spin")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(
+        let outcome = try await BenchProcess.debug.run(
             ["--filter", "^harness/spin/", "--threads", "1", "--samples", "1", "--sample-time", "1", "--rounds", "1",
              "--spin-scale", "1.25", "--no-controls", "--output", path])
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")

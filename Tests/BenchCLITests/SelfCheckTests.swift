@@ -105,7 +105,7 @@ import Testing
     /// The binary prints its plan and announces each check on stderr before measuring it (stopped early: a whole
     /// run takes minutes).
     @Test func thePlanAndTheFirstCheckComeFirst() async throws {
-        let (process, _, error) = try BenchProcess.tested.start(["self-check"])
+        let (process, _, error) = try BenchProcess.debug.start(["self-check"])
         // SIGKILL: the child may inherit a mask that blocks SIGTERM from the test's thread. After a minute in any
         // case, so that a line that never comes fails the test instead of leaving it waiting for the whole run.
         let stop = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }

@@ -19,7 +19,7 @@ import VariantRegistration
     @Test func aCleanRunExitsZeroAndWritesEveryOutcomeWithItsGrade() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(["stress", "--filter", Self.filter, "--threads", "1,4",
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", Self.filter, "--threads", "1,4",
                                                        "--duration", "1", "--output", path])
         #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
         #expect(outcome.standardOutput.split(separator: "\n").last?.hasPrefix("PASS: 0 forbidden outcomes in ") == true)
@@ -49,7 +49,7 @@ import VariantRegistration
     /// Issue 20 (4): a filter anchored on a family (`^once/`) brings the controls of the checks it selects, whose
     /// names start with `control/`; --no-controls leaves them out.
     @Test func aFamilyFilterBringsTheControlsOfItsChecks() async throws {
-        let listed = try await BenchProcess.tested.run(["stress", "--filter", "^once/", "--list-checks"])
+        let listed = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks"])
         #expect(listed.status == 0, "\(listed.standardError)")
         let lines = listed.standardOutput.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("control/") }.sorted()
@@ -58,17 +58,17 @@ import VariantRegistration
         #expect(lines.last == "9 checks, 3 controls")
         // Issue 60: a built-in variant's checks carry no origin mark (a brought-in one's: VariantRegistrationTests).
         #expect(!lines.contains { $0.contains("from:") })
-        let without = try await BenchProcess.tested.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
+        let without = try await BenchProcess.debug.run(["stress", "--filter", "^once/", "--list-checks", "--no-controls"])
         #expect(without.standardOutput.split(separator: "\n").last == "9 checks, 0 controls")
         // A check's controls only: isolation's do not come with once's checks.
-        let lazy = try await BenchProcess.tested.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
+        let lazy = try await BenchProcess.debug.run(["stress", "--filter", "^once/lazy-static/", "--list-checks"])
         #expect(lazy.standardOutput.split(separator: "\n").last == "1 checks, 3 controls")
     }
 
     /// Issue 72: `--list-checks` says, per kind of check, what a trial is, its minimum, the racy control that
     /// measured it (or that none did), and what a thread count means to it.
     @Test func listChecksSaysWhatATrialAndAThreadCountMean() async throws {
-        let listed = try await BenchProcess.tested.run(["stress", "--filter", "^wait/handoff/|^isolation/mutex/",
+        let listed = try await BenchProcess.debug.run(["stress", "--filter", "^wait/handoff/|^isolation/mutex/",
                                                       "--list-checks"])
         #expect(listed.status == 0, "\(listed.standardError)")
         let text = listed.standardOutput
@@ -114,7 +114,7 @@ import VariantRegistration
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let status = try await onPlainThread { () -> Int32 in
-            let (process, _, error) = try BenchProcess.tested.start(
+            let (process, _, error) = try BenchProcess.debug.start(
                 ["stress", "--filter", "^once/(lazy-static|dispatch-once)/", "--threads", "1,2", "--duration", "8",
                  "--output", path])
             // The first slot's progress line, then its first iterations: stop after it has written something.
@@ -132,7 +132,7 @@ import VariantRegistration
     @Test func noControlsRunsOnlyTheVariants() async throws {
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = try await BenchProcess.tested.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", "once/dispatch-once/", "--threads", "2",
                                                        "--duration", "0.2", "--no-controls", "--output", path])
         #expect(outcome.status == ExitStatus.success, "\(outcome.standardError)")
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("control/"))
@@ -147,7 +147,7 @@ import VariantRegistration
         defer { try? FileManager.default.removeItem(atPath: path) }
         let watchdog = 2.0
         let started = Date()
-        let outcome = try await BenchProcess.tested.run(["stress", "--filter", "^once/dispatch-once/", "--threads", "2",
+        let outcome = try await BenchProcess.debug.run(["stress", "--filter", "^once/dispatch-once/", "--threads", "2",
                                                        "--duration", "1", "--slow-control", "--deadlock-control",
                                                        "--watchdog", String(watchdog), "--output", path])
         let elapsed = Date().timeIntervalSince(started)
@@ -177,7 +177,7 @@ import VariantRegistration
         let path = BenchProcess.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (status, errorText) = try await onPlainThread { () throws -> (Int32, String) in
-            let (process, output, error) = try BenchProcess.tested.start(
+            let (process, output, error) = try BenchProcess.debug.start(
                 ["stress", "--filter", "once/dispatch-once/", "--threads", "1,2", "--duration", "8", "--no-controls",
                  "--output", path])
             var errorText = BenchProcess.read(error, until: "[2/")
@@ -202,7 +202,7 @@ import VariantRegistration
         (["stress", "--filter", "("], "is not a valid regular expression"),
     ])
     func badInputExits64(arguments: [String], message: String) async throws {
-        let outcome = try await BenchProcess.tested.run(arguments)
+        let outcome = try await BenchProcess.debug.run(arguments)
         #expect(outcome.status == ExitStatus.badInput)
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
     }

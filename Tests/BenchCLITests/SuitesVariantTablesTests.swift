@@ -12,7 +12,7 @@ import Testing
 
     /// The blocks `bench --list --format md` prints, each from its opening marker to its closing one.
     static func printedBlocks() async throws -> [String] {
-        let outcome = try await BenchProcess.tested.run(["--list", "--format", "md"])
+        let outcome = try await BenchProcess.debug.run(["--list", "--format", "md"])
         try #require(outcome.status == 0, "stderr: \(outcome.standardError)")
         return outcome.standardOutput.components(separatedBy: "\n\n")
             .map { $0.trimmingCharacters(in: .newlines) }
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func formatGoesWithList() async throws {
-        let outcome = try await BenchProcess.tested.run(["--format", "md"])
+        let outcome = try await BenchProcess.debug.run(["--format", "md"])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains("--format goes with --list"), "stderr: \(outcome.standardError)")
     }

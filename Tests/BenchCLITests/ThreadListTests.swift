@@ -9,7 +9,7 @@ import VariantRegistration
 @Suite struct ThreadListTests {
     /// The cases `bench --list` prints for `arguments`, without the count line.
     func listed(_ arguments: [String]) async throws -> [Substring] {
-        let outcome = try await BenchProcess.tested.run(["--list"] + arguments)
+        let outcome = try await BenchProcess.debug.run(["--list"] + arguments)
         #expect(outcome.status == 0, "stderr: \(outcome.standardError)")
         return outcome.standardOutput.split(separator: "\n").dropLast()
     }
@@ -74,7 +74,7 @@ import VariantRegistration
     }
 
     @Test func helpSaysSo() async throws {
-        let help = try await BenchProcess.tested.run(["--help"]).standardOutput
+        let help = try await BenchProcess.debug.run(["--help"]).standardOutput
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("run only at those of their counts the list names; the default "
                               + "(\(Bench.defaultThreads)) names them all"))

@@ -19,7 +19,7 @@ import Testing
 
         init(_ arguments: [String]) throws {
             input = Pipe()
-            (process, output, error) = try BenchProcess.tested.start(arguments + ["worker"], input: input)
+            (process, output, error) = try BenchProcess.debug.start(arguments + ["worker"], input: input)
         }
 
         /// The next reply line, as a JSON object (nil at end of output).
@@ -81,7 +81,7 @@ import Testing
             #expect(record["run_complete"] == "false", "the client marks the file complete, not the worker")
             #expect(record["run_rounds"] == "4" && record["run_seed"] == "9")
             #expect(record["run_samples"] == "2" && record["run_warmup"] == "1" && record["run_sample_ns"] == "1000000")
-            #expect(record["build"] == BenchProcess.testedBuild)
+            #expect(record["build"] == "debug")
             // A sample as bench writes it: a window of at least the sample time, and its cost per operation
             // (inf when a loaded host starved the window of operations).
             let ops = try #require(Int(record["ops"] ?? ""), "\(record)")
@@ -258,7 +258,7 @@ import Testing
     /// The worker dies with the process that started it; an ordinary child (`sleep`, the negative control)
     /// outlives it, so the check can fail.
     @Test func theWorkerDiesWithItsParent() throws {
-        let bench = BenchProcess.tested.executable.path
+        let bench = BenchProcess.debug.executable.path
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         // An asynchronous command's input is /dev/null unless redirected: the worker keeps the shell's.
