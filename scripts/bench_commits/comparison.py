@@ -171,6 +171,10 @@ class Comparison:
                            link=side.built.kit)
                 for name, role, side, timing in roles}
 
+    def _cases_in(self, groups) -> int:
+        """How many cases ``groups`` (``suite/benchmark/variant`` each) hold, of those the selection counted."""
+        return sum(self.group_cases.get(group, 0) for group in groups)
+
     def measure(self, control: bool = True) -> None:
         """The timed part (paired, or whole rounds with --abba); then, unless ``control`` is False, the control of the
         cases that run identical code (paired); then, unless --no-count or the code is the same, the counts."""
@@ -187,7 +191,7 @@ class Comparison:
                                                               f"{name_b}-control")
             self.control_groups = groups = same_code.control_groups(selection.same(), self.group_cases, self.seed)
             say(f"the control of {len(groups)} of the {len(selection.same())} variant(s) in their benchmarks that run "
-                f"identical code ({sum(self.group_cases.get(g, 0) for g in groups)} cases, at least "
+                f"identical code ({self._cases_in(groups)} cases, at least "
                 f"{same_code.CONTROL_CASES_PER_SUITE} of each suite, drawn by the seed): {same_code.CONTROL_ROUNDS} "
                 f"paired rounds: {control_paths.timing_a} vs {control_paths.timing_b}")
             run_paired(self._sides_writing(control_paths.timing_a, control_paths.timing_b),
@@ -214,12 +218,10 @@ class Comparison:
                                                                                   args.alpha, control)
         codes = [timing_exit]
         narrowed_by_selection = selection is not None and not selection.every
-        same = sum(group_cases.get(group, 0) for group in selection.same()) \
-            if selection is not None and narrowed_by_selection else 0
+        same = self._cases_in(selection.same()) if selection is not None and narrowed_by_selection else 0
         # The cases the selection timed, and the controls a filtered run times beside them (counted in ``cases``).
-        selected = sum(group_cases.get(group, 0) for group in selection.timed()) \
-            if selection is not None and narrowed_by_selection else cases
-        controlled = sum(group_cases.get(group, 0) for group in self.control_groups)
+        selected = self._cases_in(selection.timed()) if selection is not None and narrowed_by_selection else cases
+        controlled = self._cases_in(self.control_groups)
         headlines = [_code_headline(self.code, min(selected, cases), control, same, coarsest,
                                     same_code.CONTROL_ROUNDS if control_paths is not None else 0,
                                     max(cases - selected, 0), controlled),
