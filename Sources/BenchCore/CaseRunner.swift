@@ -22,7 +22,8 @@ package struct CaseRunner: Sendable {
     /// `--sample-time` asks for. Two is enough for the read-only hit paths to be fair under oversubscription
     /// without lengthening every window much.
     static let rotationsPerWindow: UInt64 = 2
-    /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window.
+    /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window, and a
+    /// case whose threads take this long to run one iteration each publishes after every one (`timedBatches`).
     static let maximumRotationNanoseconds: UInt64 = 50_000_000
 
     package init(settings: MeasurementSettings) {
@@ -165,17 +166,44 @@ package struct CaseRunner: Sendable {
         switch session.workload.pacing {
         case .lockstep: return .lockstep(iterations: calibrateLockstep(session).iterations)
         case .timed:
-            let batches = calibrateBatches(session)
+            let batches = timedBatches(session)
             return .timed(batches: batches, window: window(session, batches: batches))
         }
     }
 
-    /// The sample time, or several scheduler rotations when those take longer (the median of three probes).
+    /// Each thread's batch: one iteration when the pattern starves a thread (`starves`), else `calibrateBatches`.
+    ///
+    /// A batch calibrated alone is a microsecond of a thread's work only while the thread is not waiting its turn.
+    /// In a convoy (a FIFO ticket lock whose 8 spinning threads share 2 CPUs) each iteration waits for the next
+    /// ticket's thread to be given a CPU, so such a batch lasts seconds: a window's counts are that stale at its
+    /// edges, and the workers leave a launch only once each has finished its batch. With those batches each sample
+    /// of that case took 9 to 11 s for a window of 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-convoy.md).
+    /// A thread of such a case spends far longer than a publication waiting for each iteration, so publishing
+    /// every one costs it nothing that shows.
+    func timedBatches(_ session: Session) -> [Int] {
+        let single = Array(repeating: 1, count: session.team.count)
+        return starves(session, batches: single) ? single : calibrateBatches(session)
+    }
+
+    /// Whether the team's rotation with `batches` reaches `maximumRotationNanoseconds`: one probe, then, only when
+    /// that one reached it, the median of three more (so that a case that does not starve pays one probe).
+    func starves(_ session: Session, batches: [Int]) -> Bool {
+        let limit = Self.maximumRotationNanoseconds
+        return session.rotation(batches: batches, limit: limit) >= limit && rotation(session, batches: batches) >= limit
+    }
+
+    /// The sample time, or several scheduler rotations when those take longer.
     func window(_ session: Session, batches: [Int]) -> UInt64 {
+        max(settings.sampleNanoseconds, Self.rotationsPerWindow * rotation(session, batches: batches))
+    }
+
+    /// The median of three probes of the team's rotation with `batches` (`Session.rotation`), each at most
+    /// `maximumRotationNanoseconds`.
+    func rotation(_ session: Session, batches: [Int]) -> UInt64 {
         let probes = (0..<3).map { _ in
             session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
         }
-        return max(settings.sampleNanoseconds, Self.rotationsPerWindow * probes.sorted()[1])
+        return probes.sorted()[1]
     }
 
     /// The lockstep count whose run lasts at least the sample time for the quickest thread.

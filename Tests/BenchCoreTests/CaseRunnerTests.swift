@@ -188,6 +188,35 @@ import Testing
         #expect(rotation <= 1_000_000)
     }
 
+    /// A thread the pattern holds off for longer than a whole rotation's limit (here, by sleeping in each
+    /// iteration) gets batches of one iteration, as every thread of its case does, and windows of the longest
+    /// rotations; its control, a loop whose threads never wait, keeps the batches calibrated alone.
+    @Test(arguments: [true, false])
+    func aCaseThatStarvesAThreadPublishesEveryIteration(starves: Bool) async {
+        let heldOff = CaseRunner.maximumRotationNanoseconds * 3
+        let workload = Workload { worker, iterations in
+            for index in 0..<iterations {
+                if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
+                blackHole(opaqueIdentity(index))
+            }
+        }
+        let plan = await onPlainThread {
+            let session = Session(workload: workload, threads: 2)
+            defer { session.finish() }
+            return CaseRunner(settings: Self.settings).plan(session)
+        }
+        guard case .timed(let batches, let window) = plan else {
+            Issue.record("a timed workload got \(plan)")
+            return
+        }
+        if starves {
+            #expect(batches == [1, 1])
+            #expect(window == CaseRunner.rotationsPerWindow * CaseRunner.maximumRotationNanoseconds)
+        } else {
+            #expect(batches.count == 2 && batches.allSatisfy { $0 > 1 }, "\(batches)")
+        }
+    }
+
     @Test func operationsPerIterationScalesTheCount() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(pacing: .lockstep, operationsPerIteration: 16) { _, _ in }
