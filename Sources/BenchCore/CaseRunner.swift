@@ -23,7 +23,7 @@ package struct CaseRunner: Sendable {
     /// without lengthening every window much.
     static let rotationsPerWindow: UInt64 = 2
     /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window, and a
-    /// case whose threads take this long to run one iteration each publishes after every one (`timedBatches`).
+    /// case whose threads take this long to stop publishes after every iteration (`timedPlan`).
     static let maximumRotationNanoseconds: UInt64 = 50_000_000
 
     package init(settings: MeasurementSettings) {
@@ -165,45 +165,36 @@ package struct CaseRunner: Sendable {
     func plan(_ session: Session) -> SamplePlan {
         switch session.workload.pacing {
         case .lockstep: return .lockstep(iterations: calibrateLockstep(session).iterations)
-        case .timed:
-            let batches = timedBatches(session)
-            return .timed(batches: batches, window: window(session, batches: batches))
+        case .timed: return timedPlan(session)
         }
     }
 
-    /// Each thread's batch: one iteration when the pattern starves a thread (`starves`), else `calibrateBatches`.
+    /// Batches calibrated alone (`calibrateBatches`), and windows of the sample time or `rotationsPerWindow`
+    /// rotations of the team, whichever is longer (the median of three probes, each at most
+    /// `maximumRotationNanoseconds`). When the first probe's workers, told to stop, take that long or longer to
+    /// finish the batch each is in, the pattern starves a thread: every thread's batch is one iteration, and the
+    /// three probes are of those batches.
     ///
     /// A batch calibrated alone is a microsecond of a thread's work only while the thread is not waiting its turn.
     /// In a convoy (a FIFO ticket lock whose 8 spinning threads share 2 CPUs) each iteration waits for the next
     /// ticket's thread to be given a CPU, so such a batch lasts seconds: a window's counts are that stale at its
     /// edges, and the workers leave a launch only once each has finished its batch. With those batches each sample
-    /// of that case took 9 to 11 s for a window of 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-convoy.md).
-    /// A thread of such a case spends far longer than a publication waiting for each iteration, so publishing
-    /// every one costs it nothing that shows.
-    func timedBatches(_ session: Session) -> [Int] {
-        let single = Array(repeating: 1, count: session.team.count)
-        return starves(session, batches: single) ? single : calibrateBatches(session)
-    }
-
-    /// Whether the team's rotation with `batches` reaches `maximumRotationNanoseconds`: one probe, then, only when
-    /// that one reached it, the median of three more (so that a case that does not starve pays one probe).
-    func starves(_ session: Session, batches: [Int]) -> Bool {
+    /// of that case took 9 to 12 s for a window of about 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-
+    /// convoy.md). A thread of such a case waits far longer for each iteration than a publication costs it.
+    func timedPlan(_ session: Session) -> SamplePlan {
         let limit = Self.maximumRotationNanoseconds
-        return session.rotation(batches: batches, limit: limit) >= limit && rotation(session, batches: batches) >= limit
-    }
-
-    /// The sample time, or several scheduler rotations when those take longer.
-    func window(_ session: Session, batches: [Int]) -> UInt64 {
-        max(settings.sampleNanoseconds, Self.rotationsPerWindow * rotation(session, batches: batches))
-    }
-
-    /// The median of three probes of the team's rotation with `batches` (`Session.rotation`), each at most
-    /// `maximumRotationNanoseconds`.
-    func rotation(_ session: Session, batches: [Int]) -> UInt64 {
-        let probes = (0..<3).map { _ in
-            session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
+        var batches = calibrateBatches(session)
+        let first = session.rotation(batches: batches, limit: limit)
+        var rotations = [first.rotation]
+        if first.stop >= limit {
+            batches = Array(repeating: 1, count: batches.count)
+            rotations = []
         }
-        return probes.sorted()[1]
+        while rotations.count < 3 {
+            rotations.append(session.rotation(batches: batches, limit: limit).rotation)
+        }
+        return .timed(batches: batches,
+                      window: max(settings.sampleNanoseconds, Self.rotationsPerWindow * rotations.sorted()[1]))
     }
 
     /// The lockstep count whose run lasts at least the sample time for the quickest thread.

@@ -193,7 +193,7 @@ final class Session: @unchecked Sendable {
     ///
     /// A window much shorter than this measures which threads the scheduler happened to run in it, not the
     /// pattern: per-thread counts (fairness) would depend on the sample's length. Gives up at `limit`.
-    func rotation(batches: [Int], limit: UInt64) -> UInt64 {
+    func rotation(batches: [Int], limit: UInt64) -> RotationProbe {
         launch(batches: batches)
         let opened = MonotonicClock.now()
         let atOpen = publishedCounts()
@@ -202,8 +202,17 @@ final class Session: @unchecked Sendable {
             MonotonicClock.sleep(until: MonotonicClock.now() + Self.rotationPollNanoseconds)
             elapsed = MonotonicClock.now() - opened
         }
+        let stopping = MonotonicClock.now()
         release()
-        return min(elapsed, limit)
+        return RotationProbe(rotation: min(elapsed, limit), stop: MonotonicClock.now() - stopping)
+    }
+
+    /// What one probe of `rotation` saw.
+    struct RotationProbe {
+        /// The rotation, at most the probe's limit.
+        var rotation: UInt64
+        /// How long the workers took, once told to stop, to finish the batch each was in and leave.
+        var stop: UInt64
     }
 
     /// How often `rotation` looks at the counts: rarely enough that the coordinator's wake-ups barely

@@ -183,22 +183,21 @@ import Testing
         let rotation = await onPlainThread {
             let session = Session(workload: Workload { _, _ in }, threads: 2)
             defer { session.finish() }
-            return session.rotation(batches: [1, 1], limit: 1_000_000)
+            return session.rotation(batches: [1, 1], limit: 1_000_000).rotation
         }
         #expect(rotation <= 1_000_000)
     }
 
-    /// A thread the pattern holds off for longer than a whole rotation's limit (here, by sleeping in each
-    /// iteration) gets batches of one iteration, as every thread of its case does, and windows of the longest
-    /// rotations; its control, a loop whose threads never wait, keeps the batches calibrated alone.
+    /// A thread the pattern holds off for far longer than the longest rotation in each batch (here, by sleeping at
+    /// its start), so that the team takes that long to stop, gets batches of one iteration, as every thread of its
+    /// case does, and windows of the longest rotations; its control, a loop whose threads never wait, keeps the
+    /// batches calibrated alone.
     @Test(arguments: [true, false])
     func aCaseThatStarvesAThreadPublishesEveryIteration(starves: Bool) async {
-        let heldOff = CaseRunner.maximumRotationNanoseconds * 3
+        let heldOff = CaseRunner.maximumRotationNanoseconds * 10
         let workload = Workload { worker, iterations in
-            for index in 0..<iterations {
-                if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
-                blackHole(opaqueIdentity(index))
-            }
+            if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
         let plan = await onPlainThread {
             let session = Session(workload: workload, threads: 2)
