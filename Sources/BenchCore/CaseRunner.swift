@@ -171,9 +171,8 @@ package struct CaseRunner: Sendable {
 
     /// Batches calibrated alone (`calibrateBatches`), and windows of the sample time or `rotationsPerWindow`
     /// rotations of the team, whichever is longer (the median of three probes, each at most
-    /// `maximumRotationNanoseconds`). When the first probe's workers, told to stop, take that long or longer to
-    /// finish the batch each is in, the pattern starves a thread: every thread's batch is one iteration, and the
-    /// three probes are of those batches.
+    /// `maximumRotationNanoseconds`). When a probe's workers, told to stop, take that long or longer to finish the
+    /// batch each is in, the pattern starves a thread: `starvingPlan`.
     ///
     /// A batch calibrated alone is a microsecond of a thread's work only while the thread is not waiting its turn.
     /// In a convoy (a FIFO ticket lock whose 8 spinning threads share 2 CPUs) each iteration waits for the next
@@ -182,19 +181,39 @@ package struct CaseRunner: Sendable {
     /// of that case took 9 to 12 s for a window of about 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-
     /// convoy.md). A thread of such a case waits far longer for each iteration than a publication costs it.
     func timedPlan(_ session: Session) -> SamplePlan {
-        let limit = Self.maximumRotationNanoseconds
-        var batches = calibrateBatches(session)
-        let first = session.rotation(batches: batches, limit: limit)
-        var rotations = [first.rotation]
-        if first.stop >= limit {
-            batches = Array(repeating: 1, count: batches.count)
-            rotations = []
-        }
+        let batches = calibrateBatches(session)
+        var rotations: [UInt64] = []
         while rotations.count < 3 {
-            rotations.append(session.rotation(batches: batches, limit: limit).rotation)
+            let probe = session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
+            if probe.stop >= Self.maximumRotationNanoseconds { return starvingPlan(session) }
+            rotations.append(probe.rotation)
         }
-        return .timed(batches: batches,
-                      window: max(settings.sampleNanoseconds, Self.rotationsPerWindow * rotations.sorted()[1]))
+        return .timed(batches: batches, window: window(rotations))
+    }
+
+    /// The plan of a case that starves a thread: every thread's batch is one iteration, and the window is
+    /// `window` of three probes of those batches, and at least `shortest`.
+    func starvingPlan(_ session: Session, shortest: UInt64 = 0) -> SamplePlan {
+        let single = Array(repeating: 1, count: session.team.count)
+        let rotations = (0..<3).map { _ in
+            session.rotation(batches: single, limit: Self.maximumRotationNanoseconds).rotation
+        }
+        return .timed(batches: single, window: max(shortest, window(rotations)))
+    }
+
+    /// `plan`, calibrated by another process (another build's, in a paired comparison), as this one finds it: a
+    /// timed plan whose batches, in one probe, take this build's workers `maximumRotationNanoseconds` or longer to
+    /// stop becomes `starvingPlan` (its window no shorter than the plan's). The build that calibrated a plan told
+    /// whether its own threads starve; this tells whether another build's do with the same batches.
+    func checked(_ plan: SamplePlan, _ session: Session) -> SamplePlan {
+        guard case .timed(let batches, let window) = plan, batches.contains(where: { $0 > 1 }) else { return plan }
+        let probe = session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
+        return probe.stop >= Self.maximumRotationNanoseconds ? starvingPlan(session, shortest: window) : plan
+    }
+
+    /// The sample time, or `rotationsPerWindow` times the median of `rotations` when that is longer.
+    func window(_ rotations: [UInt64]) -> UInt64 {
+        max(settings.sampleNanoseconds, Self.rotationsPerWindow * rotations.sorted()[rotations.count / 2])
     }
 
     /// The lockstep count whose run lasts at least the sample time for the quickest thread.

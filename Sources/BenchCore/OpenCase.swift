@@ -29,10 +29,17 @@ package final class OpenCase {
     /// Takes `plan` as the calibration of samples of `sampleNanoseconds`, in place of calibrating: a plan an
     /// earlier process calibrated for this case (of this build or another: `bench-commits --paired` gives both
     /// builds one plan). Throws `PlanMismatch` when the plan cannot measure this case (another pacing, another
-    /// number of threads, a count calibration never makes).
-    package func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64) throws {
+    /// number of threads, a count calibration never makes). With `checked`, this build first tries the plan's
+    /// batches (`CaseRunner.checked`): where they starve one of its threads it takes batches of one iteration.
+    package func adopt(_ plan: CaseRunner.SamplePlan, sampleNanoseconds: UInt64, checked: Bool = false) throws {
         if let reason = plan.mismatch(session) { throw PlanMismatch(reason: reason) }
-        plans[sampleNanoseconds] = plan
+        guard checked else {
+            plans[sampleNanoseconds] = plan
+            return
+        }
+        pulse?.enter(.calibration)
+        let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
+        plans[sampleNanoseconds] = CaseRunner(settings: settings).checked(plan, session)
     }
 
     /// `settings.warmupSamples` samples run and dropped, then `settings.samples` kept, each lasting at least

@@ -57,7 +57,7 @@ import Testing
         let worker = try Conversation(Self.options)
         let hello = try #require(try worker.next())
         #expect(hello["ok"] as? String == "hello")
-        #expect(hello["protocol"] as? Int == 3)
+        #expect(hello["protocol"] as? Int == 4)
         #expect(hello["columns"] as? [String] == ResultsSchema.header, "the CSV's header, from its one definition")
 
         let list = try worker.ask(["request": "list"])
@@ -119,6 +119,13 @@ import Testing
         let records = try #require(try worker.ask(["request": "sample", "samples": 1])["records"] as? [[String: String]])
         #expect(records.count == 1 && Int(records[0]["elapsed_ns"] ?? "").map { $0 >= 1_234_567 } == true,
                 "a sample lasts the given window: \(records)")
+        #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
+
+        // Checked, a plan whose batches starve no thread of this build comes back as it was given (a plan that
+        // does: CaseRunnerTests.anAdoptedPlanIsCheckedAgainstThisBuildsThreads).
+        let checked = try worker.ask(["request": "setup", "case": Self.emptyAtTwo, "sample_ns": 1_000_000, "plan": given,
+                                      "check_plan": true])
+        #expect(NSDictionary(dictionary: checked["plan"] as? [String: Any] ?? [:]) == NSDictionary(dictionary: given))
         #expect(try worker.ask(["request": "teardown"])["ok"] as? String == "teardown")
 
         let misfits: [([String: Any], String)] = [

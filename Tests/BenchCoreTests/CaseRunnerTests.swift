@@ -216,6 +216,25 @@ import Testing
         }
     }
 
+    /// A plan another build calibrated, checked by this build: its batches starve a thread here (held off as in
+    /// `aCaseThatStarvesAThreadPublishesEveryIteration`), so every thread's batch becomes one iteration and the
+    /// window no shorter than the plan's; its control, whose threads never wait, keeps the plan as it was.
+    @Test(arguments: [true, false])
+    func anAdoptedPlanIsCheckedAgainstThisBuildsThreads(starves: Bool) async {
+        let heldOff = CaseRunner.maximumRotationNanoseconds * 10
+        let workload = Workload { worker, iterations in
+            if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let given = CaseRunner.SamplePlan.timed(batches: [500, 500], window: 300_000_000)
+        let plan = await onPlainThread {
+            let session = Session(workload: workload, threads: 2)
+            defer { session.finish() }
+            return CaseRunner(settings: Self.settings).checked(given, session)
+        }
+        #expect(plan == (starves ? .timed(batches: [1, 1], window: 300_000_000) : given))
+    }
+
     @Test func operationsPerIterationScalesTheCount() async throws {
         let runner = CaseRunner(settings: Self.settings)
         let workload = Workload(pacing: .lockstep, operationsPerIteration: 16) { _, _ in }

@@ -143,24 +143,46 @@ class SamplePlans:
     builds' samples of a case run the same iterations (or the same windows and batches) in every round: what
     differs in a pair is the code, not how long each side's calibration happened to make its samples. A
     worker that refuses the plan (a build from before plans, or whose case paces otherwise) calibrates its
-    own, as does every worker while no plan is known (a first worker whose build gives none)."""
+    own, as does every worker while no plan is known (a first worker whose build gives none).
+
+    The build that calibrated a plan found whether its batches starve one of its own threads; the other build's
+    first setup with the plan checks that for its threads (``check_plan``, protocol 4), and where they starve it
+    replies batches of one iteration (bench's ``CaseRunner.checked``), which become the case's plan from then
+    on."""
 
     def __init__(self):
         self._plans: dict[tuple, dict] = {}
+        # (case key, side) of each side that calibrated the case's plan or checked it.
+        self._checked: set[tuple[tuple, str]] = set()
 
-    def set_up(self, worker: Worker, case: dict, sample_ns: int, team_cpus: list[int] | None = None) -> None:
+    def set_up(self, worker: Worker, case: dict, sample_ns: int, team_cpus: list[int] | None = None,
+               side: str | None = None) -> bool:
+        """Sets ``case`` up on ``worker`` (of build ``side``, which checks the plan on its first setup). True when
+        its check changed the case's plan: a worker set up with the plan before must be set up again."""
+        key = case_key(case)
         request = {"request": "setup", "case": case, "sample_ns": sample_ns,
                    **({"team_cpus": team_cpus} if team_cpus is not None else {})}
-        plan = self._plans.get(case_key(case))
+        plan = self._plans.get(key)
         if plan is not None:
+            check = side is not None and worker.can_check_plan and (key, side) not in self._checked
             try:
-                worker.request({**request, "plan": plan})
-                return
+                reply = worker.request({**request, "plan": plan, **({"check_plan": True} if check else {})})
             except WorkerRefusal:
                 pass  # the worker goes on, with nothing set up: calibrate instead
+            else:
+                if side is None or not check:
+                    return False
+                self._checked.add((key, side))
+                changed = reply.get("plan", plan) != plan
+                if changed:
+                    self._plans[key] = reply["plan"]
+                return changed
         reply = worker.request(request)
-        if "plan" in reply:
-            self._plans.setdefault(case_key(case), reply["plan"])
+        if "plan" in reply and key not in self._plans:
+            self._plans[key] = reply["plan"]
+            if side is not None:
+                self._checked.add((key, side))
+        return False
 
 
 def _pair_sample(record: dict) -> paired_rule.PairSample:
@@ -344,9 +366,13 @@ def _visit(case: dict, round_number: int, workers: dict, files: dict, ratios: _R
     for worker in workers.values():
         worker.confine(cpus)
     firsts = paired_plan.first_sides(seed, round_number, label, settings.visit_pairs)
-    # Set up in the order the first pair runs in, which the seed varies from case to case.
-    for name in (firsts[0], paired_plan.other(firsts[0])):
-        plans.set_up(workers[name], case, settings.sample_ns, team)
+    # Set up in the order the first pair runs in, which the seed varies from case to case. When the second's check
+    # changes the plan, the first is set up again with the new one, so that both sides run the same batches.
+    first, second = firsts[0], paired_plan.other(firsts[0])
+    plans.set_up(workers[first], case, settings.sample_ns, team, side=first)
+    if plans.set_up(workers[second], case, settings.sample_ns, team, side=second):
+        workers[first].request({"request": "teardown"})
+        plans.set_up(workers[first], case, settings.sample_ns, team, side=first)
     records: dict[str, list[dict]] = {SIDE_A: [], SIDE_B: []}
     for pair, first in enumerate(firsts):
         pair_records = {}

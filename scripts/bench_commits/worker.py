@@ -13,8 +13,8 @@ import subprocess
 from pathlib import Path
 
 # The protocols this client speaks: 2 added setup's team_cpus (Worker.can_pin_team), 3 encode and complete
-# (Worker.can_write).
-PROTOCOL_VERSIONS = (1, 2, 3)
+# (Worker.can_write), 4 setup's check_plan (Worker.can_check_plan).
+PROTOCOL_VERSIONS = (1, 2, 3, 4)
 # How long a worker may take to answer one request: generous, so that only a hung case hits it.
 REPLY_TIMEOUT_SECONDS = 600.0
 LOG_TAIL_LINES = 5
@@ -70,6 +70,8 @@ class Worker:
             self.can_pin_team: bool = hello["protocol"] >= 2
             # Whether it writes results text through bench's ResultsWriter: encode and complete (protocol 3).
             self.can_write: bool = hello["protocol"] >= 3
+            # Whether setup may ask it to check a given plan against its own threads (protocol 4).
+            self.can_check_plan: bool = hello["protocol"] >= 4
         except BaseException:
             self.kill()
             raise

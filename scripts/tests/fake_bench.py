@@ -215,12 +215,15 @@ def worker(argv: list[str]) -> int:
     # A commit of the fake repository that plays a build from before plans, team_cpus, encode and complete
     # (protocol 1).
     old_build = Path("NO_PLANS").exists()
+    # A commit whose threads starve with any plan another build calibrated: a setup that checks a plan (check_plan)
+    # replies the plan of batches of one that bench's CaseRunner.checked would.
+    starves = Path("STARVES").exists()
 
     def send(reply: dict) -> None:
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
-    send({"ok": "hello", "protocol": 1 if old_build else 3, "columns": header})
+    send({"ok": "hello", "protocol": 1 if old_build else 4, "columns": header})
     for line in sys.stdin:
         request = json.loads(line)
         with open(os.environ["FAKE_BENCH_LOG"], "a") as log:
@@ -238,8 +241,10 @@ def worker(argv: list[str]) -> int:
                 continue
             open_case, written = request["case"], 0
             # A calibrated plan is this worker's own (its pid); a build from before plans gives none.
-            send({"ok": "setup"} if old_build
-                 else {"ok": "setup", "plan": request.get("plan", {"lockstep": {"iterations": os.getpid()}})})
+            plan = request.get("plan", {"lockstep": {"iterations": os.getpid()}})
+            if starves and request.get("check_plan"):
+                plan = {"timed": {"batches": [1] * int(open_case["threads"]), "window": 100_000_000}}
+            send({"ok": "setup"} if old_build else {"ok": "setup", "plan": plan})
         elif kind == "sample":
             sample_requests += 1
             if sample_requests == signal_after:

@@ -258,6 +258,32 @@ def test_the_first_worker_to_set_a_case_up_calibrates_it_for_every_later_setup(r
     assert first_sides == {SIDE_A, SIDE_B}, "which side calibrates follows the seeded setup order"
 
 
+@pytest.mark.parametrize("starves", [True, False])
+def test_the_other_build_checks_the_plan_once_and_a_plan_it_changes_is_both_builds(repo, starves):
+    base = git(repo, "rev-parse", "HEAD")
+    commit(repo, "head", {"STARVES" if starves else "NOTES": "1\n"})
+    assert run(repo, base, "HEAD", "--paired", "--rounds", "3", "--max-rounds", "3", "--visit-pairs", "1",
+               "--no-count", "--seed", "7", *FOUR_CASES) in (0, 4)
+    setups = setups_by_case(repo)
+    assert {entries[0]["side"] for entries in setups.values()} == {SIDE_A, SIDE_B}, "each side calibrates a case"
+    for label, entries in setups.items():
+        first = entries[0]
+        checks = [entry for entry in entries if entry.get("check_plan")]
+        # The side that did not calibrate checks once, at its first setup; the calibrating side never does.
+        assert len(checks) == 1 and checks[0]["side"] != first["side"] and checks[0] is entries[1], label
+        changed = starves and first["side"] == SIDE_A  # only the head starves, and only a plan it did not make
+        later = entries[2:]
+        if changed:
+            # The base, set up with its own plan before the head's check, is set up again with batches of one.
+            assert len(entries) == 3 * 2 + 1, label
+            assert later[0]["side"] == first["side"] and "check_plan" not in later[0]
+        else:
+            assert len(entries) == 3 * 2, label
+        ones = {"timed": {"batches": [1] * int(first["case"]["threads"]), "window": 100_000_000}}
+        expected = ones if changed else checks[0]["plan"]
+        assert all(entry["plan"] == expected for entry in later), label
+
+
 def test_a_build_that_refuses_plans_calibrates_its_own(repo):
     base = git(repo, "rev-parse", "HEAD")
     commit(repo, "head", {"NO_PLANS": "1\n"})

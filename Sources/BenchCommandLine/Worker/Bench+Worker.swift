@@ -18,7 +18,9 @@ extension Bench {
     ///   → `{"ok": "setup", "plan": {...}}`: starts the case's thread team and calibrates it for samples of N ns,
     ///   so that no calibration falls between later samples. A `plan` that an earlier setup of the case replied
     ///   (from this build or another) is taken instead of calibrating; the reply gives the plan samples will
-    ///   use. With `team_cpus` (protocol 2), the team's thread i runs on CPU `team_cpus[i % count]` alone.
+    ///   use. With `team_cpus` (protocol 2), the team's thread i runs on CPU `team_cpus[i % count]` alone. With
+    ///   `check_plan: true` (protocol 4), the worker first tries the given plan's batches, and replies batches of
+    ///   one iteration where they starve one of its threads (`CaseRunner.checked`).
     /// - `{"request": "sample", "samples": N, "sample_ns": N?, "warmup": W?, "round": K?, "pair": P?,
     ///   "pair_order": "first"|"second"?}` → `{"ok": "sample", "records": [{column: value}, ...]}`: W warm-up
     ///   samples (default 0), then N kept, each a row of the results CSV (one per role for cases whose threads
@@ -85,8 +87,8 @@ extension Bench {
 struct WorkerState {
     /// The protocol's version, sent in the hello line; a client refuses a version it does not know. 2 added
     /// setup's `team_cpus`; 3 added `encode` and `complete`, so that a paired run's files are written by
-    /// `ResultsWriter`'s encoding alone.
-    static let protocolVersion = 3
+    /// `ResultsWriter`'s encoding alone; 4 added setup's `check_plan`.
+    static let protocolVersion = 4
     /// The shortest and longest sample a request may ask for, in nanoseconds.
     static let sampleNanosecondsRange: ClosedRange<UInt64> = 100_000...60_000_000_000
     /// The most samples (kept or warm-up) one request may ask for.
@@ -159,7 +161,7 @@ struct WorkerState {
         }
         if let plan = request.plan {
             do {
-                try openCase.adopt(plan, sampleNanoseconds: sampleNanoseconds)
+                try openCase.adopt(plan, sampleNanoseconds: sampleNanoseconds, checked: request.check_plan ?? false)
             } catch let mismatch as PlanMismatch {
                 openCase.close()
                 throw WorkerError("setup: the plan does not fit \(identity.description): \(mismatch.reason)")
@@ -270,6 +272,7 @@ struct WorkerRequest: Decodable {
     var pair_order: String?
     var plan: CaseRunner.SamplePlan?
     var team_cpus: [Int]?
+    var check_plan: Bool?
     var columns: [String]?
     var records: [[String: String]]?
     var header: Bool?
@@ -277,7 +280,7 @@ struct WorkerRequest: Decodable {
 
     /// The fields a request may have; any other is refused, so that a misspelt one is not silently ignored.
     static let fields: Set<String> = ["request", "case", "sample_ns", "samples", "warmup", "round", "pair",
-                                      "pair_order", "plan", "team_cpus", "columns", "records", "header", "path"]
+                                      "pair_order", "plan", "team_cpus", "check_plan", "columns", "records", "header", "path"]
 
     init(line: String) throws {
         let data = Data(line.utf8)
