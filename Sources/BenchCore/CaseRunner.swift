@@ -178,7 +178,7 @@ package struct CaseRunner: Sendable {
     /// In a convoy (a FIFO ticket lock whose 8 spinning threads share 2 CPUs) each iteration waits for the next
     /// ticket's thread to be given a CPU, so such a batch lasts seconds: a window's counts are that stale at its
     /// edges, and the workers leave a launch only once each has finished its batch. With those batches each sample
-    /// of that case took 9 to 12 s for a window of about 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-
+    /// of that case took 9 to 13 s for a window of about 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-
     /// convoy.md). A thread of such a case waits far longer for each iteration than a publication costs it.
     func timedPlan(_ session: Session) -> SamplePlan {
         let batches = calibrateBatches(session)

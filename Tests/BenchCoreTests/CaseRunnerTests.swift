@@ -194,11 +194,7 @@ import Testing
     /// batches calibrated alone.
     @Test(arguments: [true, false])
     func aCaseThatStarvesAThreadPublishesEveryIteration(starves: Bool) async {
-        let heldOff = CaseRunner.maximumRotationNanoseconds * 10
-        let workload = Workload { worker, iterations in
-            if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
-            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
-        }
+        let workload = Self.heldOff(starves: starves)
         let plan = await onPlainThread {
             let session = Session(workload: workload, threads: 2)
             defer { session.finish() }
@@ -216,16 +212,21 @@ import Testing
         }
     }
 
+    /// A loop whose thread 1, when it `starves`, sleeps for 10 of the longest rotations at the start of each batch.
+    static func heldOff(starves: Bool) -> Workload {
+        let heldOff = CaseRunner.maximumRotationNanoseconds * 10
+        return Workload { worker, iterations in
+            if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+    }
+
     /// A plan another build calibrated, checked by this build: its batches starve a thread here (held off as in
     /// `aCaseThatStarvesAThreadPublishesEveryIteration`), so every thread's batch becomes one iteration and the
     /// window no shorter than the plan's; its control, whose threads never wait, keeps the plan as it was.
     @Test(arguments: [true, false])
     func anAdoptedPlanIsCheckedAgainstThisBuildsThreads(starves: Bool) async {
-        let heldOff = CaseRunner.maximumRotationNanoseconds * 10
-        let workload = Workload { worker, iterations in
-            if starves && worker.index == 1 { MonotonicClock.sleep(until: MonotonicClock.now() + heldOff) }
-            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
-        }
+        let workload = Self.heldOff(starves: starves)
         let given = CaseRunner.SamplePlan.timed(batches: [500, 500], window: 300_000_000)
         let plan = await onPlainThread {
             let session = Session(workload: workload, threads: 2)
