@@ -38,8 +38,7 @@ package final class OpenCase {
             return
         }
         pulse?.enter(.calibration)
-        let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
-        plans[sampleNanoseconds] = CaseRunner(settings: settings).checked(plan, session)
+        plans[sampleNanoseconds] = Self.calibrating(sampleNanoseconds).checked(plan, session)
     }
 
     /// `settings.warmupSamples` samples run and dropped, then `settings.samples` kept, each lasting at least
@@ -66,10 +65,14 @@ package final class OpenCase {
     package func plan(sampleNanoseconds: UInt64) -> CaseRunner.SamplePlan {
         if let plan = plans[sampleNanoseconds] { return plan }
         pulse?.enter(.calibration)
-        let settings = MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0)
-        let plan = CaseRunner(settings: settings).plan(session)
+        let plan = Self.calibrating(sampleNanoseconds).plan(session)
         plans[sampleNanoseconds] = plan
         return plan
+    }
+
+    /// The runner that calibrates (or checks) a plan for samples of `sampleNanoseconds`.
+    private static func calibrating(_ sampleNanoseconds: UInt64) -> CaseRunner {
+        CaseRunner(settings: MeasurementSettings(sampleNanoseconds: sampleNanoseconds, samples: 1, warmupSamples: 0))
     }
 
     /// Shuts the thread team down and tears the workload down.
