@@ -155,8 +155,8 @@ class SamplePlans:
         # (case key, side) of each side that calibrated the case's plan or checked it.
         self._checked: set[tuple[tuple, str]] = set()
 
-    def set_up(self, worker: Worker, case: dict, sample_ns: int, team_cpus: list[int] | None = None,
-               side: str | None = None) -> bool:
+    def set_up(self, worker: Worker, case: dict, sample_ns: int, team_cpus: list[int] | None = None, *,
+               side: str) -> bool:
         """Sets ``case`` up on ``worker`` (of build ``side``, which checks the plan on its first setup). True when
         its check changed the case's plan: a worker set up with the plan before must be set up again."""
         key = case_key(case)
@@ -164,13 +164,13 @@ class SamplePlans:
                    **({"team_cpus": team_cpus} if team_cpus is not None else {})}
         plan = self._plans.get(key)
         if plan is not None:
-            check = side is not None and worker.can_check_plan and (key, side) not in self._checked
+            check = worker.can_check_plan and (key, side) not in self._checked
             try:
                 reply = worker.request({**request, "plan": plan, **({"check_plan": True} if check else {})})
             except WorkerRefusal:
                 pass  # the worker goes on, with nothing set up: calibrate instead
             else:
-                if side is None or not check:
+                if not check:
                     return False
                 self._checked.add((key, side))
                 changed = reply.get("plan", plan) != plan
@@ -180,8 +180,7 @@ class SamplePlans:
         reply = worker.request(request)
         if "plan" in reply and key not in self._plans:
             self._plans[key] = reply["plan"]
-            if side is not None:
-                self._checked.add((key, side))
+            self._checked.add((key, side))
         return False
 
 

@@ -304,6 +304,8 @@ def test_a_build_that_refuses_plans_calibrates_its_own(repo):
 class _PlanStub:
     """A worker that answers a setup without a plan, and fails one with a plan as it is told."""
 
+    can_check_plan = False
+
     def __init__(self, failure: Exception):
         self.failure, self.asked = failure, []
 
@@ -317,13 +319,13 @@ class _PlanStub:
 def test_a_refused_plan_is_set_up_without_one_and_a_failed_worker_is_not_asked_again():
     case = worker_cases(["--threads", "1"])[0]
     plans = SamplePlans()
-    plans.set_up(_PlanStub(WorkerRefusal("x")), case, 8_000_000)  # calibrates: the plan is now known
+    plans.set_up(_PlanStub(WorkerRefusal("x")), case, 8_000_000, side=SIDE_A)  # calibrates: the plan is now known
     refusing = _PlanStub(WorkerRefusal("refused"))
-    plans.set_up(refusing, case, 8_000_000)
+    plans.set_up(refusing, case, 8_000_000, side=SIDE_B)
     assert refusing.asked == [True, False]
     dead = _PlanStub(WorkerError("ended"))
     with pytest.raises(WorkerError, match="ended"):
-        plans.set_up(dead, case, 8_000_000)
+        plans.set_up(dead, case, 8_000_000, side=SIDE_B)
     assert dead.asked == [True], "a worker that died or hung is out of step: no second request"
 
 
