@@ -2,44 +2,20 @@
 """A stand-in for `swift build` in bench-commits' tests: run in a worktree, it installs fake_bench.py as
 .build/release/bench beside one object file and its list, or fails like a broken build when the commit has a
 file named BROKEN. Its object holds the commit's code (SPEED, INSTRUCTIONS, CODE). With `-v` it also prints the
-line that links the binary, as SwiftPM does; that line runs this
-file as `link`, the stand-in for the toolchain's driver, which writes the launcher again to its `-o` and tells
-the fake the section order it was linked with (FAKE_BENCH_LINK), so that a test can see each round's link.
+line that links the binary, as SwiftPM does; that line runs fake_link.py, the stand-in for the toolchain's driver,
+which writes the launcher again to its `-o` and tells the fake the section order it was linked with
+(FAKE_BENCH_LINK), so that a test can see each round's link.
 Like SwiftPM, it leaves a lock file for the build directory in the temporary directory. As `dump`, it stands in
 for `swift package dump-package`. FAKE_BUILD_NO_LINK_LINE=1 leaves the line out, as a build that is not SwiftPM's
 would; FAKE_LINK_FAILS=1 makes every link fail."""
 
+import json
 import os
-import shlex
 import sys
+import tempfile
 from pathlib import Path
 
-# A launcher rather than a copy, so that the fake finds the fixtures beside it; it tells the fake the path
-# it was started by (FAKE_BENCH_PROGRAM), which a copy of it changes.
-FAKE = Path(__file__).resolve().parent / "fake_bench.py"
-
-
-def write_launcher(binary: Path, link: str = "") -> None:
-    binary.parent.mkdir(parents=True, exist_ok=True)
-    # -S: the fake needs nothing from site-packages, and starts sooner without them.
-    binary.write_text(f'#!/bin/sh\nFAKE_BENCH_PROGRAM="$0" FAKE_BENCH_LINK="{link}" '
-                      f'exec "{sys.executable}" -S "{FAKE}" "$@"\n')
-    binary.chmod(0o755)
-
-
-def link(args: list[str]) -> int:
-    if os.environ.get("FAKE_LINK_FAILS"):
-        print("ld.lld: error: undefined symbol: oops", file=sys.stderr)
-        return 1
-    objects = [name for arg in args if arg.startswith("@")
-               for line in Path(arg[1:]).read_text().splitlines() for name in shlex.split(line)]
-    if not objects or not all(Path(name).is_file() for name in objects):
-        print(f"link: missing object among {objects}", file=sys.stderr)
-        return 1
-    seeds = {arg.rsplit("=", 1)[1] for arg in args if arg.startswith("--shuffle-sections=")}
-    write_launcher(Path(args[args.index("-o") + 1]), link=",".join(sorted(seeds)))
-    return 0
-
+from fake_link import write_launcher
 
 # `dump`: the stand-in for `swift package dump-package`: the worktree's manifest.json when it has one, else the
 # manifest of DispatchBench itself (the library and its bench executable).
@@ -47,10 +23,7 @@ OWN_MANIFEST = {"name": "DispatchBench", "dependencies": [], "targets": [],
                 "products": [{"name": "DispatchBench", "type": {"library": ["automatic"]}, "targets": []},
                              {"name": "bench", "type": {"executable": None}, "targets": ["bench"]}]}
 
-if sys.argv[1:2] == ["link"]:
-    sys.exit(link(sys.argv[2:]))
 if sys.argv[1:2] == ["dump"]:
-    import json  # here, not above: the link, which runs every round, starts sooner without it
     manifest = json.loads(Path("manifest.json").read_text()) if Path("manifest.json").exists() else OWN_MANIFEST
     # As SwiftPM does, a path dependency is resolved against the package's directory.
     for dependency in manifest.get("dependencies", []):
@@ -64,10 +37,9 @@ if Path("BROKEN").exists():
     sys.exit(1)
 release = Path(".build/release").resolve()
 # As SwiftPM does: a lock file for the build directory in the temporary directory, named after its path.
-import tempfile  # noqa: E402 (here, not above: the link, which runs every round, starts sooner without it)
 Path(tempfile.gettempdir(), str(release.parent).replace("/", "_") + ".lock").touch()
 binary = release / "bench"
-write_launcher(binary)
+write_launcher(str(binary))
 (release / "Bench.build").mkdir(exist_ok=True)
 # The object holds the commit's code: what makes the fake's speed and counts (SPEED, INSTRUCTIONS) and a file CODE,
 # so that two commits differ in code exactly when one of these differs, and the worktree's path, as a #filePath
@@ -83,5 +55,5 @@ object_list.parent.mkdir(exist_ok=True)
 object_list.write_text(f"{release / 'Bench.build' / 'main.o'}\n"
                        f"'{release / 'Bench.build' / 'Unmanaged extensions.swift.o'}'\n")
 if "-v" in sys.argv[1:] and not os.environ.get("FAKE_BUILD_NO_LINK_LINE"):
-    print(f"{sys.executable} -S {Path(__file__).resolve()} link -L {release} -o {binary} -module-name bench "
-          f"-emit-executable -Xlinker '-rpath=$ORIGIN' @{object_list} -lm")
+    print(f"{sys.executable} -S {Path(__file__).resolve().with_name('fake_link.py')} -L {release} -o {binary} "
+          f"-module-name bench -emit-executable -Xlinker '-rpath=$ORIGIN' @{object_list} -lm")
