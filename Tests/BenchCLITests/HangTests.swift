@@ -49,7 +49,8 @@ import Testing
 
     @Test func theListedCasesAreTheHarnessThenTheControl() async throws {
         let outcome = try await BenchProcess.debug.run(["--hang-control", "--list"] + Self.cases)
-        #expect(outcome.standardOutput.split(separator: "\n").dropLast() == [Substring(Self.harness), Substring(Self.control)])
+        let listed: [String] = outcome.standardOutput.split(separator: "\n").dropLast().map(String.init)
+        #expect(listed == [Self.harness, Self.control])
     }
 
     /// In rounds (what `bench` runs by default), the round goes on in a fresh process after the hang, and the

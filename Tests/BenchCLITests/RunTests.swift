@@ -16,10 +16,11 @@ import Testing
         #expect(outcome.standardOutput.contains("harness/mutex-pair/pthread-mutex threads:3 *"))
         let records = try CSVFormat.decode(String(contentsOfFile: path, encoding: .utf8))
         #expect(records[0] == ResultsSchema.header)
-        #expect(records.count == 1 + 4 * 3)
+        #expect(records.count == 13, "the header, then 4 cases × 3 samples")
         let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(records[0], $0)) }
-        #expect(rows.allSatisfy { $0["build"] == "debug" && $0["schema_version"] == String(ResultsSchema.version) })
-        #expect(Set(rows.map { $0["threads"]! }) == ["1", "3"])
+        let version = String(ResultsSchema.version)
+        #expect(rows.allSatisfy { (row: [String: String]) in row["build"] == "debug" && row["schema_version"] == version })
+        #expect(Set(rows.map { $0["threads"]! }) == Set(["1", "3"]))
     }
 
     /// Ctrl-C, and (issue 14 (10)) SIGTERM, which CI sends when it cancels a job: the run stops at the next

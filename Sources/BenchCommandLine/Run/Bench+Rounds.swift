@@ -68,11 +68,12 @@ extension Bench {
             warn("rounds are adaptive: every case gets \(rule.minimumRounds) and at most \(roundCount), stopping once "
                  + "its decisions are settled (docs/running.md#adaptive-rounds; --rounds N for exactly N)")
         }
-        let runOptions: [(name: String, value: String)] = [
+        var runOptions: [(name: String, value: String)] = [
             ("--rounds", String(roundCount)), ("--seed", String(seed)), ("--run-environment", environmentPath),
             ("--output", writer.path),
-        ] + (rule.map { [("--min-rounds", String($0.minimumRounds))] } ?? [])
-            + (plansFile.map { [("--plans", "/dev/fd/\($0.rawValue)")] } ?? [])
+        ]
+        if let rule { runOptions.append(("--min-rounds", String(rule.minimumRounds))) }
+        if let plansFile { runOptions.append(("--plans", "/dev/fd/\(plansFile.rawValue)")) }
         let inNoDecision = Registrations.pathsInNoDecision()
         var open = cases
         var hung: [BenchmarkCase] = []
@@ -84,13 +85,12 @@ extension Bench {
                 named: "bench-open-\(environment.runID)-\(round)",
                 holding: Data(open.map { Self.listLine($0) + "\n" }.joined().utf8), what: "the open cases")
             defer { openFile?.close() }
+            var roundOptions = runOptions + [("--round", String(round))]
+            if let openFile { roundOptions.append(("--open-cases", "/dev/fd/\(openFile.rawValue)")) }
             let process = try current.withLock { process in
                 let started = try RoundProcess(
                     executable: BenchMain.executable,
-                    arguments: Self.roundArguments(
-                        Array(CommandLine.arguments.dropFirst()),
-                        setting: runOptions + [("--round", String(round))]
-                            + (openFile.map { [("--open-cases", "/dev/fd/\($0.rawValue)")] } ?? [])))
+                    arguments: Self.roundArguments(Array(CommandLine.arguments.dropFirst()), setting: roundOptions))
                 process = started
                 return started
             }
