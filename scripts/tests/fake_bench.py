@@ -4,6 +4,8 @@
 writing rows in the format of the fixtures bench itself wrote (fixtures/bench-v10.csv,
 fixtures/bench-counts-v10.csv).
 
+It imports nothing it need not (no pathlib): every round of every comparison test starts it twice.
+
 A worker logs every request it gets as {"worker": pid, "environment", "request"} to $FAKE_BENCH_LOG, and
 the text of every encode reply as {"worker", "environment", "encoded"}. It encodes and marks complete as
 bench's ResultsWriter does (RFC 4180, CRLF, a field quoted only when it holds a comma, a quote, CR or LF);
@@ -33,9 +35,8 @@ import re
 import signal
 import time
 import sys
-from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 SAMPLES = 5
 NOISE = 0.003  # relative, far below the gate's 10% threshold
 # The cases bench's timing run adds to a filtered one as its controls (BenchmarkRegistry.cpuBoundHarnessPaths).
@@ -52,24 +53,30 @@ CASES = (
 def head_commit() -> str:
     """What `git rev-parse HEAD` prints in the working directory (a worktree bench-commits made, whose HEAD is
     detached, or a test's repository on a branch), read from git's files: a process the fake need not start."""
-    directory = Path.cwd()
-    while not (directory / ".git").exists():
-        if directory.parent == directory:
+    directory = os.getcwd()
+    while not os.path.exists(os.path.join(directory, ".git")):
+        if os.path.dirname(directory) == directory:
             return ""
-        directory = directory.parent
-    git = directory / ".git"
-    if git.is_file():  # a worktree: "gitdir: <its directory in the main repository>"
-        git = Path(git.read_text().split(":", 1)[1].strip())
-    head = (git / "HEAD").read_text().strip()
+        directory = os.path.dirname(directory)
+    git = os.path.join(directory, ".git")
+    if os.path.isfile(git):  # a worktree: "gitdir: <its directory in the main repository>"
+        git = read(git).split(":", 1)[1].strip()
+    head = read(os.path.join(git, "HEAD")).strip()
     if not head.startswith("ref: "):
         return head
-    common = Path(git, (git / "commondir").read_text().strip()) if (git / "commondir").is_file() else git
+    commondir = os.path.join(git, "commondir")
+    common = os.path.join(git, read(commondir).strip()) if os.path.isfile(commondir) else git
     ref = head[len("ref: "):]
-    if (common / ref).is_file():
-        return (common / ref).read_text().strip()
-    packed = common / "packed-refs"
-    lines = packed.read_text().splitlines() if packed.is_file() else []
+    if os.path.isfile(os.path.join(common, ref)):
+        return read(os.path.join(common, ref)).strip()
+    packed = os.path.join(common, "packed-refs")
+    lines = read(packed).splitlines() if os.path.isfile(packed) else []
     return next((line.split()[0] for line in lines if line.endswith(" " + ref)), "")
+
+
+def read(path: str) -> str:
+    with open(path) as handle:
+        return handle.read()
 
 
 def option(argv: list[str], name: str, default=None):
@@ -84,31 +91,30 @@ def _scale(suite: str, benchmark: str, speed: float, spin_scale: float) -> float
 
 
 def factor(name: str) -> float:
-    path = Path(name)
-    return float(path.read_text()) if path.exists() else 1.0
+    return float(read(name)) if os.path.exists(name) else 1.0
 
 
 def template(fixture: str) -> tuple[list[str], dict]:
-    with open(FIXTURES / fixture, newline="") as handle:
+    with open(os.path.join(FIXTURES, fixture), newline="") as handle:
         reader = csv.DictReader(handle)
         return list(reader.fieldnames), next(reader)
 
 
 def environment(path: str | None) -> dict:
     """The run environment: read from the file when it exists, else this process's, written there."""
-    if path and Path(path).exists():
-        return json.loads(Path(path).read_text())
+    if path and os.path.exists(path):
+        return json.loads(read(path))
     commit = head_commit()
     env = {"commit": commit or "unknown", "run_id": f"fake-{os.getpid()}"}
     if path:
-        Path(path).write_text(json.dumps(env))
+        with open(path, "w") as handle:
+            handle.write(json.dumps(env))
     return env
 
 
 def write_rows(path: str, header: list[str], rows: list[dict]) -> None:
-    target = Path(path)
-    append = target.exists() and target.read_text().split("\n", 1)[0] == ",".join(header)
-    with open(target, "a" if append else "w", newline="") as handle:
+    append = os.path.exists(path) and read(path).split("\n", 1)[0] == ",".join(header)
+    with open(path, "a" if append else "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=header, lineterminator="\n")
         if not append:
             writer.writeheader()
@@ -148,7 +154,7 @@ def count(argv: list[str]) -> int:
         print("bench count: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return int(os.environ["FAKE_BENCH_COUNT_EXIT"])
     header, _ = template("bench-counts-v10.csv")
-    with open(FIXTURES / "bench-counts-v10.csv", newline="") as handle:
+    with open(os.path.join(FIXTURES, "bench-counts-v10.csv"), newline="") as handle:
         rows = list(csv.DictReader(handle))
     env = environment(None)
     scale = factor("INSTRUCTIONS")
@@ -214,10 +220,10 @@ def worker(argv: list[str]) -> int:
     open_case, written, sample_requests = None, 0, 0
     # A commit of the fake repository that plays a build from before plans, team_cpus, encode and complete
     # (protocol 1).
-    old_build = Path("NO_PLANS").exists()
+    old_build = os.path.exists("NO_PLANS")
     # A commit whose threads starve with any plan another build calibrated: a setup that checks a plan (check_plan)
     # replies the plan of batches of one that bench's CaseRunner.checked would.
-    starves = Path("STARVES").exists()
+    starves = os.path.exists("STARVES")
 
     def send(reply: dict) -> None:
         sys.stdout.write(json.dumps(reply) + "\n")
@@ -310,8 +316,7 @@ def listed(argv: list[str]) -> int:
     marked with its module (a file BROUGHT in the working directory names such variants: `variant Module` a
     line), and the controls the filter leaves out marked `(control)` unless --no-controls; no case selected is
     bench's usage error."""
-    brought = dict(line.split() for line in Path("BROUGHT").read_text().splitlines()) if Path("BROUGHT").exists() \
-        else {}
+    brought = dict(line.split() for line in read("BROUGHT").splitlines()) if os.path.exists("BROUGHT") else {}
     selected = worker_cases(argv)
     if not selected:
         print(f"bench: error: no case matches --filter '{option(argv, '--filter', '')}'", file=sys.stderr)
