@@ -15,8 +15,8 @@ private let countToolsInstalled = FileManager.default.isExecutableFile(atPath: "
 struct CountTests {
     static let filter = "^harness/(allocate|nops|empty|lazy-static)|^once/hit/(lazy-static|atomic-flag|dispatch-once-inline)"
 
-    /// One `bench count` of the known cases (`filter`), made once and shared by the tests that read them: each
-    /// count is of a process of its own per case, so a test that counts some of them again counts them anew.
+    /// One `bench count` of the known cases (`filter`), made once and read by every test that needs their counts
+    /// (counts are exact, so a second count of the same binary adds nothing but its minutes under valgrind).
     static let reference = Task { try await count() }
 
     /// One `bench count` of the known cases, as rows keyed by `variant params`.
