@@ -14,6 +14,7 @@ Files made by running a build (its footprints: the functions each case runs) are
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -49,11 +50,21 @@ def cache_directory() -> Path:
 
 
 def toolchain_version() -> str | None:
-    """``swift --version``'s output, or None when it cannot be read (then nothing is kept or reused). It runs
-    with a temporary directory of its own, removed after: the driver leaves an empty one there at every call."""
+    """``swift --version``'s output, or None when it cannot be read (then nothing is kept or reused). Asked once
+    a process for each ``swift`` that PATH finds: a bisect or ``--check-gate`` compares many times, and every
+    answer costs a driver's start."""
+    return _version_of(shutil.which("swift"))
+
+
+@functools.cache
+def _version_of(swift: str | None) -> str | None:
+    """``swift --version`` of the driver at ``swift``. It runs with a temporary directory of its own, removed
+    after: the driver leaves an empty one there at every call."""
+    if swift is None:
+        return None
     try:
         with tempfile.TemporaryDirectory(prefix="swift-version-") as scratch:
-            done = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60,
+            done = subprocess.run([swift, "--version"], capture_output=True, text=True, timeout=60,
                                   env={**os.environ, "TMPDIR": scratch})
     except (OSError, subprocess.TimeoutExpired):
         return None

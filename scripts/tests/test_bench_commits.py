@@ -514,6 +514,26 @@ def test_a_kept_build_is_keyed_by_its_product_and_commit(tmp_path):
     assert not other_toolchain.restore("c1", tmp_path / "t" / "bench")
 
 
+def test_the_toolchain_is_asked_once_for_each_swift_on_path(tmp_path, monkeypatch):
+    from bench_commits.build_cache import toolchain_version
+    asked = tmp_path / "asked.log"
+    drivers = []
+    for version in ("6.3.1", "6.4"):
+        directory = tmp_path / version
+        directory.mkdir()
+        swift = directory / "swift"
+        swift.write_text(f'#!/bin/sh\necho "$0" >> "{asked}"\necho "Swift version {version}"\n')
+        swift.chmod(0o755)
+        drivers.append(directory)
+    monkeypatch.setenv("PATH", str(drivers[0]))
+    assert toolchain_version() == toolchain_version() == "Swift version 6.3.1"
+    monkeypatch.setenv("PATH", str(drivers[1]))
+    assert toolchain_version() == "Swift version 6.4"
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert toolchain_version() is None
+    assert asked.read_text().splitlines() == [str(drivers[0] / "swift"), str(drivers[1] / "swift")]
+
+
 # A package of yours: --product, a package below the top of its repository, scripts/ci-gate
 
 
