@@ -9,7 +9,8 @@ the two shared modules at the top (guarded by scripts/tests/test_layers.py):
     ``loader`` (CSV -> model, the only module that reads results files), ``output``
     (atomic output directories), ``commits`` (a run's commit's subject line, from git).
 ``judge/``: pure decisions, data in, outcomes out; imports ``files``.
-    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``summary`` (the one
+    ``stats`` (medians, bootstrap, Mann-Whitney U, noise floor), ``lazy_scipy`` (scipy.stats, imported at its
+    first use: a command's help need not wait for it), ``summary`` (the one
     per-case summary, the median of round medians, and the factor between two cases),
     ``compare`` (two timing runs per case: ratio, interval, p, outcome; ``classify`` is
     the one rule), ``paired`` (the rule for two builds alternated sample by sample: log

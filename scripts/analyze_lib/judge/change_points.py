@@ -19,6 +19,7 @@ until every one left holds.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 import warnings
@@ -28,19 +29,16 @@ from functools import partial
 from typing import Callable, Sequence, TypeVar
 
 import numpy as np
-from scipy import stats
 
 from ..files.model import Case, CaseCounts, CaseFile, CaseKey, CountsFile, ResultsFile, filter_cases
 from .counts_compare import DEFAULT_ALLOCATIONS_TOLERANCE, judge_allocations, judge_instructions
+from .lazy_scipy import scipy_stats
 from .summary import case_median
 
-try:
-    import ruptures
-except ImportError:  # requirements.txt leaves it out where it has no build (Python 3.14 and newer)
-    ruptures = None
-
 # Whether change points can be looked for here (without ruptures none is found, and history says why).
-AVAILABLE = ruptures is not None
+# requirements.txt leaves ruptures out where it has no build (Python 3.14 and newer). It is imported where it is
+# used: it imports scipy.stats (lazy_scipy).
+AVAILABLE = importlib.util.find_spec("ruptures") is not None
 
 # A shift must hold for at least this many runs on each side: one odd run is not a level.
 MIN_RUNS = 2
@@ -106,8 +104,10 @@ class _Evidence:
 def _candidates(signal: np.ndarray, kernel: str, penalty: float) -> list[int]:
     """ruptures' change points of ``signal`` (indexes of the first point of each new segment), every segment at least
     MIN_RUNS long; none for a series too short to hold two such segments."""
-    if ruptures is None or signal.size < 2 * MIN_RUNS:
+    if not AVAILABLE or signal.size < 2 * MIN_RUNS:
         return []
+    import ruptures
+
     detector = ruptures.KernelCPD(kernel=kernel, min_size=MIN_RUNS).fit(signal.reshape(-1, 1))
     return [int(end) for end in detector.predict(pen=penalty)[:-1]]
 
@@ -134,7 +134,7 @@ def _student_p(before: np.ndarray, after: np.ndarray) -> float:
         return 0.0 if before[0] != after[0] else 1.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # nearly equal values: scipy warns, the p stands
-        p = float(stats.ttest_ind(before, after).pvalue)
+        p = float(scipy_stats().ttest_ind(before, after).pvalue)
     return 1.0 if math.isnan(p) else p
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
-from scipy import stats as scipy_stats
+from .lazy_scipy import scipy_stats
 
 from ..files.model import Case
 
@@ -194,7 +194,7 @@ class Chance:
         """The probability that ``samples`` samples at the floor's rate give ``count`` or more."""
         if count <= 0:
             return 1.0
-        return float(scipy_stats.binom.sf(count - 1, samples, self.rate))
+        return float(scipy_stats().binom.sf(count - 1, samples, self.rate))
 
     def beyond(self, count: int, samples: int) -> bool:
         """Whether ``count`` of ``samples`` go beyond chance (below STARVATION_ALPHA)."""

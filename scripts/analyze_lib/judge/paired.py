@@ -62,9 +62,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from scipy import stats as scipy_stats
-from scipy.stats import trim_mean
 
+from .lazy_scipy import scipy_stats
 from .stats import BOOTSTRAP_SEED, holm
 
 # The fewest rounds a case calls a change from (see the rule above; why ten: docs/comparison-rule.md,
@@ -218,7 +217,7 @@ def _degrees(rounds: int) -> int | None:
 def _distribution(degrees: int | None) -> Any:  # a scipy distribution; scipy has no types (pyproject.toml)
     """Student's t with ``degrees`` of freedom, or the normal for None (``_degrees``). Built once per degrees: scipy
     takes about as long to build one as the rest of a projection."""
-    return scipy_stats.norm if degrees is None else scipy_stats.t(degrees)
+    return scipy_stats().norm if degrees is None else scipy_stats().t(degrees)
 
 
 @functools.cache
@@ -256,7 +255,7 @@ def called_together(p_values: Sequence[float], alpha: float) -> list[bool]:
 
 def estimate(rounds: Sequence[np.ndarray]) -> float:
     """The trimmed mean (``ROUND_TRIM`` cut from each end) over rounds of each round's median log ratio."""
-    return float(trim_mean([np.median(d) for d in rounds], ROUND_TRIM))
+    return float(scipy_stats().trim_mean([np.median(d) for d in rounds], ROUND_TRIM))
 
 
 def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
@@ -271,7 +270,7 @@ def bootstrap_se(rounds: Sequence[np.ndarray], seed: int = BOOTSTRAP_SEED,
     if count == 1:
         return float(np.std(within[0], ddof=1))
     chosen = rng.integers(0, count, (count, resamples))
-    means = trim_mean(within[chosen, np.arange(resamples)], ROUND_TRIM, axis=0)
+    means = scipy_stats().trim_mean(within[chosen, np.arange(resamples)], ROUND_TRIM, axis=0)
     return float(np.std(means, ddof=1) * math.sqrt(count / (count - 1)))
 
 
@@ -302,7 +301,7 @@ def geomean_interval(cases: Sequence[Mapping[int, float]], confidence: float, re
         own = np.flatnonzero(~np.isnan(values[row]))
         order = own[np.argsort(values[row, own])]
         means[:, row] = _trimmed_means(values[row, order], counts[:, order],
-                                       fallback=trim_mean(values[row, own], ROUND_TRIM))
+                                       fallback=scipy_stats().trim_mean(values[row, own], ROUND_TRIM))
     tail = (1 - confidence) / 2 * 100
     geomeans = means.mean(axis=1)
     return math.exp(np.percentile(geomeans, tail)), math.exp(np.percentile(geomeans, 100 - tail))

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import stats as scipy_stats
+
+from .lazy_scipy import scipy_stats
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20261121
@@ -157,7 +158,7 @@ def mann_whitney_p(a: np.ndarray, b: np.ndarray) -> float:
     pooled = np.concatenate([a, b])
     exact = np.unique(pooled).size == pooled.size and max(a.size, b.size) <= EXACT_U_MAX_SIZE
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = float(scipy_stats.mannwhitneyu(a, b, alternative="two-sided",
+        p = float(scipy_stats().mannwhitneyu(a, b, alternative="two-sided",
                                            method="exact" if exact else "auto").pvalue)
     return 1.0 if math.isnan(p) else p
 
