@@ -26,7 +26,7 @@ from gitrepo import commit, git
 
 TESTS_DIR = Path(__file__).resolve().parent
 WRAPPER = TESTS_DIR.parent / "bench-commits"
-FAKE_BUILD = Builder((sys.executable, str(TESTS_DIR / "fake_build.py")), ".build/release/bench")
+FAKE_BUILD = Builder((sys.executable, "-S", str(TESTS_DIR / "fake_build.py")), ".build/release/bench")
 STAMPED = re.compile(r"^\d{8}-\d{6}-")
 
 
