@@ -10,9 +10,8 @@ private let countToolsInstalled = FileManager.default.isExecutableFile(atPath: "
 /// `bench count` against answers known in advance: cases that allocate exactly k objects per operation, a case
 /// that runs exactly 16 more instructions per operation, hit paths that allocate nothing and keep their check in
 /// the loop, and two runs that must count the same. Runs the release build under valgrind and jemalloc, which
-/// `.ci/run` installs; skipped where either is missing. Not serialized: a count is exact whatever else the machine
-/// runs (valgrind counts instructions, not time), so the tests run beside each other and the other suites.
-@Suite(.enabled(if: countToolsInstalled, "needs valgrind and libjemalloc2"))
+/// `.ci/run` installs; skipped where either is missing.
+@Suite(.serialized, .enabled(if: countToolsInstalled, "needs valgrind and libjemalloc2"))
 struct CountTests {
     static let filter = "^harness/(allocate|nops|empty|lazy-static)|^once/hit/(lazy-static|atomic-flag|dispatch-once-inline)"
 
