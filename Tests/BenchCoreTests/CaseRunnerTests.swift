@@ -191,25 +191,32 @@ import Testing
     /// A thread the pattern holds off for far longer than the longest rotation in each batch (here, by sleeping at
     /// its start), so that the team takes that long to stop, gets batches of one iteration, as every thread of its
     /// case does, and windows of the longest rotations; its control, a loop whose threads never wait, keeps the
-    /// batches calibrated alone.
+    /// batches calibrated alone. A loaded machine (the tests run in parallel) can hold a thread of the control off
+    /// for as long as the pattern holds its own, so the control's plan is taken up to three times and one calibrated
+    /// plan is enough: a runner that always found a thread starved fails all three.
     @Test(arguments: [true, false])
     func aCaseThatStarvesAThreadPublishesEveryIteration(starves: Bool) async {
-        let workload = Self.heldOff(starves: starves)
-        let plan = await onPlainThread {
-            let session = Session(workload: workload, threads: 2)
-            defer { session.finish() }
-            return CaseRunner(settings: Self.settings).plan(session)
+        var controlBatches: [[Int]] = []
+        for _ in 0..<(starves ? 1 : 3) {
+            let workload = Self.heldOff(starves: starves)
+            let plan = await onPlainThread {
+                let session = Session(workload: workload, threads: 2)
+                defer { session.finish() }
+                return CaseRunner(settings: Self.settings).plan(session)
+            }
+            guard case .timed(let batches, let window) = plan else {
+                Issue.record("a timed workload got \(plan)")
+                return
+            }
+            if starves {
+                #expect(batches == [1, 1])
+                #expect(window == CaseRunner.rotationsPerWindow * CaseRunner.maximumRotationNanoseconds)
+                return
+            }
+            if batches.count == 2 && batches.allSatisfy({ $0 > 1 }) { return }
+            controlBatches.append(batches)
         }
-        guard case .timed(let batches, let window) = plan else {
-            Issue.record("a timed workload got \(plan)")
-            return
-        }
-        if starves {
-            #expect(batches == [1, 1])
-            #expect(window == CaseRunner.rotationsPerWindow * CaseRunner.maximumRotationNanoseconds)
-        } else {
-            #expect(batches.count == 2 && batches.allSatisfy { $0 > 1 }, "\(batches)")
-        }
+        Issue.record("the control, whose threads never wait, was planned as starved every time: \(controlBatches)")
     }
 
     /// A loop whose thread 1, when it `starves`, sleeps for 10 of the longest rotations at the start of each batch.
