@@ -88,7 +88,8 @@ struct CountTests {
 
     /// Repeatable too: the counts of a second run, with the caller's preload cleared, are these
     /// (`theCallersPreloadAndMallocSettingsDoNotChangeTheCounts`), and so are those of os-lock, whose count once
-    /// depended on where the process was loaded, in two runs (`aCaseCountsTheSameAloneAndBesideOthers`).
+    /// depended on where the process was loaded, in two runs
+    /// (`CountDependenceTests.aCaseCountsTheSameAloneAndBesideOthers`).
     @Test func countsAreExact() async throws {
         let first = try await Self.reference.value
         for (objects, name) in [(0, "allocate/object objects=0"), (1, "allocate/object objects=1"),
@@ -111,39 +112,6 @@ struct CountTests {
         // 16 more per operation; the two loops' set-up may differ by a few instructions, never by an iteration's.
         let extra = Int(nops["instructions"]!)! - Int(none["instructions"]!)!, operations = Int(nops["operations"]!)!
         #expect(abs(extra - 16 * operations) < 16, "\(extra) extra instructions over \(operations) operations")
-    }
-
-    /// A case's counts do not depend on which other cases the run selected: each is counted in processes of its
-    /// own. The subject, once/hit/os-lock, counted in one process with the others before that, 1,247.45
-    /// instructions per operation at 10 tokens alone and 1,255.45 with the wait suite selected too (its cases come
-    /// after, so what differed is what the process did before the case: selecting another list of cases)
-    /// (docs/findings/2026-11-28-counts-alone.md). Every parameter is compared. Two runs, so it also shows that a
-    /// case whose count once depended on where the process was loaded counts the same in two processes.
-    @Test func aCaseCountsTheSameAloneAndBesideOthers() async throws {
-        let alone = try await Self.count(filter: "^once/hit/os-lock$")
-        let beside = try await Self.count(filter: "^wait/|^once/hit/os-lock$")
-        #expect(alone.count == 5, "once/hit/os-lock at 5 token counts: \(alone.keys.sorted())")
-        for key in ["instructions", "allocations", "operations"] {
-            #expect(alone.mapValues { $0[key]! } == beside.filter { alone[$0.key] != nil }.mapValues { $0[key]! },
-                    "\(key) of once/hit/os-lock alone and beside others")
-        }
-    }
-
-    /// `--spin-scale` changes harness/spin's work and nothing else: each step of scale adds exactly the same
-    /// instructions per operation (the loop's steps), at least one per step.
-    @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() async throws {
-        var operations = 0
-        func instructions(scale: String) async throws -> Int {
-            let row = try #require(try await Self.count(filter: "^harness/spin/", ["--spin-scale", scale])["spin/loop "])
-            operations = Int(row["operations"]!)!
-            return Int(row["instructions"]!)!
-        }
-        let one = try await instructions(scale: "1")
-        let two = try await instructions(scale: "2")
-        let three = try await instructions(scale: "3")
-        #expect(two - one == three - two, "\(one), \(two), \(three) instructions")
-        #expect(two - one >= 300 * operations,
-                "300 more steps per operation at scale 2: \(two - one) more instructions over \(operations) operations")
     }
 
     /// Issue 20 (2): a preloaded library that changes the allocator (glibc's malloc debugging) changes nothing
@@ -188,5 +156,44 @@ struct CountTests {
         let outcome = try await bench.run(["count", "--filter", "^harness/empty"], environment: ["PATH": "/nonexistent"])
         #expect(outcome.status == 69)
         #expect(outcome.errorLines.contains { $0.contains("valgrind") && $0.contains("apt-get install valgrind") })
+    }
+}
+
+/// What a count depends on: its case alone, not the other cases the run selected, and of the run's settings only
+/// those that change the case's work. A suite of its own, serialized as `CountTests` is, so that the valgrind runs of
+/// the two go two at a time beside the other suites rather than one after another at the end of `swift test`.
+@Suite(.serialized, .enabled(if: countToolsInstalled, "needs valgrind and libjemalloc2"))
+struct CountDependenceTests {
+    /// A case's counts do not depend on which other cases the run selected: each is counted in processes of its
+    /// own. The subject, once/hit/os-lock, counted in one process with the others before that, 1,247.45
+    /// instructions per operation at 10 tokens alone and 1,255.45 with the wait suite selected too (its cases come
+    /// after, so what differed is what the process did before the case: selecting another list of cases)
+    /// (docs/findings/2026-11-28-counts-alone.md). Every parameter is compared. Two runs, so it also shows that a
+    /// case whose count once depended on where the process was loaded counts the same in two processes.
+    @Test func aCaseCountsTheSameAloneAndBesideOthers() async throws {
+        let alone = try await CountTests.count(filter: "^once/hit/os-lock$")
+        let beside = try await CountTests.count(filter: "^wait/|^once/hit/os-lock$")
+        #expect(alone.count == 5, "once/hit/os-lock at 5 token counts: \(alone.keys.sorted())")
+        for key in ["instructions", "allocations", "operations"] {
+            #expect(alone.mapValues { $0[key]! } == beside.filter { alone[$0.key] != nil }.mapValues { $0[key]! },
+                    "\(key) of once/hit/os-lock alone and beside others")
+        }
+    }
+
+    /// `--spin-scale` changes harness/spin's work and nothing else: each step of scale adds exactly the same
+    /// instructions per operation (the loop's steps), at least one per step.
+    @Test func theSpinScaleChangesTheSpinLoopsWorkExactly() async throws {
+        var operations = 0
+        func instructions(scale: String) async throws -> Int {
+            let row = try #require(try await CountTests.count(filter: "^harness/spin/", ["--spin-scale", scale])["spin/loop "])
+            operations = Int(row["operations"]!)!
+            return Int(row["instructions"]!)!
+        }
+        let one = try await instructions(scale: "1")
+        let two = try await instructions(scale: "2")
+        let three = try await instructions(scale: "3")
+        #expect(two - one == three - two, "\(one), \(two), \(three) instructions")
+        #expect(two - one >= 300 * operations,
+                "300 more steps per operation at scale 2: \(two - one) more instructions over \(operations) operations")
     }
 }
