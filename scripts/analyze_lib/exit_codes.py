@@ -46,7 +46,7 @@ ANALYZE_EXIT_CODES: tuple[tuple[int, str], ...] = (
     (EXIT_ENVIRONMENT, "`scripts/analyze` could not set up its Python environment (`.venv`; pip's output is "
                        "shown)."),
     (EXIT_INCONCLUSIVE, "`gate`: inconclusive: no compared case can be decided (too few samples or rounds, or "
-                        "every case unstable, bimodal or starved both ways), or a pass is not supported (a case "
+                        "every case unstable, bimodal or starved), or a pass is not supported (a case "
                         "it could not judge moved, most cases could not be judged, or, in separate runs, the "
                         f"machine's canary `harness/empty` moved: {_RULE}); the headline says what would decide it."),
     (EXIT_INCOMPLETE, "`gate`: incomplete: base cases are missing from head (an interrupted or filtered run; "

@@ -185,13 +185,13 @@ def test_a_head_that_starves_where_its_base_did_not_is_called_slower(tmp_path):
 def test_a_case_that_starves_now_and_then_on_both_sides_is_not_called(tmp_path):
     """The negative control: the same build starving at random on either side flags nothing. Its base alone
     starved in some pairs and its head alone in others, so it is starved both ways (test_paired_starved)."""
-    from analyze_lib.judge.compare import STARVED_BOTH_WAYS
+    from analyze_lib.judge.compare import STARVED_PAIRS
 
     planted = case(variant="v3", threads=2)
     comparison = compared(tmp_path, starving={planted: (0.3, 0.3)})
     row = next(row for row in comparison.rows if (row.key.variant, row.key.threads) == ("v3", 2))
     assert row.paired and row.base_starved > 0 and row.head_starved > 0
-    assert row.outcome == STARVED_BOTH_WAYS
+    assert row.outcome == STARVED_PAIRS
     assert not any(row.changed for row in comparison.rows)
 
 

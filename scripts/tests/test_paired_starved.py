@@ -15,7 +15,7 @@ import numpy as np
 
 from analyze_lib.files.loader import load_results
 from analyze_lib.judge import paired as paired_rule
-from analyze_lib.judge.compare import (FASTER, OUTCOME_ORDER, SLOWER, STARVED_BASE, STARVED_BOTH, STARVED_BOTH_WAYS,
+from analyze_lib.judge.compare import (FASTER, OUTCOME_ORDER, SLOWER, STARVED_BASE, STARVED_BOTH, STARVED_PAIRS,
                                        STARVED_HEAD, UNDETECTABLE, build_comparison, classify, coarsest_judged)
 from analyze_lib.judge.gate import INCONCLUSIVE, PASSED, decide_gate
 from analyze_lib.judge.pass_evidence import NOT_JUDGED, pass_evidence
@@ -55,16 +55,16 @@ def test_a_case_starved_in_base_in_some_pairs_and_in_head_in_others_is_starved_n
     comparison = compared(tmp_path, 0.5)
     row = planted_row(comparison)
     assert row.paired and (row.base_alone_starved_pairs, row.head_alone_starved_pairs) == (3, 2)
-    assert row.outcome == STARVED_BOTH_WAYS and not row.changed and row.verdict != FASTER
+    assert row.outcome == STARVED_PAIRS and not row.changed and row.verdict != FASTER
     assert outcome_text(row) == (f"starved (not gated): the base alone starved in 3 of {row.pairs} pairs and the head "
                                  f"alone in 2: {WHY}")
-    assert comparison.starved_both_ways == [row]
+    assert comparison.starved_pairs == [row]
     # Its medians are finite: it is not one of the median flags, and those keep their meaning.
     assert row.starved is None and comparison.starved_rows == []
-    assert STARVED_BOTH_WAYS not in (STARVED_HEAD, STARVED_BASE, STARVED_BOTH)
+    assert STARVED_PAIRS not in (STARVED_HEAD, STARVED_BASE, STARVED_BOTH)
     assert not row.ratio_measures
     gate = decide_gate(comparison)
-    assert gate.status == PASSED and gate.starved_both_ways == (row.key,) and gate.not_gated == 1
+    assert gate.status == PASSED and gate.starved_pairs == (row.key,) and gate.not_gated == 1
 
 
 def test_one_sided_starvation_keeps_its_call(tmp_path):
@@ -89,7 +89,7 @@ def test_a_gate_with_a_case_starved_both_ways_among_unchanged_ones_passes_and_sa
     pass as a case not judged that moved."""
     comparison = compared(tmp_path, 2.0)
     row = planted_row(comparison)
-    assert row.outcome == STARVED_BOTH_WAYS and row.ratio > 1.9
+    assert row.outcome == STARVED_PAIRS and row.ratio > 1.9
     assert not comparison.slower and all(r.outcome != SLOWER for r in comparison.rows)
     evidence = pass_evidence(comparison)
     assert not evidence.suites_slower and not evidence.unseen_slower and not evidence.blocks_pass
@@ -112,7 +112,7 @@ def test_the_same_gate_without_the_base_starving_fails_on_the_slower_head(tmp_pa
 
 def test_a_gate_of_only_cases_starved_both_ways_is_inconclusive_and_says_what_would_decide_it(tmp_path):
     comparison = compared(tmp_path, 0.5, cases={PLANTED: 13.0})
-    assert [row.outcome for row in comparison.rows] == [STARVED_BOTH_WAYS]
+    assert [row.outcome for row in comparison.rows] == [STARVED_PAIRS]
     gate = decide_gate(comparison)
     assert gate.status == INCONCLUSIVE
     assert headline(gate).startswith("Gate: INCONCLUSIVE, none of the 1 cases can be decided: 1 of 1 cases starved, "
@@ -124,28 +124,28 @@ def test_a_gate_of_only_cases_starved_both_ways_is_inconclusive_and_says_what_wo
 def test_every_output_lists_and_counts_the_case_starved_both_ways(tmp_path):
     comparison = compared(tmp_path, 0.5)
     gate = decide_gate(comparison)
-    assert ", 1 starved (not gated: starved on the base alone in some pairs and on the head alone in others)" in \
-        counts_sentence(comparison)
+    assert ", 1 starved (not gated: starved pairs leave no change to call)" in counts_sentence(comparison)
     lines = checked_lines(comparison, gate)
-    assert "1 starved both ways (their ratios mix bounds in both directions)" in lines[1]
-    assert lines[-1].startswith("To do: give the cases starved both ways longer samples (bench-commits --sample-time)")
+    assert "1 starved (their starved pairs leave no change to call)" in lines[1]
+    assert lines[-1].startswith("To do: give the starved cases longer samples (bench-commits --sample-time)")
     markdown = render_markdown(comparison, gate)
-    assert "<summary>Starved both ways, not gated: 1 case (once 1)</summary>" in markdown
+    assert "<summary>Starved, not gated: 1 case (once 1)</summary>" in markdown
     assert f"starved (not gated): the base alone starved in 3 of {planted_row(comparison).pairs} pairs" in markdown
     assert " or starved cases</summary>" in markdown, "the folded table of cases not called names them"
     text = render_text(comparison, gate)
-    assert "Starved both ways, not gated (1, marked in the table): once 1" in text
+    assert "Starved, not gated (1, marked in the table): once 1" in text
     document = json.loads(render_json(comparison, gate))
-    assert document["counts"][STARVED_BOTH_WAYS] == 1
+    assert document["counts"][STARVED_PAIRS] == 1
     (row,) = [r for r in document["cases"] if r["variant"] == "v3" and r["threads"] == 2]
-    assert (row["verdict"], row["starved_both_ways"], row["starved"]) == ("unchanged", True, None)
+    assert (row["verdict"], row["starved_both_ways"], row["starved_short"], row["starved"]) == \
+        ("unchanged", True, False, None)
     assert (row["base_alone_starved_pairs"], row["head_alone_starved_pairs"]) == (3, 2)
     others = [r for r in document["cases"] if r is not row]
     assert not any(r["starved_both_ways"] for r in others)
 
 
 def test_the_outcome_is_wired_where_outcomes_are_listed():
-    assert STARVED_BOTH_WAYS in OUTCOME_ORDER and STARVED_BOTH_WAYS in NOT_JUDGED
+    assert STARVED_PAIRS in OUTCOME_ORDER and STARVED_PAIRS in NOT_JUDGED
 
 
 def test_pairs_starved_on_one_side_are_counted_and_a_pair_starved_on_both_is_in_neither_count():
@@ -163,7 +163,7 @@ def test_classify_calls_a_paired_case_starved_both_ways_whatever_its_test_and_ro
     row = planted_row(compared(tmp_path, 0.5))
     for reachable in (True, False):
         for significant in (True, False):
-            assert classify(row, reachable, significant, 2.0) == STARVED_BOTH_WAYS
+            assert classify(row, reachable, significant, 2.0) == STARVED_PAIRS
     # One kind of pair alone keeps the paired rule: a significant 2x speedup is faster, too few rounds undetectable.
     one_way = replace(row, head_alone_starved_pairs=0)
     assert classify(one_way, True, True, 2.0) == FASTER
@@ -173,7 +173,7 @@ def test_classify_calls_a_paired_case_starved_both_ways_whatever_its_test_and_ro
 
 def test_a_case_starved_both_ways_bounds_no_change_that_could_hide(tmp_path):
     comparison = compared(tmp_path, 0.5)
-    judged = [row for row in comparison.rows if row.outcome != STARVED_BOTH_WAYS]
+    judged = [row for row in comparison.rows if row.outcome != STARVED_PAIRS]
     assert coarsest_judged(comparison.rows) == max(row.resolution for row in judged)
     assert math.isnan(coarsest_judged([planted_row(comparison)]))
 
@@ -185,6 +185,6 @@ def test_a_same_build_case_starving_at_random_on_both_sides_is_starved_not_a_cha
         comparison = compared(tmp_path, 1.0, base_starves=(), head_starves=(), starving={PLANTED: (0.1, 0.1)},
                               seed=seed)
         row = planted_row(comparison)
-        assert row.outcome == STARVED_BOTH_WAYS, (seed, row.base_alone_starved_pairs, row.head_alone_starved_pairs)
+        assert row.outcome == STARVED_PAIRS, (seed, row.base_alone_starved_pairs, row.head_alone_starved_pairs)
         assert np.isfinite(row.base_median) and np.isfinite(row.head_median)
         assert decide_gate(comparison).status == PASSED

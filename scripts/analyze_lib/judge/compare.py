@@ -67,13 +67,17 @@ UNSTABLE = "unstable"
 # a median between two levels describes neither, so it is not gated; each level's
 # median and share are reported, level by level when both sides are bimodal.
 BIMODAL = "bimodal"
-# A paired case whose pairs starved on the base alone in some pairs and on the head alone in others is STARVED
-# (``CaseEvidence.starved_both_ways``): a starved sample counts at the least its ns/op can be, so the first kind of
-# pair bounds head/base from above and the second from below, and their mean is bounded neither way. Not gated, no
-# change called. Not one of STARVED_HEAD, STARVED_BASE and STARVED_BOTH below, which say which side's *median* is
-# infinite: this case's medians are finite (most of its samples completed operations).
-STARVED_BOTH_WAYS = "starved"
-OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, STARVED_BOTH_WAYS, UNDETECTABLE)
+# A paired case whose starved pairs leave it no change to call is STARVED (``CaseEvidence.pairs_starve``), in either
+# of two ways. Its pairs starved on the base alone in some pairs and on the head alone in others
+# (``starved_both_ways``): a starved sample counts at the least its ns/op can be, so the first kind of pair bounds
+# head/base from above and the second from below, and their mean is bounded neither way. Or it has fewer rounds with
+# a ratio than the paired rule calls a change from, and would have had them but for rounds in which every pair starved
+# on both sides (``starved_short``): such a case is coarser than its samples, not short of a run, and the ratio of its
+# remaining rounds is a coin's throw either way (docs/findings/2026-11-30-check-gate-aa-unjudged-case.md). Not gated,
+# no change called. Not one of STARVED_HEAD, STARVED_BASE and STARVED_BOTH below, which say which side's *median* is
+# infinite: this case's medians may be finite.
+STARVED_PAIRS = "starved"
+OUTCOME_ORDER = VERDICT_ORDER + (BIMODAL, UNSTABLE, STARVED_PAIRS, UNDETECTABLE)
 ALWAYS_COUNTED = (SLOWER, FASTER, UNCHANGED, UNDETECTABLE)
 
 # Rounds (bench --rounds N: N fresh processes). When both sides have at least
@@ -143,12 +147,26 @@ class CaseEvidence:
     # above) and the head alone (each bounds it from below).
     base_alone_starved_pairs: int = 0
     head_alone_starved_pairs: int = 0
+    # Of a paired case's rounds both sides hold, those with no ratio because every pair starved on both sides.
+    starved_rounds: int = 0
 
     @property
     def starved_both_ways(self) -> bool:
         """True when a paired case's pairs starved on the base alone in some pairs and on the head alone in others:
-        its ratio mixes upper and lower bounds, and is bounded neither way (STARVED_BOTH_WAYS)."""
+        its ratio mixes upper and lower bounds, and is bounded neither way."""
         return self.base_alone_starved_pairs > 0 and self.head_alone_starved_pairs > 0
+
+    @property
+    def starved_short(self) -> bool:
+        """True when a paired case has fewer rounds with a ratio than paired.MIN_CALL_ROUNDS, and the rounds in which
+        every pair starved on both sides would have made them up."""
+        return self.paired and self.paired_rounds < paired_rule.MIN_CALL_ROUNDS <= (self.paired_rounds
+                                                                                     + self.starved_rounds)
+
+    @property
+    def pairs_starve(self) -> bool:
+        """True when a paired case's starved pairs leave it no change to call (STARVED_PAIRS)."""
+        return self.starved_both_ways or self.starved_short
 
     @property
     def bimodal(self) -> bool:
@@ -205,18 +223,19 @@ class CompareRow(CaseEvidence):
     @property
     def ratio_measures(self) -> bool:
         """Whether the row's ratio measures a change: not with a starved median (its ratio is inf, 0 or undefined),
-        nor when starved both ways (STARVED_BOTH_WAYS: its ratio mixes bounds in both directions)."""
-        return self.starved is None and self.outcome != STARVED_BOTH_WAYS
+        nor when its starved pairs leave it no change to call (STARVED_PAIRS)."""
+        return self.starved is None and self.outcome != STARVED_PAIRS
 
 
 def classify(evidence: CaseEvidence, reachable: bool, significant: bool, threshold: float) -> str:
     """The one rule that gives a case its outcome (every consumer asks the row, never re-decides).
 
-    A paired case (two builds alternated sample by sample) is STARVED_BOTH_WAYS when its pairs starved on the
+    A paired case (two builds alternated sample by sample) is STARVED_PAIRS when its pairs starved on the
     base alone in some pairs and on the head alone in others (``starved_both_ways``: its ratio mixes upper and
-    lower bounds, so no change it shows is sound, however many rounds it has); else SLOWER or FASTER when its
-    pairs' change is significant and at least 1 + threshold/100, else UNCHANGED: pairing cancels the host
-    states that make other cases bimodal or unstable, and its resolution says how small a change
+    lower bounds, so no change it shows is sound, however many rounds it has), or when rounds in which every pair
+    starved on both sides left it short of the rounds the paired rule calls from (``starved_short``); else SLOWER
+    or FASTER when its pairs' change is significant and at least 1 + threshold/100, else UNCHANGED: pairing
+    cancels the host states that make other cases bimodal or unstable, and its resolution says how small a change
     it could see; one with fewer rounds than the paired rule calls a change from (``reachable``
     false) is UNDETECTABLE. A paired case starved on one side only keeps that rule: its bounds all lean one
     way, toward no change. Otherwise: when either side falls in two levels (a median between them
@@ -230,8 +249,8 @@ def classify(evidence: CaseEvidence, reachable: bool, significant: bool, thresho
     (``reaches_threshold``).
     """
     if evidence.paired:
-        if evidence.starved_both_ways:
-            return STARVED_BOTH_WAYS
+        if evidence.pairs_starve:
+            return STARVED_PAIRS
         if not reachable:
             return UNDETECTABLE
         if significant:
@@ -413,7 +432,8 @@ def paired_evidence(key: CaseKey, base: Samples, head: Samples, cases: int, alph
         p_value=found.p, best_p=0.0, base_starved=starved_count(a), head_starved=starved_count(b),
         base_rounds=len(base_groups), head_rounds=len(head_groups), paired=True, pairs=found.pairs,
         paired_rounds=found.rounds, resolution=found.resolution, base_alone_starved_pairs=base_alone,
-        head_alone_starved_pairs=head_alone)
+        head_alone_starved_pairs=head_alone,
+        starved_rounds=paired_rule.rounds_starved_on_both_sides(base_pairs, head_pairs))
 
 
 def compare_samples(key: CaseKey, base: Samples, head: Samples,
@@ -608,10 +628,9 @@ class Comparison:
         return [row for row in self.rows if row.outcome == BIMODAL]
 
     @property
-    def starved_both_ways(self) -> list[CompareRow]:
-        """The paired rows whose pairs starved on the base alone in some pairs and on the head alone in others
-        (STARVED_BOTH_WAYS): their ratios mix bounds in both directions, and they are not gated."""
-        return [row for row in self.rows if row.outcome == STARVED_BOTH_WAYS]
+    def starved_pairs(self) -> list[CompareRow]:
+        """The paired rows whose starved pairs leave them no change to call (STARVED_PAIRS): not gated."""
+        return [row for row in self.rows if row.outcome == STARVED_PAIRS]
 
     @property
     def undetectable(self) -> list[CompareRow]:
@@ -630,7 +649,7 @@ class Comparison:
         """Per suite: geometric mean of the head/base ratios and the number of cases in it.
 
         Cases whose ratio measures nothing (``CompareRow.ratio_measures``: a starved median, ratio inf, 0 or
-        undefined, see ``starved_rows``; or starved both ways) are left out of both. A suite with only such cases
+        undefined, see ``starved_rows``; or STARVED_PAIRS) are left out of both. A suite with only such cases
         has a NaN mean and 0 cases.
         """
         by_suite: dict[str, list[float]] = {}
@@ -662,9 +681,9 @@ def paired_resolutions(rows: list[CompareRow]) -> tuple[float, ...]:
 
 def coarsest_judged(rows: list[CompareRow]) -> float:
     """The largest change that could hide in a paired case the rule judged (NaN when none): an undetectable case
-    (starved, too few ratios) bounds nothing, nor does one starved both ways (its ratio mixes bounds in both
-    directions), and the gate's headline counts them apart."""
-    return max((row.resolution for row in rows if row.paired and row.outcome not in (UNDETECTABLE, STARVED_BOTH_WAYS)),
+    (too few rounds) bounds nothing, nor does one whose starved pairs leave it no change to call (STARVED_PAIRS), and
+    the gate's headline counts them apart."""
+    return max((row.resolution for row in rows if row.paired and row.outcome not in (UNDETECTABLE, STARVED_PAIRS)),
                default=math.nan)
 
 

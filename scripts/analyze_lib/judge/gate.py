@@ -120,15 +120,13 @@ class GateDecision(_GateOutcome):
 
     # Cases not called whose interval reaches the threshold (compare.UNRESOLVED): judged, not resolved.
     unresolved: tuple[CaseKey, ...] = ()
-    # Paired cases whose pairs starved on the base alone in some pairs and on the head alone in others
-    # (compare.STARVED_BOTH_WAYS): their ratios mix bounds in both directions (not gated).
-    starved_both_ways: tuple[CaseKey, ...] = ()
+    # Paired cases whose starved pairs leave them no change to call (compare.STARVED_PAIRS): not gated.
+    starved_pairs: tuple[CaseKey, ...] = ()
 
     @property
     def not_gated(self) -> int:
-        """How many compared cases the gate could not judge (undetectable, unstable, bimodal or starved both
-        ways)."""
-        return len(self.undetectable) + len(self.unstable) + len(self.bimodal) + len(self.starved_both_ways)
+        """How many compared cases the gate could not judge (undetectable, unstable, bimodal or starved)."""
+        return len(self.undetectable) + len(self.unstable) + len(self.bimodal) + len(self.starved_pairs)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready summary (the ``gate`` object of --format json)."""
@@ -141,7 +139,7 @@ class GateDecision(_GateOutcome):
             # Only when present, so documents without rounds keep their exact shape.
             **({"unstable": len(self.unstable)} if self.unstable else {}),
             **({"bimodal": len(self.bimodal)} if self.bimodal else {}),
-            **({"starved": len(self.starved_both_ways)} if self.starved_both_ways else {}),
+            **({"starved": len(self.starved_pairs)} if self.starved_pairs else {}),
             **({"unresolved": len(self.unresolved)} if self.unresolved else {}),
             **({"head_incomplete": self.head_incomplete} if self.head_incomplete else {}),
             # What pass_evidence found, only when it found it.
@@ -163,7 +161,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
     Precedence: REGRESSION (any decided case or suite slower; INCONCLUSIVE instead when the
     machine's canary moved between separate runs), then INCOMPLETE (head incomplete, or cases
     missing unless allowed), then INCONCLUSIVE (no compared case can be decided, or pass_evidence
-    stands against a pass), else PASSED. Unstable, bimodal and starved-both-ways cases are never gated
+    stands against a pass), else PASSED. Unstable, bimodal and starved paired cases are never gated
     and always counted and named.
     Cases only in head never fail the gate.
     """
@@ -176,7 +174,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
     status = _status(failing=slower + len(evidence.suites_slower), missing=missing, allow_missing=allow_missing,
                      head_incomplete=head_incomplete,
                      none_decided=(len(undetectable) + len(comparison.unstable) + len(comparison.bimodal)
-                                   + len(comparison.starved_both_ways) == len(comparison.rows)),
+                                   + len(comparison.starved_pairs) == len(comparison.rows)),
                      untrusted=bool(evidence.machine_moved), unsupported=evidence.blocks_pass)
     return GateDecision(
         status=status,
@@ -193,7 +191,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         undetectable_by_rounds=bool(undetectable) and all(row.short_of_rounds for row in undetectable),
         bimodal=tuple(row.key for row in comparison.bimodal),
         unresolved=tuple(row.key for row in comparison.unresolved),
-        starved_both_ways=tuple(row.key for row in comparison.starved_both_ways),
+        starved_pairs=tuple(row.key for row in comparison.starved_pairs),
         paired_resolutions=paired_resolutions(comparison.rows),
         head_incomplete=head_incomplete,
         evidence=evidence,

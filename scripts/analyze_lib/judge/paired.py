@@ -168,6 +168,17 @@ def starved_alone(base: Mapping[tuple[int, int], PairSample],
     return (int(np.sum(carries & base_starved & ~head_starved)), int(np.sum(carries & head_starved & ~base_starved)))
 
 
+def rounds_starved_on_both_sides(base: Mapping[tuple[int, int], PairSample],
+                                 head: Mapping[tuple[int, int], PairSample]) -> int:
+    """How many of the rounds both sides hold carry no ratio because every pair of the round starved on both sides
+    (``log_ratios`` drops such a pair): rounds a case lost for want of any completed operation, not of a run."""
+    starved_by_round: dict[int, list[bool]] = {}
+    for key in set(base) & set(head):
+        starved_by_round.setdefault(key[0], []).append(
+            math.isinf(base[key].ns_per_op) and math.isinf(head[key].ns_per_op))
+    return sum(1 for starved in starved_by_round.values() if all(starved))
+
+
 def pair_log_ratio(base: PairSample, head: PairSample) -> float:
     """``log_ratios`` of one pair; NaN when the pair carries no ratio."""
     d = log_ratios(np.array([base.ns_per_op]), np.array([head.ns_per_op]),

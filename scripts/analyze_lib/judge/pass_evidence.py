@@ -6,14 +6,18 @@
 - cases the gate could not judge (unstable, bimodal, undetectable) whose head/base ratio is at least the threshold
   factor slower: a pass would pass what the gate could not see (a starved case, which completed no operation in
   most of its samples, has no ratio that measures anything, and is named as starved instead; so has a paired case
-  starved both ways, on the base alone in some pairs and on the head alone in others, whose ratio mixes bounds in
-  both directions, and it is named as starved too);
+  whose starved pairs leave it no change to call, compare.STARVED_PAIRS: one starved on the base alone in some
+  pairs and on the head alone in others, whose ratio mixes bounds in both directions, or one left short of the
+  rounds a call needs by rounds in which every pair starved on both sides, whose few remaining rounds read slower
+  or faster by chance; it is named as starved too, and the second kind blocks a pass only when its own interval
+  lies wholly at least the threshold factor slower: its point ratio read slower in an A/A of identical builds,
+  docs/findings/2026-11-30-check-gate-aa-unjudged-case.md);
 - cases not resolved (not called, their interval reaching the threshold) whose whole interval lies at least the
   threshold factor slower and whom the correction over all the cases would call at NEAR_CALL_FACTOR x alpha: the
   case's own evidence says it slowed by as much as the gate calls, and falls short of a call by less than that
   factor (the interval alone is the case's own, uncorrected: among hundreds of unchanged cases, one lies beyond
   the threshold by chance in many comparisons);
-- most of the compared cases not judged (unstable, bimodal, starved both ways, undetectable): a pass would rest on
+- most of the compared cases not judged (unstable, bimodal, starved, undetectable): a pass would rest on
   the few that were.
   Cases not resolved do not count here: at the paired threshold of 2% nearly every case of a quick comparison is
   not resolved (docs/comparison-rule.md#unchanged-or-not-resolved), and a pass says how many were;
@@ -29,14 +33,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .compare import (BIMODAL, SLOWER, STARVED_BOTH_WAYS, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, Comparison,
+from .compare import (BIMODAL, SLOWER, STARVED_PAIRS, UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, Comparison,
                       CompareRow, judge_change, level_ratios)
 from ..files.model import CaseKey
 
 # The machine's canary in separate runs: an empty timed loop, whose code is the harness's and no pattern's
 # (Benchmarks/HarnessBenchmarks.swift).
 CANARY = ("harness", "empty")
-NOT_JUDGED = (UNSTABLE, BIMODAL, STARVED_BOTH_WAYS, UNDETECTABLE)
+NOT_JUDGED = (UNSTABLE, BIMODAL, STARVED_PAIRS, UNDETECTABLE)
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,14 @@ def moved_ratio(row: CompareRow) -> float:
     return row.ratio
 
 
+def _moved_slower(row: CompareRow, threshold: float) -> bool:
+    """A case not judged that moved at least the threshold factor slower: by its ratio (``moved_ratio``) when that
+    measures a change, and a paired case starved short of its rounds by its whole interval."""
+    if row.ratio_measures:
+        return _beyond(moved_ratio(row), threshold) == SLOWER
+    return row.starved_short and not row.starved_both_ways and _beyond(row.ci_low, threshold) == SLOWER
+
+
 def _is_canary(row: CompareRow) -> bool:
     return (row.key.suite, row.key.benchmark) == CANARY
 
@@ -122,8 +134,7 @@ def pass_evidence(comparison: Comparison) -> PassEvidence:
         if _is_canary(row) and _beyond(row.ratio, comparison.threshold) != UNCHANGED)
     return PassEvidence(
         suites_slower=suites_slower(comparison),
-        unseen_slower=tuple((row.key, moved_ratio(row)) for row in unseen
-                            if row.ratio_measures and _beyond(moved_ratio(row), comparison.threshold) == SLOWER)
+        unseen_slower=tuple((row.key, moved_ratio(row)) for row in unseen if _moved_slower(row, comparison.threshold))
         + tuple((row.key, row.ratio) for row in rows if _unresolved_beyond(row, comparison.threshold)),
         mostly_unseen=2 * len(unseen) > len(rows),
         machine_moved=machine,

@@ -26,7 +26,7 @@ PAIRED_DECIDE_HINT = ("to decide it: give the paired comparison more time (bench
                       "or --filter to the cases that matter")
 # What steadies unstable cases (unpaired rounds) when raising --threshold would not be worth it.
 STEADY_HINT = "run more rounds, compare the two builds paired (scripts/bench-commits), or leave them out with --filter"
-# What would let a case starved both ways (compare.STARVED_BOTH_WAYS) be decided.
+# What would let a paired case whose pairs starved (compare.STARVED_PAIRS) be decided.
 STARVED_HINT = "give them longer samples (bench-commits --sample-time) or leave them out with --filter"
 # Counts: what a worse and a better case are.
 WORSE_TEXT = "more instructions or allocations per op"
@@ -49,15 +49,15 @@ def notes(gate: GateDecision | CountsGateDecision) -> list[str]:
         return found
     if gate.undetectable and gate.status in (REGRESSION, INCOMPLETE):
         found.append(f"Also: {_undetectable_text(gate)}, not judged")
-    if gate.unstable and (gate.status in (REGRESSION, INCOMPLETE) or gate.bimodal or gate.starved_both_ways):
+    if gate.unstable and (gate.status in (REGRESSION, INCOMPLETE) or gate.bimodal or gate.starved_pairs):
         found.append(f"Also: {_unstable_text(gate)}")
     if gate.bimodal:
         found.append(f"Also: {_bimodal_text(gate)}")
-    if gate.starved_both_ways and _starved_text(gate) not in _timing_headline(gate):
+    if gate.starved_pairs and _starved_text(gate) not in _timing_headline(gate):
         found.append(f"Also: {_starved_text(gate)}")
     if gate.unresolved and gate.status == PASSED and gate.not_gated:  # a pass whose headline names others
         found.append(f"Also: {_unresolved_text(gate)}")
-    if gate.undetectable and (gate.bimodal or gate.starved_both_ways) and gate.status not in (REGRESSION, INCOMPLETE):
+    if gate.undetectable and (gate.bimodal or gate.starved_pairs) and gate.status not in (REGRESSION, INCOMPLETE):
         found.append(f"Also: {_undetectable_text(gate)}, not judged")
     return found
 
@@ -100,9 +100,9 @@ def _bimodal_text(gate: GateDecision) -> str:
 
 
 def _starved_text(gate: GateDecision) -> str:
-    return (f"{len(gate.starved_both_ways)} of {gate.compared} cases starved, not gated: each starved on the base "
-            "alone in some pairs and on the head alone in others, so its ratio mixes bounds in both directions and "
-            "no change is called")
+    return (f"{len(gate.starved_pairs)} of {gate.compared} cases starved, not gated: each starved on the base "
+            "alone in some pairs and on the head alone in others, so its ratio mixes bounds in both directions, or "
+            "starved on both sides in every pair of so many rounds that too few were left to call a change from")
 
 
 def _passed_among_decided(decided: int, rest: str) -> str:
@@ -161,10 +161,10 @@ def _timing_headline(gate: GateDecision) -> str:
         return f"Gate: INCOMPLETE, {_missing_text(gate)} ({MISSING_HINT})"
     if gate.status == INCONCLUSIVE and gate.bimodal:
         return f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_bimodal_text(gate)}"
-    if gate.status == INCONCLUSIVE and gate.starved_both_ways:
+    if gate.status == INCONCLUSIVE and gate.starved_pairs:
         return (f"Gate: INCONCLUSIVE, none of the {gate.compared} cases can be decided: {_starved_text(gate)} "
                 f"({STARVED_HINT})")
-    if (gate.bimodal or gate.starved_both_ways) and gate.status == PASSED:
+    if (gate.bimodal or gate.starved_pairs) and gate.status == PASSED:
         return _passed_among_decided(gate.compared - gate.not_gated,
                                      f"{gate.not_gated} of {gate.compared} cases not gated")
     if gate.status == INCONCLUSIVE and gate.unstable:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from ..judge import paired as paired_rule
-from ..judge.compare import (BIMODAL, CompareRow, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, STARVED_BOTH_WAYS,
+from ..judge.compare import (BIMODAL, CompareRow, FASTER, RESOLUTION_BANDS, SLOWER, STARVED_BOTH, STARVED_PAIRS,
                              UNCHANGED, UNDETECTABLE, UNRESOLVED, UNSTABLE, level_ratios, within_bands)
 from ..judge.stats import Modes
 
@@ -19,9 +19,9 @@ UNDETECTABLE_ROUNDS_TEXT = "undetectable (too few rounds)"
 def outcome_text(row: CompareRow) -> str:
     """The row's outcome in words: ``1.32× slower``, ``1.10× faster``, ``no change``, with a starved median
     ``slower (starved in head)`` and the like, ``undetectable (too few samples)``, a paired case's ``no change
-    (would see 1.04×)``, a bimodal case's levels, or a case starved both ways ``starved (not gated): …``."""
-    if row.outcome == STARVED_BOTH_WAYS:
-        return f"starved (not gated): {starved_both_ways_text(row)}"
+    (would see 1.04×)``, a bimodal case's levels, or a paired case whose pairs starved ``starved (not gated): …``."""
+    if row.outcome == STARVED_PAIRS:
+        return f"starved (not gated): {starved_pairs_text(row)}"
     if row.outcome == BIMODAL:
         return bimodal_text(row.base_modes, row.head_modes, row.base_median, row.head_median)
     if row.bimodal:  # called by its levels (level_change): both sides have two
@@ -41,11 +41,17 @@ def outcome_text(row: CompareRow) -> str:
     return ratio_text(row.ratio, row.verdict, row.starved)
 
 
-def starved_both_ways_text(row: CompareRow) -> str:
-    """Why a paired case starved both ways (compare.STARVED_BOTH_WAYS) is not called: ``the base alone starved in 3
-    of 48 pairs and the head alone in 5: its ratio mixes bounds in both directions, so no change is called``."""
-    return (f"the base alone starved in {row.base_alone_starved_pairs} of {row.pairs} pairs and the head alone in "
-            f"{row.head_alone_starved_pairs}: its ratio mixes bounds in both directions, so no change is called")
+def starved_pairs_text(row: CompareRow) -> str:
+    """Why a paired case whose starved pairs leave it no change to call (compare.STARVED_PAIRS) is not called:
+    ``the base alone starved in 3 of 48 pairs and the head alone in 5: its ratio mixes bounds in both directions, so
+    no change is called``, or ``every pair starved on both sides in 7 of 16 rounds, leaving 9 with a ratio, fewer
+    than the 10 a change is called from``."""
+    if row.starved_both_ways:
+        return (f"the base alone starved in {row.base_alone_starved_pairs} of {row.pairs} pairs and the head alone in "
+                f"{row.head_alone_starved_pairs}: its ratio mixes bounds in both directions, so no change is called")
+    held = row.paired_rounds + row.starved_rounds
+    return (f"every pair starved on both sides in {row.starved_rounds} of {held} rounds, leaving {row.paired_rounds} "
+            f"with a ratio, fewer than the {paired_rule.MIN_CALL_ROUNDS} a change is called from")
 
 
 def unresolved_text(row: CompareRow) -> str:

@@ -15,7 +15,7 @@ from collections import Counter
 from ..files.model import CaseKey, CountsFile, ResultsFile
 from ..files.schema import TIMING
 from ..fmt import fmt_ci, fmt_count, fmt_head_base_ratio, fmt_ns, fmt_p, fmt_ratio, json_number
-from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, STARVED_BOTH_WAYS, UNCHANGED, UNDETECTABLE,
+from ..judge.compare import (BIMODAL, FASTER, SLOWER, STARVED_BOTH, STARVED_PAIRS, UNCHANGED, UNDETECTABLE,
                              UNRESOLVED, UNSTABLE, VERDICT_ORDER, Comparison, CompareRow, decided_together,
                              lone_change_level, RESOLUTION_BANDS, ResolutionGroup, paired_resolutions,
                              resolution_by_group)
@@ -24,7 +24,7 @@ from ..judge.moved import WhatMoved
 from .diagnosis_text import moved_text
 from .gate_text import STEADY_HINT, headline, notes
 from .limits_text import comparison_notes, comparison_warnings
-from .outcome_text import noise_floor_text, outcome_text, resolution_summary, starved_both_ways_text
+from .outcome_text import noise_floor_text, outcome_text, resolution_summary, starved_pairs_text
 from ..judge.paired import MIN_CALL_ROUNDS
 from ..judge.stats import BOOTSTRAP_RESAMPLES, rounds_to_reach
 from .doc import markdown_table
@@ -88,9 +88,8 @@ def counts_sentence(comparison: Comparison) -> str:
         text += f", {counts[BIMODAL]} bimodal (not gated: samples in two levels)"
     if counts.get(UNSTABLE):
         text += f", {counts[UNSTABLE]} unstable (not gated: noise floor at least the threshold)"
-    if counts.get(STARVED_BOTH_WAYS):
-        text += (f", {counts[STARVED_BOTH_WAYS]} starved (not gated: starved on the base alone in some pairs and on "
-                 "the head alone in others)")
+    if counts.get(STARVED_PAIRS):
+        text += f", {counts[STARVED_PAIRS]} starved (not gated: starved pairs leave no change to call)"
     if counts[UNDETECTABLE]:
         rounds = all(row.short_of_rounds for row in comparison.undetectable)
         text += f", {counts[UNDETECTABLE]} undetectable (too few {'rounds' if rounds else 'samples'})"
@@ -110,7 +109,7 @@ def _by_suite_text(keys: list[CaseKey]) -> str:
 
 def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple[str, str, list[tuple]]]:
     """The lists under the table, each (title, detail column or "", rows of (key, detail)):
-    one-sided cases, then the cases not gated (undetectable, unstable, bimodal, starved both ways) with why.
+    one-sided cases, then the cases not gated (undetectable, unstable, bimodal, starved) with why.
 
     In a gate, base cases head lacks are "Missing from head": they fail it (unless
     --allow-missing)."""
@@ -124,8 +123,8 @@ def _case_lists(comparison: Comparison, gate: GateDecision | None) -> list[tuple
         ("Unstable, not gated", "Why", [(row.key, noise_floor_text(row.noise_floor)) for row in comparison.unstable]),
         ("Bimodal, not gated", "Levels",
          [(row.key, outcome_text(row).split(": ", 1)[1]) for row in comparison.bimodal]),
-        ("Starved both ways, not gated", "Why",
-         [(row.key, starved_both_ways_text(row)) for row in comparison.starved_both_ways]),
+        ("Starved, not gated", "Why",
+         [(row.key, starved_pairs_text(row)) for row in comparison.starved_pairs]),
     ]
     return [(title, column, rows) for title, column, rows in lists if rows]
 
@@ -267,10 +266,9 @@ def _one_thing_to_do(comparison: Comparison, gate: GateDecision | None) -> str:
     if comparison.bimodal:
         return ("nothing the gate can decide: a bimodal case runs at two levels, so compare its levels "
                 "(listed below) by eye")
-    if comparison.starved_both_ways:
-        return ("give the cases starved both ways longer samples (bench-commits --sample-time) or leave them out "
-                "(--filter): each starved on the base alone in some pairs and on the head alone in others, so its "
-                "ratio mixes bounds in both directions and no change can be called")
+    if comparison.starved_pairs:
+        return ("give the starved cases longer samples (bench-commits --sample-time) or leave them out "
+                "(--filter): their starved pairs leave them no change to call (each says why below)")
     coarse = [row.resolution for row in rows if row.paired and row.resolution > COARSE_RESOLUTION + 1e-9]
     if coarse:
         return (f"to see smaller changes, give the comparison more rounds: {len(coarse)} of "
@@ -296,7 +294,7 @@ def checked_lines(comparison: Comparison, gate: GateDecision | None = None) -> l
     unchecked = [(len(comparison.undetectable), "undetectable (too few rounds or samples to reach the p needed)"),
                  (len(comparison.unstable), "unstable (their own rounds vary as much as the threshold)"),
                  (len(comparison.bimodal), "bimodal (samples at two levels)"),
-                 (len(comparison.starved_both_ways), "starved both ways (their ratios mix bounds in both directions)"),
+                 (len(comparison.starved_pairs), "starved (their starved pairs leave no change to call)"),
                  (len(comparison.base_only), missing)]
     parts = [f"{count} {why}" for count, why in unchecked if count]
     lines.append(f"Not checked: {'; '.join(parts)}." if parts else "Not checked: none.")
@@ -345,9 +343,9 @@ def geomean_note(comparison: Comparison) -> str:
     """What the suites' geometric means and their intervals are, and what the interval cannot show."""
     if comparison.paired:
         return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median, or "
-                f"starved both ways, left out) and its {ci_level(comparison)} CI: a bootstrap over the comparison's "
-                "rounds, drawn once for all the suite's cases (a round is one pair of workers that visited them all). "
-                "Both builds ran side by side, so a drift of the machine moves both.")
+                f"whose starved pairs leave no change to call, left out) and its {ci_level(comparison)} CI: a "
+                "bootstrap over the comparison's rounds, drawn once for all the suite's cases (a round is one pair of "
+                "workers that visited them all). Both builds ran side by side, so a drift of the machine moves both.")
     return (f"Per suite, the geometric mean of its cases' head/base ratios (cases with a starved median left out) "
             f"and its {ci_level(comparison)} CI: a bootstrap over rounds, each run's rounds drawn once for all "
             "the suite's cases (a round is one process that ran them all). It shows how much the rounds "
@@ -399,7 +397,7 @@ def render_markdown(comparison: Comparison, gate: GateDecision | None = None, pa
                                                                    ("undetectable", comparison.undetectable),
                                                                    ("unstable", comparison.unstable),
                                                                    ("bimodal", comparison.bimodal),
-                                                                   ("starved", comparison.starved_both_ways))
+                                                                   ("starved", comparison.starved_pairs))
                                           if rows])
         what = " or ".join(what.rsplit(", ", 1))
         lines += [f"<details><summary>{len(unchanged)} {what} case"
@@ -501,7 +499,9 @@ def _row_json(row: CompareRow, moved: dict[CaseKey, WhatMoved] | None = None) ->
         **({"paired": True, "pairs": row.pairs, "resolution": json_number(row.resolution),
             "base_alone_starved_pairs": row.base_alone_starved_pairs,
             "head_alone_starved_pairs": row.head_alone_starved_pairs,
-            "starved_both_ways": row.outcome == STARVED_BOTH_WAYS} if row.paired else {}),
+            "starved_both_ways": row.outcome == STARVED_PAIRS and row.starved_both_ways,
+            "starved_rounds": row.starved_rounds, "starved_short": row.outcome == STARVED_PAIRS and row.starved_short}
+           if row.paired else {}),
         # Only for a slower case: what moved with it (judge/moved.py).
         **({"moved": _moved_json(moved[row.key])} if moved and row.key in moved else {}),
     }
