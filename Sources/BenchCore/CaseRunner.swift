@@ -22,6 +22,14 @@ package struct CaseRunner: Sendable {
     /// `--sample-time` asks for. Two is enough for the read-only hit paths to be fair under oversubscription
     /// without lengthening every window much.
     static let rotationsPerWindow: UInt64 = 2
+    /// A timed window lasts at least this many of the team's longest batch as it ran alone (`calibrateBatches`),
+    /// whatever `--sample-time` asks for. A thread's count is stale by up to the batch it is in at each edge, so a
+    /// window of a few batches reads in coarse steps, and one that a slower batch outlasts reads no operation at all:
+    /// a one-thread fan-out of 4,096 tasks (2 to 3 ms an iteration alone) read "starved" in 8 ms windows
+    /// (docs/findings/2026-11-30-windows-of-eight-batches.md). With eight, a thread running as fast as alone reads
+    /// its count within an eighth; a batch of an ordinary case lasts about `batchNanoseconds`, so its window is as
+    /// before.
+    static let batchesPerWindow: UInt64 = 8
     /// A rotation longer than this (a thread starved by the pattern itself) stops stretching the window, and a
     /// case whose threads take this long to stop publishes after every iteration (`timedPlan`).
     static let maximumRotationNanoseconds: UInt64 = 50_000_000
@@ -169,9 +177,9 @@ package struct CaseRunner: Sendable {
         }
     }
 
-    /// Batches calibrated alone (`calibrateBatches`), and windows of the sample time or `rotationsPerWindow`
-    /// rotations of the team, whichever is longer (the median of three probes, each at most
-    /// `maximumRotationNanoseconds`). When a probe's workers, told to stop, take that long or longer to finish the
+    /// Batches calibrated alone (`calibrateBatches`), and windows of the sample time, `rotationsPerWindow`
+    /// rotations of the team (the median of three probes, each at most `maximumRotationNanoseconds`) or
+    /// `batchesPerWindow` of the longest batch as it ran alone, whichever is longest. When a probe's workers, told to stop, take that long or longer to finish the
     /// batch each is in, the pattern starves a thread: `starvingPlan`.
     ///
     /// A batch calibrated alone is a microsecond of a thread's work only while the thread is not waiting its turn.
@@ -181,14 +189,16 @@ package struct CaseRunner: Sendable {
     /// of that case took 9 to 13 s for a window of about 100 ms (docs/findings/2026-11-29-a-batch-of-one-in-a-
     /// convoy.md). A thread of such a case waits far longer for each iteration than a publication costs it.
     func timedPlan(_ session: Session) -> SamplePlan {
-        let batches = calibrateBatches(session)
+        let calibrations = calibrateBatches(session)
+        let batches = calibrations.map(\.iterations)
         var rotations: [UInt64] = []
         while rotations.count < 3 {
             let probe = session.rotation(batches: batches, limit: Self.maximumRotationNanoseconds)
             if probe.stop >= Self.maximumRotationNanoseconds { return starvingPlan(session) }
             rotations.append(probe.rotation)
         }
-        return .timed(batches: batches, window: window(rotations))
+        let longestBatch = calibrations.map(\.elapsedNanoseconds).max() ?? 0
+        return .timed(batches: batches, window: max(window(rotations), Self.batchesPerWindow * longestBatch))
     }
 
     /// The plan of a case that starves a thread: every thread's batch is one iteration, and the window is
@@ -224,19 +234,20 @@ package struct CaseRunner: Sendable {
         }
     }
 
-    /// Each thread's batch: `batchNanoseconds` of work for one thread running alone. Threads that play a role
-    /// take the batch calibrated on the first thread of that role, so a reader's batch is not a writer's.
-    func calibrateBatches(_ session: Session) -> [Int] {
+    /// Each thread's batch: `batchNanoseconds` of work for one thread running alone, with the time the fastest
+    /// run of it took. Threads that play a role take the batch calibrated on the first thread of that role, so a
+    /// reader's batch is not a writer's.
+    func calibrateBatches(_ session: Session) -> [Calibration] {
         let threads = 0..<session.team.count
         let representative: [Int] = threads.map { thread in
             guard let role = session.workload.role else { return 0 }
             return threads.first { role($0) == role(thread) } ?? thread
         }
-        var batch: [Int: Int] = [:]
+        var batch: [Int: Calibration] = [:]
         for thread in Set(representative) {
             batch[thread] = Self.calibrate(target: Self.batchNanoseconds) { iterations in
                 session.solo(thread: thread, iterations: iterations)
-            }.iterations
+            }
         }
         return representative.map { batch[$0]! }
     }

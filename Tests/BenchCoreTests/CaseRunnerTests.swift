@@ -76,7 +76,7 @@ import Testing
         let batches = await onPlainThread {
             let session = Session(workload: workload, threads: 3)
             defer { session.finish() }
-            return CaseRunner(settings: Self.settings).calibrateBatches(session)
+            return CaseRunner(settings: Self.settings).calibrateBatches(session).map(\.iterations)
         }
         return (batches, threadsThatRan.withLock { $0 })
     }
@@ -217,6 +217,35 @@ import Testing
             controlBatches.append(batches)
         }
         Issue.record("the control, whose threads never wait, was planned as starved every time: \(controlBatches)")
+    }
+
+    /// A window holds `batchesPerWindow` of the longest batch as it ran alone: an iteration that sleeps 10 ms makes
+    /// a batch of one iteration of at least 10 ms, and windows of at least eight of them, where two rotations (the
+    /// rule without it) would give about 20 ms. Its control, a loop of microsecond batches, keeps a window far
+    /// shorter: it would need two of three rotation probes to wait 40 ms for a CPU to reach that length.
+    @Test(arguments: [true, false])
+    func aWindowHoldsEightOfItsLongestBatchAsItRanAlone(longIterations: Bool) async {
+        let iteration: UInt64 = 10_000_000
+        let workload = Workload { _, iterations in
+            if longIterations { MonotonicClock.sleep(until: MonotonicClock.now() + iteration) }
+            for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
+        }
+        let plan = await onPlainThread {
+            let session = Session(workload: workload, threads: 1)
+            defer { session.finish() }
+            return CaseRunner(settings: Self.settings).plan(session)
+        }
+        guard case .timed(let batches, let window) = plan else {
+            Issue.record("a timed workload got \(plan)")
+            return
+        }
+        if longIterations {
+            #expect(batches == [1])
+            #expect(window >= CaseRunner.batchesPerWindow * iteration)
+        } else {
+            #expect(batches[0] > 1)
+            #expect(window < CaseRunner.batchesPerWindow * iteration)
+        }
     }
 
     /// A loop whose thread 1, when it `starves`, sleeps for 10 of the longest rotations at the start of each batch.
