@@ -198,14 +198,7 @@ import Testing
     func aCaseThatStarvesAThreadPublishesEveryIteration(starves: Bool) async {
         var controlBatches: [[Int]] = []
         for _ in 0..<(starves ? 1 : 3) {
-            let workload = Self.heldOff(starves: starves)
-            let plan = await onPlainThread {
-                let session = Session(workload: workload, threads: 2)
-                defer { session.finish() }
-                return CaseRunner(settings: Self.settings).plan(session)
-            }
-            guard case .timed(let batches, let window) = plan else {
-                Issue.record("a timed workload got \(plan)")
+            guard let (batches, window) = await Self.timedPlan(of: Self.heldOff(starves: starves), threads: 2) else {
                 return
             }
             if starves {
@@ -219,33 +212,39 @@ import Testing
         Issue.record("the control, whose threads never wait, was planned as starved every time: \(controlBatches)")
     }
 
-    /// A window holds `batchesPerWindow` of the longest batch as it ran alone: an iteration that sleeps 10 ms makes
-    /// a batch of one iteration of at least 10 ms, and windows of at least eight of them, where two rotations (the
-    /// rule without it) would give about 20 ms. Its control, a loop of microsecond batches, keeps a window far
-    /// shorter: it would need two of three rotation probes to wait 40 ms for a CPU to reach that length.
+    /// A window holds `batchesPerWindow` of the longest batch as it ran alone: an iteration that sleeps 30 ms makes
+    /// a batch of one iteration of at least 30 ms, and windows of at least eight of them, where two rotations (the
+    /// rule without it) would give about 60 ms. Its control, a loop of microsecond batches, keeps a window of at most
+    /// two of the longest rotations (100 ms), however long a loaded machine holds its thread off.
     @Test(arguments: [true, false])
     func aWindowHoldsEightOfItsLongestBatchAsItRanAlone(longIterations: Bool) async {
-        let iteration: UInt64 = 10_000_000
+        let iteration: UInt64 = 30_000_000
         let workload = Workload { _, iterations in
             if longIterations { MonotonicClock.sleep(until: MonotonicClock.now() + iteration) }
             for index in 0..<iterations { blackHole(opaqueIdentity(index)) }
         }
+        guard let (batches, window) = await Self.timedPlan(of: workload, threads: 1) else { return }
+        if longIterations {
+            #expect(batches == [1])
+            #expect(window >= CaseRunner.batchesPerWindow * iteration)
+        } else {
+            #expect(window <= CaseRunner.rotationsPerWindow * CaseRunner.maximumRotationNanoseconds)
+        }
+    }
+
+    /// The plan a runner makes for `workload` on `threads` threads, off the cooperative pool: its batches and window,
+    /// or nil (an issue recorded) when it is not timed.
+    static func timedPlan(of workload: Workload, threads: Int) async -> (batches: [Int], window: UInt64)? {
         let plan = await onPlainThread {
-            let session = Session(workload: workload, threads: 1)
+            let session = Session(workload: workload, threads: threads)
             defer { session.finish() }
             return CaseRunner(settings: Self.settings).plan(session)
         }
         guard case .timed(let batches, let window) = plan else {
             Issue.record("a timed workload got \(plan)")
-            return
+            return nil
         }
-        if longIterations {
-            #expect(batches == [1])
-            #expect(window >= CaseRunner.batchesPerWindow * iteration)
-        } else {
-            #expect(batches[0] > 1)
-            #expect(window < CaseRunner.batchesPerWindow * iteration)
-        }
+        return (batches, window)
     }
 
     /// A loop whose thread 1, when it `starves`, sleeps for 10 of the longest rotations at the start of each batch.
