@@ -15,12 +15,15 @@ from analyze_lib.judge import paired as paired_rule
 from analyze_lib.judge.compare import SLOWER, STARVED_PAIRS, UNDETECTABLE, build_comparison
 from analyze_lib.judge.gate import INCONCLUSIVE, PASSED, REGRESSION, decide_gate
 from analyze_lib.judge.pass_evidence import moved_ratio, pass_evidence
+from analyze_lib.present.gate_text import notes
 from analyze_lib.present.outcome_text import outcome_text
 
 from csvgen import case, write_paired
 
 CASES = {case(variant=f"v{index}", threads=threads): 10.0 + index for index in range(12) for threads in (1, 2)}
 PLANTED = case(variant="v3", threads=2)
+# A case starved both ways beside PLANTED: the base alone in some pairs, the head alone in others.
+OTHER = case(variant="v5", threads=1)
 ROUNDS = 16
 # The rounds in which PLANTED starves on both sides, as the fan-out did: 7 of 16, leaving 9 with a ratio.
 STARVED_ROUNDS = (0, 2, 5, 7, 10, 12, 15)
@@ -98,3 +101,23 @@ def test_rounds_starved_on_both_sides_count_only_rounds_in_which_every_pair_star
     # Round 1: every pair both (lost); round 2: one pair head done (a ratio); round 3: head done; round 4: base only.
     assert paired_rule.rounds_starved_on_both_sides(base, head) == 1
     assert paired_rule.rounds_starved_on_both_sides(base, {}) == 0
+
+
+def test_the_gate_says_which_kind_of_starved_each_case_is(tmp_path):
+    """Starved short of its rounds alone, starved both ways alone, and one of each: the gate's line counts each kind
+    by its own words, and says 'each' only when all are of one kind."""
+    short = notes_text(decide_gate(compared(tmp_path)))
+    assert "Also: 1 of 24 cases starved, not gated: each starved on both sides in every pair of so many rounds" in short
+    assert "on the base alone" not in short
+    both = tuple((round_, 0) for round_ in STARVED_ROUNDS)
+    base, head = tmp_path / "mixed-base.csv", tmp_path / "mixed-head.csv"
+    write_paired(base, head, CASES, rounds=ROUNDS, pairs=1, seed=1,
+                 starved_at={PLANTED: (both, both), OTHER: (((1, 0), (4, 0)), ((3, 0), (8, 0)))})
+    mixed = notes_text(decide_gate(build_comparison(load_results(base), load_results(head))))
+    assert ("Also: 2 of 24 cases starved, not gated: 1 starved on the base alone in some pairs and on the head alone "
+            "in others (a ratio that mixes bounds in both directions, so no change is called); 1 starved on both sides "
+            "in every pair of so many rounds") in mixed
+
+
+def notes_text(gate) -> str:
+    return "\n".join(notes(gate))

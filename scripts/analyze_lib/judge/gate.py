@@ -122,6 +122,9 @@ class GateDecision(_GateOutcome):
     unresolved: tuple[CaseKey, ...] = ()
     # Paired cases whose starved pairs leave them no change to call (compare.STARVED_PAIRS): not gated.
     starved_pairs: tuple[CaseKey, ...] = ()
+    # Of those, the ones left short of the rounds a call needs by rounds starved on both sides
+    # (compare.CaseEvidence.starved_short); the others starved both ways.
+    starved_short: tuple[CaseKey, ...] = ()
 
     @property
     def not_gated(self) -> int:
@@ -192,6 +195,7 @@ def decide_gate(comparison: Comparison, allow_missing: bool = False,
         bimodal=tuple(row.key for row in comparison.bimodal),
         unresolved=tuple(row.key for row in comparison.unresolved),
         starved_pairs=tuple(row.key for row in comparison.starved_pairs),
+        starved_short=tuple(row.key for row in comparison.starved_pairs if not row.starved_both_ways),
         paired_resolutions=paired_resolutions(comparison.rows),
         head_incomplete=head_incomplete,
         evidence=evidence,

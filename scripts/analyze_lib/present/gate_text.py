@@ -100,9 +100,17 @@ def _bimodal_text(gate: GateDecision) -> str:
 
 
 def _starved_text(gate: GateDecision) -> str:
-    return (f"{len(gate.starved_pairs)} of {gate.compared} cases starved, not gated: each starved on the base "
-            "alone in some pairs and on the head alone in others, so its ratio mixes bounds in both directions, or "
-            "starved on both sides in every pair of so many rounds that too few were left to call a change from")
+    """The paired cases whose starved pairs leave them no change to call, by kind (compare.STARVED_PAIRS)."""
+    short = len(gate.starved_short)
+    kinds = [(len(gate.starved_pairs) - short,
+              "starved on the base alone in some pairs and on the head alone in others (a ratio that mixes bounds in "
+              "both directions, so no change is called)"),
+             (short, "starved on both sides in every pair of so many rounds that too few were left to call a change "
+              "from")]
+    present = [(count, text) for count, text in kinds if count]
+    one_kind = len(present) == 1
+    said = [f"{'each' if one_kind else count} {text}" for count, text in present]
+    return f"{len(gate.starved_pairs)} of {gate.compared} cases starved, not gated: {'; '.join(said)}"
 
 
 def _passed_among_decided(decided: int, rest: str) -> str:
