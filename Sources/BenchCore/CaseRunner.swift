@@ -179,8 +179,9 @@ package struct CaseRunner: Sendable {
 
     /// Batches calibrated alone (`calibrateBatches`), and windows of the sample time, `rotationsPerWindow`
     /// rotations of the team (the median of three probes, each at most `maximumRotationNanoseconds`) or
-    /// `batchesPerWindow` of the longest batch as it ran alone, whichever is longest. When a probe's workers, told to stop, take that long or longer to finish the
-    /// batch each is in, the pattern starves a thread: `starvingPlan`.
+    /// `batchesPerWindow` of the longest batch as it ran alone, whichever is longest. When a probe's workers, told
+    /// to stop, take that long or longer to finish the batch each is in, the pattern starves a thread:
+    /// `starvingPlan`.
     ///
     /// A batch calibrated alone is a microsecond of a thread's work only while the thread is not waiting its turn.
     /// In a convoy (a FIFO ticket lock whose 8 spinning threads share 2 CPUs) each iteration waits for the next

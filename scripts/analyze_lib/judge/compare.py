@@ -158,10 +158,11 @@ class CaseEvidence:
 
     @property
     def starved_short(self) -> bool:
-        """True when a paired case has fewer rounds with a ratio than paired.MIN_CALL_ROUNDS, and the rounds in which
-        every pair starved on both sides would have made them up."""
-        return self.paired and self.paired_rounds < paired_rule.MIN_CALL_ROUNDS <= (self.paired_rounds
-                                                                                     + self.starved_rounds)
+        """True when a paired case not starved both ways has fewer rounds with a ratio than paired.MIN_CALL_ROUNDS,
+        and the rounds in which every pair starved on both sides would have made them up: the two kinds of
+        STARVED_PAIRS exclude each other, and a case of both is named by the first."""
+        return (self.paired and not self.starved_both_ways
+                and self.paired_rounds < paired_rule.MIN_CALL_ROUNDS <= self.paired_rounds + self.starved_rounds)
 
     @property
     def pairs_starve(self) -> bool:

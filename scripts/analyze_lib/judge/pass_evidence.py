@@ -108,7 +108,7 @@ def _moved_slower(row: CompareRow, threshold: float) -> bool:
     measures a change, and a paired case starved short of its rounds by its whole interval."""
     if row.ratio_measures:
         return _beyond(moved_ratio(row), threshold) == SLOWER
-    return row.starved_short and not row.starved_both_ways and _beyond(row.ci_low, threshold) == SLOWER
+    return row.starved_short and _beyond(row.ci_low, threshold) == SLOWER
 
 
 def _is_canary(row: CompareRow) -> bool:
