@@ -178,5 +178,5 @@ def test_every_label_is_earned_by_a_test_here():
     # come with its case.
     earned = {CONVOY, SPINNING, OVERSUBSCRIPTION, POOL_GROWTH, SERIALIZED, UNFAIR, STARVATION, CPU_BOUND, UNCLEAR,
               CONVOY_AFTER_SPINNING, SYSCALL_HEAVY, WAITING_FOR_CPU, OFFLOADED, CONTENDED, "hand-off",
-              "rare-long-sleeps", "waiter-preemption", "starves-a-role", "pipelined"}
+              "rare-long-sleeps", "waiter-preemption", "starves-a-role", "pipelined", "crowded-by-helpers"}
     assert set(LABELS) == earned

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from analyze_lib.judge import decisions, diagnosis, evidence
+from analyze_lib.judge import conditions, decisions, diagnosis, evidence
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "diagnosis.md"
 
@@ -30,7 +30,8 @@ def _rows() -> list[tuple[str, str, list[str]]]:
 
 def _value(name: str) -> float:
     module, _, attribute = name.rpartition(".")
-    return float(getattr({"decisions": decisions, "evidence": evidence, "": diagnosis}[module], attribute))
+    return float(getattr({"conditions": conditions, "decisions": decisions, "evidence": evidence,
+                           "": diagnosis}[module], attribute))
 
 
 def _stated(value: float, rule: str) -> bool:

@@ -359,3 +359,43 @@ def test_oversubscribed_threads_that_never_sleep_yet_switch_every_op_are_waiter_
     # Negative control: the same threads taking turns at a cost in proportion to the threads: oversubscription.
     turns = _line("ticket-lock", {1: 48.0, 2: 153.0, 4: 300.0})
     assert _diagnoses(tmp_path, turns, {key: preempted})[("ticket-lock", 4)].label == OVERSUBSCRIPTION
+
+
+# A fan-out whose callers each hand their iterations to the pool: in a quiet full run (findings/
+# 2026-11-30-waiting-for-a-cpu-on-a-quiet-machine.md) `concurrent-perform` at 2 threads, tasks=16, waited 50% of its
+# time on a run queue, never blocked, while the process kept both CPUs busy: 1.0 of them beyond its callers.
+PERFORM = {case("wait", "fan-out", "concurrent-perform", t, "tasks=16;work=0"): cost
+           for t, cost in {1: 20.0, 2: 26.0}.items()}
+PERFORM_2 = case("wait", "fan-out", "concurrent-perform", 2, "tasks=16;work=0")
+CROWDED = {"utilisation": 1.0, "kernel_share": 0.05, "voluntary": 1e-5, "schedule": _split(0.5, 0.5, 1e-5)}
+
+
+def _perform(tmp_path, signals: dict, cpu_share: float | None) -> diagnosis.Diagnosis:
+    return _diagnoses(tmp_path, PERFORM, {PERFORM_2: signals}, cpu_share=cpu_share)[("concurrent-perform", 2)]
+
+
+def test_callers_waiting_for_a_cpu_on_a_quiet_machine_beside_their_own_pool_are_crowded_by_helpers(tmp_path):
+    found = _perform(tmp_path, CROWDED, cpu_share=1.0)
+    assert found.label == diagnosis.CROWDED_BY_HELPERS
+    assert found.elsewhere_cpus == pytest.approx(1.0, abs=0.01)
+    assert cause_text(found) == (
+        "crowded by its helpers: 50% of each thread's time on a run queue with 2 threads on 2 CPUs, on a machine "
+        "otherwise quiet, while the pattern's other threads (a queue's or the pool's) kept 1.0 CPUs busy beside its "
+        "measured threads' 1.0: the work its callers waited behind was its own")
+    # A run that timed no harness case cannot say the machine was busy either: the helpers it measured are named.
+    assert _perform(tmp_path, CROWDED, cpu_share=None).label == diagnosis.CROWDED_BY_HELPERS
+
+
+def test_the_same_wait_on_a_busy_machine_is_other_work_and_without_helpers_names_no_cause(tmp_path):
+    # Control: the run's harness cases got half their CPUs: other work held them, whatever the process ran beside.
+    busy = _perform(tmp_path, CROWDED, cpu_share=0.5)
+    assert busy.label == WAITING_FOR_CPU
+    assert cause_text(busy).endswith("other work held the CPUs (the CPU-bound harness cases got less than their "
+                                     "CPUs too)")
+    # Control: a quiet machine and nothing busy beyond the callers (1.0 CPU, all theirs): nothing measured held the
+    # CPUs. Two threads keeping one CPU busy went one at a time (serialized); one thread names no cause.
+    alone = {**CROWDED, "utilisation": 0.5}
+    assert _perform(tmp_path, alone, cpu_share=1.0).label == SERIALIZED
+    one = {case("wait", "fan-out", "concurrent-perform", 1, "tasks=16;work=0"): 20.0}
+    found = _diagnoses(tmp_path, one, dict.fromkeys(one, {**CROWDED, "utilisation": 0.5}))
+    assert found[("concurrent-perform", 1)].label == UNCLEAR

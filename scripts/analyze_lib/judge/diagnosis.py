@@ -48,8 +48,12 @@ tried in this order and the first that holds labels the case:
    with hardly a switch, and at least SYSCALL_KERNEL_SHARE of the CPU time went to the kernel:
    system calls that do not sleep (a futex wake, a semaphore's signal).
 8. WAITING_FOR_CPU (split only): at least RUNQUEUE_SHARE of the threads' time waiting on a run
-   queue. With more threads than CPUs that is OVERSUBSCRIPTION, measured; within the CPUs the
-   CPUs were held by other work (the machine was busy), never the variant's doing.
+   queue. With more threads than CPUs that is OVERSUBSCRIPTION, measured. Within the CPUs, what held them is
+   read from the run's controls and the process: when the CPU-bound harness cases got less than their CPUs
+   (conditions.is_busy), other work held them, never the variant's doing (WAITING_FOR_CPU); else when the process
+   kept at least HELPERS_BUSY_CPUS busy beyond the measured threads' own running time, its own other threads (a
+   queue's, the pool's) held them: CROWDED_BY_HELPERS, the variant's doing. Else nothing measured held the CPUs,
+   and no cause is named for the wait: the case is SERIALIZED by rule 9 if it holds, else UNCLEAR.
 9. SERIALIZED: two threads or more on two CPUs or more kept about one CPU busy (at most
    SERIAL_BUSY_CPUS): the work went one at a time, through a serial queue or one lock; the
    signals cannot tell which (a queue borrows a pool thread that already exists).
@@ -62,7 +66,7 @@ tried in this order and the first that holds labels the case:
     operation (ns/op × threads) is at least CONTENDED_GROWTH times the line's at one thread: CONTENDED, the threads
     spend it on each other (spin-waiting, the lock's cache line moving between CPUs), not on the work.
     PIPELINED (split only): threads with hardly a switch, but some, that blocked more than SPIN_BLOCKED_SHARE of
-    their time while the process kept at least PIPELINE_ELSEWHERE_CPUS busy beyond them: they hand work to other
+    their time while the process kept at least HELPERS_BUSY_CPUS busy beyond them: they hand work to other
     threads and run on, waiting now and then for those to catch up (asynchronous writes, a throttle, a group's
     notify); the cost is the slower stage's. RARE_LONG_SLEEPS (split only): several such threads with nothing
     busy beyond them slept rarely but long: a futex lock whose waiters mostly get it without sleeping. Without any
@@ -82,7 +86,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..files.model import Case, CaseKey, Params
-from .conditions import fairness_not_judged
+from .conditions import fairness_not_judged, is_busy
 from .decisions import (STARVED_SHARE, role_rows, role_siblings, role_starvation, self_starved, starved_reason,
                         waiter_preemption)
 from .evidence import FAIRNESS_MIN, StallFloor, starved_samples, unspoiled
@@ -103,6 +107,7 @@ UNFAIR = "unfair"
 OFFLOADED = "offloaded"
 SYSCALL_HEAVY = "system-calls"
 WAITING_FOR_CPU = "waiting-for-cpu"
+CROWDED_BY_HELPERS = "crowded-by-helpers"
 SERIALIZED = "serialized"
 OVERSUBSCRIPTION = "oversubscription"
 CPU_BOUND = "cpu-bound"
@@ -110,7 +115,8 @@ CONTENDED = "contended"
 UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
 LABELS = (STARVATION, WAITER_PREEMPTION, ROLE_STARVED, HANDOFF, CONVOY, CONVOY_AFTER_SPINNING, RARE_LONG_SLEEPS,
-          SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY, WAITING_FOR_CPU, SERIALIZED, OVERSUBSCRIPTION,
+          SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY, WAITING_FOR_CPU, CROWDED_BY_HELPERS, SERIALIZED,
+          OVERSUBSCRIPTION,
           CPU_BOUND, CONTENDED, PIPELINED, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
@@ -150,11 +156,15 @@ SPIN_BEFORE_SLEEP_NS = 10_000.0
 # it measures: in the quiet full run of docs/findings/2026-11-28-why-measured.md every harness and lock case ran
 # 0-1% elsewhere.
 HANDOFF_ELSEWHERE_SHARE = 0.2
-# Pipelined: callers that hand work to other threads and run on, so that the process keeps at least this many CPUs
-# busy beyond the measured threads' own running time. In the quiet full run of docs/findings/
+# Helpers busy: the process kept at least this many CPUs busy beyond the measured threads' own running time, on
+# threads the case does not measure (a queue's, the pool's). Pipelined callers hand work to them and run on; callers
+# within the CPUs that waited for one on a quiet machine were crowded by them. In the quiet full run of docs/findings/
 # 2026-11-29-an-expert-report.md the asynchronous writes, group-notify and the semaphore throttle at one thread kept
-# 0.38-1.04 CPUs busy beyond their caller; the futex locks at two threads none.
-PIPELINE_ELSEWHERE_CPUS = 0.3
+# 0.38-1.04 CPUs busy beyond their caller; the futex locks at two threads none. In that of docs/findings/
+# 2026-11-30-waiting-for-a-cpu-on-a-quiet-machine.md the cases within the CPUs that waited 20% or more of their time
+# on a run queue kept 0.42-1.02 busy beside them where the pattern runs work on a queue or the pool
+# (concurrent-perform, serial-async-write, group-notify), and serial-sync, which runs on its callers, 0.01.
+HELPERS_BUSY_CPUS = 0.3
 # Offloaded: most of the process's CPU time on threads the case does not measure. In a quiet full run
 # (docs/findings/2026-11-28-why-measured.md) `isolation/mixed/actor` at 1 thread ran 89% of it elsewhere (its
 # caller blocked 89% of its time), every harness case 0-1%.
@@ -181,7 +191,8 @@ class Diagnosis:
     (evidence.starved_samples); ``hung``: bench abandoned the case as hung. ``starved_reason``: where a starved
     case starved, with what the floor rests on (decisions.starved_reason); ``role_reason``: which role the
     measurement starves (decisions.role_starvation); ``contention``: each thread's time per operation over its
-    line's at one thread (None at one thread, or without it)."""
+    line's at one thread (None at one thread, or without it); ``elsewhere_cpus``: the CPUs the process kept busy
+    beyond the measurement's threads' own running time (cpus_elsewhere; None without the split)."""
 
     key: CaseKey
     label: str
@@ -196,6 +207,7 @@ class Diagnosis:
     starved_reason: str | None = None
     role_reason: str | None = None
     contention: float | None = None
+    elsewhere_cpus: float | None = None
 
 
 @dataclass(frozen=True)
@@ -233,16 +245,23 @@ def cpus_elsewhere(s: Signals, siblings: list[Signals]) -> float | None:
     return s.busy_cpus - running if finite(s.busy_cpus) else None
 
 
+def _serialized(s: Signals) -> bool:
+    """Rule 9: two threads or more on two CPUs or more kept at most SERIAL_BUSY_CPUS busy."""
+    return s.threads > 1 and s.logical_cpus > 1 and finite(s.busy_cpus) and s.busy_cpus <= SERIAL_BUSY_CPUS
+
+
 def label(s: Signals, starved_share: float, growth: float | None, proportion: float | None,
           fairness_judged: bool, *, role_starved: bool = False, contention: float | None = None,
-          preempted: bool = False, one_caller: bool = False, elsewhere_cpus: float | None = None) -> str:
+          preempted: bool = False, one_caller: bool = False, elsewhere_cpus: float | None = None,
+          busy_machine: bool = False) -> str:
     """The one label the rules (module doc) give a case with signals ``s``, ``starved_share`` of
     its samples starved (0 unless decisions.self_starved holds), ``growth`` and ``proportion`` as Diagnosis has
     them, whether its fairness can be judged (every thread had a CPU), whether its measurement starves a role
     (decisions.role_starvation), its ``contention`` (Diagnosis.contention), whether a starvation of it is
     lock-waiter preemption (decisions.waiter_preemption), whether its whole measurement timed one caller
-    (``one_caller``: one thread, and no other role's row beside it) and the CPUs its process kept busy beyond the
-    measurement's threads (``elsewhere_cpus``: cpus_elsewhere)."""
+    (``one_caller``: one thread, and no other role's row beside it), the CPUs its process kept busy beyond the
+    measurement's threads (``elsewhere_cpus``: cpus_elsewhere) and whether the run's controls found other work
+    holding the CPUs (``busy_machine``: conditions.is_busy)."""
     threads, cpus = s.threads, s.logical_cpus
     within = threads <= cpus
     split = s.split
@@ -290,8 +309,15 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
         if running and few_switches and kernel is not None and kernel >= SYSCALL_KERNEL_SHARE:
             return SYSCALL_HEAVY
         if finite(split.runqueue) and split.runqueue >= RUNQUEUE_SHARE:
-            return WAITING_FOR_CPU if within else OVERSUBSCRIPTION
-    if threads > 1 and cpus > 1 and finite(s.busy_cpus) and s.busy_cpus <= SERIAL_BUSY_CPUS:
+            if not within:
+                return OVERSUBSCRIPTION
+            if busy_machine:
+                return WAITING_FOR_CPU
+            if finite(elsewhere_cpus) and elsewhere_cpus >= HELPERS_BUSY_CPUS:
+                return CROWDED_BY_HELPERS
+            # Nothing measured held the CPUs: the wait is not explained, and no rule below that reads it as running.
+            return SERIALIZED if _serialized(s) else UNCLEAR
+    if _serialized(s):
         return SERIALIZED
     if not within and growth is not None and proportion is not None and not beyond:
         return OVERSUBSCRIPTION
@@ -300,7 +326,7 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
     if within and running and few_switches and (split is not None or busy):
         return CONTENDED if threads > 1 and contention is not None and contention >= CONTENDED_GROWTH else CPU_BOUND
     if split is not None and few_switches and not running and finite(switches) and switches > 0:
-        if finite(elsewhere_cpus) and elsewhere_cpus >= PIPELINE_ELSEWHERE_CPUS:
+        if finite(elsewhere_cpus) and elsewhere_cpus >= HELPERS_BUSY_CPUS:
             return PIPELINED
         # Blocked time with no switch at all is no sleep: the host's stolen time shows so
         # (findings/2026-11-29-stalls-on-a-vm).
@@ -312,7 +338,8 @@ def label(s: Signals, starved_share: float, growth: float | None, proportion: fl
 def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | None = None, *,
              floor: StallFloor) -> dict[CaseKey, Diagnosis]:
     """Every case's Diagnosis. ``cpu_share``: what the run's CPU-bound harness cases got of their
-    CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged. Starvation is the decisions'
+    CPUs (conditions.RunConditions.cpu_share), which says where fairness can be judged and whether other work held
+    the CPUs a case waited for (rule 8). Starvation is the decisions'
     (decisions.self_starved), beyond ``floor``: the floor the run's controls set, over the whole run, not the
     filtered ``cases`` (conditions.RunConditions.floor), as decisions.decide is given it."""
     rows = role_rows(cases.values())
@@ -348,11 +375,11 @@ def diagnose(cases: dict[CaseKey, Case], logical_cpus: int, cpu_share: float | N
                          role_starved=role_reason is not None, contention=contention,
                          preempted=waiter_preemption(case, logical_cpus),
                          one_caller=len(siblings) == 1 and s.split is not None and s.split.measured_threads == 1,
-                         elsewhere_cpus=beside)
+                         elsewhere_cpus=beside, busy_machine=is_busy(cpu_share))
         found[key] = Diagnosis(key, name, s, level[key], growth, proportion,
                                reference if growth is not None else None, starved, case.n, case.hung,
                                starved_reason(case, logical_cpus, floor) if is_starved else None, role_reason,
-                               contention)
+                               contention, beside)
     return found
 
 
