@@ -188,3 +188,20 @@ def test_a_variant_in_two_suites_is_named_once_and_one_thread_is_singular(tmp_pa
     [row] = brought_in_rows({("isolation", "ticket-lock"): "FlowKit", ("harness", "ticket-lock"): "FlowKit"},
                             list(load_results(path).cases), None)
     assert row[2] == "`harness/mutex-pair` at 1 thread; `isolation/counter` at 1 thread"
+
+
+def test_a_runner_up_the_data_cannot_tell_from_the_pick_is_named_beside_it(tmp_path):
+    # The first screen named one variant where the runner-up's factor interval held 1 (once/hit at 2 threads in a full
+    # run: atomic-flag, dispatch-once-inline ≈1.01× [1.00, 1.03]); it now names both, as the decision table's ≈ does.
+    inline = {case("once", "hit", "dispatch-once-inline", t, "tokens=1000"): 1.0 * t for t in (1, 2, 4, 8)}
+    markdown, _ = _report(tmp_path, {**ONCE, **inline})
+    answer = markdown.split("\n**What to use within the CPUs**", 1)[1].split("\n**Headlines:**", 1)[0]
+    [row] = [line for line in answer.splitlines() if line.startswith("| once/hit |")]
+    tie = r"\(≈1\.\d\d× \[\d\.\d\d, \d\.\d\d\]: not told apart\), not proven"
+    assert re.match(rf"\| once/hit \| 2 threads \| `(atomic-flag|dispatch-once-inline)`, not proven, or "
+                    rf"`(atomic-flag|dispatch-once-inline)` {tie} \|", row), row
+    # Control: a runner-up 1.5× the pick, its interval clear of 1, is not named beside it.
+    slower = {key: cost * 1.5 for key, cost in inline.items()}
+    markdown, _ = _report(tmp_path, {**ONCE, **slower})
+    assert re.search(r"\| once/hit \| 2 threads \| `atomic-flag`, not proven \| ", markdown)
+    assert "Runner-up" in markdown and re.search(r"`dispatch-once-inline`.1\.[45]\d×", markdown)

@@ -3,9 +3,10 @@
 For each benchmark the report decided (judge/decisions.py), ``picks`` takes the decision at the most threads that
 fit the CPUs (the contended situation; one thread where only that fits) and at its first param situation (the
 fewest of every swept param, as situations.situation_params orders them), and gives the variant to use there with
-its cost per operation and that cost's 95% interval (a two-level bootstrap over rounds and their samples), and
-beside it each seed pattern of the benchmark (situations.Notes.seeds) measured in the same situation, with its
-cost and its factor to the pick. Pure: no words.
+its cost per operation and that cost's 95% interval (a two-level bootstrap over rounds and their samples), the
+runner-up when the two are not told apart (its factor's interval holds 1), and beside it each seed pattern of the
+benchmark (situations.Notes.seeds) measured in the same situation, with its cost and its factor to the pick. Pure: no
+words.
 """
 
 from __future__ import annotations
@@ -33,13 +34,15 @@ class SeedBeside:
 @dataclass(frozen=True)
 class Pick:
     """The variant to use in ``decision``'s situation, its cost per op (``median``) with the 95% interval
-    (``low``, ``high``), and the benchmark's seed patterns measured there."""
+    (``low``, ``high``), the benchmark's seed patterns measured there, and the runner-up when the interval of its
+    factor to the pick holds 1 (``tied``: the two are not told apart, so the first screen names both)."""
 
     decision: Decision
     use: Standing
     low: float
     high: float
     seeds: tuple[SeedBeside, ...] = ()
+    tied: Standing | None = None
 
     @property
     def median(self) -> float:
@@ -69,7 +72,9 @@ def picks(decisions: list[Decision], cases: dict[CaseKey, Case], logical_cpus: i
         use = decision.use
         assert use is not None and use.key is not None
         low, high = level_interval(cases[use.key])
-        found.append(Pick(decision, use, low, high, tuple(_seeds(decision))))
+        runner = decision.runner_up
+        tied = runner if runner is not None and runner.factor is not None and runner.factor.reaches_one else None
+        found.append(Pick(decision, use, low, high, tuple(_seeds(decision)), tied))
     return tuple(found)
 
 

@@ -33,6 +33,11 @@ class RatioEstimate:
     low: float
     high: float
 
+    @property
+    def reaches_one(self) -> bool:
+        """Whether the CI holds 1: the two medians are not told apart."""
+        return self.low <= 1.0 <= self.high
+
 
 def median(values: np.ndarray) -> float:
     """The sample median; ``inf`` when at least half the samples are starved."""

@@ -40,7 +40,7 @@ def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = 
     factor, name = standing.factor, _name(standing.variant, origin)
     if factor is None:
         return name if math.isfinite(standing.median) else f"{name} (starved)"
-    tie = TIE_PREFIX if factor.low <= 1.0 <= factor.high else ""
+    tie = TIE_PREFIX if factor.reaches_one else ""
     text = f"{name}{NBSP}{tie}{fmt_multiple(factor.ratio)}×"
     return f"{text} [{fmt_multiple(factor.low)},{NBSP}{fmt_multiple(factor.high)}]" if with_ci else text
 
