@@ -116,8 +116,7 @@ UNCLEAR = "unclear"
 # Every label, in the order the rules try them (UNCLEAR last: what no rule explains).
 LABELS = (STARVATION, WAITER_PREEMPTION, ROLE_STARVED, HANDOFF, CONVOY, CONVOY_AFTER_SPINNING, RARE_LONG_SLEEPS,
           SPINNING, POOL_GROWTH, UNFAIR, OFFLOADED, SYSCALL_HEAVY, WAITING_FOR_CPU, CROWDED_BY_HELPERS, SERIALIZED,
-          OVERSUBSCRIPTION,
-          CPU_BOUND, CONTENDED, PIPELINED, UNCLEAR)
+          OVERSUBSCRIPTION, CPU_BOUND, CONTENDED, PIPELINED, UNCLEAR)
 
 # A blocking hand-off makes a thread sleep and another wake it: one voluntary switch per
 # operation or more. In the reference run every case at or above half a switch per operation

@@ -56,7 +56,7 @@ def _ratio_cell(case: Case, fastest: Case, disqualified: bool) -> str:
     if math.isinf(case_median(case)):
         return "starved"
     estimate = factor(case, fastest)
-    tie = TIE_PREFIX if estimate.low <= 1.0 else ""
+    tie = TIE_PREFIX if estimate.reaches_one else ""
     return f"{tie}{fmt_multiple(estimate.ratio)}{mark}"
 
 
