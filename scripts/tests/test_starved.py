@@ -143,7 +143,8 @@ def test_report_and_history_with_starved_cases(pair, tmp_path):
     assert main(["report", str(pair[1]), "--out", str(out)]) == 0
     markdown = (out / "report.md").read_text()
     assert "## Starved samples" in markdown
-    assert "| isolation/roles/starved-in-head threads:2 keys=1000;role=write;writers=1 | 5 of 5 | starved |" in markdown
+    assert ("| isolation/roles/starved-in-head threads:2 keys=1000;role=write;writers=1 | 5 of 5 | 0 of 5 | starved |"
+            in markdown)
     assert "| 5 (1 starved) | 102 | 101–103 |" in markdown
     assert (out / "isolation-roles-by-threads.png").exists() is False  # one thread count: no chart
     history = tmp_path / "history"
@@ -274,3 +275,18 @@ def test_the_whole_runs_report_judges_as_its_filtered_report_and_a_run_without_c
     uncontrolled = _report_of(tmp_path / "uncontrolled", FLOOR_HIT)
     assert "no control was timed" in uncontrolled
     assert [said for said in STARVED_SAYS if said in uncontrolled] == []
+
+
+def test_a_thread_that_starved_while_the_others_ran_is_listed_with_the_starved_samples(tmp_path):
+    # A headline names a case starved beyond chance and leads here: a thread of a 2-thread case completed none while
+    # the other ran (thread_ops_min 0), as once/hit/array-tracker at tokens=10000 did in 2 of 5 samples in a quiet
+    # full run; the section lists it with those samples, beside the samples with no operation at all.
+    cases = {_key("array-tracker", 2): [100.0] * 5, _key("array-tracker", 4): [100.0] * 5}
+    ops = dict.fromkeys(cases, (0, 200))
+    path = write_results(tmp_path / "run.csv", cases, thread_ops=ops, run={"logical_cpus": "2"})
+    out = tmp_path / "report"
+    assert main(["report", str(path), "--out", str(out)]) == 0
+    section = (out / "report.md").read_text().split("## Starved samples", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"\| isolation/roles/array-tracker threads:2 \S+ \| 0 of 5 \| 5 of 5 \| 100 \|", section), section
+    # Control: beyond the CPUs a thread with nothing may have waited for one: not listed.
+    assert "array-tracker threads:4" not in section

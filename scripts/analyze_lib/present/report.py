@@ -541,7 +541,13 @@ def build_report(results: ResultsFile | None, out_dir: Path, pattern=None,
                              "(bench writes `ns_per_op=inf`, `ops=0`): e.g. the writer of "
                              "`isolation/roles` kept out by readers for a whole sample. Starved "
                              "samples count as slower than any time; a median that falls on them "
-                             "reads `starved`, and on charts sits as ▲ on the panels' top edge."),
+                             "reads `starved`, and on charts sits as ▲ on the panels' top edge. "
+                             "With every thread on a CPU, a sample in which one thread completed none while "
+                             "the others did (`thread_ops_min` 0) is counted beside it: e.g. a thread kept from a "
+                             "lock the others took turn after turn. Both are what a disqualification for "
+                             "starvation reads, once the samples something outside the variant explains are set "
+                             "aside (the host's steal, a batch edge, threads held off their CPUs: "
+                             "docs/diagnosis.md)."),
                    starved]
     latency = latency_table(list(cases.values()), cpus, origins)
     if latency:

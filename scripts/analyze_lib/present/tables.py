@@ -12,7 +12,7 @@ import numpy as np
 
 from ..judge.decisions import disqualification, role_rows
 from ..judge.diagnosis import Diagnosis
-from ..judge.evidence import StallFloor
+from ..judge.evidence import StallFloor, zero
 from ..judge.signals import fairness as fairness_level
 from ..judge.stress import NO_STRESS_FAILURES, StressFailures
 from .decision_table import TIE_PREFIX
@@ -201,14 +201,16 @@ def latency_table(cases: list[Case], logical_cpus: int, origins: Origins = NO_OR
 
 
 def starved_table(cases: list[Case], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table | None:
-    """The cases with at least one starved sample, most starved first (None when none)."""
-    starved = [c for c in cases if starved_count(c.ns_per_op)]
+    """The cases with at least one sample in which it, or within the CPUs one of its threads, completed no operation
+    (evidence.zero, what the starvation rule reads), most such samples first (None when none): per case the samples
+    with no operation at all and those in which only some thread had none."""
+    zeros = {c.key: int(zero(c, logical_cpus).sum()) for c in cases}
+    starved = sorted((c for c in cases if zeros[c.key]), key=lambda c: (-zeros[c.key], c.key.sort_key()))
     if not starved:
         return None
-    starved.sort(key=lambda c: (-starved_count(c.ns_per_op), c.key.sort_key()))
     rows = tuple((case_name(c.key, logical_cpus, True, origins), f"{starved_count(c.ns_per_op)} of {c.n}",
-                  fmt_ns(case_median(c))) for c in starved)
-    return Table(("Case", "Starved samples", "Median ns/op"), rows, "lrr")
+                  f"{zeros[c.key] - starved_count(c.ns_per_op)} of {c.n}", fmt_ns(case_median(c))) for c in starved)
+    return Table(("Case", "Starved samples", "Samples a thread starved in", "Median ns/op"), rows, "lrrr")
 
 
 def counts_table(counted: list[CaseCounts], timings: dict[CaseKey, Case] | None, logical_cpus: int,
