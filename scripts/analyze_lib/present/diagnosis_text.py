@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..fmt import fmt_duration, fmt_multiple, fmt_rate
+from ..fmt import fmt_count, fmt_duration, fmt_multiple, fmt_rate
 from ..judge.decisions import HUNG
 from ..judge.diagnosis import (CONTENDED, CONVOY, CONVOY_AFTER_SPINNING, CPU_BOUND, CROWDED_BY_HELPERS, HANDOFF,
                                OFFLOADED, OVERSUBSCRIPTION, PIPELINED, POOL_GROWTH, RARE_LONG_SLEEPS, ROLE_STARVED,
@@ -37,10 +37,6 @@ def _growth(d: Diagnosis) -> str:
     if d.growth is None:
         return ""
     return f", {fmt_multiple(d.growth)}× the cost at {d.reference_threads} threads"
-
-
-def _threads(count: int) -> str:
-    return f"{count} thread{'' if count == 1 else 's'}"
 
 
 def _switches_in(value: float | None) -> str:
@@ -118,14 +114,14 @@ def cause_text(d: Diagnosis) -> str:
                 f"{_share(split.blocked if split else None)} blocked")
     if d.label == WAITING_FOR_CPU:
         return (f"waiting for a CPU: {_share(split.runqueue if split else None)} of each thread's time on a run "
-                f"queue with {_threads(s.threads)} on {s.logical_cpus} CPUs: other work held the CPUs (the CPU-bound "
-                "harness cases got less than their CPUs too)")
+                f"queue with {fmt_count(s.threads, 'thread')} on {s.logical_cpus} CPUs: other work held the CPUs "
+                "(the CPU-bound harness cases got less than their CPUs too)")
     helpers = d.elsewhere_cpus
     if d.label == CROWDED_BY_HELPERS and split is not None and helpers is not None and finite(s.busy_cpus):
         return (f"crowded by its helpers: {_share(split.runqueue)} of each thread's time on a run queue with "
-                f"{_threads(s.threads)} on {s.logical_cpus} CPUs, on a machine otherwise quiet, while the pattern's "
-                f"other threads (a queue's or the pool's) kept {helpers:.1f} CPUs busy beside its measured threads' "
-                f"{s.busy_cpus - helpers:.1f}: the work its callers waited behind was its own")
+                f"{fmt_count(s.threads, 'thread')} on {s.logical_cpus} CPUs, on a machine otherwise quiet, while the "
+                f"pattern's other threads (a queue's or the pool's) kept {helpers:.1f} CPUs busy beside its measured "
+                f"threads' {s.busy_cpus - helpers:.1f}: the work its callers waited behind was its own")
     if d.label == OVERSUBSCRIPTION and split is not None and finite(split.runqueue):
         return (f"oversubscription: {s.threads} threads take turns on {s.logical_cpus} CPUs, "
                 f"{_share(split.runqueue)} of each thread's time waiting for one{_growth(d)}")
