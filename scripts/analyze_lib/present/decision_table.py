@@ -33,7 +33,7 @@ def _name(variant: str, origin: str | None) -> str:
     return marked(f"`{variant}`", origin)
 
 
-def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = True) -> str:
+def factor_text(standing: Standing, origin: str | None = None, with_ci: bool = True) -> str:
     """``lock 18.0× [17.6, 18.4]``: the variant, its factor to the recommended one and the
     factor's 95% CI (``≈`` when the CI reaches 1); no-break spaces keep name and factor,
     and the CI, each on one line."""
@@ -47,7 +47,7 @@ def _factor_text(standing: Standing, origin: str | None = None, with_ci: bool = 
 
 def _recommended_text(standing: Standing, origin: str | None = None) -> str:
     """A runner-up or a variant to avoid: its factor text, marked ``not proven`` unless the stress file proves it."""
-    return _factor_text(standing, origin) + proof_mark(standing.proven)
+    return factor_text(standing, origin) + proof_mark(standing.proven)
 
 
 def _unit(suite: str, benchmark: str) -> str:
@@ -77,7 +77,7 @@ def decision_table(decisions: list[Decision], origins: dict[tuple[str, str], str
         use = (f"**{_name(d.use.variant, origin(d.use))}** {fmt_ns(d.use.median)} {_unit(d.suite, d.benchmark)}"
                f"{proof_mark(d.use.proven)}" if d.use else "none: every variant is disqualified")
         disqualified = "\n".join(
-            f"{_factor_text(x.standing, origin(x.standing), with_ci=False)}: "
+            f"{factor_text(x.standing, origin(x.standing), with_ci=False)}: "
             f"{'fastest by median, but ' if x.fastest else ''}{x.reason}" for x in d.disqualified)
         situation = d.situation + (f"\nfairness not judged ({d.fairness_unjudged})" if d.fairness_unjudged else "")
         rows.append((d.benchmark, situation, use,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..fmt import fmt_multiple, fmt_ns
 from ..judge.decisions import Standing
 from ..judge.picks import Pick, SeedBeside, situation_text
-from .decision_table import TIE_PREFIX
+from .decision_table import factor_text
 from .doc import Table
 from .origin_marks import NO_ORIGINS, Origins, marked, variant_module
 from .proof_marks import proof_mark
@@ -30,14 +30,12 @@ def _seed(suite: str, seed: SeedBeside, origins: Origins) -> str:
 
 
 def _tied(suite: str, tied: Standing | None, origins: Origins) -> str:
-    """``, or `dispatch-once-inline` (≈1.01× [1.00, 1.03]: not told apart)``: the runner-up a pick's data cannot tell
+    """``, or `dispatch-once-inline` ≈1.01× [1.00, 1.03] (not told apart)``: the runner-up a pick's data cannot tell
     from it, or nothing."""
     if tied is None or tied.factor is None:
         return ""
-    name = marked(f"`{tied.variant}`", variant_module(origins, suite, tied.variant))
-    factor = tied.factor
-    return (f", or {name} ({TIE_PREFIX}{fmt_multiple(factor.ratio)}× [{fmt_multiple(factor.low)}, "
-            f"{fmt_multiple(factor.high)}]: not told apart){proof_mark(tied.proven)}")
+    return (f", or {factor_text(tied, variant_module(origins, suite, tied.variant))} (not told apart)"
+            f"{proof_mark(tied.proven)}")
 
 
 def picks_table(found: tuple[Pick, ...], logical_cpus: int, origins: Origins = NO_ORIGINS) -> Table:
